@@ -1,0 +1,139 @@
+"""Column names, declared once, and the contracts of the pipeline stages.
+
+Input columns have no prefix; every column a stage adds is prefixed by the stage
+that made it. Set-level values (one per ``app_id``) are repeated on every row of
+the set so that a slice of a frame carries everything needed to re-run a stage.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from typing import Callable
+
+import pandas as pd
+
+from .errors import MissingColumnError
+
+# --- input columns (read_screenshots / capture) -----------------------------
+APP_ID = "app_id"  # one set of screenshots = one app
+POSITION = "position"  # store order inside the set, 0-based
+PROJECT_NAME = "project_name"
+BUNDLE_ID = "bundle_id"  # reverse-domain id, "" when unknown
+SCREEN = "screen"  # screen name, e.g. "home", "budgets"
+DEVICE = "device"  # device id of the raw screenshot, e.g. "iphone-16-pro"
+LOCALE = "locale"  # BCP 47, e.g. "en-US"
+IMAGE = "image"  # reference to the raw PNG: a path (str) or the PNG bytes
+SCREEN_TEXT = "screen_text"  # visible text known without OCR (DOM text), "" if none
+IMAGE_WIDTH = "image_width"
+IMAGE_HEIGHT = "image_height"
+
+INPUT_COLUMNS = (APP_ID, POSITION, PROJECT_NAME, BUNDLE_ID, SCREEN, DEVICE, LOCALE, IMAGE,
+                 SCREEN_TEXT, IMAGE_WIDTH, IMAGE_HEIGHT)
+
+# --- detect_domain ----------------------------------------------------------
+DOMAIN_CATEGORY = "domain_category"  # App Store category (set-level)
+DOMAIN_CONFIDENCE = "domain_confidence"  # 0..1 (set-level)
+DOMAIN_SIGNALS = "domain_signals"  # human-readable list of what decided it (set-level)
+
+# --- extract_features -------------------------------------------------------
+FEATURES_INTENT = "features_intent"  # what kind of screen: "overview", "search", ...
+FEATURES_PHRASE = "features_phrase"  # short phrase: what this screen offers
+FEATURES_KEYWORDS = "features_keywords"  # list[str]
+FEATURES_TEXT = "features_text"  # visible text used (DOM text or OCR)
+FEATURES_TEXT_SOURCE = "features_text_source"  # "dom", "ocr", "none (...reason...)"
+FEATURES_COLORS = "features_colors"  # list of hex colours of this screenshot, most used first
+FEATURES_ACCENT = "features_accent"  # the set's brand/accent colour, hex (set-level)
+FEATURES_DARK_UI = "features_dark_ui"  # the set's UI is mostly dark (set-level)
+
+# --- write_copy -------------------------------------------------------------
+COPY_TAGLINE = "copy_tagline"  # set-level promise
+COPY_HEADLINE = "copy_headline"
+COPY_SUBTITLE = "copy_subtitle"
+COPY_SOURCE = "copy_source"  # "phrasebank", "llm:<model>", "phrasebank (llm failed: ...)"
+
+# --- plan_layout ------------------------------------------------------------
+LAYOUT_TEMPLATE = "layout_template"
+LAYOUT_SIZE = "layout_size"  # output store size, e.g. "1320x2868"
+LAYOUT_HEADLINE_SIZE = "layout_headline_size"  # px, one per set
+LAYOUT_VARIANT = "layout_variant"  # the rhythm variant of this slide
+LAYOUT_BACKGROUND = "layout_background"  # hex colours of the background stops
+LAYOUT_TEXT_COLOR = "layout_text_color"
+LAYOUT_CONTRAST = "layout_contrast"  # worst caption contrast on this slide
+LAYOUT_SCENE = "layout_scene"  # dict: the JSON-serialisable scene
+
+# --- render -----------------------------------------------------------------
+RENDER_PATH = "render_path"  # path of the written PNG ("" when rendered to bytes)
+RENDER_PNG = "render_png"  # PNG bytes, only when render(..., out_dir=None)
+RENDER_WIDTH = "render_width"
+RENDER_HEIGHT = "render_height"
+RENDER_MS = "render_ms"
+
+
+@dataclass(frozen=True)
+class StageContract:
+    name: str
+    requires: tuple[str, ...]
+    provides: tuple[str, ...]
+    doc: str = ""
+    optional: tuple[str, ...] = field(default=())
+
+    def check(self, frame: pd.DataFrame) -> None:
+        if not isinstance(frame, pd.DataFrame):
+            raise MissingColumnError(
+                f"{self.name}: expected a pandas DataFrame of screenshots, got "
+                f"{type(frame).__name__}. Start from shotsmith.read_screenshots(...)."
+            )
+        missing = [c for c in self.requires if c not in frame.columns]
+        if missing:
+            raise MissingColumnError(
+                f"{self.name}: the frame has no column {', '.join(repr(c) for c in missing)}. "
+                f"This stage needs {list(self.requires)}; run the stage that provides "
+                f"{'it' if len(missing) == 1 else 'them'} first "
+                f"({', '.join(sorted({provider_of(c) for c in missing}))})."
+            )
+
+
+STAGES: dict[str, StageContract] = {}
+
+
+def provider_of(column: str) -> str:
+    for contract in STAGES.values():
+        if column in contract.provides:
+            return contract.name
+    return "read_screenshots"
+
+
+def stage(name: str, requires: tuple[str, ...], provides: tuple[str, ...],
+          optional: tuple[str, ...] = ()) -> Callable:
+    """Declare a stage's contract once; the wrapper validates frames and copies.
+
+    The wrapped function receives a copy of the frame (so it may add columns
+    freely) and must return a frame with all ``provides`` columns. Input rows,
+    index and columns are kept as they were.
+    """
+
+    def decorate(fn: Callable[..., pd.DataFrame]) -> Callable[..., pd.DataFrame]:
+        contract = StageContract(name, tuple(requires), tuple(provides),
+                                 (fn.__doc__ or "").strip().split("\n")[0], tuple(optional))
+        STAGES[name] = contract
+
+        @functools.wraps(fn)
+        def run(frame: pd.DataFrame, /, **options) -> pd.DataFrame:
+            contract.check(frame)
+            out = fn(frame.copy(), **options)
+            lost = [c for c in contract.provides if c not in out.columns]
+            if lost:  # a bug in the stage itself, not in the user's input
+                raise RuntimeError(f"stage {name} did not provide {lost}")
+            return out
+
+        run.contract = contract  # type: ignore[attr-defined]
+        return run
+
+    return decorate
+
+
+def set_groups(frame: pd.DataFrame):
+    """Iterate ``(app_id, rows)`` over the sets of a frame, rows in store order."""
+    for app_id, rows in frame.groupby(APP_ID, sort=False):
+        yield app_id, rows.sort_values(POSITION, kind="stable")

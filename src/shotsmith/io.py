@@ -1,0 +1,315 @@
+"""Reading raw screenshots into a frame, and opening them lazily.
+
+The frame holds only a *reference* to each raw image (a path, or the PNG bytes
+when the caller handed bytes/base64); pixels are decoded when a stage needs them.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import io
+import json
+import re
+import struct
+import zlib
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+from PIL import Image
+
+from . import columns as C
+from .errors import InputImageError, ShotsmithError
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+MAX_PIXELS = 40_000_000  # ~ 2 x the largest store canvas; larger is a decompression bomb
+MAX_SIDE = 16_384
+MANIFEST_NAMES = ("manifest.json", "shotsmith.json")
+DEFAULT_DEVICE = "iphone-16-pro"
+DEFAULT_LOCALE = "en-US"
+
+Image.MAX_IMAGE_PIXELS = MAX_PIXELS  # Pillow itself refuses bombs beyond this too
+
+
+def _png_header(data: bytes, name: str) -> tuple[int, int]:
+    """Check the PNG signature and IHDR; return (width, height) without decoding."""
+    if not data.startswith(PNG_SIGNATURE):
+        kind = _sniff(data)
+        raise InputImageError(
+            f"{name}: not a PNG image ({kind}). Supply raw screenshots as PNG files."
+        )
+    if len(data) < 33 or data[12:16] != b"IHDR":
+        raise InputImageError(f"{name}: truncated PNG (no complete IHDR header). "
+                              "Re-export the screenshot.")
+    width, height = struct.unpack(">II", data[16:24])
+    if zlib.crc32(data[12:29]) & 0xFFFFFFFF != struct.unpack(">I", data[29:33])[0]:
+        raise InputImageError(f"{name}: corrupt PNG header (bad checksum). "
+                              "Re-export the screenshot.")
+    if width == 0 or height == 0:
+        raise InputImageError(f"{name}: PNG has an empty size {width}x{height}.")
+    if width > MAX_SIDE or height > MAX_SIDE or width * height > MAX_PIXELS:
+        raise InputImageError(
+            f"{name}: PNG claims {width}x{height} pixels, far larger than any screen "
+            f"(limit {MAX_PIXELS:,} pixels, {MAX_SIDE} px a side). Supply a real screenshot."
+        )
+    return width, height
+
+
+def _sniff(data: bytes) -> str:
+    if not data:
+        return "the file is empty"
+    if data[:3] == b"\xff\xd8\xff":
+        return "it is a JPEG"
+    if data[:6] in (b"GIF87a", b"GIF89a"):
+        return "it is a GIF"
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "it is a WebP"
+    if data.lstrip()[:1] in (b"{", b"<"):
+        return "it looks like text, not an image"
+    return "unknown format"
+
+
+def check_png(data: bytes, name: str = "image", *, full: bool = True) -> tuple[int, int]:
+    """Validate PNG bytes; with ``full`` also decode once to catch truncation/corruption."""
+    width, height = _png_header(data, name)
+    if full:
+        try:
+            with Image.open(io.BytesIO(data)) as im:
+                im.load()
+        except Image.DecompressionBombError as exc:  # pragma: no cover - header check first
+            raise InputImageError(f"{name}: image too large to decode safely ({exc}).") from exc
+        except (OSError, SyntaxError, ValueError, struct.error, zlib.error) as exc:
+            raise InputImageError(
+                f"{name}: corrupt or truncated PNG ({exc}). Re-export the screenshot."
+            ) from exc
+    return width, height
+
+
+def decode_base64_png(text: str, name: str = "image") -> bytes:
+    """Base64 (optionally a ``data:image/png;base64,`` URL) to PNG bytes, validated."""
+    if not isinstance(text, str):
+        raise InputImageError(f"{name}: expected base64 text, got {type(text).__name__}.")
+    if text.startswith("data:"):
+        text = text.split(",", 1)[-1]
+    try:
+        data = base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError) as exc:
+        raise InputImageError(f"{name}: data is not valid base64 ({exc}). "
+                              "Encode the PNG file's bytes with standard base64.") from exc
+    return data
+
+
+def open_image(ref: str | Path | bytes) -> Image.Image:
+    """Decode a raw screenshot reference (path or PNG bytes) to an RGB image."""
+    try:
+        if isinstance(ref, (bytes, bytearray, memoryview)):
+            im = Image.open(io.BytesIO(bytes(ref)))
+        else:
+            im = Image.open(ref)
+        im.load()
+    except (OSError, SyntaxError, ValueError) as exc:
+        raise InputImageError(f"{_ref_name(ref)}: cannot decode image ({exc}).") from exc
+    if im.mode != "RGB":
+        if im.mode in ("RGBA", "LA") or (im.mode == "P" and "transparency" in im.info):
+            bg = Image.new("RGB", im.size, (255, 255, 255))
+            bg.paste(im.convert("RGBA"), mask=im.convert("RGBA").getchannel("A"))
+            im = bg
+        else:
+            im = im.convert("RGB")
+    return im
+
+
+def _ref_name(ref: Any) -> str:
+    if isinstance(ref, (bytes, bytearray, memoryview)):
+        return f"<{len(ref)} bytes>"
+    return str(ref)
+
+
+_NUMBERED = re.compile(r"^(?P<num>\d+)[\s_.-]*(?P<name>.*)$")
+
+
+def screen_name_from_file(path: Path) -> tuple[int | None, str]:
+    """``03_search-results.png`` -> (3, "search results")."""
+    stem = path.stem
+    m = _NUMBERED.match(stem)
+    num = None
+    if m:
+        num, stem = int(m.group("num")), m.group("name")
+    name = re.sub(r"[_\-.]+", " ", stem).strip().lower()
+    name = re.sub(r"\s+", " ", name)
+    return num, name or f"screen {num if num is not None else ''}".strip()
+
+
+def _read_manifest(folder: Path) -> dict[str, Any] | None:
+    for manifest_name in MANIFEST_NAMES:
+        path = folder / manifest_name
+        if path.exists():
+            try:
+                manifest = json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, json.JSONDecodeError) as exc:
+                raise ShotsmithError(f"{path}: not valid JSON ({exc}). Fix or remove it.") from exc
+            if not isinstance(manifest, dict):
+                raise ShotsmithError(f"{path}: expected a JSON object with a 'screens' list.")
+            return manifest
+    return None
+
+
+def read_screenshots(
+    source: str | Path | Sequence[str | Path | bytes] | None = None,
+    *,
+    project_name: str | None = None,
+    bundle_id: str | None = None,
+    screens: Sequence[str] | None = None,
+    devices: Sequence[str] | str | None = None,
+    locale: str | None = None,
+    app_id: str | None = None,
+    texts: Sequence[str] | None = None,
+    images_base64: Sequence[str] | None = None,
+) -> pd.DataFrame:
+    """Read one set of raw screenshots into a frame (one row per screenshot).
+
+    ``source`` is a folder of PNGs (store order and screen names from file names
+    like ``01_home.png``, or from a ``manifest.json`` in the folder), a list of
+    PNG paths, or a list of PNG bytes. ``images_base64`` takes base64 strings
+    instead (as the /v1 server receives them). Every image is validated (PNG
+    signature, size limits, complete data) and a bad one raises
+    :class:`InputImageError` naming it. Pixels are not kept in the frame.
+    """
+    manifest: dict[str, Any] = {}
+    refs: list[str | bytes] = []
+    names: list[str] = []
+    labels: list[str] = []
+    if images_base64 is not None:
+        if source is not None:
+            raise ShotsmithError("read_screenshots: pass either source or images_base64, not both.")
+        refs = [decode_base64_png(t, f"image {i + 1}") for i, t in enumerate(images_base64)]
+        labels = [f"image {i + 1}" for i in range(len(refs))]
+    elif isinstance(source, (str, Path)) and Path(source).is_dir():
+        folder = Path(source)
+        manifest = _read_manifest(folder) or {}
+        entries = manifest.get("screens")
+        if entries:
+            for i, entry in enumerate(entries):
+                entry = {"file": entry} if isinstance(entry, str) else entry
+                path = folder / entry["file"]
+                if not path.exists():
+                    raise InputImageError(f"{folder}/manifest: screen {i + 1} names "
+                                          f"{entry['file']!r}, which is not in the folder.")
+                refs.append(str(path))
+                names.append(entry.get("screen") or screen_name_from_file(path)[1])
+                labels.append(str(path))
+            if texts is None and any("text" in e for e in entries if isinstance(e, dict)):
+                texts = [e.get("text", "") if isinstance(e, dict) else "" for e in entries]
+        else:
+            files = sorted(p for p in folder.iterdir() if p.suffix.lower() == ".png")
+            if not files:
+                others = sorted(p.name for p in folder.iterdir() if p.is_file())[:5]
+                raise InputImageError(
+                    f"{folder}: no .png screenshots found"
+                    + (f" (found {', '.join(others)})" if others else " (folder is empty)")
+                    + ". Put the raw screenshots there as PNG files, e.g. 01_home.png."
+                )
+            keyed = [(screen_name_from_file(p), p) for p in files]
+            keyed.sort(key=lambda kp: (kp[0][0] is None, kp[0][0] or 0, kp[1].name))
+            for (_, name), path in keyed:
+                refs.append(str(path))
+                names.append(name)
+                labels.append(str(path))
+    elif isinstance(source, (str, Path)):
+        raise InputImageError(f"{source}: no such folder. Pass a folder of PNG screenshots "
+                              "or a list of PNG files.")
+    elif source is not None:
+        for i, item in enumerate(source):
+            if isinstance(item, (bytes, bytearray, memoryview)):
+                refs.append(bytes(item))
+                labels.append(f"image {i + 1}")
+            else:
+                path = Path(item)
+                if not path.is_file():
+                    raise InputImageError(f"{path}: no such file.")
+                refs.append(str(path))
+                names.append(screen_name_from_file(path)[1])
+                labels.append(str(path))
+        if names and len(names) != len(refs):
+            names = []
+    else:
+        raise ShotsmithError("read_screenshots: give a folder, a list of PNG paths or bytes, "
+                             "or images_base64.")
+
+    if not refs:
+        raise InputImageError("read_screenshots: no images given.")
+    if screens is not None:
+        if len(screens) != len(refs):
+            raise ShotsmithError(f"read_screenshots: {len(screens)} screen names for "
+                                 f"{len(refs)} images; give one name per image.")
+        names = [str(s) for s in screens]
+    if not names:
+        names = [f"screen {i + 1}" for i in range(len(refs))]
+
+    sizes = []
+    for ref, label in zip(refs, labels):
+        data = ref if isinstance(ref, bytes) else _read_bytes(ref)
+        sizes.append(check_png(data, label))
+
+    project = project_name or manifest.get("project_name")
+    if not project:
+        if isinstance(source, (str, Path)):
+            project = Path(source).name.replace("-", " ").replace("_", " ").title()
+        else:
+            raise ShotsmithError("read_screenshots: project_name is required for images "
+                                 "given as bytes or files (it drives the tagline and domain).")
+    bundle = bundle_id if bundle_id is not None else manifest.get("bundle_id", "")
+    loc = locale or manifest.get("locale") or DEFAULT_LOCALE
+    if devices is None:
+        devices = manifest.get("device", DEFAULT_DEVICE)
+    device_list = [devices] * len(refs) if isinstance(devices, str) else list(devices)
+    if len(device_list) != len(refs):
+        raise ShotsmithError("read_screenshots: give one device per image or a single device.")
+    text_list = list(texts) if texts is not None else [""] * len(refs)
+    if len(text_list) != len(refs):
+        raise ShotsmithError("read_screenshots: give one visible-text string per image.")
+    aid = app_id or slugify(project)
+
+    return pd.DataFrame({
+        C.APP_ID: [aid] * len(refs),
+        C.POSITION: list(range(len(refs))),
+        C.PROJECT_NAME: [project] * len(refs),
+        C.BUNDLE_ID: [bundle or ""] * len(refs),
+        C.SCREEN: names,
+        C.DEVICE: device_list,
+        C.LOCALE: [loc] * len(refs),
+        C.IMAGE: refs,
+        C.SCREEN_TEXT: [t or "" for t in text_list],
+        C.IMAGE_WIDTH: [w for w, _ in sizes],
+        C.IMAGE_HEIGHT: [h for _, h in sizes],
+    })
+
+
+def _read_bytes(path: str | Path) -> bytes:
+    try:
+        return Path(path).read_bytes()
+    except OSError as exc:
+        raise InputImageError(f"{path}: cannot read file ({exc.strerror}).") from exc
+
+
+def concat_sets(frames: Iterable[pd.DataFrame]) -> pd.DataFrame:
+    """Several sets (each from read_screenshots) into one frame; app ids made distinct."""
+    out, seen = [], set()
+    for frame in frames:
+        frame = frame.copy()
+        for aid in frame[C.APP_ID].unique():
+            new, n = aid, 2
+            while new in seen:
+                new, n = f"{aid}-{n}", n + 1
+            seen.add(new)
+            if new != aid:
+                frame.loc[frame[C.APP_ID] == aid, C.APP_ID] = new
+        out.append(frame)
+    return pd.concat(out, ignore_index=True)
+
+
+def slugify(text: str) -> str:
+    slug = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+    return slug or "app"

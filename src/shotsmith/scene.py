@@ -1,0 +1,115 @@
+"""The scene: a small, JSON-serialisable description of one finished image.
+
+``plan_layout`` writes one scene per row (as a plain dict in ``layout_scene``);
+``render`` turns a scene into pixels. Coordinates are canvas pixels, origin
+top-left; boxes are ``[x, y, width, height]``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+@dataclass
+class Background:
+    kind: str = "linear"  # "linear" (top -> bottom stops) | "solid"
+    stops: list[str] = field(default_factory=lambda: ["#ffffff"])  # hex colours
+    glow: str | None = None  # optional soft radial glow colour behind the device
+    glow_center: tuple[float, float] = (0.5, 0.62)  # fractions of width/height
+    glow_radius: float = 0.55  # fraction of width
+
+
+@dataclass
+class TextBlock:
+    role: str  # "headline" | "subtitle"
+    text: str
+    lines: list[str]
+    font: str  # font file path
+    size: int  # px
+    line_height: int  # px between baselines
+    color: str
+    align: str  # "center" | "left"
+    x: int  # anchor x: centre for "center", left edge for "left"
+    baseline: int  # baseline of the first line
+    box: list[int]  # [x, y, w, h]: the pixels the text covers (ink), for checks
+    contrast: float = 0.0  # worst WCAG contrast against what is behind the box
+
+
+@dataclass
+class DeviceFrame:
+    model: str
+    x: int  # outer frame, top-left (may lie outside the canvas when it bleeds)
+    y: int
+    width: int
+    height: int
+    outer_radius: int
+    band: int  # width of the metal band
+    bezel: int  # width of the black border inside the band
+    screen_radius: int
+    band_color: str = "#3a3a40"
+    bezel_color: str = "#0a0a0c"
+    island: list[int] | None = None  # [x, y, w, h] on the canvas
+    punch_hole: list[int] | None = None
+    shadow: dict[str, Any] | None = None  # {"blur": px, "offset_y": px, "opacity": 0..1}
+    screenshot: str | None = None  # path of the raw screenshot, None when given as bytes
+
+    @property
+    def screen_box(self) -> tuple[int, int, int, int]:
+        inset = self.band + self.bezel
+        return (self.x + inset, self.y + inset, self.width - 2 * inset, self.height - 2 * inset)
+
+    def visible_box(self, canvas_w: int, canvas_h: int) -> list[int]:
+        """The part of the frame inside the canvas, as [x, y, w, h]."""
+        x0, y0 = max(0, self.x), max(0, self.y)
+        x1, y1 = min(canvas_w, self.x + self.width), min(canvas_h, self.y + self.height)
+        return [x0, y0, max(0, x1 - x0), max(0, y1 - y0)]
+
+
+@dataclass
+class Scene:
+    width: int
+    height: int
+    background: Background
+    texts: list[TextBlock]
+    device: DeviceFrame
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def to_json(self, **kwargs: Any) -> str:
+        return json.dumps(self.to_dict(), **kwargs)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Scene:
+        bg = dict(data["background"])
+        if "glow_center" in bg:
+            bg["glow_center"] = tuple(bg["glow_center"])
+        return cls(
+            width=int(data["width"]),
+            height=int(data["height"]),
+            background=Background(**bg),
+            texts=[TextBlock(**t) for t in data["texts"]],
+            device=DeviceFrame(**data["device"]),
+            meta=dict(data.get("meta", {})),
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> Scene:
+        return cls.from_dict(json.loads(text))
+
+
+def as_scene(value: Scene | dict[str, Any] | str) -> Scene:
+    if isinstance(value, Scene):
+        return value
+    if isinstance(value, str):
+        return Scene.from_json(value)
+    return Scene.from_dict(value)
+
+
+def boxes_overlap(a: list[int] | tuple[int, ...], b: list[int] | tuple[int, ...]) -> bool:
+    ax, ay, aw, ah = a
+    bx, by, bw, bh = b
+    return ax < bx + bw and bx < ax + aw and ay < by + bh and by < ay + ah

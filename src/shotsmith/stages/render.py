@@ -1,0 +1,209 @@
+"""render: scene -> PNG at the exact store size, RGB, no alpha.
+
+Only the visible pixels are touched: the part of the device that bleeds off the
+canvas is never drawn, the screenshot is resized only where it shows, and the
+shadow is blurred at quarter scale. Backgrounds and device masks depend only on
+the set's geometry, so they are built once per set (cached) and reused.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from PIL import Image, ImageDraw, ImageFilter
+
+from .. import columns as C
+from ..color import to_rgb
+from ..io import open_image
+from ..png import encode_png, write_png
+from ..scene import Background, DeviceFrame, Scene, as_scene
+from ..text import direction_of, load_font
+
+SUPERSAMPLE = 4  # antialiasing factor for curved edges
+
+
+# --- background --------------------------------------------------------------
+@functools.lru_cache(maxsize=16)
+def _background_cached(spec: str, width: int, height: int) -> Image.Image:
+    bg = Background(**json.loads(spec))
+    stops = np.array([to_rgb(s) for s in bg.stops], dtype=np.float64)
+    if bg.kind == "solid" or len(stops) == 1:
+        img = Image.new("RGB", (width, height), tuple(int(v) for v in stops[0]))
+    else:
+        pos = np.linspace(0.0, 1.0, len(stops))
+        t = (np.arange(height, dtype=np.float64) + 0.5) / height
+        column = np.stack([np.interp(t, pos, stops[:, c]) for c in range(3)], axis=1)
+        column = np.round(column).astype(np.uint8).reshape(height, 1, 3)
+        img = Image.fromarray(np.ascontiguousarray(np.broadcast_to(column, (height, width, 3))))
+    if bg.glow:
+        small = 8
+        sw, sh = max(1, width // small), max(1, height // small)
+        yy, xx = np.mgrid[0:sh, 0:sw].astype(np.float64)
+        cx, cy = bg.glow_center[0] * sw, bg.glow_center[1] * sh
+        r = bg.glow_radius * sw
+        d2 = ((xx - cx) ** 2 + (yy - cy) ** 2) / (r * r)
+        alpha = np.clip(np.exp(-d2 * 1.6) * 0.85 * 255, 0, 255).astype(np.uint8)
+        mask = Image.fromarray(alpha).resize((width, height), Image.Resampling.BILINEAR)
+        img.paste(to_rgb(bg.glow), (0, 0), mask)
+    return img
+
+
+def draw_background(background: Background, width: int, height: int) -> Image.Image:
+    """The background of a scene as a new RGB image (cached per spec and size)."""
+    spec = json.dumps(background.__dict__, sort_keys=True, default=list)
+    return _background_cached(spec, width, height).copy()
+
+
+# --- device masks --------------------------------------------------------------
+@functools.lru_cache(maxsize=64)
+def rounded_mask(width: int, height: int, radius: int) -> Image.Image:
+    """Antialiased rounded-rectangle coverage mask ('L'), corners supersampled."""
+    mask = Image.new("L", (width, height), 255)
+    r = max(0, min(radius, width // 2, height // 2))
+    if r == 0:
+        return mask
+    s = SUPERSAMPLE
+    big = Image.new("L", (r * s * 2, r * s * 2), 0)
+    ImageDraw.Draw(big).ellipse((0, 0, r * s * 2 - 1, r * s * 2 - 1), fill=255)
+    corner = big.crop((0, 0, r * s, r * s)).reduce(s)  # top-left quarter
+    mask.paste(corner, (0, 0))
+    mask.paste(corner.transpose(Image.Transpose.FLIP_LEFT_RIGHT), (width - r, 0))
+    mask.paste(corner.transpose(Image.Transpose.FLIP_TOP_BOTTOM), (0, height - r))
+    mask.paste(corner.transpose(Image.Transpose.ROTATE_180), (width - r, height - r))
+    return mask
+
+
+@functools.lru_cache(maxsize=16)
+def _shadow_mask(width: int, height: int, radius: int, blur: int, opacity: float
+                 ) -> tuple[Image.Image, int]:
+    """Soft shadow of a rounded rect: blurred at 1/4 scale, upscaled. Returns (mask, pad)."""
+    q = 4
+    pad = blur * 3
+    small = Image.new("L", ((width + 2 * pad) // q, (height + 2 * pad) // q), 0)
+    ImageDraw.Draw(small).rounded_rectangle(
+        (pad // q, pad // q, (pad + width) // q, (pad + height) // q), radius=radius // q,
+        fill=int(255 * opacity))
+    small = small.filter(ImageFilter.GaussianBlur(max(1, blur / q)))
+    return small.resize((width + 2 * pad, height + 2 * pad), Image.Resampling.BILINEAR), pad
+
+
+def _visible(mask: Image.Image, x: int, y: int, canvas: tuple[int, int]
+             ) -> tuple[Image.Image, tuple[int, int]] | None:
+    """Crop a mask placed at (x, y) to the canvas; None when nothing shows."""
+    w, h = mask.size
+    x0, y0 = max(0, -x), max(0, -y)
+    x1, y1 = min(w, canvas[0] - x), min(h, canvas[1] - y)
+    if x1 <= x0 or y1 <= y0:
+        return None
+    if (x0, y0, x1, y1) == (0, 0, w, h):
+        return mask, (x, y)
+    return mask.crop((x0, y0, x1, y1)), (x + x0, y + y0)
+
+
+def _paste_color(canvas: Image.Image, color: str, mask: Image.Image, x: int, y: int) -> None:
+    part = _visible(mask, x, y, canvas.size)
+    if part is not None:
+        canvas.paste(to_rgb(color), part[1], part[0])
+
+
+def _draw_device(canvas: Image.Image, dev: DeviceFrame, shot: Image.Image) -> None:
+    W, H = canvas.size
+    if dev.shadow:
+        blur = max(2, int(dev.shadow.get("blur", 40)))
+        smask, pad = _shadow_mask(dev.width, dev.height, dev.outer_radius, blur,
+                                  float(dev.shadow.get("opacity", 0.3)))
+        _paste_color(canvas, dev.shadow.get("color", "#000000"), smask, dev.x - pad,
+                     dev.y - pad + int(dev.shadow.get("offset_y", 0)))
+    # metal band, then the black bezel inside it
+    _paste_color(canvas, dev.band_color, rounded_mask(dev.width, dev.height, dev.outer_radius),
+                 dev.x, dev.y)
+    b = dev.band
+    _paste_color(canvas, dev.bezel_color,
+                 rounded_mask(dev.width - 2 * b, dev.height - 2 * b, dev.outer_radius - b),
+                 dev.x + b, dev.y + b)
+    # the screenshot, resized only where it is visible
+    sx, sy, sw, sh = dev.screen_box
+    vis_h = min(sh, H - sy)
+    if vis_h > 0 and sx < W and sx + sw > 0:
+        src_w, src_h = shot.size
+        cover = max(sw / src_w, sh / src_h)  # fill the screen, crop the overflow
+        src_box_w = sw / cover
+        left = (src_w - src_box_w) / 2
+        box = (left, 0.0, left + src_box_w, vis_h / cover)
+        screen = shot.resize((sw, vis_h), Image.Resampling.BICUBIC, box=box)
+        smask = rounded_mask(sw, sh, dev.screen_radius)
+        if vis_h < sh:
+            smask = smask.crop((0, 0, sw, vis_h))
+        part = _visible(smask, sx, sy, canvas.size)
+        if part is not None:
+            m, (px, py) = part
+            crop = screen.crop((px - sx, py - sy, px - sx + m.size[0], py - sy + m.size[1]))
+            canvas.paste(crop, (px, py), m)
+    if dev.island:
+        ix, iy, iw, ih = dev.island
+        _paste_color(canvas, "#000000", rounded_mask(iw, ih, ih // 2), ix, iy)
+    if dev.punch_hole:
+        hx, hy, hd, _ = dev.punch_hole
+        _paste_color(canvas, "#000000", rounded_mask(hd, hd, hd // 2), hx, hy)
+
+
+def render_scene(scene: Scene | dict | str, screenshot: Image.Image | bytes | str | Path | None
+                 = None) -> Image.Image:
+    """Draw a scene; returns an RGB image of exactly ``scene.width x scene.height``."""
+    scene = as_scene(scene)
+    canvas = draw_background(scene.background, scene.width, scene.height)
+    ref = screenshot if screenshot is not None else scene.device.screenshot
+    if ref is None:
+        raise ValueError("render_scene: the scene has no screenshot path; pass the screenshot")
+    shot = ref if isinstance(ref, Image.Image) else open_image(ref)
+    _draw_device(canvas, scene.device, shot)
+    draw = ImageDraw.Draw(canvas)
+    for block in scene.texts:
+        font = load_font(block.font, block.size)
+        anchor = "ms" if block.align == "center" else "ls"
+        for i, line in enumerate(block.lines):
+            draw.text((block.x, block.baseline + i * block.line_height), line, font=font,
+                      fill=to_rgb(block.color), anchor=anchor, direction=direction_of(line))
+    return canvas
+
+
+def output_name(app_id: str, position: int, screen: str) -> str:
+    safe = "".join(ch if ch.isalnum() else "-" for ch in str(screen).lower()).strip("-")
+    return f"{app_id}/{position + 1:02d}_{safe or 'screen'}.png"
+
+
+@C.stage("render", requires=(C.APP_ID, C.POSITION, C.IMAGE, C.LAYOUT_SCENE),
+         provides=(C.RENDER_PATH, C.RENDER_WIDTH, C.RENDER_HEIGHT, C.RENDER_MS),
+         optional=(C.SCREEN,))
+def render(frame: pd.DataFrame, *, out_dir: str | Path | None = "out") -> pd.DataFrame:
+    """Draw every row's scene to a PNG at the exact store size (RGB, no alpha).
+
+    With ``out_dir`` the PNGs are written as ``<out_dir>/<app_id>/NN_<screen>.png``
+    and only their paths stay in the frame; with ``out_dir=None`` the PNG bytes
+    go into ``render_png`` instead.
+    """
+    paths, widths, heights, times, blobs = [], [], [], [], []
+    for _, row in frame.iterrows():
+        start = time.perf_counter()
+        image = render_scene(row[C.LAYOUT_SCENE], row[C.IMAGE])
+        if out_dir is None:
+            blobs.append(encode_png(image))
+            paths.append("")
+        else:
+            name = output_name(row[C.APP_ID], int(row[C.POSITION]), row.get(C.SCREEN, "screen"))
+            paths.append(str(write_png(image, Path(out_dir) / name)))
+        widths.append(image.width)
+        heights.append(image.height)
+        times.append(round((time.perf_counter() - start) * 1000, 1))
+    frame[C.RENDER_PATH] = paths
+    frame[C.RENDER_WIDTH] = widths
+    frame[C.RENDER_HEIGHT] = heights
+    frame[C.RENDER_MS] = times
+    if out_dir is None:
+        frame[C.RENDER_PNG] = blobs
+    return frame
