@@ -45,10 +45,14 @@ def relative_luminance(color: str | Sequence[int]) -> float:
     return float(0.2126 * r + 0.7152 * g + 0.0722 * b)
 
 
+_LINEAR_LUT = np.asarray(_linear(np.arange(256)), dtype=np.float64)
+
+
 def luminance_array(pixels: np.ndarray) -> np.ndarray:
-    """Relative luminance of every pixel of an (..., 3) uint8 array."""
-    lin = _linear(pixels[..., :3])
-    return lin @ np.array([0.2126, 0.7152, 0.0722])
+    """Relative luminance of every pixel of an (..., 3) uint8 array (exact, via a lookup)."""
+    px = np.asarray(pixels, dtype=np.uint8)
+    return (0.2126 * _LINEAR_LUT[px[..., 0]] + 0.7152 * _LINEAR_LUT[px[..., 1]]
+            + 0.0722 * _LINEAR_LUT[px[..., 2]])
 
 
 def contrast_ratio(a: str | Sequence[int], b: str | Sequence[int]) -> float:

@@ -27,7 +27,7 @@ from ..devices import get_device, output_size
 from ..errors import ShotsmithError, TemplateError
 from ..scene import Background, DeviceFrame, Scene, TextBlock
 from ..text import fit_size, font_for, ink_box, load_font, wrap_balanced
-from .render import draw_background
+from .render import background_region
 
 REPO_LAYOUTS = Path(__file__).resolve().parents[3] / "layouts"
 
@@ -127,7 +127,7 @@ def _validate(t: dict[str, Any], where: str) -> dict[str, Any]:
 # --- palette ------------------------------------------------------------------
 def _tone_background(tone: str, accent: str, strategy: str, shift: float) -> Background:
     """Background for a tone; ``shift`` > 0 pushes it away from the text colour."""
-    h, l, s = hls(accent)
+    h, _, s = hls(accent)
     s = min(max(s, 0.35), 0.85)
     if tone == "deep":
         top = from_hls(h, 0.40 - shift, s)
@@ -231,13 +231,24 @@ def _plan_set(rows: pd.DataFrame, t: dict[str, Any], size: tuple[int, int]) -> l
 
     accent = _set_accent(rows)
     rhythm, offsets = pal["rhythm"], dv["offsets_x"]
+    tones = [rhythm[i % len(rhythm)] for i in range(len(captions))]
+    band_bottom = dev_y - round(dv["gap_below_text"] * H)
+    blocks = [
+        _caption_blocks(cap, x, anchor, top + max(0, (band_bottom - top - cap["height"]) // 2),
+                        h_size, s_size, h_lh, s_lh, tx["align"])
+        for cap in captions
+    ]
+    # one palette per tone for the whole set, checked against every caption of that tone
+    palettes = {
+        tone: _palette(tone, accent, pal["strategy"], float(tx["min_contrast"]),
+                       [b for b, t_ in zip(blocks, tones) if t_ == tone], (W, H))
+        for tone in dict.fromkeys(tones)
+    }
     plans = []
-    for i, (cap, (_, row)) in enumerate(zip(captions, rows.iterrows())):
-        tone = rhythm[i % len(rhythm)]
+    for i, (slide_blocks, (_, row)) in enumerate(zip(blocks, rows.iterrows())):
+        tone = tones[i]
+        background, colors = palettes[tone]
         dev_x = round((W - outer_w) / 2 + offsets[i % len(offsets)] * W)
-        band_top = top
-        band_bottom = dev_y - round(dv["gap_below_text"] * H)
-        block_top = band_top + max(0, (band_bottom - band_top - cap["height"]) // 2)
         frame = DeviceFrame(
             model=device.id, x=dev_x, y=dev_y, width=outer_w, height=outer_h,
             outer_radius=screen_r + band + bezel, band=band, bezel=bezel, screen_radius=screen_r,
@@ -247,14 +258,18 @@ def _plan_set(rows: pd.DataFrame, t: dict[str, Any], size: tuple[int, int]) -> l
             shadow=shadow_px,
             screenshot=row[C.IMAGE] if isinstance(row[C.IMAGE], str) else None,
         )
-        texts, background, contrast = _captions_with_contrast(
-            cap, tone, accent, pal["strategy"], float(tx["min_contrast"]), x, anchor, block_top,
-            h_size, s_size, h_lh, s_lh, tx["align"], (W, H))
+        texts = []
+        for block in slide_blocks:
+            color, contrast = colors[block.role]
+            block.color = color
+            block.contrast = round(_contrast_on(background, color, block.box, (W, H)), 3)
+            texts.append(block)
+        worst = min(b.contrast for b in texts)
         scene = Scene(W, H, background, texts, frame,
                       meta={"app_id": str(row[C.APP_ID]), "position": int(row[C.POSITION]),
                             "template": t["name"], "tone": tone,
                             "offset_x": offsets[i % len(offsets)]})
-        plans.append(dict(scene=scene, tone=tone, h_size=h_size, contrast=contrast))
+        plans.append(dict(scene=scene, tone=tone, h_size=h_size, contrast=worst))
     return plans
 
 
@@ -282,46 +297,65 @@ def _hole(device, sx: int, sy: int, screen_w: int, s: float) -> list[int] | None
     return [sx + (screen_w - dd) // 2, sy + round(t * s), dd, dd]
 
 
-def _captions_with_contrast(cap, tone, accent, strategy, min_contrast, x, anchor, block_top,
-                            h_size, s_size, h_lh, s_lh, align, size):
-    """Caption blocks whose worst contrast against the real background is >= min_contrast.
+def _caption_blocks(cap, x, anchor, block_top, h_size, s_size, h_lh, s_lh, align
+                    ) -> list[TextBlock]:
+    """Headline and subtitle blocks placed at ``block_top``, boxes measured by their ink."""
+    blocks = []
+    for role, lines, font, base, lh, size_px in (
+        ("headline", cap["hlines"], cap["hfont"], cap["h_base"], h_lh, h_size),
+        ("subtitle", cap["slines"], cap["sfont"], cap["s_base"], s_lh, s_size),
+    ):
+        if not lines:
+            continue
+        baseline = block_top + base
+        boxes = [ink_box(line, font, x, baseline + j * lh, anchor) for j, line in enumerate(lines)]
+        x0, y0 = int(min(b[0] for b in boxes)), int(min(b[1] for b in boxes))
+        x1 = int(np.ceil(max(b[2] for b in boxes)))
+        y1 = int(np.ceil(max(b[3] for b in boxes)))
+        blocks.append(TextBlock(role, " ".join(lines), list(lines), font.path, size_px, lh,
+                                "#000000", align, x, baseline, [x0, y0, x1 - x0, y1 - y0]))
+    return blocks
 
-    The background is rendered exactly as ``render`` will draw it and the text
-    colour is checked against every pixel behind each caption box; when a
-    gradient falls short, the background is pushed away from the text colour
-    step by step (darker behind light text, lighter behind dark text).
+
+def _contrast_on(background: Background, color: str, box: list[int], size) -> float:
+    return worst_contrast(color, background_region(background, size[0], size[1], box))
+
+
+def _palette(tone, accent, strategy, min_contrast, slides: list[list[TextBlock]], size
+             ) -> tuple[Background, dict[str, tuple[str, float]]]:
+    """The background and caption colours of one tone, legible behind every caption.
+
+    The background is rendered exactly as ``render`` draws it and each text colour is
+    checked against every pixel behind every caption box of the set; while a caption
+    falls short, the background is pushed away from the text colour step by step
+    (darker behind light text, lighter behind dark text).
     """
-    W, H = size
     head_color, sub_color = _text_colors(tone, accent)
+    worst = 0.0
     for step in range(16):
         background = _tone_background(tone, accent, strategy, shift=0.025 * step)
-        pixels = np.asarray(draw_background(background, W, H))
-        blocks = []
-        worst = 99.0
-        for role, lines, font, base, lh, color, size_px in (
-            ("headline", cap["hlines"], cap["hfont"], cap["h_base"], h_lh, head_color, h_size),
-            ("subtitle", cap["slines"], cap["sfont"], cap["s_base"], s_lh, sub_color, s_size),
-        ):
-            if not lines:
+        union = {}
+        for role in ("headline", "subtitle"):
+            boxes = [b.box for blocks in slides for b in blocks if b.role == role]
+            if boxes:  # one region covering every caption of this role
+                x0 = min(b[0] for b in boxes)
+                y0 = min(b[1] for b in boxes)
+                x1 = max(b[0] + b[2] for b in boxes)
+                y1 = max(b[1] + b[3] for b in boxes)
+                union[role] = [x0, y0, x1 - x0, y1 - y0]
+        colors = {}
+        for role, color in (("headline", head_color), ("subtitle", sub_color)):
+            if role not in union:
+                colors[role] = (color, 21.0)
                 continue
-            baseline = block_top + base
-            boxes = [ink_box(line, font, x, baseline + j * lh, anchor) for j, line in
-                     enumerate(lines)]
-            x0 = int(min(b[0] for b in boxes))
-            y0 = int(min(b[1] for b in boxes))
-            x1 = int(np.ceil(max(b[2] for b in boxes)))
-            y1 = int(np.ceil(max(b[3] for b in boxes)))
-            region = pixels[max(0, y0):min(H, y1), max(0, x0):min(W, x1)]
-            contrast = worst_contrast(color, region)
-            if role == "subtitle" and contrast < min_contrast:
+            c = _contrast_on(background, color, union[role], size)
+            if role == "subtitle" and c < min_contrast:
                 color = head_color  # a quieter colour must never cost legibility
-                contrast = worst_contrast(color, region)
-            worst = min(worst, contrast)
-            blocks.append(TextBlock(role, " ".join(lines), list(lines), font.path, size_px, lh,
-                                    color, align, x, baseline, [x0, y0, x1 - x0, y1 - y0],
-                                    round(contrast, 3)))
+                c = _contrast_on(background, color, union[role], size)
+            colors[role] = (color, c)
+        worst = min(c for _, c in colors.values())
         if worst >= min_contrast:
-            return blocks, background, worst
+            return background, colors
     raise ShotsmithError(f"plan_layout: could not reach a caption contrast of {min_contrast} "
                          f"for accent {accent} ({tone} tone); best was {worst:.2f}.")
 

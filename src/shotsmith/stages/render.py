@@ -39,7 +39,7 @@ def _background_cached(spec: str, width: int, height: int) -> Image.Image:
         t = (np.arange(height, dtype=np.float64) + 0.5) / height
         column = np.stack([np.interp(t, pos, stops[:, c]) for c in range(3)], axis=1)
         column = np.round(column).astype(np.uint8).reshape(height, 1, 3)
-        img = Image.fromarray(np.ascontiguousarray(np.broadcast_to(column, (height, width, 3))))
+        img = Image.fromarray(column).resize((width, height), Image.Resampling.NEAREST)
     if bg.glow:
         small = 8
         sw, sh = max(1, width // small), max(1, height // small)
@@ -55,8 +55,21 @@ def _background_cached(spec: str, width: int, height: int) -> Image.Image:
 
 def draw_background(background: Background, width: int, height: int) -> Image.Image:
     """The background of a scene as a new RGB image (cached per spec and size)."""
-    spec = json.dumps(background.__dict__, sort_keys=True, default=list)
-    return _background_cached(spec, width, height).copy()
+    return _background_cached(_bg_key(background), width, height).copy()
+
+
+def background_region(background: Background, width: int, height: int,
+                      box: list[int] | tuple[int, int, int, int]) -> np.ndarray:
+    """The background pixels under ``box`` ([x, y, w, h], clipped to the canvas)."""
+    x, y, w, h = box
+    crop = (max(0, x), max(0, y), min(width, x + w), min(height, y + h))
+    if crop[2] <= crop[0] or crop[3] <= crop[1]:
+        return np.zeros((0, 0, 3), dtype=np.uint8)
+    return np.asarray(_background_cached(_bg_key(background), width, height).crop(crop))
+
+
+def _bg_key(background: Background) -> str:
+    return json.dumps(background.__dict__, sort_keys=True, default=list)
 
 
 # --- device masks --------------------------------------------------------------
@@ -111,39 +124,56 @@ def _paste_color(canvas: Image.Image, color: str, mask: Image.Image, x: int, y: 
         canvas.paste(to_rgb(color), part[1], part[0])
 
 
-def _draw_device(canvas: Image.Image, dev: DeviceFrame, shot: Image.Image) -> None:
-    W, H = canvas.size
+def _device_key(dev: DeviceFrame) -> str:
+    fields = {k: v for k, v in dev.__dict__.items() if k != "screenshot"}
+    return json.dumps(fields, sort_keys=True)
+
+
+@functools.lru_cache(maxsize=8)
+def _stage_base(bg_spec: str, dev_spec: str, width: int, height: int) -> Image.Image:
+    """Background, shadow, metal band and bezel: identical for every slide of a variant."""
+    canvas = _background_cached(bg_spec, width, height).copy()
+    dev = DeviceFrame(**json.loads(dev_spec))
     if dev.shadow:
         blur = max(2, int(dev.shadow.get("blur", 40)))
         smask, pad = _shadow_mask(dev.width, dev.height, dev.outer_radius, blur,
                                   float(dev.shadow.get("opacity", 0.3)))
         _paste_color(canvas, dev.shadow.get("color", "#000000"), smask, dev.x - pad,
                      dev.y - pad + int(dev.shadow.get("offset_y", 0)))
-    # metal band, then the black bezel inside it
     _paste_color(canvas, dev.band_color, rounded_mask(dev.width, dev.height, dev.outer_radius),
                  dev.x, dev.y)
     b = dev.band
     _paste_color(canvas, dev.bezel_color,
                  rounded_mask(dev.width - 2 * b, dev.height - 2 * b, dev.outer_radius - b),
                  dev.x + b, dev.y + b)
-    # the screenshot, resized only where it is visible
+    return canvas
+
+
+def _draw_screen(canvas: Image.Image, dev: DeviceFrame, shot: Image.Image) -> None:
+    """The screenshot inside the display, resized only where it is visible."""
+    W, H = canvas.size
     sx, sy, sw, sh = dev.screen_box
     vis_h = min(sh, H - sy)
-    if vis_h > 0 and sx < W and sx + sw > 0:
-        src_w, src_h = shot.size
-        cover = max(sw / src_w, sh / src_h)  # fill the screen, crop the overflow
-        src_box_w = sw / cover
-        left = (src_w - src_box_w) / 2
-        box = (left, 0.0, left + src_box_w, vis_h / cover)
-        screen = shot.resize((sw, vis_h), Image.Resampling.BICUBIC, box=box)
-        smask = rounded_mask(sw, sh, dev.screen_radius)
-        if vis_h < sh:
-            smask = smask.crop((0, 0, sw, vis_h))
-        part = _visible(smask, sx, sy, canvas.size)
-        if part is not None:
-            m, (px, py) = part
-            crop = screen.crop((px - sx, py - sy, px - sx + m.size[0], py - sy + m.size[1]))
-            canvas.paste(crop, (px, py), m)
+    if vis_h <= 0 or sx >= W or sx + sw <= 0:
+        return
+    src_w, src_h = shot.size
+    cover = max(sw / src_w, sh / src_h)  # fill the display, crop the overflow
+    src_box_w = sw / cover
+    left = (src_w - src_box_w) / 2
+    screen = shot.resize((sw, vis_h), Image.Resampling.BICUBIC,
+                         box=(left, 0.0, left + src_box_w, vis_h / cover))
+    mask = rounded_mask(sw, sh, dev.screen_radius)
+    r = dev.screen_radius
+    # rounded corners need a masked paste; the rows between them are a plain copy
+    for y0, y1, masked in ((0, r, True), (r, sh - r, False), (sh - r, sh, True)):
+        y1 = min(y1, vis_h)
+        if y1 <= y0:
+            continue
+        part = screen.crop((0, y0, sw, y1))
+        if masked:
+            canvas.paste(part, (sx, sy + y0), mask.crop((0, y0, sw, y1)))
+        else:
+            canvas.paste(part, (sx, sy + y0))
     if dev.island:
         ix, iy, iw, ih = dev.island
         _paste_color(canvas, "#000000", rounded_mask(iw, ih, ih // 2), ix, iy)
@@ -156,12 +186,12 @@ def render_scene(scene: Scene | dict | str, screenshot: Image.Image | bytes | st
                  = None) -> Image.Image:
     """Draw a scene; returns an RGB image of exactly ``scene.width x scene.height``."""
     scene = as_scene(scene)
-    canvas = draw_background(scene.background, scene.width, scene.height)
+    canvas = _stage_base(_bg_key(scene.background), _device_key(scene.device), scene.width, scene.height).copy()
     ref = screenshot if screenshot is not None else scene.device.screenshot
     if ref is None:
         raise ValueError("render_scene: the scene has no screenshot path; pass the screenshot")
     shot = ref if isinstance(ref, Image.Image) else open_image(ref)
-    _draw_device(canvas, scene.device, shot)
+    _draw_screen(canvas, scene.device, shot)
     draw = ImageDraw.Draw(canvas)
     for block in scene.texts:
         font = load_font(block.font, block.size)

@@ -1,0 +1,267 @@
+"""The pipeline: named stages over a frame, intermediates, timings, fan-out of sets.
+
+``Pipeline.default().run(frame)`` keeps every stage's output frame by name (for
+notebooks) and the time each stage took; given any ``concurrent.futures``
+executor (a process pool, or a Dask cluster's ``client.get_executor()``) it
+runs the sets of a batch in parallel. ``design()`` is the one call the CLI and
+the server use.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import time
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from . import columns as C
+from .errors import ShotsmithError
+from .io import read_screenshots
+from .stages.copywriting import write_copy
+from .stages.domain import detect_domain
+from .stages.features import extract_features
+from .stages.layout import plan_layout
+from .stages.render import render
+
+Stage = Callable[..., pd.DataFrame]
+
+
+@dataclass
+class Step:
+    name: str
+    fn: Stage
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def __call__(self, frame: pd.DataFrame) -> pd.DataFrame:
+        return self.fn(frame, **self.options)
+
+
+@dataclass
+class PipelineRun:
+    """What a run produced: the final frame, every intermediate frame, timings."""
+
+    frames: dict[str, pd.DataFrame]
+    timings: dict[str, float]  # seconds per stage (summed over sets)
+    wall: float  # seconds for the whole run
+
+    @property
+    def output(self) -> pd.DataFrame:
+        return next(reversed(self.frames.values()))
+
+    def __getitem__(self, stage_name: str) -> pd.DataFrame:
+        return self.frames[stage_name]
+
+    def timings_frame(self) -> pd.DataFrame:
+        return pd.DataFrame({"stage": list(self.timings),
+                             "seconds": [round(v, 4) for v in self.timings.values()]})
+
+    def _repr_html_(self) -> str:
+        rows = "".join(f"<tr><td>{html.escape(k)}</td><td>{v * 1000:.0f} ms</td>"
+                       f"<td>{len(self.frames[k].columns)} columns</td></tr>"
+                       for k, v in self.timings.items())
+        return (f"<b>PipelineRun</b>: {len(self.output)} screenshots, "
+                f"{self.output[C.APP_ID].nunique()} sets, {self.wall:.2f} s wall"
+                f"<table><tr><th>stage</th><th>time</th><th>frame</th></tr>{rows}</table>")
+
+
+class Pipeline:
+    """An ordered list of named stages, in the manner of scikit-learn's Pipeline."""
+
+    def __init__(self, steps: Sequence[Step | tuple[str, Stage] | tuple[str, Stage, dict] | Stage]):
+        self.steps: list[Step] = []
+        for s in steps:
+            if isinstance(s, Step):
+                self.steps.append(s)
+            elif callable(s):
+                self.steps.append(Step(getattr(s, "contract").name, s))
+            else:
+                self.steps.append(Step(s[0], s[1], dict(s[2]) if len(s) > 2 else {}))
+        names = [s.name for s in self.steps]
+        if len(set(names)) != len(names):
+            raise ShotsmithError(f"Pipeline: stage names must be unique, got {names}")
+
+    @classmethod
+    def default(cls, *, template: str | Path | dict = "default", size: str | None = None,
+                out_dir: str | Path | None = "out", ocr: bool | str = "auto",
+                copy_backend: str = "phrasebank") -> Pipeline:
+        return cls([
+            Step("detect_domain", detect_domain),
+            Step("extract_features", extract_features, {"ocr": ocr}),
+            Step("write_copy", write_copy, {"backend": copy_backend}),
+            Step("plan_layout", plan_layout, {"template": template, "size": size}),
+            Step("render", render, {"out_dir": out_dir}),
+        ])
+
+    # --- inspection ------------------------------------------------------------
+    @property
+    def named_steps(self) -> dict[str, Step]:
+        return {s.name: s for s in self.steps}
+
+    def __getitem__(self, key: int | slice | str) -> Pipeline | Step:
+        if isinstance(key, slice):
+            return Pipeline(self.steps[key])
+        if isinstance(key, str):
+            return self.named_steps[key]
+        return self.steps[key]
+
+    def __len__(self) -> int:
+        return len(self.steps)
+
+    def contracts(self) -> pd.DataFrame:
+        """Each stage's contract: the columns it needs and the columns it adds."""
+        rows = []
+        for s in self.steps:
+            contract = getattr(s.fn, "contract", None)
+            rows.append({"stage": s.name,
+                         "requires": list(contract.requires) if contract else [],
+                         "provides": list(contract.provides) if contract else [],
+                         "options": s.options})
+        return pd.DataFrame(rows)
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{s.name}({', '.join(f'{k}={v!r}' for k, v in s.options.items())})"
+                          for s in self.steps)
+        return f"Pipeline([{inner}])"
+
+    def _repr_html_(self) -> str:
+        return "<b>Pipeline</b>" + self.contracts().to_html(index=False)
+
+    # --- running ---------------------------------------------------------------
+    def validate(self, frame: pd.DataFrame) -> None:
+        """Check up front that every stage will find the columns it needs."""
+        have = set(frame.columns)
+        for s in self.steps:
+            contract = getattr(s.fn, "contract", None)
+            if contract is None:
+                continue
+            if any(c not in have for c in contract.requires):
+                contract.check(pd.DataFrame(columns=sorted(have)))  # raises, naming the column
+            have.update(contract.provides)
+
+    def run(self, frame: pd.DataFrame, *, executor: Executor | None = None,
+            keep_intermediates: bool = True, progress: bool = False) -> PipelineRun:
+        """Run every stage; with an executor, sets run in parallel (one task per set)."""
+        self.validate(frame)
+        start = time.perf_counter()
+        if executor is None:
+            frames, timings = _run_steps(self.steps, frame, keep_intermediates)
+        else:
+            sets = [rows for _, rows in frame.groupby(C.APP_ID, sort=False)]
+            futures = [executor.submit(_run_steps, self.steps, rows, keep_intermediates)
+                       for rows in sets]
+            results = []
+            for fut in _progress(futures, progress, total=len(futures)):
+                results.append(fut.result())
+            frames, timings = _merge_results(results)
+        return PipelineRun(frames, timings, time.perf_counter() - start)
+
+
+def _progress(futures: list, show: bool, total: int) -> Iterable:
+    if not show:
+        return futures
+    from tqdm.auto import tqdm
+
+    return tqdm(futures, total=total, desc="sets", unit="set")
+
+
+def _run_steps(steps: list[Step], frame: pd.DataFrame, keep: bool
+               ) -> tuple[dict[str, pd.DataFrame], dict[str, float]]:
+    frames: dict[str, pd.DataFrame] = {"input": frame} if keep else {}
+    timings: dict[str, float] = {}
+    for step in steps:
+        t0 = time.perf_counter()
+        frame = step(frame)
+        timings[step.name] = time.perf_counter() - t0
+        if keep:
+            frames[step.name] = frame
+    if not keep:
+        frames[steps[-1].name if steps else "input"] = frame
+    return frames, timings
+
+
+def _merge_results(results: list[tuple[dict[str, pd.DataFrame], dict[str, float]]]
+                   ) -> tuple[dict[str, pd.DataFrame], dict[str, float]]:
+    if not results:
+        raise ShotsmithError("Pipeline.run: the frame has no rows")
+    names = list(results[0][0])
+    frames = {n: pd.concat([r[0][n] for r in results]) for n in names}
+    timings = {n: sum(r[1].get(n, 0.0) for r in results) for n in results[0][1]}
+    return frames, timings
+
+
+REPORT_COLUMNS = [
+    C.APP_ID, C.POSITION, C.PROJECT_NAME, C.BUNDLE_ID, C.SCREEN, C.DEVICE, C.LOCALE,
+    C.DOMAIN_CATEGORY, C.DOMAIN_CONFIDENCE, C.DOMAIN_SIGNALS,
+    C.FEATURES_INTENT, C.FEATURES_PHRASE, C.FEATURES_KEYWORDS, C.FEATURES_TEXT_SOURCE,
+    C.FEATURES_ACCENT, C.FEATURES_DARK_UI,
+    C.COPY_TAGLINE, C.COPY_HEADLINE, C.COPY_SUBTITLE, C.COPY_SOURCE,
+    C.LAYOUT_TEMPLATE, C.LAYOUT_SIZE, C.LAYOUT_HEADLINE_SIZE, C.LAYOUT_VARIANT,
+    C.LAYOUT_BACKGROUND, C.LAYOUT_TEXT_COLOR, C.LAYOUT_CONTRAST,
+    C.RENDER_PATH, C.RENDER_WIDTH, C.RENDER_HEIGHT, C.RENDER_MS,
+]
+
+
+def report(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    """Every stage's columns for each row, as JSON-ready records (no pixels, no bytes)."""
+    cols = [c for c in REPORT_COLUMNS if c in frame.columns]
+    records = []
+    for _, row in frame[cols].iterrows():
+        rec = {}
+        for c in cols:
+            v = row[c]
+            if hasattr(v, "item"):
+                v = v.item()
+            elif isinstance(v, tuple):
+                v = list(v)
+            rec[c] = v
+        records.append(rec)
+    return records
+
+
+def write_report(frame: pd.DataFrame, out_dir: str | Path) -> dict[str, Path]:
+    """Write ``design.json`` and ``design.csv`` per set next to its PNGs."""
+    written = {}
+    for app_id, rows in C.set_groups(frame):
+        folder = Path(out_dir) / str(app_id)
+        folder.mkdir(parents=True, exist_ok=True)
+        records = report(rows)
+        (folder / "design.json").write_text(json.dumps(records, indent=2, default=str) + "\n",
+                                            encoding="utf-8")
+        flat = pd.DataFrame([{k: (json.dumps(v) if isinstance(v, (list, dict)) else v)
+                              for k, v in r.items()} for r in records])
+        flat.to_csv(folder / "design.csv", index=False)
+        written[str(app_id)] = folder / "design.json"
+    return written
+
+
+def design(source: str | Path | pd.DataFrame | Sequence[str | Path | bytes] | None = None, *,
+           project_name: str | None = None, bundle_id: str | None = None,
+           screens: Sequence[str] | None = None, images_base64: Sequence[str] | None = None,
+           devices: Sequence[str] | str | None = None, template: str | Path | dict = "default",
+           size: str | None = None, out_dir: str | Path | None = "out", ocr: bool | str = "auto",
+           copy_backend: str = "phrasebank", executor: Executor | None = None,
+           write_table: bool = True) -> pd.DataFrame:
+    """From raw screenshots to a designed, store-ready set: the whole pipeline in one call.
+
+    ``source`` is anything :func:`read_screenshots` takes, or a frame already read.
+    Returns the final frame (one row per screenshot, every stage's columns,
+    ``render_path`` pointing at the PNGs) and, with ``write_table``, writes
+    ``design.json``/``design.csv`` beside the PNGs.
+    """
+    if isinstance(source, pd.DataFrame):
+        frame = source
+    else:
+        frame = read_screenshots(source, project_name=project_name, bundle_id=bundle_id,
+                                 screens=screens, images_base64=images_base64, devices=devices)
+    pipe = Pipeline.default(template=template, size=size, out_dir=out_dir, ocr=ocr,
+                            copy_backend=copy_backend)
+    result = pipe.run(frame, executor=executor, keep_intermediates=False).output
+    if write_table and out_dir is not None:
+        write_report(result, out_dir)
+    return result
