@@ -117,6 +117,29 @@ def image_colors(image: Image.Image, count: int = 6) -> list[tuple[str, float]]:
     for idx in order:
         members = px[inverse == idx]
         out.append((to_hex(members.mean(axis=0)), counts[idx] / total))
+    return out + _vivid_clusters(px, total, {c for c, _ in out})
+
+
+def _vivid_clusters(px: np.ndarray, total: float, seen: set[str], bins: int = 18,
+                    keep: int = 3) -> list[tuple[str, float]]:
+    """The most used vivid hues (a brand colour is often small: buttons, rings, tabs)."""
+    f = px.astype(np.float64) / 255.0
+    mx, mn = f.max(axis=1), f.min(axis=1)
+    vivid = (mx > 0.45) & ((mx - mn) / np.maximum(mx, 1e-6) > 0.5)
+    if not vivid.any():
+        return []
+    v = f[vivid]
+    r, g, b = v[:, 0], v[:, 1], v[:, 2]
+    hue = (np.degrees(np.arctan2(np.sqrt(3) * (g - b), 2 * r - g - b)) + 360.0) % 360.0
+    idx = (hue / (360.0 / bins)).astype(int) % bins
+    counts = np.bincount(idx, minlength=bins)
+    out = []
+    for k in np.argsort(-counts)[:keep]:
+        if counts[k] == 0:
+            break
+        color = to_hex(np.median(px[vivid][idx == k], axis=0))
+        if color not in seen:
+            out.append((color, counts[k] / total))
     return out
 
 
@@ -140,7 +163,9 @@ def accent_of(colors: Iterable[tuple[str, float]]) -> str | None:
         _, light, _ = hls(hex_color)
         if s < 0.28 or light < 0.12 or light > 0.93:
             continue
-        score = share * (0.35 + s) * (1.0 - abs(light - 0.5))
+        # vivid, mid-light colours are brand colours; dark tints of a background are not
+        light_weight = max(0.0, 1.0 - abs(light - 0.55) / 0.35)
+        score = share * s * s * light_weight
         if score > best_score:
             best, best_score = hex_color, score
     return best

@@ -50,7 +50,7 @@ TEMPLATE_DEFAULTS: dict[str, Any] = {
     "palette": {"strategy": "accent-gradient", "rhythm": ["deep"]},
 }
 
-TONES = ("deep", "light", "dark")
+TONES = ("deep", "light", "dark", "vivid")
 
 
 def layout_dirs() -> list[Path]:
@@ -130,9 +130,16 @@ def _tone_background(tone: str, accent: str, strategy: str, shift: float) -> Bac
     h, _, s = hls(accent)
     s = min(max(s, 0.35), 0.85)
     if tone == "deep":
+        s = min(s, 0.74)  # a darkened, fully saturated hue turns electric
         top = from_hls(h, 0.40 - shift, s)
         bottom = from_hls(h + 0.04, 0.26 - shift * 0.8, min(1.0, s + 0.05))
         glow = None if strategy == "accent-gradient" else to_hex(from_hls(h, 0.5, s))
+        return Background("linear", [to_hex(top), to_hex(bottom)], glow=glow)
+    if tone == "vivid":  # the accent itself, bright, behind dark text
+        sv = max(s, 0.75)
+        top = from_hls(h, min(0.80, 0.56 + shift), sv)
+        bottom = from_hls(h - 0.015, min(0.76, 0.50 + shift), sv)
+        glow = to_hex(from_hls(h, 0.70, sv)) if strategy == "spotlight" else None
         return Background("linear", [to_hex(top), to_hex(bottom)], glow=glow)
     if tone == "light":
         top = from_hls(h, min(0.985, 0.955 + shift * 0.5), min(s, 0.55))
@@ -143,14 +150,30 @@ def _tone_background(tone: str, accent: str, strategy: str, shift: float) -> Bac
     top = mix(NEAR_BLACK, accent, max(0.0, 0.06 - shift))
     bottom = mix(NEAR_BLACK, accent, max(0.0, 0.16 - shift))
     return Background("linear", [to_hex(top), to_hex(bottom)],
-                      glow=to_hex(from_hls(h, 0.30, s)) if strategy == "spotlight" else None)
+                      glow=to_hex(from_hls(h, 0.30 if strategy == "spotlight" else 0.24, s)))
+
+
+def _resolve_tone(tone: str, accent: str, dark_ui: bool, palette: dict[str, Any]) -> str:
+    """A template's tone made concrete for this set's accent and UI.
+
+    ``deep`` darkens the accent behind light text; on warm hues (orange, amber,
+    yellow, lime) that turns muddy brown, so those keep the bright accent behind
+    dark text instead (``vivid``). A dark-UI app may ask for a dark canvas.
+    """
+    if tone != "deep":
+        return tone
+    if dark_ui and palette.get("dark_ui") == "dark":
+        return "dark"
+    h, _, s = hls(accent)
+    return "vivid" if s >= 0.35 and 0.02 <= h <= 0.19 else "deep"
 
 
 def _text_colors(tone: str, accent: str) -> tuple[str, str]:
     """(headline, subtitle) colours for a tone, before the contrast check."""
-    if tone == "light":
+    if tone in ("light", "vivid"):
         h, _, s = hls(accent)
-        return to_hex(NEAR_BLACK), to_hex(from_hls(h, 0.22, min(s, 0.35)))
+        return to_hex(NEAR_BLACK), to_hex(from_hls(h, 0.16 if tone == "vivid" else 0.22,
+                                                   min(s, 0.45)))
     return to_hex(OFF_WHITE), to_hex(mix(OFF_WHITE, accent, 0.12))
 
 
@@ -231,7 +254,9 @@ def _plan_set(rows: pd.DataFrame, t: dict[str, Any], size: tuple[int, int]) -> l
 
     accent = _set_accent(rows)
     rhythm, offsets = pal["rhythm"], dv["offsets_x"]
-    tones = [rhythm[i % len(rhythm)] for i in range(len(captions))]
+    dark_ui = bool(rows[C.FEATURES_DARK_UI].iloc[0]) if C.FEATURES_DARK_UI in rows.columns else False
+    tones = [_resolve_tone(rhythm[i % len(rhythm)], accent, dark_ui, pal)
+             for i in range(len(captions))]
     band_bottom = dev_y - round(dv["gap_below_text"] * H)
     blocks = [
         _caption_blocks(cap, x, anchor, top + max(0, (band_bottom - top - cap["height"]) // 2),

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -210,30 +212,45 @@ def output_name(app_id: str, position: int, screen: str) -> str:
 @C.stage("render", requires=(C.APP_ID, C.POSITION, C.IMAGE, C.LAYOUT_SCENE),
          provides=(C.RENDER_PATH, C.RENDER_WIDTH, C.RENDER_HEIGHT, C.RENDER_MS),
          optional=(C.SCREEN,))
-def render(frame: pd.DataFrame, *, out_dir: str | Path | None = "out") -> pd.DataFrame:
+def render(frame: pd.DataFrame, *, out_dir: str | Path | None = "out",
+           threads: int | None = None) -> pd.DataFrame:
     """Draw every row's scene to a PNG at the exact store size (RGB, no alpha).
 
     With ``out_dir`` the PNGs are written as ``<out_dir>/<app_id>/NN_<screen>.png``
     and only their paths stay in the frame; with ``out_dir=None`` the PNG bytes
-    go into ``render_png`` instead.
+    go into ``render_png`` instead. Rows are drawn by ``threads`` threads (default:
+    one per core, at most 4; ``SHOTSMITH_RENDER_THREADS`` overrides).
     """
-    paths, widths, heights, times, blobs = [], [], [], [], []
-    for _, row in frame.iterrows():
+
+    def one(row: pd.Series) -> tuple[str, bytes | None, int, int, float]:
         start = time.perf_counter()
         image = render_scene(row[C.LAYOUT_SCENE], row[C.IMAGE])
         if out_dir is None:
-            blobs.append(encode_png(image))
-            paths.append("")
+            path, blob = "", encode_png(image)
         else:
             name = output_name(row[C.APP_ID], int(row[C.POSITION]), row.get(C.SCREEN, "screen"))
-            paths.append(str(write_png(image, Path(out_dir) / name)))
-        widths.append(image.width)
-        heights.append(image.height)
-        times.append(round((time.perf_counter() - start) * 1000, 1))
-    frame[C.RENDER_PATH] = paths
-    frame[C.RENDER_WIDTH] = widths
-    frame[C.RENDER_HEIGHT] = heights
-    frame[C.RENDER_MS] = times
+            path, blob = str(write_png(image, Path(out_dir) / name)), None
+        return path, blob, image.width, image.height, (time.perf_counter() - start) * 1000
+
+    rows = [row for _, row in frame.iterrows()]
+    workers = render_threads(threads, len(rows))
+    if workers > 1:  # decoding, resizing and deflate release the GIL: threads share the work
+        with ThreadPoolExecutor(workers) as pool:
+            results = list(pool.map(one, rows))
+    else:
+        results = [one(row) for row in rows]
+    frame[C.RENDER_PATH] = [r[0] for r in results]
+    frame[C.RENDER_WIDTH] = [r[2] for r in results]
+    frame[C.RENDER_HEIGHT] = [r[3] for r in results]
+    frame[C.RENDER_MS] = [round(r[4], 1) for r in results]
     if out_dir is None:
-        frame[C.RENDER_PNG] = blobs
+        frame[C.RENDER_PNG] = [r[1] for r in results]
     return frame
+
+
+def render_threads(threads: int | None, rows: int) -> int:
+    """Threads for one call: explicit, else SHOTSMITH_RENDER_THREADS, else the cores (max 4)."""
+    if threads is None:
+        env = os.environ.get("SHOTSMITH_RENDER_THREADS", "")
+        threads = int(env) if env.isdigit() else min(4, os.cpu_count() or 1)
+    return max(1, min(threads, rows))
