@@ -10,6 +10,7 @@ the server use.
 from __future__ import annotations
 
 import html
+import os
 import json
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -153,7 +154,7 @@ class Pipeline:
             frames, timings = _run_steps(self.steps, frame, keep_intermediates)
         else:
             sets = [rows for _, rows in frame.groupby(C.APP_ID, sort=False)]
-            futures = [executor.submit(_run_steps, self.steps, rows, keep_intermediates)
+            futures = [executor.submit(_run_set, self.steps, rows, keep_intermediates)
                        for rows in sets]
             results = []
             for fut in _progress(futures, progress, total=len(futures)):
@@ -168,6 +169,14 @@ def _progress(futures: list, show: bool, total: int) -> Iterable:
     from tqdm.auto import tqdm
 
     return tqdm(futures, total=total, desc="sets", unit="set")
+
+
+def _run_set(steps: list[Step], frame: pd.DataFrame, keep: bool
+             ) -> tuple[dict[str, pd.DataFrame], dict[str, float]]:
+    """One set in an executor's worker: the workers already share the cores, so each
+    renders on one thread unless SHOTSMITH_RENDER_THREADS says otherwise."""
+    os.environ.setdefault("SHOTSMITH_RENDER_THREADS", "1")
+    return _run_steps(steps, frame, keep)
 
 
 def _run_steps(steps: list[Step], frame: pd.DataFrame, keep: bool
