@@ -1,0 +1,251 @@
+"""Reading the visible text of a screenshot with the Tesseract CLI (optional).
+
+Tesseract is an external program (Debian: ``apt-get install tesseract-ocr``); when it
+is missing, :func:`tesseract_path` returns None and callers go on without OCR.
+
+Speed. Starting ``tesseract`` costs ~115 ms (it loads its LSTM model) before reading a
+single pixel, so one call reads many screenshots: the images are written to a temporary
+folder and handed over as a list file; each becomes one "page" of the TSV output.
+What is read is prepared to be cheap and still legible (see :func:`prepare`): grayscale,
+half size, only the band from below the status bar to 45% of the height (navigation
+titles, headers and the first cards live there; the tab bar at the bottom, which repeats
+on every screen, is left out), light-on-dark UIs inverted to dark-on-light.
+
+Measured on this project's 2-core machine (1206x2622 synthetic app screens, other jobs
+running, load ~2.4): one tesseract call per image 245 ms (median); ten images in one call
+85 ms per image (median); ten images over two concurrent calls 650 ms wall. Reading down
+to 62% of the height instead costs ~145 ms per image, the full height at half size ~170.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+from PIL import Image, ImageOps
+
+from .errors import ShotsmithError
+
+#: Page segmentation mode 11 ("sparse text") reads scattered UI labels best; 3 and 6
+#: glue unrelated labels into lines and read icons as letters.
+DEFAULT_PSM = 11
+#: Words Tesseract itself is less sure of than this (0-100) are dropped as noise.
+MIN_CONFIDENCE = 55.0
+#: The band of the screen that is read, as fractions of the height.
+BAND_TOP = 0.04
+BAND_BOTTOM = 0.45
+#: Downscale factor before OCR (1206 px wide screenshots are read at 603 px).
+SCALE = 2
+#: Time allowed for one tesseract call: a start-up allowance plus a share per image.
+TIMEOUT_BASE_S = 10.0
+TIMEOUT_PER_IMAGE_S = 3.0
+
+_LOCALE_LANGS = {
+    "en": "eng", "de": "deu", "fr": "fra", "es": "spa", "it": "ita", "pt": "por",
+    "nl": "nld", "sv": "swe", "da": "dan", "nb": "nor", "no": "nor", "fi": "fin",
+    "pl": "pol", "cs": "ces", "tr": "tur", "ru": "rus", "uk": "ukr", "ja": "jpn",
+    "ko": "kor", "zh": "chi_sim", "ar": "ara", "he": "heb", "hi": "hin",
+}
+
+
+class OCRUnavailableError(ShotsmithError):
+    """OCR was required but the tesseract program is not installed."""
+
+
+@dataclass
+class OCRResult:
+    """What Tesseract read on one screenshot."""
+
+    text: str = ""  # lines of words, top to bottom, joined by newlines
+    title: str = ""  # the line set in the largest type near the top ("" when none)
+    words: int = 0
+    error: str | None = None  # short reason when reading failed
+    lines: list[str] = field(default_factory=list)
+
+
+def tesseract_path() -> str | None:
+    """Path of the ``tesseract`` program, or None when it is not installed."""
+    return shutil.which("tesseract")
+
+
+def require_tesseract() -> str:
+    path = tesseract_path()
+    if path is None:
+        raise OCRUnavailableError(
+            "OCR was requested (ocr=True) but the 'tesseract' program is not installed. "
+            "Install it (Debian/Ubuntu: apt-get install tesseract-ocr tesseract-ocr-eng; "
+            "macOS: brew install tesseract), or pass ocr='auto' / ocr=False."
+        )
+    return path
+
+
+@lru_cache(maxsize=4)
+def installed_languages(binary: str | None = None) -> frozenset[str]:
+    binary = binary or tesseract_path()
+    if not binary:
+        return frozenset()
+    try:
+        out = subprocess.run([binary, "--list-langs"], capture_output=True, text=True,
+                             timeout=10, env=_env(), check=False).stdout
+    except (OSError, subprocess.SubprocessError):
+        return frozenset()
+    return frozenset(line.strip() for line in out.splitlines()[1:] if line.strip())
+
+
+def language_for(locale: str | None) -> str:
+    """Tesseract language for a BCP 47 locale, falling back to English (+ it when both)."""
+    code = _LOCALE_LANGS.get((locale or "en").replace("_", "-").split("-")[0].lower(), "eng")
+    if code == "eng":
+        return "eng"
+    langs = installed_languages()
+    if code in langs:
+        return f"{code}+eng" if "eng" in langs else code
+    return "eng"
+
+
+def prepare(image: Image.Image, *, dark: bool | None = None, scale: int = SCALE,
+            band: tuple[float, float] = (BAND_TOP, BAND_BOTTOM)) -> Image.Image:
+    """The cheap, legible grayscale crop that is handed to Tesseract."""
+    gray = image if image.mode == "L" else image.convert("L")
+    if scale > 1:
+        gray = gray.reduce(scale)
+    h = gray.height
+    top, bottom = int(h * band[0]), max(int(h * band[1]), int(h * band[0]) + 1)
+    gray = gray.crop((0, top, gray.width, bottom))
+    if dark is None:
+        dark = _mean(gray) < 110
+    if dark:
+        gray = ImageOps.invert(gray)
+    return gray
+
+
+def _mean(gray: Image.Image) -> float:
+    small = gray.copy()
+    small.thumbnail((64, 64))
+    return float(np.asarray(small).mean()) if small.width and small.height else 255.0
+
+
+def _env() -> dict[str, str]:
+    # one thread per tesseract: we run two processes side by side instead
+    return {**os.environ, "OMP_THREAD_LIMIT": "1"}
+
+
+def recognize(images: Sequence[Image.Image], *, lang: str = "eng", psm: int = DEFAULT_PSM,
+              timeout: float | None = None, binary: str | None = None) -> list[OCRResult]:
+    """Read prepared grayscale images with ONE tesseract call; one result per image.
+
+    Never raises for a failed read: each result then carries ``error``.
+    """
+    if not images:
+        return []
+    binary = binary or tesseract_path()
+    if binary is None:
+        return [OCRResult(error="tesseract not installed") for _ in images]
+    timeout = timeout if timeout is not None else TIMEOUT_BASE_S + TIMEOUT_PER_IMAGE_S * len(images)
+    with tempfile.TemporaryDirectory(prefix="shotsmith-ocr-") as tmp:
+        paths = []
+        for i, img in enumerate(images):
+            path = Path(tmp) / f"{i:04d}.png"
+            img.save(path, format="PNG", compress_level=1)
+            paths.append(str(path))
+        listing = Path(tmp) / "images.txt"
+        listing.write_text("\n".join(paths) + "\n", encoding="utf-8")
+        cmd = [binary, str(listing), "stdout", "-l", lang, "--psm", str(psm), "tsv"]
+        try:
+            proc = subprocess.run(cmd, capture_output=True, timeout=timeout, env=_env(),
+                                  check=False)
+        except subprocess.TimeoutExpired:
+            return [OCRResult(error=f"timed out after {timeout:.0f} s") for _ in images]
+        except OSError as exc:
+            return [OCRResult(error=f"cannot run tesseract ({exc.strerror or exc})") for _ in images]
+    if proc.returncode != 0:
+        msg = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        reason = msg[-1][:80] if msg else f"exit status {proc.returncode}"
+        return [OCRResult(error=f"tesseract failed: {reason}") for _ in images]
+    return parse_tsv(proc.stdout.decode("utf-8", "replace"), len(images))
+
+
+def parse_tsv(tsv: str, pages: int, *, min_confidence: float = MIN_CONFIDENCE) -> list[OCRResult]:
+    """Tesseract TSV (one page per image) to per-image text, title and word count."""
+    # (page) -> (block, par, line) -> list of (left, top, height, text)
+    found: dict[int, dict[tuple[int, int, int], list[tuple[int, int, int, str]]]] = {}
+    for row in tsv.splitlines()[1:]:
+        cells = row.split("\t")
+        if len(cells) < 12 or cells[0] != "5":
+            continue
+        text = cells[11].strip()
+        try:
+            conf = float(cells[10])
+            page, block, par, line = (int(c) for c in cells[1:5])
+            left, top, height = int(cells[6]), int(cells[7]), int(cells[9])
+        except ValueError:
+            continue
+        if not text or conf < min_confidence:
+            continue
+        found.setdefault(page, {}).setdefault((block, par, line), []).append((left, top, height, text))
+    results = []
+    for page in range(1, pages + 1):
+        lines = found.get(page, {})
+        ordered = []  # (top, left, height, text)
+        for words in lines.values():
+            words.sort()
+            heights = sorted(w[2] for w in words)
+            ordered.append((min(w[1] for w in words), words[0][0], heights[len(heights) // 2],
+                            " ".join(w[3] for w in words)))
+        ordered.sort(key=lambda x: (x[0] // 12, x[1]))  # rows, then left to right
+        texts = [t for *_, t in ordered]
+        results.append(OCRResult(text="\n".join(texts), title=_title(ordered),
+                                 words=sum(len(t.split()) for t in texts), lines=texts))
+    return results
+
+
+def _title(ordered: list[tuple[int, int, int, str]]) -> str:
+    """The largest line that reads like words (not a clock or an amount)."""
+    best, best_height = "", 0
+    for _, _, height, text in ordered:
+        letters = sum(ch.isalpha() for ch in text)
+        if letters < 3 or letters < len(text.replace(" ", "")) * 0.6:
+            continue
+        if height > best_height * 1.15:
+            best, best_height = text, height
+    return best
+
+
+def recognize_many(images: Sequence[Image.Image], *, workers: int = 2, lang: str = "eng",
+                   psm: int = DEFAULT_PSM, chunk: int = 16) -> list[OCRResult]:
+    """Read many prepared images: ``workers`` tesseract processes side by side.
+
+    Images are dealt round-robin to the workers in chunks of at most ``chunk`` per call,
+    so the start-up cost is paid once per chunk, not once per image.
+    """
+    n = len(images)
+    if n == 0:
+        return []
+    workers = max(1, min(workers, n))
+    per_call = max(1, min(chunk, -(-n // workers)))
+    batches = [list(range(i, min(n, i + per_call))) for i in range(0, n, per_call)]
+    out: list[OCRResult | None] = [None] * n
+
+    def run(batch: list[int]) -> None:
+        for idx, res in zip(batch, recognize([images[i] for i in batch], lang=lang, psm=psm)):
+            out[idx] = res
+
+    if len(batches) == 1:
+        run(batches[0])
+    else:
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            list(pool.map(run, batches))
+    return [r if r is not None else OCRResult(error="not read") for r in out]
+
+
+def read_text(image: Image.Image, *, dark: bool | None = None, lang: str = "eng") -> OCRResult:
+    """Convenience: prepare and read one full-size screenshot."""
+    return recognize([prepare(image, dark=dark)], lang=lang)[0]
