@@ -13,6 +13,7 @@ from . import columns
 from .columns import STAGES
 from .errors import InputImageError, MissingColumnError, ShotsmithError, TemplateError
 from .io import concat_sets, open_image, read_screenshots
+from .llm import LLMConfig
 from .pipeline import Pipeline, PipelineRun, design, report, write_report
 from .scene import Scene
 from .stages.copywriting import write_copy
@@ -24,7 +25,7 @@ from .stages.render import render, render_scene
 __version__ = "0.1.0"
 
 __all__ = [
-    "STAGES", "InputImageError", "MissingColumnError", "Pipeline", "PipelineRun", "Scene",
+    "STAGES", "InputImageError", "LLMConfig", "MissingColumnError", "Pipeline", "PipelineRun", "Scene",
     "ShotsmithError", "TemplateError", "available_templates", "columns", "concat_sets", "design",
     "detect_domain", "extract_features", "load_template", "open_image", "plan_layout",
     "read_screenshots", "render", "render_scene", "report", "write_copy", "write_report",
