@@ -140,3 +140,20 @@ def test_missing_column_names_stage_and_column(screens_dir):
     frame = ss.read_screenshots(screens_dir, project_name="X")
     with pytest.raises(ss.MissingColumnError, match=r"plan_layout.*'copy_headline'.*write_copy"):
         ss.plan_layout(frame)
+
+
+def test_right_to_left_captions_use_a_covering_font_and_raqm(screens_dir):
+    from PIL import features
+
+    assert features.check("raqm"), "Pillow's raqm layout is needed for complex scripts"
+    frame = ss.read_screenshots(screens_dir, project_name="X", locale="ar")
+    frame[C.COPY_HEADLINE] = ["ميزانيتك تحت السيطرة", "خطط لكل درهم", "اعرف أين تذهب أموالك",
+                              "ادخر لما يهمك"]
+    frame[C.COPY_SUBTITLE] = ["كل حساباتك في مكان واحد هادئ"] * 4
+    planned = ss.plan_layout(frame)
+    head = planned[C.LAYOUT_SCENE].iloc[0]["texts"][0]
+    assert "Arabic" in Path(head["font"]).name
+    image = np.asarray(ss.render_scene(planned[C.LAYOUT_SCENE].iloc[0], frame[C.IMAGE].iloc[0]))
+    x, y, w, h = head["box"]
+    ink = image[y:y + h, x:x + w]
+    assert (np.abs(ink.astype(int) - ink[0, 0].astype(int)).sum(axis=2) > 200).mean() > 0.05
