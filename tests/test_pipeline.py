@@ -73,6 +73,8 @@ def test_copy_rules_hold_for_every_set(designed):
 def test_layout_rules_hold_for_every_set(designed):
     for _, rows in designed.groupby(C.APP_ID):
         assert rows[C.LAYOUT_HEADLINE_SIZE].nunique() == 1
+        # legible as a 220 px wide search-result thumbnail: cap height stays >= ~11 px
+        assert rows[C.LAYOUT_HEADLINE_SIZE].iloc[0] * 220 / 1320 >= 15
         assert rows[C.DOMAIN_CATEGORY].nunique() == 1
         for _, row in rows.iterrows():
             scene = Scene.from_dict(row[C.LAYOUT_SCENE])
