@@ -20,3 +20,4 @@ samples: setup
 bench: setup
 	@.venv/bin/python benchmarks/render.py
 	@.venv/bin/python benchmarks/pipeline.py
+	@.venv/bin/python benchmarks/capture.py

@@ -16,6 +16,7 @@ from .io import concat_sets, open_image, read_screenshots
 from .llm import LLMConfig
 from .pipeline import Pipeline, PipelineRun, design, report, write_report
 from .scene import Scene
+from .stages.capture import capture, capture_report
 from .stages.copywriting import write_copy
 from .stages.domain import detect_domain
 from .stages.features import extract_features
@@ -26,7 +27,11 @@ __version__ = "0.1.0"
 
 __all__ = [
     "STAGES", "InputImageError", "LLMConfig", "MissingColumnError", "Pipeline", "PipelineRun", "Scene",
-    "ShotsmithError", "TemplateError", "available_templates", "columns", "concat_sets", "design",
+    "ShotsmithError", "TemplateError", "available_templates", "capture", "capture_report", "columns", "concat_sets", "design",
     "detect_domain", "extract_features", "load_template", "open_image", "plan_layout",
     "read_screenshots", "render", "render_scene", "report", "write_copy", "write_report",
 ]
+# >>> TEMP notebooks/batch exports (to be replaced by the lead) >>>
+from .batch import read_manifest, run_batch, write_manifest  # noqa: E402
+from .notebook import LayoutTuner, LocalServer, show, show_scene, show_set, start_server  # noqa: E402
+# <<< TEMP <<<
