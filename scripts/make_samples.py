@@ -107,6 +107,10 @@ def _save_png(raw: bytes, dest: Path) -> None:
         raise RuntimeError(f"{dest.name}: got {img.size}, expected {EXPECTED_SIZE}")
     if img.mode != "RGB":
         img = img.convert("RGB")
+    # a clean iOS status bar (9:41, full battery), as the stores' own screenshots show
+    from shotsmith.statusbar import StatusBarStyle, draw_status_bar
+
+    img = draw_status_bar(img, StatusBarStyle("ios", 3, 62, island_pt=(126, 37, 11)))
     tmp = dest.with_suffix(".tmp.png")
     img.save(tmp, format="PNG", optimize=True)
     tmp.replace(dest)
