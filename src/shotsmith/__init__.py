@@ -10,10 +10,12 @@ per screenshot::
 """
 
 from . import columns
+from .batch import read_manifest, run_batch, write_manifest
 from .columns import STAGES
 from .errors import InputImageError, MissingColumnError, ShotsmithError, TemplateError
 from .io import concat_sets, open_image, read_screenshots
 from .llm import LLMConfig
+from .notebook import LayoutTuner, LocalServer, show, show_scene, show_set, start_server
 from .pipeline import Pipeline, PipelineRun, design, report, write_report
 from .scene import Scene
 from .stages.capture import capture, capture_report
@@ -26,12 +28,10 @@ from .stages.render import render, render_scene
 __version__ = "0.1.0"
 
 __all__ = [
-    "STAGES", "InputImageError", "LLMConfig", "MissingColumnError", "Pipeline", "PipelineRun", "Scene",
-    "ShotsmithError", "TemplateError", "available_templates", "capture", "capture_report", "columns", "concat_sets", "design",
-    "detect_domain", "extract_features", "load_template", "open_image", "plan_layout",
-    "read_screenshots", "render", "render_scene", "report", "write_copy", "write_report",
+    "STAGES", "InputImageError", "LLMConfig", "LayoutTuner", "LocalServer", "MissingColumnError",
+    "Pipeline", "PipelineRun", "Scene", "ShotsmithError", "TemplateError", "available_templates",
+    "capture", "capture_report", "columns", "concat_sets", "design", "detect_domain",
+    "extract_features", "load_template", "open_image", "plan_layout", "read_manifest",
+    "read_screenshots", "render", "render_scene", "report", "run_batch", "show", "show_scene",
+    "show_set", "start_server", "write_copy", "write_manifest", "write_report",
 ]
-# >>> TEMP notebooks/batch exports (to be replaced by the lead) >>>
-from .batch import read_manifest, run_batch, write_manifest  # noqa: E402
-from .notebook import LayoutTuner, LocalServer, show, show_scene, show_set, start_server  # noqa: E402
-# <<< TEMP <<<

@@ -1,0 +1,198 @@
+"""The FastAPI app factory: ``create_app(data_dir, base_url, api_keys, workers)``.
+
+The lifespan owns everything with a life cycle: the data-directory lock (one
+server per data directory), the job runner and its worker processes, the webhook
+threads and the database connections. Tests build in-process apps with it; the
+``shotsmith serve`` command hands one to uvicorn.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import logging
+import os
+from collections.abc import AsyncIterator, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from fastapi import FastAPI
+from fastapi.concurrency import run_in_threadpool
+from fastapi.openapi.utils import get_openapi
+from pydantic.json_schema import models_json_schema
+
+from .. import __version__
+from ..errors import ShotsmithError
+from .auth import KeyRing
+from .errors import ErrorBody, install_error_handlers
+from .jobs import JobRunner, default_workers
+from .models import DesignJobCreate
+from .ratelimit import DEFAULT_LIMIT, DEFAULT_WINDOW, RateLimiter
+from .routes import file_url, router
+from .store import Job, Store
+from .validation import MAX_BODY_BYTES, MAX_IMAGE_BYTES
+from .webhooks import DEFAULT_TIMEOUT, Notifier
+
+log = logging.getLogger("shotsmith.server")
+
+
+@dataclass
+class ServerState:
+    store: Store
+    keyring: KeyRing
+    limiter: RateLimiter
+    notifier: Notifier
+    runner: JobRunner
+    base_url: str | None
+    max_body_bytes: int = MAX_BODY_BYTES
+    max_image_bytes: int = MAX_IMAGE_BYTES
+    started: bool = False
+    _lock_fd: int | None = field(default=None, repr=False)
+
+    def output_urls(self, job: Job) -> list[str]:
+        if job.status != "completed":
+            return []
+        base = self.base_url or job.base_url
+        return [file_url(base, job, p) for p in job.outputs]
+
+    def runner_notify(self) -> None:
+        if self.started:
+            self.runner.notify()
+
+    # --- one server per data directory --------------------------------------------------
+    def lock_data_dir(self) -> None:
+        if self._lock_fd is not None:
+            return
+        path = self.store.data_dir / "server.lock"
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise ShotsmithError(f"{self.store.data_dir} is in use by another shotsmith server; "
+                                 "stop it or give this one another --data-dir.") from None
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        self._lock_fd = fd
+
+    def unlock_data_dir(self) -> None:
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)  # closing releases the flock
+            self._lock_fd = None
+
+
+def normalise_base_url(base_url: str | None) -> str | None:
+    if not base_url:
+        return None
+    parts = urlsplit(base_url)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ShotsmithError(f"base URL {base_url!r} must be absolute, e.g. "
+                             "http://127.0.0.1:8787 or https://shots.example.com")
+    return base_url.rstrip("/")
+
+
+def create_app(data_dir: str | Path, base_url: str | None = None,
+               api_keys: Iterable[str] | None = None, workers: int | None = None, *,
+               rate_limit: int = DEFAULT_LIMIT, rate_window: float = DEFAULT_WINDOW,
+               webhook_timeout: float = DEFAULT_TIMEOUT,
+               design_options: dict[str, Any] | None = None,
+               max_body_bytes: int = MAX_BODY_BYTES, max_image_bytes: int = MAX_IMAGE_BYTES,
+               shutdown_grace: float = 5.0, max_attempts: int = 3,
+               job_timeout: float = 300.0) -> FastAPI:
+    """Build the /v1 app over ``data_dir``.
+
+    ``base_url`` prefixes every returned URL (poll_url, output_urls, webhook bodies);
+    without it the URL the request came in on is used. ``api_keys`` are accepted in
+    addition to those created with ``shotsmith keys create``. ``workers`` is the
+    number of rendering processes (default ``min(2, cpus)``). ``design_options`` are
+    extra keyword arguments for :func:`shotsmith.design` (e.g. ``{"ocr": False}``).
+    ``rate_limit``/``rate_window``: design jobs a key may create per window (10 per 60 s).
+    ``shutdown_grace``: seconds running jobs get to finish on shutdown before they are
+    put back in the queue. ``job_timeout``: a job running longer fails.
+    """
+    store = Store(data_dir)
+
+    def new_runner() -> tuple[Notifier, JobRunner]:
+        notifier = Notifier(store, timeout=webhook_timeout)
+        runner = JobRunner(store, notifier, lambda job: state.output_urls(job),
+                           workers=workers or default_workers(), design_options=design_options,
+                           max_attempts=max_attempts, grace=shutdown_grace,
+                           job_timeout=job_timeout)
+        return notifier, runner
+
+    notifier, runner = new_runner()
+    state = ServerState(
+        store=store, keyring=KeyRing(store, api_keys or ()),
+        limiter=RateLimiter(rate_limit, rate_window), notifier=notifier, runner=runner,
+        base_url=normalise_base_url(base_url), max_body_bytes=max_body_bytes,
+        max_image_bytes=max_image_bytes)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        state.lock_data_dir()
+        state.notifier, state.runner = new_runner()  # fresh each start: an app may restart
+        notifier = state.notifier
+        try:
+            removed = await run_in_threadpool(store.remove_orphans)
+            if removed:
+                log.info("removed %d folder(s) of requests that never became jobs", len(removed))
+            if not state.keyring.known_hashes():
+                log.warning("no API keys: every /v1 request will get 401. Create one with "
+                            "`shotsmith keys create --data-dir %s --name NAME` or set "
+                            "SHOTSMITH_API_KEYS.", store.data_dir)
+            await run_in_threadpool(state.runner.start)
+            state.started = True
+            log.info("shotsmith server ready: data dir %s, %d worker process(es)",
+                     store.data_dir, state.runner.workers)
+            yield
+        finally:
+            state.started = False
+            await run_in_threadpool(state.runner.stop)
+            await run_in_threadpool(notifier.close, True)
+            store.close()
+            state.unlock_data_dir()
+            log.info("shotsmith server stopped")
+
+    app = FastAPI(
+        title="shotsmith",
+        version=__version__,
+        summary="Raw app screenshots in, store-ready App Store screenshots out.",
+        description="Design jobs (spec v1): POST raw PNG screenshots, poll the job, download "
+                    "the styled 1320x2868 PNGs. Every /v1 route except the capability file "
+                    "URLs needs `Authorization: Bearer <API key>`. Every error has the body "
+                    '`{"error": {"code": "...", "message": "..."}}`.',
+        lifespan=lifespan,
+    )
+    app.state.server = state
+    install_error_handlers(app)
+    app.include_router(router)
+    app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
+    return app
+
+
+def _openapi(app: FastAPI) -> dict[str, Any]:
+    """FastAPI's document plus the hand-validated request body's schema."""
+    if app.openapi_schema:
+        return app.openapi_schema
+    schema = get_openapi(title=app.title, version=app.version, summary=app.summary,
+                         description=app.description, routes=app.routes)
+    _, defs = models_json_schema([(DesignJobCreate, "validation"), (ErrorBody, "validation")],
+                                 ref_template="#/components/schemas/{model}")
+    components = schema.setdefault("components", {}).setdefault("schemas", {})
+    for name, definition in defs.get("$defs", {}).items():
+        components.setdefault(name, definition)
+    # FastAPI documents its own 422 body on routes with path parameters; those routes
+    # cannot fail validation (the parameters are plain strings) and every error uses
+    # ErrorBody, so drop it.
+    for path_item in schema.get("paths", {}).values():
+        for operation in path_item.values():
+            responses = operation.get("responses", {})
+            if "HTTPValidationError" in json.dumps(responses.get("422", {})):
+                del responses["422"]
+    for name in ("HTTPValidationError", "ValidationError"):
+        components.pop(name, None)
+    app.openapi_schema = schema
+    return schema

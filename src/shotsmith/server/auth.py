@@ -1,0 +1,75 @@
+"""Bearer API keys: hashes only, compared in constant time.
+
+Keys come from two places: ``shotsmith keys create`` (hash in SQLite, so keys
+created while the server runs work at once) and keys given to ``create_app``
+(the CLI reads ``SHOTSMITH_API_KEYS``), hashed in memory at start-up. A request's
+identity is its key's sha256: jobs are owned by it, rate limits count by it.
+"""
+
+from __future__ import annotations
+
+import hmac
+import logging
+from collections.abc import Iterable
+from typing import Annotated
+
+from fastapi import Depends, Request, Security
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from .errors import Problem
+from .store import Store, hash_key
+
+log = logging.getLogger("shotsmith.server")
+
+bearer_scheme = HTTPBearer(
+    auto_error=False, scheme_name="ApiKey",
+    description="`Authorization: Bearer <API key>`; create a key with `shotsmith keys create`.")
+
+
+class KeyRing:
+    def __init__(self, store: Store, keys: Iterable[str] = ()):
+        self.store = store
+        self._static: list[str] = []
+        for key in keys:
+            key = key.strip()
+            if not key:
+                continue
+            if len(key) < 16:
+                log.warning("an API key given to the server is only %d characters long; "
+                            "use long random keys (shotsmith keys create)", len(key))
+            self._static.append(hash_key(key))
+
+    def known_hashes(self) -> list[str]:
+        return self._static + self.store.active_key_hashes()
+
+    def identify(self, key: str) -> str | None:
+        """The key's owner id (its hash) if the key is known, else None."""
+        presented = hash_key(key)
+        match = None
+        for known in self.known_hashes():  # no early exit: same work whatever matches
+            if hmac.compare_digest(presented, known):
+                match = known
+        return match
+
+
+def _unauthorized(message: str) -> Problem:
+    return Problem(401, "unauthorized", message, {"WWW-Authenticate": "Bearer"})
+
+
+async def require_api_key(
+        request: Request,
+        credentials: Annotated[HTTPAuthorizationCredentials | None, Security(bearer_scheme)],
+) -> str:
+    """FastAPI dependency: the caller's owner id, or a 401."""
+    if credentials is None or not credentials.credentials:
+        raise _unauthorized("Missing API key. Send the header `Authorization: Bearer <API key>` "
+                            "(create a key with `shotsmith keys create`).")
+    owner = request.app.state.server.keyring.identify(credentials.credentials.strip())
+    if owner is None:
+        raise _unauthorized("Unknown or revoked API key. Check the key after `Bearer `, "
+                            "or create a new one with `shotsmith keys create`.")
+    return owner
+
+
+#: The owner id of an authenticated request, for route signatures.
+ApiKeyOwner = Annotated[str, Depends(require_api_key)]

@@ -1,0 +1,374 @@
+"""Running design jobs: a dispatcher thread feeding a pool of worker processes.
+
+The queue *is* the ``design_jobs`` table. One dispatcher thread claims queued jobs
+atomically (as many as there are free workers, so ``processing`` means a worker
+has it), submits each to a ``ProcessPoolExecutor`` whose workers call the library's
+:func:`shotsmith.design`, and records the outcome. Rendering never runs on the
+event loop, so polling stays fast however many jobs render.
+
+Reliability rules:
+
+* start-up re-queues jobs a killed server left ``processing``; a job interrupted
+  ``max_attempts`` times (it may be what kills the server) fails instead;
+* a job whose inputs are gone fails with a message saying so;
+* a dead worker process (out of memory, killed) breaks the pool: it is rebuilt and
+  the jobs it held are re-queued (or failed after ``max_attempts``);
+* a job running longer than ``job_timeout`` fails; its worker is ended with the pool
+  (jobs running beside it go back to the queue, without counting an attempt);
+* graceful stop: no new claims, jobs under way get ``grace`` seconds to finish,
+  the rest are put back to ``queued`` for the next start, then workers are ended;
+* worker processes exit by themselves if the server process disappears (SIGKILL).
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+import queue
+import shutil
+import signal
+import threading
+import time
+import traceback
+from collections.abc import Callable
+from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .store import Job, Store
+from .webhooks import Notifier
+
+log = logging.getLogger("shotsmith.server")
+
+NO_OUTPUT = "rendering produced no screenshots"
+
+
+def default_workers() -> int:
+    return max(1, min(2, os.cpu_count() or 1))
+
+
+# --- what runs in a worker process -------------------------------------------------------
+
+def _watch_parent(parent: int) -> None:
+    while True:
+        time.sleep(0.5)
+        if os.getppid() != parent:  # the server is gone (SIGKILL): do not linger as an orphan
+            os._exit(1)
+
+
+def init_worker(server_pid: int) -> None:
+    """Worker start-up: watch the server process, import the pipeline once.
+
+    Ctrl-C and SIGTERM sent to the whole process group are left to the server, which
+    puts unfinished jobs back in the queue and then ends its workers itself."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    if os.getppid() != server_pid:  # the server died while this worker was starting
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(server_pid,), daemon=True,
+                     name="parent-watch").start()
+    _warm_up()
+
+
+def _warm_up() -> None:
+    """Design one tiny screenshot in memory, so the first real job does not pay for
+    imports, fonts and templates. Best effort: a failure here shows up in real jobs."""
+    try:
+        import io
+
+        from PIL import Image
+
+        from ..pipeline import design
+
+        buf = io.BytesIO()
+        Image.new("RGB", (60, 130), (40, 90, 160)).save(buf, "PNG")
+        design([buf.getvalue()], project_name="Warm Up", screens=["home"], out_dir=None,
+               ocr=False, write_table=False)
+    except Exception:  # pragma: no cover
+        log.debug("worker warm-up failed", exc_info=True)
+
+
+def warm() -> int:
+    return os.getpid()
+
+
+def run_design(job_dir: str, inputs: list[str], project_name: str, params: dict[str, Any],
+               options: dict[str, Any]) -> tuple[str, Any]:
+    """Design one job in a worker: ``("ok", [png paths in store order])`` or ``("error", msg)``.
+
+    Only plain data crosses the process boundary; an exception becomes its message
+    (the traceback goes to the server log), so nothing unpicklable travels back.
+    """
+    from .. import columns as C
+    from ..errors import ShotsmithError
+    from ..pipeline import design
+
+    out = Path(job_dir) / "out"
+    try:
+        if out.exists():  # a re-run after an interruption starts clean
+            shutil.rmtree(out)
+        frame = design([str(Path(job_dir) / p) for p in inputs], project_name=project_name,
+                       bundle_id=params.get("bundle_id") or None, screens=params["screens"],
+                       devices=params["devices"], template=params.get("template", "default"),
+                       out_dir=out, **options)
+        if C.POSITION in frame.columns:
+            frame = frame.sort_values(C.POSITION, kind="stable")
+        paths = [str(p) for p in frame.get(C.RENDER_PATH, []) if p and Path(p).is_file()]
+        return "ok", paths
+    except ShotsmithError as exc:
+        return "error", _scrub(str(exc), job_dir)
+    except MemoryError:
+        return "error", "the server ran out of memory while designing this job; send fewer " \
+                        "or smaller images"
+    except Exception as exc:  # a bug: keep the job's error readable, log the traceback
+        traceback.print_exc()
+        return "error", _scrub(f"internal error while designing ({type(exc).__name__}: {exc})",
+                               job_dir)
+
+
+def _scrub(message: str, job_dir: str) -> str:
+    """Error messages name files relative to the job ("inputs/01.png"), not server paths."""
+    return message.replace(str(Path(job_dir)) + os.sep, "")
+
+
+# --- the dispatcher -----------------------------------------------------------------------
+
+@dataclass
+class _Running:
+    job: Job
+    future: Future
+    started: float  # time.monotonic()
+
+
+class JobRunner:
+    def __init__(self, store: Store, notifier: Notifier, output_urls: Callable[[Job], list[str]],
+                 *, workers: int | None = None, design_options: dict[str, Any] | None = None,
+                 max_attempts: int = 3, grace: float = 5.0, job_timeout: float = 300.0):
+        self.store = store
+        self.notifier = notifier
+        self.output_urls = output_urls
+        self.workers = workers if workers and workers > 0 else default_workers()
+        self.design_options = dict(design_options or {})
+        self.max_attempts = max_attempts
+        self.grace = grace
+        self.job_timeout = job_timeout
+        self._pool: ProcessPoolExecutor | None = None
+        self._running: dict[str, _Running] = {}
+        self._done: queue.SimpleQueue[tuple[str, Future]] = queue.SimpleQueue()
+        self._wake = threading.Event()
+        self._stopping = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    # --- life cycle ------------------------------------------------------------------
+    def start(self) -> None:
+        requeued, failed = self._recover()
+        if requeued:
+            log.warning("re-queued %d job(s) left processing by a previous run: %s",
+                        len(requeued), ", ".join(requeued))
+        for job in failed:
+            log.warning("job %s failed after interruptions: %s", job.job_id, job.error)
+        self.store.abandon_webhooks_in_flight()
+        for job in self.store.webhooks_due():  # finished just before a crash, never sent
+            self.notifier.send(job, self.output_urls(job) if job.status == "completed" else [])
+        self._thread = threading.Thread(target=self._loop, name="shotsmith-jobs", daemon=True)
+        self._thread.start()
+
+    def notify(self) -> None:
+        """A job was queued: claim it now rather than at the next tick."""
+        self._wake.set()
+
+    def stop(self) -> None:
+        """Graceful stop: see the module docstring. Blocks for at most ``grace`` + a little."""
+        self._stopping.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(self.grace + 15)
+
+    @property
+    def busy(self) -> int:
+        return len(self._running)
+
+    # --- recovery ----------------------------------------------------------------------
+    def _recover(self) -> tuple[list[str], list[Job]]:
+        requeued = self.store.requeue_abandoned()
+        failed = []
+        for job_id in requeued:
+            job = self.store.get_job(job_id)
+            if job is not None and job.attempts >= self.max_attempts:
+                failed_job = self.store.fail(job, self._interrupted_message(job))
+                if failed_job:
+                    failed.append(failed_job)
+                    self.notifier.send(failed_job, [])
+        failed_ids = {f.job_id for f in failed}
+        return [j for j in requeued if j not in failed_ids], failed
+
+    def _interrupted_message(self, job: Job) -> str:
+        return (f"the job was interrupted {job.attempts} times (server or worker process "
+                "died while rendering it, possibly out of memory); not retried again. "
+                "Submit it again, with fewer or smaller images if it keeps failing")
+
+    # --- the loop ------------------------------------------------------------------------
+    def _loop(self) -> None:
+        try:
+            while not self._stopping.is_set():
+                self._wake.clear()
+                try:
+                    if self._pool is None:
+                        self._pool = self._new_pool()
+                    self._drain()
+                    self._expire()
+                    self._fill()
+                except Exception:  # no pool, DB trouble, disk full...: log, back off, go on
+                    log.exception("job dispatcher error; retrying in 2 s")
+                    self._stopping.wait(2.0)
+                self._wake.wait(1.0)
+            self._wind_down()
+        except Exception:  # pragma: no cover
+            log.exception("job dispatcher stopped unexpectedly")
+
+    def _new_pool(self) -> ProcessPoolExecutor:
+        pool = ProcessPoolExecutor(max_workers=self.workers,
+                                   mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=init_worker, initargs=(os.getpid(),))
+        try:
+            for _ in range(self.workers):  # start every worker now, not on the first job
+                pool.submit(warm)
+        except BaseException:
+            _terminate(pool)
+            raise
+        return pool
+
+    def _fill(self) -> None:
+        while len(self._running) < self.workers and not self._stopping.is_set():
+            job = self.store.claim_next()
+            if job is None:
+                return
+            inputs = job.params.get("inputs", [])
+            job_dir = self.store.job_dir(job.job_id)
+            missing = [p for p in inputs if not (job_dir / p).is_file()]
+            if not inputs or missing:
+                self._finish_failed(job, f"the job's input images are missing from the server's "
+                                         f"data directory ({len(missing) or 'all'} of "
+                                         f"{job.input_count}); submit the job again")
+                continue
+            log.info("job %s: designing %d image(s) (attempt %d)", job.job_id, job.input_count,
+                     job.attempts)
+            self._submit(job, job_dir, inputs)
+
+    def _submit(self, job: Job, job_dir: Path, inputs: list[str]) -> None:
+        args = (str(job_dir), inputs, job.project_name, job.params, self.design_options)
+        try:
+            future = self._pool.submit(run_design, *args)
+        except (BrokenProcessPool, RuntimeError):
+            self._replace_pool()
+            future = self._pool.submit(run_design, *args)
+        self._running[job.job_id] = _Running(job, future, time.monotonic())
+        future.add_done_callback(lambda f, job_id=job.job_id: self._on_done(job_id, f))
+
+    def _on_done(self, job_id: str, future: Future) -> None:
+        self._done.put((job_id, future))
+        self._wake.set()
+
+    def _drain(self) -> None:
+        while True:
+            try:
+                job_id, future = self._done.get_nowait()
+            except queue.Empty:
+                return
+            entry = self._running.get(job_id)
+            if entry is None or entry.future is not future:
+                continue  # a run given up earlier (timeout, pool rebuilt): outcome ignored
+            del self._running[job_id]
+            self._record(entry.job, future)
+
+    def _record(self, job: Job, future: Future) -> None:
+        try:
+            kind, value = future.result()
+        except (BrokenProcessPool, CancelledError) as exc:
+            self._interrupted(job, exc)
+            return
+        except Exception as exc:  # pragma: no cover - run_design returns, it does not raise
+            kind, value = "error", f"internal error while designing ({type(exc).__name__})"
+        if kind == "ok":
+            outputs = [self.store.relative(p) for p in value]
+            if not outputs:
+                self._finish_failed(job, NO_OUTPUT)
+            elif len(outputs) != job.input_count:
+                self._finish_failed(job, f"rendering produced {len(outputs)} of "
+                                         f"{job.input_count} screenshots")
+            else:
+                done = self.store.complete(job, outputs)
+                if done is not None:
+                    log.info("job %s completed: %d screenshot(s)", job.job_id, len(outputs))
+                    self.notifier.send(done, self.output_urls(done))
+        else:
+            self._finish_failed(job, str(value) or NO_OUTPUT)
+
+    def _interrupted(self, job: Job, exc: BaseException) -> None:
+        if self._stopping.is_set():  # stopping (workers may get the signal too): not its fault
+            self.store.requeue(job, count_attempt=False)
+            return
+        if self._pool is not None and getattr(self._pool, "_broken", False):
+            self._replace_pool()
+        if job.attempts >= self.max_attempts:
+            self._finish_failed(job, self._interrupted_message(job))
+        elif self.store.requeue(job):
+            log.warning("job %s: worker process died (%s); re-queued", job.job_id,
+                        type(exc).__name__)
+
+    def _expire(self) -> None:
+        """Fail jobs running longer than ``job_timeout``; a stuck worker ends with its pool."""
+        now = time.monotonic()
+        expired = [r for r in self._running.values() if now - r.started > self.job_timeout]
+        if not expired:
+            return
+        for run in expired:
+            del self._running[run.job.job_id]
+            self._finish_failed(run.job, f"the job took longer than {self.job_timeout:g} s and "
+                                         "was stopped; submit fewer or smaller images")
+        for run in self._running.values():  # innocent bystanders in the same pool
+            self.store.requeue(run.job, count_attempt=False)
+        self._running.clear()
+        self._replace_pool()
+
+    def _finish_failed(self, job: Job, error: str) -> None:
+        failed = self.store.fail(job, error)
+        if failed is not None:
+            log.warning("job %s failed: %s", job.job_id, error)
+            self.notifier.send(failed, [])
+
+    def _replace_pool(self) -> None:
+        old, self._pool = self._pool, None
+        if old is not None:
+            _terminate(old)
+        log.warning("worker pool rebuilt")
+        self._pool = self._new_pool()
+
+    def _wind_down(self) -> None:
+        deadline = time.monotonic() + self.grace
+        while self._running and time.monotonic() < deadline:
+            self._drain()
+            self._wake.wait(0.1)
+            self._wake.clear()
+        self._drain()
+        for run in list(self._running.values()):
+            if self.store.requeue(run.job, count_attempt=False):
+                log.info("job %s put back in the queue for the next start", run.job.job_id)
+        self._running.clear()
+        if self._pool is not None:
+            _terminate(self._pool)
+            self._pool = None
+
+
+def _terminate(pool: ProcessPoolExecutor) -> None:
+    """Shut a pool down now: cancel what has not started, end the worker processes."""
+    processes = list(getattr(pool, "_processes", {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.is_alive():
+            process.kill()  # workers ignore SIGTERM (see init_worker)
+    for process in processes:
+        process.join(5)

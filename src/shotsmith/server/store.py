@@ -1,0 +1,407 @@
+"""Server state: one SQLite file (WAL) plus job folders under the data directory.
+
+::
+
+    <data_dir>/shotsmith.db                 API key hashes, design jobs (and, later, projects
+                                            and collections: add a migration below)
+    <data_dir>/jobs/<job_id>/inputs/NN.png  the raw screenshots, written before the 202
+    <data_dir>/jobs/<job_id>/out/...        the designed PNGs (+ design.json/design.csv)
+
+Connections are per thread (WAL lets readers run while one writer commits), in
+autocommit mode; the one multi-statement change (claiming a job) is a single
+``UPDATE ... RETURNING``, which SQLite runs atomically. No other module speaks SQL.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import secrets
+import shutil
+import sqlite3
+import threading
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from ..errors import ShotsmithError
+
+DB_NAME = "shotsmith.db"
+KEY_PREFIX = "ss_"
+
+#: Schema migrations (each a list of statements), applied in order; ``PRAGMA user_version``
+#: is how many have run.
+#: Collections (spec 4.1-4.3) arrive as a new entry: ``projects`` and ``collections``
+#: tables owned by a key hash like ``design_jobs``.
+MIGRATIONS: list[list[str]] = [[
+    """
+    CREATE TABLE api_keys (
+        key_hash   TEXT PRIMARY KEY,          -- sha256 hex of the key; the key is never stored
+        name       TEXT NOT NULL,
+        prefix     TEXT NOT NULL,             -- first characters, to recognise a key in lists
+        created_at TEXT NOT NULL,
+        revoked_at TEXT
+    )""",
+    """
+    CREATE TABLE design_jobs (
+        job_id         TEXT PRIMARY KEY,
+        owner          TEXT NOT NULL,         -- sha256 hex of the API key that created it
+        status         TEXT NOT NULL
+                       CHECK (status IN ('queued', 'processing', 'completed', 'failed')),
+        project_name   TEXT NOT NULL,
+        input_count    INTEGER NOT NULL,
+        params         TEXT NOT NULL,         -- JSON: screens, devices, bundle_id, template
+        webhook_url    TEXT,
+        base_url       TEXT NOT NULL,         -- base URL seen at creation (if none configured)
+        file_token     TEXT NOT NULL UNIQUE,  -- capability part of the output URLs
+        created_at     TEXT NOT NULL,
+        started_at     TEXT,
+        finished_at    TEXT,                  -- completed_at when completed
+        outputs        TEXT,                  -- JSON list of PNG paths relative to the data dir
+        error          TEXT,
+        attempts       INTEGER NOT NULL DEFAULT 0,
+        claim          TEXT,                  -- token of the worker claim while processing
+        webhook_status TEXT,                  -- pending, sending, delivered, failed (NULL: none)
+        webhook_error  TEXT,
+        webhook_at     TEXT
+    )""",
+    "CREATE INDEX design_jobs_queue ON design_jobs (status, created_at)",
+    "CREATE INDEX design_jobs_owner ON design_jobs (owner, created_at)",
+]]
+
+
+def utc_now() -> str:
+    """ISO 8601 UTC with a ``Z``, millisecond precision."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def hash_key(key: str) -> str:
+    """API keys are high-entropy random strings, so one sha256 is enough to store them."""
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+def new_api_key() -> str:
+    return KEY_PREFIX + secrets.token_urlsafe(32)
+
+
+def new_job_id() -> str:
+    return "job_" + secrets.token_hex(10)
+
+
+def new_file_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+@dataclass(frozen=True)
+class Job:
+    job_id: str
+    owner: str
+    status: str
+    project_name: str
+    input_count: int
+    params: dict[str, Any]
+    webhook_url: str | None
+    base_url: str
+    file_token: str
+    created_at: str
+    started_at: str | None
+    finished_at: str | None
+    outputs: list[str]
+    error: str | None
+    attempts: int
+    claim: str | None
+    webhook_status: str | None
+    webhook_error: str | None
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row) -> Job:
+        return cls(
+            job_id=row["job_id"], owner=row["owner"], status=row["status"],
+            project_name=row["project_name"], input_count=row["input_count"],
+            params=json.loads(row["params"]), webhook_url=row["webhook_url"],
+            base_url=row["base_url"], file_token=row["file_token"],
+            created_at=row["created_at"], started_at=row["started_at"],
+            finished_at=row["finished_at"], outputs=json.loads(row["outputs"] or "[]"),
+            error=row["error"], attempts=row["attempts"], claim=row["claim"],
+            webhook_status=row["webhook_status"], webhook_error=row["webhook_error"])
+
+    @property
+    def finished(self) -> bool:
+        return self.status in ("completed", "failed")
+
+
+@dataclass(frozen=True)
+class KeyInfo:
+    name: str
+    prefix: str
+    created_at: str
+    revoked_at: str | None
+
+
+class Store:
+    """The SQLite database and the file layout of one data directory."""
+
+    def __init__(self, data_dir: str | Path):
+        self.data_dir = Path(data_dir).resolve()
+        try:
+            self.jobs_dir.mkdir(parents=True, exist_ok=True)
+            self.incoming_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ShotsmithError(f"data dir {self.data_dir}: cannot create it "
+                                 f"({exc.strerror}). Pick a writable --data-dir.") from exc
+        self.db_path = self.data_dir / DB_NAME
+        self._local = threading.local()
+        self._all: list[sqlite3.Connection] = []
+        self._lock = threading.Lock()
+        self._migrate()
+
+    # --- layout ----------------------------------------------------------------
+    @property
+    def jobs_dir(self) -> Path:
+        return self.data_dir / "jobs"
+
+    @property
+    def incoming_dir(self) -> Path:
+        return self.data_dir / "jobs" / ".incoming"
+
+    def job_dir(self, job_id: str) -> Path:
+        return self.jobs_dir / job_id
+
+    # --- connections -------------------------------------------------------------
+    def _conn(self) -> sqlite3.Connection:
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            try:
+                conn = sqlite3.connect(self.db_path, isolation_level=None, timeout=10,
+                                       check_same_thread=False)
+            except sqlite3.Error as exc:
+                raise ShotsmithError(f"{self.db_path}: cannot open the database ({exc}).") from exc
+            conn.row_factory = sqlite3.Row
+            conn.execute("PRAGMA busy_timeout = 10000")
+            conn.execute("PRAGMA synchronous = NORMAL")  # WAL: durable across process crashes
+            self._local.conn = conn
+            with self._lock:
+                self._all.append(conn)
+        return conn
+
+    def close(self) -> None:
+        with self._lock:
+            for conn in self._all:
+                try:
+                    conn.close()
+                except sqlite3.Error:  # pragma: no cover
+                    pass
+            self._all.clear()
+        self._local = threading.local()
+
+    def _migrate(self) -> None:
+        conn = self._conn()
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            for index in range(version, len(MIGRATIONS)):
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    if conn.execute("PRAGMA user_version").fetchone()[0] == index:
+                        for statement in MIGRATIONS[index]:
+                            conn.execute(statement)
+                        conn.execute(f"PRAGMA user_version = {index + 1}")
+                    conn.execute("COMMIT")
+                except BaseException:
+                    conn.execute("ROLLBACK")
+                    raise
+        except sqlite3.DatabaseError as exc:
+            raise ShotsmithError(f"{self.db_path}: not a usable shotsmith database ({exc}). "
+                                 "Point --data-dir at a fresh or shotsmith-made folder.") from exc
+
+    # --- API keys ----------------------------------------------------------------
+    def create_key(self, name: str) -> str:
+        """Store a new key's hash under ``name``; return the key (shown once, never stored)."""
+        name = name.strip()
+        if not name:
+            raise ShotsmithError("keys create: give the key a --name, e.g. --name ci.")
+        key = new_api_key()
+        self._conn().execute(
+            "INSERT INTO api_keys (key_hash, name, prefix, created_at) VALUES (?, ?, ?, ?)",
+            (hash_key(key), name, key[:len(KEY_PREFIX) + 6], utc_now()))
+        return key
+
+    def list_keys(self) -> list[KeyInfo]:
+        rows = self._conn().execute(
+            "SELECT name, prefix, created_at, revoked_at FROM api_keys ORDER BY created_at")
+        return [KeyInfo(r["name"], r["prefix"], r["created_at"], r["revoked_at"]) for r in rows]
+
+    def revoke_keys(self, name: str) -> int:
+        cur = self._conn().execute(
+            "UPDATE api_keys SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL",
+            (utc_now(), name))
+        return cur.rowcount
+
+    def active_key_hashes(self) -> list[str]:
+        rows = self._conn().execute("SELECT key_hash FROM api_keys WHERE revoked_at IS NULL")
+        return [r[0] for r in rows]
+
+    # --- design jobs: writing ------------------------------------------------------
+    def insert_job(self, *, job_id: str, owner: str, project_name: str, input_count: int,
+                   params: dict[str, Any], webhook_url: str | None, base_url: str) -> Job:
+        row = self._conn().execute(
+            "INSERT INTO design_jobs (job_id, owner, status, project_name, input_count, params,"
+            " webhook_url, base_url, file_token, created_at)"
+            " VALUES (?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?) RETURNING *",
+            (job_id, owner, project_name, input_count, json.dumps(params), webhook_url,
+             base_url, new_file_token(), utc_now())).fetchone()
+        return Job.from_row(row)
+
+    def claim_next(self) -> Job | None:
+        """Atomically move the oldest queued job to processing; None when none is queued."""
+        row = self._conn().execute(
+            "UPDATE design_jobs SET status = 'processing', started_at = ?, claim = ?,"
+            " attempts = attempts + 1"
+            " WHERE job_id = (SELECT job_id FROM design_jobs WHERE status = 'queued'"
+            "                 ORDER BY created_at, rowid LIMIT 1)"
+            "   AND status = 'queued' RETURNING *",
+            (utc_now(), secrets.token_hex(8))).fetchone()
+        return Job.from_row(row) if row else None
+
+    def complete(self, job: Job, outputs: list[str]) -> Job | None:
+        """Record success for the claim ``job`` holds; None if that claim is no longer valid."""
+        row = self._conn().execute(
+            "UPDATE design_jobs SET status = 'completed', finished_at = ?, outputs = ?,"
+            " error = NULL, claim = NULL,"
+            " webhook_status = CASE WHEN webhook_url IS NULL THEN NULL ELSE 'pending' END"
+            " WHERE job_id = ? AND status = 'processing' AND claim = ? RETURNING *",
+            (utc_now(), json.dumps(outputs), job.job_id, job.claim)).fetchone()
+        return Job.from_row(row) if row else None
+
+    def fail(self, job: Job, error: str) -> Job | None:
+        """Record failure for the claim ``job`` holds (or for a queued job when unclaimed)."""
+        if job.claim is None:
+            where, args = "status = 'queued'", (job.job_id,)
+        else:
+            where, args = "status = 'processing' AND claim = ?", (job.job_id, job.claim)
+        row = self._conn().execute(
+            "UPDATE design_jobs SET status = 'failed', finished_at = ?, error = ?, claim = NULL,"
+            " webhook_status = CASE WHEN webhook_url IS NULL THEN NULL ELSE 'pending' END"
+            f" WHERE job_id = ? AND {where} RETURNING *",
+            (utc_now(), error, *args)).fetchone()
+        return Job.from_row(row) if row else None
+
+    def requeue(self, job: Job, *, count_attempt: bool = True) -> bool:
+        """Give a claimed job back to the queue (worker crash; shutdown does not count)."""
+        cur = self._conn().execute(
+            "UPDATE design_jobs SET status = 'queued', claim = NULL, started_at = NULL,"
+            " attempts = attempts - ?"
+            " WHERE job_id = ? AND status = 'processing' AND claim = ?",
+            (0 if count_attempt else 1, job.job_id, job.claim))
+        return cur.rowcount == 1
+
+    def requeue_abandoned(self) -> list[str]:
+        """At startup: every job left processing by a previous (killed) server goes back."""
+        rows = self._conn().execute(
+            "UPDATE design_jobs SET status = 'queued', claim = NULL, started_at = NULL"
+            " WHERE status = 'processing' RETURNING job_id").fetchall()
+        return [r[0] for r in rows]
+
+    def set_webhook(self, job_id: str, status: str, error: str | None = None) -> None:
+        self._conn().execute(
+            "UPDATE design_jobs SET webhook_status = ?, webhook_error = ?, webhook_at = ?"
+            " WHERE job_id = ?", (status, error, utc_now(), job_id))
+
+    def webhooks_due(self) -> list[Job]:
+        """Finished jobs whose webhook was never attempted (the server stopped first)."""
+        rows = self._conn().execute(
+            "SELECT * FROM design_jobs WHERE webhook_status = 'pending'"
+            " AND status IN ('completed', 'failed') ORDER BY finished_at")
+        return [Job.from_row(r) for r in rows]
+
+    def abandon_webhooks_in_flight(self) -> int:
+        """At startup: deliveries cut off by a crash are recorded as failed, not retried."""
+        cur = self._conn().execute(
+            "UPDATE design_jobs SET webhook_status = 'failed', webhook_at = ?,"
+            " webhook_error = 'the server stopped while delivering; not retried'"
+            " WHERE webhook_status = 'sending'", (utc_now(),))
+        return cur.rowcount
+
+    # --- design jobs: reading ------------------------------------------------------
+    def get_job(self, job_id: str) -> Job | None:
+        row = self._conn().execute("SELECT * FROM design_jobs WHERE job_id = ?",
+                                   (job_id,)).fetchone()
+        return Job.from_row(row) if row else None
+
+    def job_by_file_token(self, token: str) -> Job | None:
+        row = self._conn().execute(
+            "SELECT * FROM design_jobs WHERE file_token = ? AND status = 'completed'",
+            (token,)).fetchone()
+        return Job.from_row(row) if row else None
+
+    def count_jobs(self, status: str | None = None) -> int:
+        if status is None:
+            return self._conn().execute("SELECT count(*) FROM design_jobs").fetchone()[0]
+        return self._conn().execute("SELECT count(*) FROM design_jobs WHERE status = ?",
+                                    (status,)).fetchone()[0]
+
+    def job_ids(self) -> set[str]:
+        return {r[0] for r in self._conn().execute("SELECT job_id FROM design_jobs")}
+
+    # --- files -----------------------------------------------------------------------
+    def save_inputs(self, job_id: str, images: list[bytes]) -> list[str]:
+        """Write a job's raw PNGs durably (fsync) and move them into place in one rename.
+
+        Returns their paths relative to the job folder. Called before the job row is
+        inserted, so a queued job always has its inputs on disk.
+        """
+        staging = self.incoming_dir / job_id
+        (staging / "inputs").mkdir(parents=True)
+        names = []
+        try:
+            for index, data in enumerate(images, start=1):
+                name = f"inputs/{index:02d}.png"
+                with open(staging / name, "wb") as fh:
+                    fh.write(data)
+                    fh.flush()
+                    os.fsync(fh.fileno())
+                names.append(name)
+            os.replace(staging, self.job_dir(job_id))
+            _fsync_dir(self.jobs_dir)
+        except BaseException:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
+        return names
+
+    def discard_job_files(self, job_id: str) -> None:
+        shutil.rmtree(self.incoming_dir / job_id, ignore_errors=True)
+        shutil.rmtree(self.job_dir(job_id), ignore_errors=True)
+
+    def remove_orphans(self) -> list[str]:
+        """At startup: folders of requests that never became jobs (killed before the insert)."""
+        known = self.job_ids()
+        removed = []
+        shutil.rmtree(self.incoming_dir, ignore_errors=True)
+        self.incoming_dir.mkdir(parents=True, exist_ok=True)
+        for folder in self.jobs_dir.iterdir():
+            if folder.is_dir() and not folder.name.startswith(".") and folder.name not in known:
+                shutil.rmtree(folder, ignore_errors=True)
+                removed.append(folder.name)
+        return removed
+
+    def relative(self, path: str | Path) -> str:
+        return Path(path).resolve().relative_to(self.data_dir).as_posix()
+
+    def absolute(self, relative: str) -> Path:
+        return self.data_dir / relative
+
+
+
+def _fsync_dir(path: Path) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:  # pragma: no cover - not every platform opens directories
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # pragma: no cover
+        pass
+    finally:
+        os.close(fd)

@@ -1,0 +1,213 @@
+"""Batches: a manifest of apps designed on a process pool or a Dask cluster."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from PIL import Image
+
+import shotsmith as ss
+from shotsmith import batch
+from shotsmith.cli import main as cli_main
+
+from .conftest import SAMPLES
+
+VOLATILE = ["seconds"]  # the only thing allowed to differ between two runs
+
+
+def app_files(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes()
+            for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def manifest(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("manifest")
+    broken = root / "broken-app"
+    broken.mkdir()
+    (broken / "01_home.png").write_bytes(b"\x89PNG\r\n\x1a\n" + b"\0" * 40)  # truncated
+    (root / "apps.csv").write_text(
+        "source,project_name,bundle_id\n"
+        f"{SAMPLES / 'pocket-budget'},,\n"
+        "broken-app,Broken App,com.example.broken\n"  # relative to the manifest's folder
+        f"{SAMPLES / 'tasklane'},Tasklane,com.example.tasklane\n")
+    return root / "apps.csv"
+
+
+@pytest.fixture(scope="module")
+def local_run(manifest, tmp_path_factory) -> tuple[Path, pd.DataFrame]:
+    out = tmp_path_factory.mktemp("local")
+    summary = ss.run_batch(manifest, out, workers=2, ocr=False, progress=False)
+    return out, summary
+
+
+def test_every_app_is_designed_and_a_failure_is_reported(local_run):
+    out, summary = local_run
+    assert list(summary["app_id"]) == ["pocket-budget", "broken-app", "tasklane"]
+    assert list(summary["status"]) == ["designed", "failed", "designed"]
+    broken = summary.iloc[1]
+    assert "01_home.png" in broken["error"] and "PNG" in broken["error"]
+    assert not (out / "broken-app" / batch.DONE_MARKER).exists()
+    for app in ("pocket-budget", "tasklane"):
+        folder = out / app
+        pngs = sorted(folder.glob("0*.png"))
+        assert len(pngs) == 5
+        for p in pngs:
+            with Image.open(p) as im:
+                assert im.size == (1320, 2868) and im.mode == "RGB"
+        marker = json.loads((folder / batch.DONE_MARKER).read_text())
+        assert marker["status"] == "designed" and marker["screens"] == 5
+        design = json.loads((folder / "design.json").read_text())
+        assert [r["render_path"] for r in design] == [p.relative_to(out).as_posix() for p in pngs]
+        assert (folder / "contact-sheet.png").exists()
+    table = pd.read_csv(out / "summary.csv", keep_default_na=False)
+    assert list(table.columns) == batch.SUMMARY_COLUMNS
+    assert list(table["status"]) == list(summary["status"])
+    with Image.open(out / "contact-sheet.png") as sheet:
+        assert sheet.mode == "RGB" and sheet.width > 2 * 132
+
+
+def test_dask_cluster_writes_byte_identical_outputs(manifest, local_run, tmp_path):
+    distributed = pytest.importorskip("distributed")
+    out_local, summary_local = local_run
+    out = tmp_path / "dask"
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        summary = ss.run_batch(manifest, out, scheduler=cluster.scheduler_address, ocr=False,
+                               progress=False)
+    assert list(summary["status"]) == list(summary_local["status"])
+    pd.testing.assert_frame_equal(summary.drop(columns=VOLATILE),
+                                  summary_local.drop(columns=VOLATILE))
+    local = app_files(out_local)
+    remote = app_files(out)
+    assert sorted(remote) == sorted(local)
+    different = [name for name in local if name != "summary.csv" and local[name] != remote[name]]
+    assert different == []  # every PNG, table, contact sheet and marker, byte for byte
+
+
+def test_rerun_skips_finished_apps_and_redoes_interrupted_ones(manifest, tmp_path):
+    out = tmp_path / "out"
+    small = tmp_path / "small.csv"
+    small.write_text(f"source\n{SAMPLES / 'pocket-budget'}\n{SAMPLES / 'wanderly'}\n")
+    first = ss.run_batch(small, out, workers=0, ocr=False, progress=False)
+    assert list(first["status"]) == ["designed", "designed"]
+    stamp = (out / "pocket-budget" / "01_overview.png").stat().st_mtime_ns
+    # wanderly "crashed" half-way: no marker, a stray file
+    (out / "wanderly" / batch.DONE_MARKER).unlink()
+    (out / "wanderly" / "stray.png").write_bytes(b"half")
+    again = ss.run_batch(small, out, workers=0, ocr=False, progress=False)
+    assert list(again["status"]) == ["skipped", "designed"]
+    assert again.loc[0, "screens"] == 5 and again.loc[0, "copy_tagline"]
+    assert (out / "pocket-budget" / "01_overview.png").stat().st_mtime_ns == stamp
+    assert not (out / "wanderly" / "stray.png").exists()
+    assert (out / "wanderly" / batch.DONE_MARKER).exists()
+
+
+def test_at_most_a_window_of_apps_in_flight(monkeypatch, tmp_path):
+    """Sets are streamed: a long manifest never has more than `window` tasks submitted, and
+    a task that dies (not just fails) is reported without stopping the others."""
+    rows = "\n".join(f"{SAMPLES / 'pocket-budget'},App {i}" for i in range(12))
+    manifest = tmp_path / "many.csv"
+    manifest.write_text("source,project_name\n" + rows + "\n")
+    lock = threading.Lock()
+    state = {"now": 0, "peak": 0}
+
+    def fake_design(job):
+        with lock:
+            state["now"] += 1
+            state["peak"] = max(state["peak"], state["now"])
+        time.sleep(0.02)
+        with lock:
+            state["now"] -= 1
+        if job["app_id"] == "app-3":
+            raise MemoryError("worker ran out of memory")
+        return {**batch._record(job, "designed"), "screens": 5}
+
+    monkeypatch.setattr(batch, "design_app", fake_design)
+    monkeypatch.setattr(batch, "write_overview_sheet", lambda summary, out: [])
+    submitted = []
+
+    class Counting(ThreadPoolExecutor):
+        def submit(self, fn, *args, **kwargs):
+            submitted.append(time.perf_counter())
+            return super().submit(fn, *args, **kwargs)
+
+    with Counting(8) as pool:
+        summary = ss.run_batch(manifest, tmp_path / "out", executor=pool, window=3,
+                               progress=False)
+    assert len(submitted) == 12
+    assert state["peak"] <= 3
+    assert list(summary["app_id"]) == [f"app-{i}" for i in range(12)]
+    failed = summary[summary["status"] == "failed"]
+    assert list(failed["app_id"]) == ["app-3"]
+    assert "MemoryError" in failed["error"].iloc[0]
+
+
+def _crashy_design(job):
+    """Stands in for design_app in forked workers: one app kills its worker process."""
+    import os
+
+    if job["app_id"] == "app-2":
+        os._exit(3)
+    time.sleep(0.05)
+    return {**batch._record(job, "designed"), "screens": 5}
+
+
+def test_an_app_that_kills_its_worker_is_reported_and_the_rest_go_on(monkeypatch, tmp_path):
+    import multiprocessing as mp
+
+    monkeypatch.setattr(batch, "design_app", _crashy_design)
+    monkeypatch.setattr(batch, "_pool_context", lambda: mp.get_context("fork"))
+    rows = "\n".join(f"{SAMPLES / 'pocket-budget'},App {i}" for i in range(6))
+    (tmp_path / "m.csv").write_text("source,project_name\n" + rows + "\n")
+    summary = ss.run_batch(tmp_path / "m.csv", tmp_path / "out", workers=2, window=4,
+                           progress=False)
+    status = dict(zip(summary["app_id"], summary["status"]))
+    assert status == {f"app-{i}": "failed" if i == 2 else "designed" for i in range(6)}
+    assert "worker process died" in summary.set_index("app_id").loc["app-2", "error"]
+
+
+def test_manifest_rules(tmp_path):
+    (tmp_path / "shots").mkdir()
+    path = tmp_path / "m.csv"
+    path.write_text("source,project_name\nshots,Same Name\nshots,Same Name\n"
+                    "https://example.com/app,\n,\n")
+    apps = ss.read_manifest(path)
+    assert list(apps["app_id"]) == ["same-name", "same-name-2", "example-com"]
+    assert list(apps["kind"]) == ["folder", "folder", "url"]
+    assert apps["source"].iloc[0] == str((tmp_path / "shots").resolve())
+    path.write_text("folder,name\nx,y\n")
+    with pytest.raises(ss.ShotsmithError, match="no 'source' column"):
+        ss.read_manifest(path)
+    with pytest.raises(ss.ShotsmithError, match="no such manifest"):
+        ss.read_manifest(tmp_path / "none.csv")
+
+
+def test_url_rows_fail_with_a_reason_when_they_cannot_be_captured(monkeypatch, tmp_path):
+    import shotsmith.stages.capture as capture_stage
+
+    def no_browser(*args, **kwargs):
+        raise ss.ShotsmithError("Chromium is not installed")
+
+    monkeypatch.setattr(capture_stage, "capture", no_browser)
+    (tmp_path / "m.csv").write_text("source,project_name\nhttps://example.com/app,Web App\n")
+    summary = ss.run_batch(tmp_path / "m.csv", tmp_path / "out", workers=0, progress=False)
+    assert summary.loc[0, "status"] == "failed"
+    assert "Chromium is not installed" in summary.loc[0, "error"]
+
+
+def test_cli_batch(local_run, manifest, capsys):
+    out, _ = local_run
+    code = cli_main(["batch", str(manifest), "--out", str(out), "--workers", "1", "--no-ocr",
+                     "--quiet"])
+    captured = capsys.readouterr()
+    assert code == 1  # the broken app still fails
+    assert "3 apps: 0 designed, 2 already done, 1 failed" in captured.out
+    assert "FAILED broken-app" in captured.err
+    assert (out / "summary.csv").exists()

@@ -1,0 +1,328 @@
+"""The notebooks, run headless, and the library's notebook helpers (displays, layout tuner).
+
+Every notebook in notebooks/ is executed by papermill from the notebooks/ folder, in a
+fresh kernel of this very interpreter (the ``python3`` kernel spec runs
+``sys.executable``, so no ``ipykernel install`` step is needed), with small parameters;
+the tests assert on what each one wrote. The quickstart is also regression-checked with
+pytest-notebook against a golden copy in tests/notebooks/.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import socket
+import sys
+import tomllib
+from pathlib import Path
+
+import nbformat
+import pandas as pd
+import pytest
+from PIL import Image
+
+import shotsmith as ss
+from shotsmith import columns as C
+from shotsmith.notebook import LayoutTuner, scale_scene
+
+from .conftest import ROOT, SAMPLES
+
+NOTEBOOKS = ROOT / "notebooks"
+GOLDEN = ROOT / "tests" / "notebooks" / "01_quickstart.ipynb"
+EXPECTED = ["01_quickstart.ipynb", "02_tune_layout.ipynb", "03_batch.ipynb", "04_api.ipynb"]
+POCKET = SAMPLES / "pocket-budget"
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _env_kernel_first():
+    """Prefer this environment's kernel spec over any user-level ``python3`` one."""
+    mp = pytest.MonkeyPatch()
+    mp.setenv("JUPYTER_PREFER_ENV_PATH", "1")
+    mp.setenv("PYDEVD_DISABLE_FILE_VALIDATION", "1")
+    yield
+    mp.undo()
+
+
+def run_notebook(name: str, out: Path, **parameters) -> nbformat.NotebookNode:
+    import papermill as pm
+
+    out.mkdir(parents=True, exist_ok=True)
+    pm.execute_notebook(str(NOTEBOOKS / name), str(out / name), parameters=parameters,
+                        kernel_name="python3", cwd=str(NOTEBOOKS), progress_bar=False,
+                        log_output=False, execution_timeout=300)
+    return nbformat.read(out / name, as_version=4)
+
+
+def outputs(nb: nbformat.NotebookNode, mime: str) -> list[str]:
+    found = []
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            if mime == "stream" and out.get("output_type") == "stream":
+                found.append(out["text"])
+            elif mime in out.get("data", {}):
+                found.append(out["data"][mime])
+    return found
+
+
+def png_size(path: Path) -> tuple[tuple[int, int], str]:
+    with Image.open(path) as im:
+        return im.size, im.mode
+
+
+# --- notebooks as committed ----------------------------------------------------------------
+
+def test_notebooks_are_committed_clean_with_a_parameters_cell():
+    names = sorted(p.name for p in NOTEBOOKS.glob("*.ipynb"))
+    assert names == EXPECTED
+    public = set(ss.__all__)
+    for name in names:
+        nb = nbformat.read(NOTEBOOKS / name, as_version=4)
+        nbformat.validate(nb)
+        assert nb.metadata["kernelspec"]["name"] == "python3", name
+        assert "widgets" not in nb.metadata, name
+        first = nb.cells[0]
+        assert first.cell_type == "code" and "parameters" in first.metadata.get("tags", []), name
+        for i, cell in enumerate(nb.cells):
+            if cell.cell_type != "code":
+                continue
+            assert cell.get("outputs") == [], f"{name} cell {i} has outputs"
+            assert cell.get("execution_count") is None, f"{name} cell {i} has an execution count"
+            assert "execution" not in cell.metadata, f"{name} cell {i} has execution metadata"
+            # only the public API: `import shotsmith as ss`, ss.<exported name>, the client
+            for line in cell.source.splitlines():
+                if re.match(r"\s*(from|import)\s+shotsmith", line):
+                    assert line.strip() in ("import shotsmith as ss",
+                                            "from shotsmith.client import Client"), (name, line)
+            for used in re.findall(r"\bss\.([A-Za-z_]\w*)", cell.source):
+                assert used in public, f"{name}: ss.{used} is not in shotsmith.__all__"
+
+
+def test_golden_quickstart_has_the_quickstart_cells():
+    """The golden copy is the quickstart itself, only with small parameters."""
+    nb = nbformat.read(NOTEBOOKS / "01_quickstart.ipynb", as_version=4)
+    golden = nbformat.read(GOLDEN, as_version=4)
+    assert [c.cell_type for c in golden.cells] == [c.cell_type for c in nb.cells], \
+        "re-run tests/notebooks/regen_golden.py"
+    for i, (a, b) in enumerate(zip(nb.cells[1:], golden.cells[1:]), start=1):
+        assert a.source == b.source, f"cell {i} differs: re-run tests/notebooks/regen_golden.py"
+
+
+# --- notebooks executed ------------------------------------------------------------------------
+
+def test_quickstart_runs_and_writes_the_set(tmp_path):
+    out_dir = tmp_path / "quick"
+    nb = run_notebook("01_quickstart.ipynb", tmp_path / "nb", out_dir=str(out_dir), ocr=False)
+    pngs = sorted((out_dir / "pocket-budget").glob("*.png"))
+    assert [p.name for p in pngs] == ["01_overview.png", "02_budgets.png", "03_transactions.png",
+                                      "04_reports.png", "05_goals.png"]
+    assert {png_size(p) for p in pngs} == {((1320, 2868), "RGB")}
+    assert (out_dir / "pocket-budget" / "design.json").exists()
+    html = "\n".join(outputs(nb, "text/html"))
+    assert html.count('<img src="data:image/jpeg;base64,') >= 15  # raw and rendered thumbnails
+    assert "<b>Pipeline</b>" in html and "<b>PipelineRun</b>" in html
+    text = "\n".join(outputs(nb, "stream"))
+    assert "Pocket Budget: Finance" in text and "name token 'budget'" in text
+    assert len(outputs(nb, "image/png")) == 2  # the scene and the finished set
+
+
+def test_quickstart_matches_its_golden_copy(tmp_path):
+    """pytest-notebook regression: same outputs as the committed golden run, ignoring
+    pixels (image bytes), timings (cells tagged ``volatile``) and cell metadata."""
+    from pytest_notebook.nb_regression import NBRegressionFixture
+
+    golden = nbformat.read(GOLDEN, as_version=4)
+    volatile = [i for i, c in enumerate(golden.cells)
+                if "volatile" in c.metadata.get("tags", [])]
+    assert volatile, "the timing cell should be tagged volatile"
+    fixture = NBRegressionFixture(
+        exec_timeout=300, exec_cwd=str(NOTEBOOKS),
+        diff_ignore=("/cells/*/outputs/*/traceback", "/metadata", "/cells/*/metadata",
+                     "/cells/*/outputs/*/data/image/png",
+                     *(f"/cells/{i}/outputs" for i in volatile)),
+        diff_replace=(("/cells/*/outputs/*/data/text/html",
+                       r"data:image/(jpeg|png);base64,[A-Za-z0-9+/=]+",
+                       r"data:image/\1;base64,..."),),
+        diff_color_words=False, diff_use_color=False)
+    fixture.check(str(GOLDEN))
+
+
+def test_tune_layout_notebook_saves_a_usable_template(tmp_path, monkeypatch):
+    layouts = tmp_path / "layouts"
+    tweaks = {"device_width": 0.62, "palette": "vivid", "caption_align": "left",
+              "headline_1": "Every dollar, planned"}
+    nb = run_notebook("02_tune_layout.ipynb", tmp_path / "nb", tweaks=tweaks,
+                      save_as="ci-tuned", layouts_dir=str(layouts))
+    saved = layouts / "ci-tuned.toml"
+    data = tomllib.loads(saved.read_text())
+    assert data["name"] == "ci-tuned"
+    assert data["device"]["width"] == 0.62
+    assert data["palette"]["rhythm"] == ["vivid"] and data["text"]["align"] == "left"
+    assert any("application/vnd.jupyter.widget-view+json" in o.get("data", {})
+               for c in nb.cells for o in c.get("outputs", []))
+    assert "Every dollar, planned" in "\n".join(outputs(nb, "text/plain"))
+    # the saved template designs a set, by path and by name (as `design --template` does)
+    shots = ss.write_copy(ss.extract_features(ss.detect_domain(ss.read_screenshots(POCKET)),
+                                              ocr=False))
+    by_path = ss.plan_layout(shots, template=str(saved))
+    monkeypatch.setenv("SHOTSMITH_LAYOUTS", str(layouts))
+    by_name = ss.plan_layout(shots, template="ci-tuned")
+    assert set(by_name[C.LAYOUT_TEMPLATE]) == {"ci-tuned"}
+    assert list(by_name[C.LAYOUT_VARIANT]) == list(by_path[C.LAYOUT_VARIANT])
+    scene = by_name[C.LAYOUT_SCENE].iloc[0]
+    assert scene["device"]["width"] == round(0.62 * 1320)
+    assert scene["texts"][0]["align"] == "left"
+
+
+def test_batch_notebook_designs_the_manifest(tmp_path):
+    manifest = ss.write_manifest([{"source": str(SAMPLES / "pocket-budget")},
+                                  {"source": str(SAMPLES / "tasklane"), "project_name": "Tasklane"},
+                                  {"source": str(tmp_path / "missing"), "project_name": "Gone"}],
+                                 tmp_path / "apps.csv")
+    out_dir = tmp_path / "batch"
+    nb = run_notebook("03_batch.ipynb", tmp_path / "nb", manifest=str(manifest),
+                      out_dir=str(out_dir), workers=2, ocr=False)
+    summary = pd.read_csv(out_dir / "summary.csv", keep_default_na=False)
+    assert list(summary["app_id"]) == ["pocket-budget", "tasklane", "gone"]
+    assert list(summary["status"]) == ["designed", "designed", "failed"]
+    assert "no such folder" in summary["error"].iloc[2]
+    for app in ("pocket-budget", "tasklane"):
+        assert (out_dir / app / "_done.json").exists()
+        assert len(list((out_dir / app).glob("0*.png"))) == 5
+        assert png_size(out_dir / app / "contact-sheet.png")[1] == "RGB"
+    assert (out_dir / "contact-sheet.png").exists()
+    assert "FAILED gone" in "\n".join(outputs(nb, "stream"))
+    assert len(outputs(nb, "image/png")) == 2  # the batch sheet and one app's sheet
+
+
+def test_api_notebook_starts_a_server_designs_and_stops_it(tmp_path):
+    out_dir = tmp_path / "api"
+    nb = run_notebook("04_api.ipynb", tmp_path / "nb", out_dir=str(out_dir))
+    pngs = sorted(out_dir.glob("*.png"))
+    assert len(pngs) == 5
+    assert {png_size(p) for p in pngs} == {((1320, 2868), "RGB")}
+    text = "\n".join(outputs(nb, "stream"))
+    assert "completed" in text
+    url = re.search(r"server: http://127\.0\.0\.1:(\d+)", text)
+    assert url, text
+    with socket.socket() as s:  # stopped at the end of the notebook
+        assert s.connect_ex(("127.0.0.1", int(url.group(1)))) != 0
+
+
+# --- the displays ------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def with_copy() -> pd.DataFrame:
+    shots = ss.read_screenshots(POCKET)
+    return ss.write_copy(ss.extract_features(ss.detect_domain(shots), ocr=False))
+
+
+def test_show_renders_frames_with_thumbnails(with_copy):
+    view = ss.show(with_copy, columns=[C.IMAGE, C.SCREEN, C.COPY_HEADLINE])
+    html = view._repr_html_()
+    assert html.count("<img ") == 5 and "5 rows in 1 set" in html
+    assert "Your money" in repr(view) or with_copy[C.COPY_HEADLINE].iloc[0] in repr(view)
+    assert with_copy.shotsmith.show()._repr_html_().count("<img ") == 5
+    assert with_copy.shotsmith.sets() == ["pocket-budget"]
+
+
+def test_show_scene_and_show_set(with_copy):
+    planned = ss.plan_layout(with_copy)
+    scene = ss.show_scene(planned)
+    assert scene.image.size == (330, 717) and scene.image.mode == "RGB"
+    assert scene._repr_png_().startswith(b"\x89PNG")
+    assert "headline" in repr(scene)
+    grid = ss.show_set(planned, thumb_width=120)  # no renders yet: scenes drawn at preview size
+    assert grid.image.width == 24 + 5 * (120 + 24)
+    rendered = ss.render(planned.head(2), out_dir=None)
+    assert ss.show_set(rendered, thumb_width=100).image.width == 24 + 2 * (100 + 24)
+    small = scale_scene(planned[C.LAYOUT_SCENE].iloc[0], 0.5)
+    assert (small.width, small.height) == (660, 1434)
+
+
+# --- the layout tuner --------------------------------------------------------------------------
+
+def png_of(widget_value: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(widget_value)).convert("RGB")
+
+
+def test_tuner_controls_change_the_previews_and_the_saved_template(with_copy, tmp_path,
+                                                                   monkeypatch):
+    tuner = LayoutTuner(with_copy, template="default", layouts_dir=tmp_path)
+    assert tuner.widget is not None
+    c = tuner.controls
+    shown = c["preview"].value
+    whole = c["set_preview"].value
+    image = tuner.preview_image()
+    assert png_of(shown).size == image.size == (330, 717)
+
+    first = tuner.save_template("tuned")
+    first_text = first.read_text()
+
+    c["device_width"].value = 0.6  # as a slider move would
+    assert c["preview"].value != shown and c["set_preview"].value != whole
+    assert tuner.preview_image().tobytes() != image.tobytes()
+    assert tuner.scene()["device"]["width"] == round(0.6 * 1320)
+
+    for name, value in (("headline_size", 0.06), ("palette", "spotlight, dark / light"),
+                        ("caption_align", "left"), ("caption_top", 0.07),
+                        ("device_offset_x", 0.05), ("device_top", 0.3)):
+        before = c["preview"].value
+        c[name].value = value
+        assert c["preview"].value != before, name
+        assert tuner.error is None, (name, tuner.error)
+    c["headline_2"].value = "Every charge, found"
+    assert tuner.headlines[2] == "Every charge, found"
+    assert tuner.scene(2)["texts"][0]["text"] == "Every charge, found"
+
+    c["save_name"].value = "tuned"
+    c["save"].click()  # the button writes the same file again
+    assert "saved" in c["save_status"].value
+    text = first.read_text()
+    assert text != first_text
+    data = tomllib.loads(text)
+    assert data["device"]["width"] == 0.6 and data["device"]["min_top"] == 0.3
+    assert data["device"]["offsets_x"] == [0.05, -0.05]  # default alternates its offset
+    assert data["text"]["headline_size"] == [0.06, 0.06]
+    assert data["text"]["align"] == "left" and data["text"]["top"] == 0.07
+    assert data["palette"]["strategy"] == "spotlight"
+
+    # usable by plan_layout, by path and by name, and it reproduces the tuned scenes
+    by_path = ss.plan_layout(tuner.frame, template=first)
+    monkeypatch.setenv("SHOTSMITH_LAYOUTS", str(tmp_path))
+    by_name = ss.plan_layout(tuner.frame, template="tuned")
+    assert set(by_name[C.LAYOUT_TEMPLATE]) == {"tuned"}
+    for i in range(len(tuner.frame)):
+        assert by_name[C.LAYOUT_SCENE].iloc[i] == by_path[C.LAYOUT_SCENE].iloc[i]
+        assert by_name[C.LAYOUT_SCENE].iloc[i]["device"] == tuner.scene(i)["device"]
+
+
+def test_tuner_template_switch_and_guards(with_copy, tmp_path):
+    tuner = LayoutTuner(with_copy, layouts_dir=tmp_path)
+    c = tuner.widget and tuner.controls
+    c["template"].value = "spotlight"
+    assert c["caption_align"].value == "left" and c["device_bleed"].value is False
+    assert c["palette"].value == "spotlight, dark / light"
+    assert tuner.template["name"] == "spotlight"
+    c["screenshot"].value = 3
+    assert tuner.index == 3
+    (tmp_path / "mine.toml").write_text('name = "mine"\n')
+    with pytest.raises(ss.ShotsmithError, match="not written by the tuner"):
+        tuner.save_template("mine")
+    with pytest.raises(ss.ShotsmithError, match="lower-case"):
+        tuner.save_template("My Template")
+    c["save_name"].value = "Bad Name"
+    c["save"].click()
+    assert "lower-case" in c["save_status"].value
+    # a headline that cannot fit is reported, the last good preview stays
+    shown = c["preview"].value
+    c["headline_0"].value = "Supercalifragilisticexpialidocious " * 3
+    assert tuner.error and "does not fit" in tuner.error and c["preview"].value == shown
+    assert "does not fit" in c["status"].value
+
+
+def test_kernel_is_this_interpreter():
+    """The python3 kernel papermill starts is this venv's interpreter (no manual install)."""
+    from jupyter_client.kernelspec import KernelSpecManager
+
+    spec = KernelSpecManager().get_kernel_spec("python3")
+    assert spec.argv[0] in ("python", "python3", sys.executable)
