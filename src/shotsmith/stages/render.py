@@ -162,8 +162,10 @@ def _draw_screen(canvas: Image.Image, dev: DeviceFrame, shot: Image.Image) -> No
     cover = max(sw / src_w, sh / src_h)  # fill the display, crop the overflow
     src_box_w = sw / cover
     left = (src_w - src_box_w) / 2
-    screen = shot.resize((sw, vis_h), Image.Resampling.BICUBIC,
-                         box=(left, 0.0, left + src_box_w, vis_h / cover))
+    # Hamming is Pillow's sharp, cheap filter for shrinking (the usual case: a 1206 px
+    # screenshot into a ~1010 px display, at half the cost of bicubic); bicubic to enlarge
+    resample = Image.Resampling.HAMMING if cover <= 1.0 else Image.Resampling.BICUBIC
+    screen = shot.resize((sw, vis_h), resample, box=(left, 0.0, left + src_box_w, vis_h / cover))
     mask = rounded_mask(sw, sh, dev.screen_radius)
     r = dev.screen_radius
     # rounded corners need a masked paste; the rows between them are a plain copy
