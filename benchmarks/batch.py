@@ -103,9 +103,13 @@ def measure(manifest: Path, workers: int, ocr: str) -> dict:
     """One run in a fresh child process: wall time (inside the child) and peak tree RSS."""
     with tempfile.TemporaryDirectory(prefix="shotsmith-bench-") as out:
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        child = subprocess.Popen([sys.executable, "-c", CHILD, str(manifest), out, str(workers),
-                                  ocr], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                 text=True, env=env)
+        child = subprocess.Popen(
+            [sys.executable, "-c", CHILD, str(manifest), out, str(workers), ocr],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
         proc = psutil.Process(child.pid)
         peak, peak_pss, samples = 0, 0, []
         stop = threading.Event()
@@ -127,11 +131,17 @@ def measure(manifest: Path, workers: int, ocr: str) -> dict:
             raise SystemExit(f"batch run failed ({child.returncode}):\n{stderr[-2000:]}")
         result = json.loads(stdout.strip().splitlines()[-1])
         # the peak in each fifth of the run: flat when nothing accumulates
-        fifths = [samples[i * len(samples) // 5:(i + 1) * len(samples) // 5] or [(0, 0)]
-                  for i in range(5)]
-        result.update(peak_mb=peak / 2**20, peak_pss_mb=peak_pss / 2**20, samples=len(samples),
-                      fifths_mb=[max(r for r, _ in f) / 2**20 for f in fifths],
-                      fifths_pss_mb=[max(q for _, q in f) / 2**20 for f in fifths])
+        fifths = [
+            samples[i * len(samples) // 5 : (i + 1) * len(samples) // 5] or [(0, 0)]
+            for i in range(5)
+        ]
+        result.update(
+            peak_mb=peak / 2**20,
+            peak_pss_mb=peak_pss / 2**20,
+            samples=len(samples),
+            fifths_mb=[max(r for r, _ in f) / 2**20 for f in fifths],
+            fifths_pss_mb=[max(q for _, q in f) / 2**20 for f in fifths],
+        )
         return result
 
 
@@ -144,8 +154,10 @@ def main() -> int:
     parser.add_argument("--skip-memory", action="store_true")
     args = parser.parse_args()
 
-    print(f"machine: {os.cpu_count()} cores, load average "
-          f"{', '.join(f'{v:.1f}' for v in os.getloadavg())}; OCR {args.ocr}")
+    print(
+        f"machine: {os.cpu_count()} cores, load average "
+        f"{', '.join(f'{v:.1f}' for v in os.getloadavg())}; OCR {args.ocr}"
+    )
     with tempfile.TemporaryDirectory() as tmp:
         small = write_manifest(args.sets, Path(tmp))
         measure(write_manifest(2, Path(tmp)), 2, args.ocr)  # warm the page cache and fonts
@@ -164,15 +176,21 @@ def main() -> int:
                     pss.append(r["peak_pss_mb"])
         w1, w2 = statistics.median(walls[1]), statistics.median(walls[2])
         print(f"{args.sets} sets x 5 screenshots, median of {args.rounds} rounds:")
-        print(f"  1 worker : {w1:6.2f} s  ({w1 / args.sets:.2f} s/set)   "
-              f"runs {', '.join(f'{v:.1f}' for v in walls[1])}")
-        print(f"  2 workers: {w2:6.2f} s  ({w2 / args.sets:.2f} s/set)   "
-              f"runs {', '.join(f'{v:.1f}' for v in walls[2])}")
+        print(
+            f"  1 worker : {w1:6.2f} s  ({w1 / args.sets:.2f} s/set)   "
+            f"runs {', '.join(f'{v:.1f}' for v in walls[1])}"
+        )
+        print(
+            f"  2 workers: {w2:6.2f} s  ({w2 / args.sets:.2f} s/set)   "
+            f"runs {', '.join(f'{v:.1f}' for v in walls[2])}"
+        )
         print(f"  speed-up : {w1 / w2:.2f}x   (target >= 1.7x)")
         s = statistics.median(scaling)
-        print(f"  the machine itself: two CPU-bound processes run {s:.2f}x as fast as one "
-              f"(runs {', '.join(f'{v:.2f}' for v in scaling)}; 2.00 = two free cores), so the "
-              f"batch reaches {w1 / w2 / s:.0%} of what the cores allow")
+        print(
+            f"  the machine itself: two CPU-bound processes run {s:.2f}x as fast as one "
+            f"(runs {', '.join(f'{v:.2f}' for v in scaling)}; 2.00 = two free cores), so the "
+            f"batch reaches {w1 / w2 / s:.0%} of what the cores allow"
+        )
         if args.skip_memory:
             return 0
         big = write_manifest(args.big, Path(tmp))
@@ -180,16 +198,26 @@ def main() -> int:
         assert r_big["designed"] == args.big, r_big
         p_small, q_small = statistics.median(peaks[2]), statistics.median(pss)
         print("peak memory of the whole process tree, 2 workers (sampled every 50 ms):")
-        print(f"  {args.sets:4d} sets: RSS {p_small:7.1f} MB, PSS {q_small:7.1f} MB "
-              f"(median of {args.rounds})")
-        print(f"  {args.big:4d} sets: RSS {r_big['peak_mb']:7.1f} MB, PSS "
-              f"{r_big['peak_pss_mb']:7.1f} MB ({r_big['wall']:.1f} s, "
-              f"{r_big['wall'] / args.big:.2f} s/set)")
-        print(f"  ratio    : RSS {r_big['peak_mb'] / p_small:.2f}, PSS "
-              f"{r_big['peak_pss_mb'] / q_small:.2f}   (target: ~1.0, not growing)")
-        print(f"  {args.big} sets, peak in each fifth of the run: RSS "
-              + " / ".join(f"{v:.0f}" for v in r_big["fifths_mb"]) + " MB; PSS "
-              + " / ".join(f"{v:.0f}" for v in r_big["fifths_pss_mb"]) + " MB")
+        print(
+            f"  {args.sets:4d} sets: RSS {p_small:7.1f} MB, PSS {q_small:7.1f} MB "
+            f"(median of {args.rounds})"
+        )
+        print(
+            f"  {args.big:4d} sets: RSS {r_big['peak_mb']:7.1f} MB, PSS "
+            f"{r_big['peak_pss_mb']:7.1f} MB ({r_big['wall']:.1f} s, "
+            f"{r_big['wall'] / args.big:.2f} s/set)"
+        )
+        print(
+            f"  ratio    : RSS {r_big['peak_mb'] / p_small:.2f}, PSS "
+            f"{r_big['peak_pss_mb'] / q_small:.2f}   (target: ~1.0, not growing)"
+        )
+        print(
+            f"  {args.big} sets, peak in each fifth of the run: RSS "
+            + " / ".join(f"{v:.0f}" for v in r_big["fifths_mb"])
+            + " MB; PSS "
+            + " / ".join(f"{v:.0f}" for v in r_big["fifths_pss_mb"])
+            + " MB"
+        )
     return 0
 
 

@@ -78,8 +78,9 @@ def serve(folder: Path) -> http.server.ThreadingHTTPServer:
         def log_message(self, *args):
             pass
 
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0),
-                                            functools.partial(Quiet, directory=str(folder)))
+    httpd = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(Quiet, directory=str(folder))
+    )
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     return httpd
 
@@ -99,8 +100,7 @@ def main() -> int:
         try:
             for _ in range(args.rounds):
                 start = time.perf_counter()
-                report = capture_report(url, device_sizes=[args.size], max_screens=6,
-                                        timeout_s=120)
+                report = capture_report(url, device_sizes=[args.size], max_screens=6, timeout_s=120)
                 seconds = time.perf_counter() - start
                 n = len(report.frame)
                 totals.append(seconds)
@@ -110,13 +110,18 @@ def main() -> int:
             httpd.shutdown()
     frame = report.frame
     w, h = int(frame["image_width"].iloc[0]), int(frame["image_height"].iloc[0])
-    print(f"capture benchmark: {args.app} (6-screen copy), size {args.size} ({w}x{h}), "
-          f"median of {args.rounds} rounds")
-    print(f"  screens captured per collection   {statistics.median(counts):5.0f}   "
-          f"({', '.join(frame['screen'])})")
+    print(
+        f"capture benchmark: {args.app} (6-screen copy), size {args.size} ({w}x{h}), "
+        f"median of {args.rounds} rounds"
+    )
+    print(
+        f"  screens captured per collection   {statistics.median(counts):5.0f}   "
+        f"({', '.join(frame['screen'])})"
+    )
     print(f"  pages loaded while exploring      {report.visited:5d}")
-    print(f"  per collection (launch..PNGs)     {statistics.median(totals):7.2f} s   "
-          "(target <= 20 s)")
+    print(
+        f"  per collection (launch..PNGs)     {statistics.median(totals):7.2f} s   (target <= 20 s)"
+    )
     print(f"  per screen                        {statistics.median(per_screen):7.2f} s")
     return 0
 

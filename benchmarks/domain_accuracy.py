@@ -41,8 +41,15 @@ def frame_from_csv(apps: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for app in apps.itertuples(index=False):
         for i, screen in enumerate(s.strip() for s in app.screens.split(";")):
-            rows.append({APP_ID: app.project_name, POSITION: i, PROJECT_NAME: app.project_name,
-                         BUNDLE_ID: app.bundle_id, SCREEN: screen})
+            rows.append(
+                {
+                    APP_ID: app.project_name,
+                    POSITION: i,
+                    PROJECT_NAME: app.project_name,
+                    BUNDLE_ID: app.bundle_id,
+                    SCREEN: screen,
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -64,14 +71,19 @@ def main(argv: list[str]) -> int:
         if show_all or got[DOMAIN_CATEGORY] != app.category:
             wrong.append((app, got))
     n_wrong = sum(1 for app, got in wrong if got[DOMAIN_CATEGORY] != app.category)
-    print(f"{path}: {len(apps) - n_wrong}/{len(apps)} correct = "
-          f"{(len(apps) - n_wrong) / len(apps):.1%}  ({elapsed * 1000:.0f} ms for "
-          f"{len(frame)} rows)")
+    print(
+        f"{path}: {len(apps) - n_wrong}/{len(apps)} correct = "
+        f"{(len(apps) - n_wrong) / len(apps):.1%}  ({elapsed * 1000:.0f} ms for "
+        f"{len(frame)} rows)"
+    )
     conf = per_set[DOMAIN_CONFIDENCE]
     print(f"confidence: median {conf.median():.2f}, min {conf.min():.2f}")
 
-    confusion = Counter((app.category, got[DOMAIN_CATEGORY]) for app, got in wrong
-                        if got[DOMAIN_CATEGORY] != app.category)
+    confusion = Counter(
+        (app.category, got[DOMAIN_CATEGORY])
+        for app, got in wrong
+        if got[DOMAIN_CATEGORY] != app.category
+    )
     if confusion:
         print("\nconfusions (expected -> got):")
         for (expected, got), count in confusion.most_common():
@@ -81,9 +93,11 @@ def main(argv: list[str]) -> int:
         mark = "ok " if got[DOMAIN_CATEGORY] == app.category else "BAD"
         top2 = score_domains(app.project_name, app.bundle_id, app.screens)[:2]
         print(f"\n{mark} {app.project_name} ({app.bundle_id}; {app.screens})")
-        print(f"    expected {app.category}, got {got[DOMAIN_CATEGORY]} "
-              f"(confidence {got[DOMAIN_CONFIDENCE]:.2f}); top-2: "
-              + ", ".join(f"{c} {s:.1f}" for c, s in top2))
+        print(
+            f"    expected {app.category}, got {got[DOMAIN_CATEGORY]} "
+            f"(confidence {got[DOMAIN_CONFIDENCE]:.2f}); top-2: "
+            + ", ".join(f"{c} {s:.1f}" for c, s in top2)
+        )
         for signal in got[DOMAIN_SIGNALS]:
             print(f"      - {signal}")
     return 0

@@ -26,8 +26,9 @@ import shotsmith as ss  # noqa: E402
 def ten_screenshots():
     paths = sorted((ROOT / "sample_inputs" / "pocket-budget").glob("*.png"))
     paths += sorted((ROOT / "sample_inputs" / "wanderly").glob("*.png"))
-    return ss.read_screenshots(paths[:10], project_name="Pocket Budget",
-                               bundle_id="com.example.pocketbudget")
+    return ss.read_screenshots(
+        paths[:10], project_name="Pocket Budget", bundle_id="com.example.pocketbudget"
+    )
 
 
 def measure(frame, rounds: int, ocr) -> tuple[float, dict[str, float]]:
@@ -50,8 +51,10 @@ def main() -> int:
     measure(frame.head(2), 1, "auto")  # warm imports, fonts and the OCR binary's page cache
     for label, ocr in (("default (OCR auto)", "auto"), ("OCR off", False)):
         wall, stages = measure(frame, args.rounds, ocr)
-        print(f"10-screenshot set, {label}: median wall {wall:.2f} s over {args.rounds} rounds"
-              f"   (target <= 3 s)")
+        print(
+            f"10-screenshot set, {label}: median wall {wall:.2f} s over {args.rounds} rounds"
+            f"   (target <= 3 s)"
+        )
         for name, secs in stages.items():
             print(f"    {name:18s} {secs * 1000:8.0f} ms")
     return 0

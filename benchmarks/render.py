@@ -44,8 +44,12 @@ def main() -> int:
     args = parser.parse_args()
 
     frame = ss.read_screenshots(args.app)
-    planned = (frame.pipe(ss.detect_domain).pipe(ss.extract_features, ocr=False)
-               .pipe(ss.write_copy).pipe(ss.plan_layout))
+    planned = (
+        frame.pipe(ss.detect_domain)
+        .pipe(ss.extract_features, ocr=False)
+        .pipe(ss.write_copy)
+        .pipe(ss.plan_layout)
+    )
     rows = list(planned.itertuples(index=False))
     scenes = [(getattr(r, C.LAYOUT_SCENE), getattr(r, C.IMAGE)) for r in rows]
     w, h = scenes[0][0]["width"], scenes[0][0]["height"]
@@ -58,16 +62,19 @@ def main() -> int:
     n = len(scenes)
     compose = median_ms(compose_all, args.rounds) / n
     encode = median_ms(lambda: [encode_png(im) for im in images], args.rounds) / n
-    whole = median_ms(lambda: [encode_png(render_scene(s, img)) for s, img in scenes],
-                      args.rounds) / n
+    whole = (
+        median_ms(lambda: [encode_png(render_scene(s, img)) for s, img in scenes], args.rounds) / n
+    )
     canvas = Image.new("RGB", (w, h), (40, 90, 160))
     baseline = median_ms(lambda: canvas.save(io.BytesIO(), "PNG"), args.rounds)
     pillow_same = median_ms(lambda: images[0].save(io.BytesIO(), "PNG"), args.rounds)
 
-    print(f"render benchmark: {n} screenshots of {args.app.name}, {w}x{h}, "
-          f"median of {args.rounds} rounds, one core")
+    print(
+        f"render benchmark: {n} screenshots of {args.app.name}, {w}x{h}, "
+        f"median of {args.rounds} rounds, one core"
+    )
     print(f"  compose                      {compose:7.1f} ms / image")
-    print(f"  PNG encode (Up filter+ISA-L) {encode:7.1f} ms / image")
+    print(f"  PNG encode (Up filter+zlib-ng) {encode:7.1f} ms / image")
     print(f"  whole render                 {whole:7.1f} ms / image   (target <= 120)")
     print(f"  baseline: Pillow save() of a same-size RGB canvas  {baseline:7.1f} ms")
     print(f"  (Pillow save() of the rendered image itself        {pillow_same:7.1f} ms)")

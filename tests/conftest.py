@@ -15,8 +15,9 @@ def sample_apps() -> list[Path]:
     return sorted(p for p in SAMPLES.iterdir() if (p / "manifest.json").exists())
 
 
-def fake_screen(title: str = "Budgets", accent=(20, 150, 120), dark: bool = False,
-                size=(1206, 2622)) -> Image.Image:
+def fake_screen(
+    title: str = "Budgets", accent=(20, 150, 120), dark: bool = False, size=(1206, 2622)
+) -> Image.Image:
     """A plain but plausible app screen: title, accent bar, list cards."""
     from PIL import ImageFont
 

@@ -22,8 +22,11 @@ VOLATILE = ["seconds"]  # the only thing allowed to differ between two runs
 
 
 def app_files(root: Path) -> dict[str, bytes]:
-    return {p.relative_to(root).as_posix(): p.read_bytes()
-            for p in sorted(root.rglob("*")) if p.is_file()}
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +39,8 @@ def manifest(tmp_path_factory) -> Path:
         "source,project_name,bundle_id\n"
         f"{SAMPLES / 'pocket-budget'},,\n"
         "broken-app,Broken App,com.example.broken\n"  # relative to the manifest's folder
-        f"{SAMPLES / 'tasklane'},Tasklane,com.example.tasklane\n")
+        f"{SAMPLES / 'tasklane'},Tasklane,com.example.tasklane\n"
+    )
     return root / "apps.csv"
 
 
@@ -77,13 +81,16 @@ def test_dask_cluster_writes_byte_identical_outputs(manifest, local_run, tmp_pat
     distributed = pytest.importorskip("distributed")
     out_local, summary_local = local_run
     out = tmp_path / "dask"
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster:
-        summary = ss.run_batch(manifest, out, scheduler=cluster.scheduler_address, ocr=False,
-                               progress=False)
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        summary = ss.run_batch(
+            manifest, out, scheduler=cluster.scheduler_address, ocr=False, progress=False
+        )
     assert list(summary["status"]) == list(summary_local["status"])
-    pd.testing.assert_frame_equal(summary.drop(columns=VOLATILE),
-                                  summary_local.drop(columns=VOLATILE))
+    pd.testing.assert_frame_equal(
+        summary.drop(columns=VOLATILE), summary_local.drop(columns=VOLATILE)
+    )
     local = app_files(out_local)
     remote = app_files(out)
     assert sorted(remote) == sorted(local)
@@ -139,8 +146,7 @@ def test_at_most_a_window_of_apps_in_flight(monkeypatch, tmp_path):
             return super().submit(fn, *args, **kwargs)
 
     with Counting(8) as pool:
-        summary = ss.run_batch(manifest, tmp_path / "out", executor=pool, window=3,
-                               progress=False)
+        summary = ss.run_batch(manifest, tmp_path / "out", executor=pool, window=3, progress=False)
     assert len(submitted) == 12
     assert state["peak"] <= 3
     assert list(summary["app_id"]) == [f"app-{i}" for i in range(12)]
@@ -166,8 +172,9 @@ def test_an_app_that_kills_its_worker_is_reported_and_the_rest_go_on(monkeypatch
     monkeypatch.setattr(batch, "_pool_context", lambda: mp.get_context("fork"))
     rows = "\n".join(f"{SAMPLES / 'pocket-budget'},App {i}" for i in range(6))
     (tmp_path / "m.csv").write_text("source,project_name\n" + rows + "\n")
-    summary = ss.run_batch(tmp_path / "m.csv", tmp_path / "out", workers=2, window=4,
-                           progress=False)
+    summary = ss.run_batch(
+        tmp_path / "m.csv", tmp_path / "out", workers=2, window=4, progress=False
+    )
     status = dict(zip(summary["app_id"], summary["status"]))
     assert status == {f"app-{i}": "failed" if i == 2 else "designed" for i in range(6)}
     assert "worker process died" in summary.set_index("app_id").loc["app-2", "error"]
@@ -176,8 +183,9 @@ def test_an_app_that_kills_its_worker_is_reported_and_the_rest_go_on(monkeypatch
 def test_manifest_rules(tmp_path):
     (tmp_path / "shots").mkdir()
     path = tmp_path / "m.csv"
-    path.write_text("source,project_name\nshots,Same Name\nshots,Same Name\n"
-                    "https://example.com/app,\n,\n")
+    path.write_text(
+        "source,project_name\nshots,Same Name\nshots,Same Name\nhttps://example.com/app,\n,\n"
+    )
     apps = ss.read_manifest(path)
     assert list(apps["app_id"]) == ["same-name", "same-name-2", "example-com"]
     assert list(apps["kind"]) == ["folder", "folder", "url"]
@@ -204,8 +212,9 @@ def test_url_rows_fail_with_a_reason_when_they_cannot_be_captured(monkeypatch, t
 
 def test_cli_batch(local_run, manifest, capsys):
     out, _ = local_run
-    code = cli_main(["batch", str(manifest), "--out", str(out), "--workers", "1", "--no-ocr",
-                     "--quiet"])
+    code = cli_main(
+        ["batch", str(manifest), "--out", str(out), "--workers", "1", "--no-ocr", "--quiet"]
+    )
     captured = capsys.readouterr()
     assert code == 1  # the broken app still fails
     assert "3 apps: 0 designed, 2 already done, 1 failed" in captured.out

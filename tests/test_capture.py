@@ -36,10 +36,12 @@ SITE = Path(__file__).resolve().parent / "capture_site"
 pytest.importorskip("playwright.sync_api")
 needs_browser = pytest.mark.skipif(
     not any(Path(p).exists() for p in ("/usr/bin/chromium", "/usr/bin/chromium-browser")),
-    reason="no system Chromium")
+    reason="no system Chromium",
+)
 
 
 # --- local servers -------------------------------------------------------------
+
 
 class Server:
     """A threaded http.server on 127.0.0.1 (free port) recording every request."""
@@ -121,12 +123,18 @@ def _decode(ref) -> Image.Image:
 
 # --- web app end to end ------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def webapp_capture(webapp_server, tmp_path_factory):
     out = tmp_path_factory.mktemp("captured")
     start = time.monotonic()
-    report = capture_report(webapp_server.url + "/", device_sizes=["6.9", "6.3"], max_screens=4,
-                            timeout_s=60, out_dir=out)
+    report = capture_report(
+        webapp_server.url + "/",
+        device_sizes=["6.9", "6.3"],
+        max_screens=4,
+        timeout_s=60,
+        out_dir=out,
+    )
     return report, out, time.monotonic() - start
 
 
@@ -154,8 +162,13 @@ def test_web_app_captured_at_two_sizes_exact_pixels(webapp_capture):
         assert rows[C.SCREEN].iloc[0] == "overview"
         assert "Total balance" in rows[C.SCREEN_TEXT].iloc[0]
     assert names_by_device["iphone-16-pro-max"] == names_by_device["iphone-16-pro"]
-    assert set(names_by_device["iphone-16-pro"]) <= {"overview", "budgets", "transactions",
-                                                     "reports", "goals"}
+    assert set(names_by_device["iphone-16-pro"]) <= {
+        "overview",
+        "budgets",
+        "transactions",
+        "reports",
+        "goals",
+    }
     assert frame[C.PROJECT_NAME].iloc[0] == "Pocket Budget"
     # the app has five tabs: one ranked out by max_screens=4, /index.html same as /
     kinds = {s.kind for s in report.skipped}
@@ -185,8 +198,7 @@ def test_status_bar_drawn_into_top_inset_and_optional(webapp_server, webapp_capt
     report, _, _ = webapp_capture
     rows = report.frame[report.frame[C.DEVICE] == "iphone-16-pro-max"]
     with_bar = np.asarray(_decode(rows[C.IMAGE].iloc[0]), dtype=np.int16)
-    plain = capture(webapp_server.url + "/", device_sizes="6.9", max_screens=1,
-                    status_bar=False)
+    plain = capture(webapp_server.url + "/", device_sizes="6.9", max_screens=1, status_bar=False)
     assert len(plain) == 1 and plain[C.SCREEN].iloc[0] == "overview"
     without = np.asarray(_decode(plain[C.IMAGE].iloc[0]), dtype=np.int16)
     inset = 62 * 3
@@ -205,19 +217,22 @@ def test_status_bar_colour_follows_background():
     assert d[:186].max() > 200  # white glyphs on a dark inset
     assert lt[:186].min() < 40  # black glyphs on a light one
     assert np.array_equal(d[186:], np.full_like(d[186:], [10, 10, 14]))
-    android = draw_status_bar(Image.new("RGB", (1080, 300), (255, 255, 255)),
-                              StatusBarStyle("android", 1080 / 412, 36))
+    android = draw_status_bar(
+        Image.new("RGB", (1080, 300), (255, 255, 255)), StatusBarStyle("android", 1080 / 412, 36)
+    )
     assert np.asarray(android)[:95].min() < 40
 
 
 # --- the explorer's traps -------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def site_capture(site_servers):
     site, other = site_servers
     start = time.monotonic()
-    report = capture_report(site.url + "/", device_sizes="6.3", max_screens=8, timeout_s=40,
-                            page_timeout_s=3)
+    report = capture_report(
+        site.url + "/", device_sizes="6.3", max_screens=8, timeout_s=40, page_timeout_s=3
+    )
     return report, time.monotonic() - start
 
 
@@ -268,6 +283,7 @@ def test_start_url_failures_are_clear_errors(site_servers):
 
 
 # --- folders -------------------------------------------------------------------
+
 
 def _png(path: Path, size: tuple[int, int], colour=(30, 120, 200)) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -325,8 +341,9 @@ def test_folder_size_mismatch_names_file_and_sizes(tmp_path):
         capture(odd)
     pro = tmp_path / "pro"
     _png(pro / "01_home.png", (1206, 2622))
-    with pytest.raises(InputImageError,
-                       match=r"01_home\.png: 1206x2622 px does not match.*6\.9.*1320x2868"):
+    with pytest.raises(
+        InputImageError, match=r"01_home\.png: 1206x2622 px does not match.*6\.9.*1320x2868"
+    ):
         capture(pro, device_sizes=["6.9"])
     assert len(capture(pro, device_sizes=["6.3"])) == 1
     with pytest.raises(InputImageError, match="android"):
@@ -335,32 +352,44 @@ def test_folder_size_mismatch_names_file_and_sizes(tmp_path):
 
 # --- sizes and validation ---------------------------------------------------------
 
+
 def test_sizes_map_to_devices_and_store_canvases():
-    d69, = resolve_devices("ios", ["6.9"])
-    assert (d69.px, d69.points, d69.scale, d69.canvas) == ((1320, 2868), (440, 956), 3,
-                                                          (1320, 2868))
+    (d69,) = resolve_devices("ios", ["6.9"])
+    assert (d69.px, d69.points, d69.scale, d69.canvas) == (
+        (1320, 2868),
+        (440, 956),
+        3,
+        (1320, 2868),
+    )
     assert [d.size for d in resolve_devices("ios")] == ["6.9"]
     assert [d.size for d in resolve_devices("ios", supports_ipad=True)] == ["6.9", "13"]
-    droid, = resolve_devices("android")
+    (droid,) = resolve_devices("android")
     w, h = droid.canvas
     assert max(w, h) <= 2 * min(w, h) and 320 <= min(w, h) and max(w, h) <= 3840  # Play
-    assert [d.id for d in resolve_devices(["ios", "android"], ['6.9"', "android:6.7"])] == \
-        ["iphone-16-pro-max", "pixel-9-pro-xl"]
+    assert [d.id for d in resolve_devices(["ios", "android"], ['6.9"', "android:6.7"])] == [
+        "iphone-16-pro-max",
+        "pixel-9-pro-xl",
+    ]
     for platform, table in CAPTURE_DEVICES.items():
         for device in table.values():
             assert device.platform == platform
             assert abs(device.px[0] / device.points[0] * device.points[0] - device.px[0]) < 1e-6
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"platforms": "windows"}, "unknown platform 'windows'.*ios, android"),
-    ({"device_sizes": ["7.9"]}, "unknown device size '7.9'.*6.9, 6.5, 6.3"),
-    ({"device_sizes": ["6.7"]}, "unknown device size '6.7' for ios"),
-    ({"platforms": ["ios", "android"], "device_sizes": ["6.9"]}, "no size given for platform "
-                                                                 "android"),
-    ({"max_screens": 0}, "max_screens"),
-    ({"locale": "english please"}, "locale"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"platforms": "windows"}, "unknown platform 'windows'.*ios, android"),
+        ({"device_sizes": ["7.9"]}, "unknown device size '7.9'.*6.9, 6.5, 6.3"),
+        ({"device_sizes": ["6.7"]}, "unknown device size '6.7' for ios"),
+        (
+            {"platforms": ["ios", "android"], "device_sizes": ["6.9"]},
+            "no size given for platform android",
+        ),
+        ({"max_screens": 0}, "max_screens"),
+        ({"locale": "english please"}, "locale"),
+    ],
+)
 def test_validation_errors(kwargs, message):
     with pytest.raises(ShotsmithError, match=message):
         capture("http://127.0.0.1:9/", **kwargs)
@@ -377,6 +406,7 @@ def test_source_must_be_url_or_folder(tmp_path):
 
 # --- command line ---------------------------------------------------------------
 
+
 def _run_cli(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="shotsmith")
     add_commands(parser.add_subparsers(dest="command", required=True))
@@ -389,10 +419,26 @@ def test_cli_capture_writes_numbered_pngs_and_manifest(tmp_path, capsys):
     _png(shots / "iPhone 16 Pro Max-01_Home.png", (1320, 2868))
     _png(shots / "iPhone 16 Pro Max-02_Budget Overview.png", (1320, 2868))
     out = tmp_path / "out"
-    assert _run_cli(["capture", str(tmp_path / "fastlane"), "--out", str(out), "--size", "6.9",
-                     "--project-name", "Pocket Budget"]) == 0
-    assert sorted(p.name for p in out.iterdir()) == ["01_home.png", "02_budget-overview.png",
-                                                     "manifest.json"]
+    assert (
+        _run_cli(
+            [
+                "capture",
+                str(tmp_path / "fastlane"),
+                "--out",
+                str(out),
+                "--size",
+                "6.9",
+                "--project-name",
+                "Pocket Budget",
+            ]
+        )
+        == 0
+    )
+    assert sorted(p.name for p in out.iterdir()) == [
+        "01_home.png",
+        "02_budget-overview.png",
+        "manifest.json",
+    ]
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["project_name"] == "Pocket Budget"
     assert manifest["device"] == "iphone-16-pro-max"

@@ -30,43 +30,89 @@ from shotsmith.stages.features import _NAME_LEXICON, INTENTS
 
 # the 25 App Store categories, spelled as in shared/spec/store-facts.md
 CATEGORIES = [
-    "Books", "Business", "Developer Tools", "Education", "Entertainment", "Finance",
-    "Food & Drink", "Games", "Graphics & Design", "Health & Fitness", "Lifestyle",
-    "Magazines & Newspapers", "Medical", "Music", "Navigation", "News", "Photo & Video",
-    "Productivity", "Reference", "Shopping", "Social Networking", "Sports", "Travel",
-    "Utilities", "Weather",
+    "Books",
+    "Business",
+    "Developer Tools",
+    "Education",
+    "Entertainment",
+    "Finance",
+    "Food & Drink",
+    "Games",
+    "Graphics & Design",
+    "Health & Fitness",
+    "Lifestyle",
+    "Magazines & Newspapers",
+    "Medical",
+    "Music",
+    "Navigation",
+    "News",
+    "Photo & Video",
+    "Productivity",
+    "Reference",
+    "Shopping",
+    "Social Networking",
+    "Sports",
+    "Travel",
+    "Utilities",
+    "Weather",
 ]
-FORBIDDEN = ["best", "#1", "number one", "top", "free", "sale", "download now", "discount",
-             "award", "ranked", "cheapest"]
-PROJECTS = ["Pocket Budget", "StepStreak", "Wanderly", "Tasklane", "Zo",
-            "The Extremely Long Named Application Co"]
+FORBIDDEN = [
+    "best",
+    "#1",
+    "number one",
+    "top",
+    "free",
+    "sale",
+    "download now",
+    "discount",
+    "award",
+    "ranked",
+    "cheapest",
+]
+PROJECTS = [
+    "Pocket Budget",
+    "StepStreak",
+    "Wanderly",
+    "Tasklane",
+    "Zo",
+    "The Extremely Long Named Application Co",
+]
 #: screen names per intent, taken from the feature stage's own vocabulary
-NAMES_BY_INTENT = {intent: [w for w in words if words[w] >= 2] or ["screen"]
-                   for intent, words in _NAME_LEXICON.items()}
+NAMES_BY_INTENT = {
+    intent: [w for w in words if words[w] >= 2] or ["screen"]
+    for intent, words in _NAME_LEXICON.items()
+}
 NAMES_BY_INTENT["feature"] = ["screen", "plants", "thesaurus", "my stuff"]
 
 
-def make_set(app_id: str, project: str, category: str, intents: list[str],
-             screens: list[str] | None = None, keywords: list[list[str]] | None = None,
-             locale: str = "en-US") -> pd.DataFrame:
+def make_set(
+    app_id: str,
+    project: str,
+    category: str,
+    intents: list[str],
+    screens: list[str] | None = None,
+    keywords: list[list[str]] | None = None,
+    locale: str = "en-US",
+) -> pd.DataFrame:
     n = len(intents)
-    return pd.DataFrame({
-        APP_ID: [app_id] * n,
-        POSITION: list(range(n)),
-        PROJECT_NAME: [project] * n,
-        LOCALE: [locale] * n,
-        SCREEN: screens or [f"screen {i + 1}" for i in range(n)],
-        DOMAIN_CATEGORY: [category] * n,
-        FEATURES_INTENT: intents,
-        FEATURES_PHRASE: [f"{i} things" for i in intents],
-        FEATURES_KEYWORDS: keywords or [["groceries", "transport", "dining"]] * n,
-    })
+    return pd.DataFrame(
+        {
+            APP_ID: [app_id] * n,
+            POSITION: list(range(n)),
+            PROJECT_NAME: [project] * n,
+            LOCALE: [locale] * n,
+            SCREEN: screens or [f"screen {i + 1}" for i in range(n)],
+            DOMAIN_CATEGORY: [category] * n,
+            FEATURES_INTENT: intents,
+            FEATURES_PHRASE: [f"{i} things" for i in intents],
+            FEATURES_KEYWORDS: keywords or [["groceries", "transport", "dining"]] * n,
+        }
+    )
 
 
 def forbidden_in(text: str) -> list[str]:
     low = text.lower()
-    return [w for w in FORBIDDEN
-            if re.search(r"(?<![\w#])" + re.escape(w) + r"(?![\w])", low)]
+    return [w for w in FORBIDDEN if re.search(r"(?<![\w#])" + re.escape(w) + r"(?![\w])", low)]
 
 
 def assert_set_obeys_rules(out: pd.DataFrame) -> None:
@@ -110,19 +156,25 @@ def test_categories_match_the_store_list():
 
 
 def test_every_bank_entry_obeys_the_rules_when_filled():
-    ctx = cw._Context(project="Pocket Budget", things="your money", subject="flights",
-                      keywords=["groceries", "transport", "dining"])
+    ctx = cw._Context(
+        project="Pocket Budget",
+        things="your money",
+        subject="flights",
+        keywords=["groceries", "transport", "dining"],
+    )
     bank = cw.phrasebank()
     groups = [("fallback", bank["fallback"])] + list(bank["generic"].items())
-    groups += [(f"{d}/{k}", v) for d, b in bank["domains"].items() for k, v in b.items()
-               if k != "things"]
+    groups += [
+        (f"{d}/{k}", v) for d, b in bank["domains"].items() for k, v in b.items() if k != "things"
+    ]
     checked = 0
     for where, entries in groups:
         for head_t, sub_t in cw._pairs(entries):
             head, sub = ctx.fill(head_t), ctx.fill(sub_t)
             assert head and sub, (where, head_t)
-            assert cw.copy_problems(head, sub, proper=["Pocket Budget", "Pocket", "Budget"]) == [], \
-                (where, head, sub, cw.copy_problems(head, sub))
+            assert (
+                cw.copy_problems(head, sub, proper=["Pocket Budget", "Pocket", "Budget"]) == []
+            ), (where, head, sub, cw.copy_problems(head, sub))
             checked += 1
     assert checked > 500
 
@@ -152,11 +204,27 @@ def test_hard_rules_hold_for_generated_sets(category):
         else:
             intents = [rng.choice(intents_all) for _ in range(n)]
         screens = [rng.choice(NAMES_BY_INTENT[i]) for i in intents]
-        keywords = [rng.sample(["groceries", "spent", "budgets", "weekly", "rent", "savings",
-                                "transport", "free", "best", "dining"], k=rng.randint(0, 5))
-                    for _ in intents]
-        frame = make_set(f"{category}-{trial}", rng.choice(PROJECTS), category, intents,
-                         screens, keywords)
+        keywords = [
+            rng.sample(
+                [
+                    "groceries",
+                    "spent",
+                    "budgets",
+                    "weekly",
+                    "rent",
+                    "savings",
+                    "transport",
+                    "free",
+                    "best",
+                    "dining",
+                ],
+                k=rng.randint(0, 5),
+            )
+            for _ in intents
+        ]
+        frame = make_set(
+            f"{category}-{trial}", rng.choice(PROJECTS), category, intents, screens, keywords
+        )
         out = write_copy(frame, seed=trial)
         assert_set_obeys_rules(out)
         assert (out[COPY_SOURCE] == "phrasebank").all()
@@ -171,26 +239,41 @@ def test_every_intent_gets_specific_copy_in_every_category(intent):
 
 
 def test_headlines_use_the_domain_and_screen():
-    frame = make_set("pb", "Pocket Budget", "Finance",
-                     ["overview", "planning", "history", "stats"],
-                     ["overview", "budgets", "transactions", "reports"])
+    frame = make_set(
+        "pb",
+        "Pocket Budget",
+        "Finance",
+        ["overview", "planning", "history", "stats"],
+        ["overview", "budgets", "transactions", "reports"],
+    )
     out = write_copy(frame)
     bank = cw.phrasebank()["domains"]["Finance"]
-    promises = [cw._Context("Pocket Budget", "", "", []).fill(h) for h, _ in cw._pairs(bank["promise"])]
+    promises = [
+        cw._Context("Pocket Budget", "", "", []).fill(h) for h, _ in cw._pairs(bank["promise"])
+    ]
     assert out[COPY_TAGLINE].iloc[0] in promises
     assert out[COPY_HEADLINE].iloc[1] in [h for h, _ in cw._pairs(bank["planning"])]
     assert out[COPY_HEADLINE].iloc[2] in [h for h, _ in cw._pairs(bank["history"])]
 
-    travel = make_set("w", "Wanderly", "Travel", ["overview", "booking", "search"],
-                      ["home", "boarding pass", "search flights"])
+    travel = make_set(
+        "w",
+        "Wanderly",
+        "Travel",
+        ["overview", "booking", "search"],
+        ["home", "boarding pass", "search flights"],
+    )
     out = write_copy(travel)
     assert out[COPY_HEADLINE].iloc[1] == "Boarding pass in your pocket"
     assert out[COPY_HEADLINE].iloc[2] == "Find flights in seconds"
 
 
 def test_deterministic_and_seeded():
-    frame = make_set("pb", "Pocket Budget", "Finance",
-                     ["overview", "planning", "history", "stats", "settings", "goals"])
+    frame = make_set(
+        "pb",
+        "Pocket Budget",
+        "Finance",
+        ["overview", "planning", "history", "stats", "settings", "goals"],
+    )
     a, b = write_copy(frame), write_copy(frame)
     pd.testing.assert_frame_equal(a, b)
     outs = {tuple(write_copy(frame, seed=s)[COPY_HEADLINE]) for s in range(6)}
@@ -203,11 +286,13 @@ def test_tagline_is_set_level_across_a_batch():
     a = make_set("a", "Pocket Budget", "Finance", ["overview", "planning", "stats"])
     b = make_set("b", "StepStreak", "Health & Fitness", ["overview", "workout", "goals", "profile"])
     out = write_copy(pd.concat([a, b], ignore_index=True))
-    for app, rows in out.groupby(APP_ID):
+    for _app, rows in out.groupby(APP_ID):
         assert rows[COPY_TAGLINE].nunique() == 1
         assert_set_obeys_rules(rows)
-    assert out.loc[out[APP_ID] == "a", COPY_TAGLINE].iloc[0] != \
-        out.loc[out[APP_ID] == "b", COPY_TAGLINE].iloc[0]
+    assert (
+        out.loc[out[APP_ID] == "a", COPY_TAGLINE].iloc[0]
+        != out.loc[out[APP_ID] == "b", COPY_TAGLINE].iloc[0]
+    )
 
 
 def test_rows_out_of_order_and_custom_index():
@@ -221,8 +306,9 @@ def test_rows_out_of_order_and_custom_index():
 
 
 def test_non_english_locale_writes_english_and_says_so():
-    out = write_copy(make_set("pb", "Pocket Budget", "Finance", ["overview", "stats"],
-                              locale="de-DE"))
+    out = write_copy(
+        make_set("pb", "Pocket Budget", "Finance", ["overview", "stats"], locale="de-DE")
+    )
     assert (out[COPY_SOURCE] == "phrasebank (en only; locale de-DE)").all()
     assert_set_obeys_rules(out)
     en = write_copy(make_set("pb", "Pocket Budget", "Finance", ["overview"], locale="en-GB"))
@@ -242,7 +328,7 @@ def test_input_not_mutated_and_columns_kept():
     before = frame.copy()
     out = write_copy(frame)
     pd.testing.assert_frame_equal(frame, before)
-    assert list(out.columns[:len(frame.columns)]) == list(frame.columns)
+    assert list(out.columns[: len(frame.columns)]) == list(frame.columns)
     for col in (COPY_TAGLINE, COPY_HEADLINE, COPY_SUBTITLE, COPY_SOURCE):
         assert col in out.columns
 
@@ -268,20 +354,23 @@ def test_auto_without_env_is_phrasebank_and_llm_without_config_falls_back(monkey
     assert_set_obeys_rules(out)
 
 
-@pytest.mark.parametrize("headline, problem", [
-    ("Best budget app", "forbidden"),
-    ("The #1 planner", "forbidden"),
-    ("Top picks for you", "forbidden"),
-    ("Get it free today", "forbidden"),
-    ("Download now and save", "forbidden"),
-    ("TRACK YOUR MONEY", "ALL CAPS"),
-    ("Budgets", "words"),
-    ("Plan every single dollar you ever earn", "words"),
-    ("Plan absolutely everything tomorrow", "characters"),
-    ("Plan every dollar.", "punctuation"),
-    ("Plan Every Dollar", "sentence case"),
-    ("Plan every dollar 💸", "emoji"),
-])
+@pytest.mark.parametrize(
+    "headline, problem",
+    [
+        ("Best budget app", "forbidden"),
+        ("The #1 planner", "forbidden"),
+        ("Top picks for you", "forbidden"),
+        ("Get it free today", "forbidden"),
+        ("Download now and save", "forbidden"),
+        ("TRACK YOUR MONEY", "ALL CAPS"),
+        ("Budgets", "words"),
+        ("Plan every single dollar you ever earn", "words"),
+        ("Plan absolutely everything tomorrow", "characters"),
+        ("Plan every dollar.", "punctuation"),
+        ("Plan Every Dollar", "sentence case"),
+        ("Plan every dollar 💸", "emoji"),
+    ],
+)
 def test_checker_catches_each_rule(headline, problem):
     problems = cw.headline_problems(headline)
     assert any(problem.lower() in p.lower() for p in problems), problems

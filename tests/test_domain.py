@@ -46,16 +46,18 @@ def frame_from_apps(apps: list[tuple[str, str, str, str]]) -> pd.DataFrame:
     rows = []
     for name, bundle, screens, _category in apps:
         for i, screen in enumerate(s.strip() for s in screens.split(";")):
-            rows.append({APP_ID: name, POSITION: i, PROJECT_NAME: name, BUNDLE_ID: bundle,
-                         SCREEN: screen})
+            rows.append(
+                {APP_ID: name, POSITION: i, PROJECT_NAME: name, BUNDLE_ID: bundle, SCREEN: screen}
+            )
     return pd.DataFrame(rows)
 
 
 def accuracy(apps: list[tuple[str, str, str, str]]) -> tuple[float, list[str]]:
     out = detect_domain(frame_from_apps(apps))
     got = out.groupby(APP_ID, sort=False)[DOMAIN_CATEGORY].first()
-    wrong = [f"{name}: expected {cat}, got {got[name]}"
-             for name, _b, _s, cat in apps if got[name] != cat]
+    wrong = [
+        f"{name}: expected {cat}, got {got[name]}" for name, _b, _s, cat in apps if got[name] != cat
+    ]
     return 1 - len(wrong) / len(apps), wrong
 
 
@@ -63,8 +65,9 @@ def load_dev() -> list[tuple[str, str, str, str]]:
     if not DEV_CSV.exists():
         pytest.skip(f"{DEV_CSV} not found (set SHOTSMITH_SHARED_DIR)")
     dev = pd.read_csv(DEV_CSV, dtype=str, keep_default_na=False)
-    return list(dev[["project_name", "bundle_id", "screens", "category"]].itertuples(
-        index=False, name=None))
+    return list(
+        dev[["project_name", "bundle_id", "screens", "category"]].itertuples(index=False, name=None)
+    )
 
 
 # Written before the lexicon was built, a few per category, some deliberately ambiguous
@@ -73,54 +76,81 @@ HELD_OUT: list[tuple[str, str, str, str]] = [
     ("Ledgerly", "com.ledgerly.money", "accounts;spending;net worth;goals", "Finance"),
     ("StockPilot", "io.stockpilot.invest", "watchlist;stock detail;trade;portfolio", "Finance"),
     ("TaxTide", "com.taxtide.app", "deductions;receipts;file return;refund status", "Finance"),
-    ("RunRhythm", "com.runrhythm.app", "start run;pace;history;training plan",
-     "Health & Fitness"),
-    ("CycleSense", "io.cyclesense.tracker", "calendar;period log;symptoms;fertility window",
-     "Health & Fitness"),
+    ("RunRhythm", "com.runrhythm.app", "start run;pace;history;training plan", "Health & Fitness"),
+    (
+        "CycleSense",
+        "io.cyclesense.tracker",
+        "calendar;period log;symptoms;fertility window",
+        "Health & Fitness",
+    ),
     ("Dozey", "com.dozey.sleep", "sleep score;sounds;alarm;trends", "Health & Fitness"),
     ("Flashcard Forge", "com.flashcardforge.study", "decks;study;quiz;stats", "Education"),
-    ("ChemLab Tutor", "org.chemlabtutor.app", "courses;lesson video;practice quiz;grades",
-     "Education"),
+    (
+        "ChemLab Tutor",
+        "org.chemlabtutor.app",
+        "courses;lesson video;practice quiz;grades",
+        "Education",
+    ),
     ("Inkwell", "com.inkwell.app", "notes;notebook;tags;sync", "Productivity"),
     ("Mailbird Go", "com.mailbirdgo.mail", "inbox;compose;threads;folders", "Productivity"),
-    ("KeyKeeper", "com.keykeeper.passwords", "vault;passwords;generator;autofill",
-     "Productivity"),
-    ("StayHopper", "com.stayhopper.hotels", "search hotels;room details;reservations;reviews",
-     "Travel"),
+    ("KeyKeeper", "com.keykeeper.passwords", "vault;passwords;generator;autofill", "Productivity"),
+    (
+        "StayHopper",
+        "com.stayhopper.hotels",
+        "search hotels;room details;reservations;reviews",
+        "Travel",
+    ),
     ("Voyago", "io.voyago.app", "destinations;trip planner;tickets;travel guide", "Travel"),
     ("RouteRunner", "com.routerunner.gps", "map;turn by turn;traffic;eta", "Navigation"),
-    ("TransitTrack", "io.transittrack.app", "nearby stops;departures;lines;live map",
-     "Navigation"),
+    ("TransitTrack", "io.transittrack.app", "nearby stops;departures;lines;live map", "Navigation"),
     ("Huddle", "com.huddle.social", "feed;stories;messages;followers", "Social Networking"),
     ("Yapster", "app.yapster.chat", "chats;voice call;contacts;status", "Social Networking"),
     ("ChordBuddy", "com.chordbuddy.guitar", "tuner;chords;songs;metronome", "Music"),
     ("Wavelength", "com.wavelength.music", "playlists;now playing;albums;artists", "Music"),
     ("Lumina Cam", "com.luminacam.camera", "camera;presets;adjust;album", "Photo & Video"),
     ("ReelForge", "io.reelforge.app", "clips;trim;transitions;music overlay", "Photo & Video"),
-    ("Binge Buddy", "com.bingebuddy.tv", "watchlist;episodes;trailers;what to watch",
-     "Entertainment"),
-    ("Popcorn Times", "com.popcorntimes.movies", "showtimes;movie details;tickets;theaters",
-     "Entertainment"),
+    (
+        "Binge Buddy",
+        "com.bingebuddy.tv",
+        "watchlist;episodes;trailers;what to watch",
+        "Entertainment",
+    ),
+    (
+        "Popcorn Times",
+        "com.popcorntimes.movies",
+        "showtimes;movie details;tickets;theaters",
+        "Entertainment",
+    ),
     ("ThriftLoop", "com.thriftloop.market", "browse;item;sell;orders", "Shopping"),
     ("CouponCove", "io.couponcove.app", "coupons;cashback;favorite brands;wallet", "Shopping"),
     ("Grubly", "com.grubly.delivery", "restaurants;menu;basket;track order", "Food & Drink"),
-    ("VinoVault", "com.vinovault.wine", "cellar;scan label;tasting notes;pairings",
-     "Food & Drink"),
+    ("VinoVault", "com.vinovault.wine", "cellar;scan label;tasting notes;pairings", "Food & Drink"),
     ("Novella", "com.novella.ebooks", "bookshelf;reading;chapters;bookmarks", "Books"),
-    ("Earshot Audiobooks", "io.earshot.listen", "library;now playing;chapters;narrators",
-     "Books"),
+    ("Earshot Audiobooks", "io.earshot.listen", "library;now playing;chapters;narrators", "Books"),
     ("Headline Hub", "com.headlinehub.app", "for you;breaking;local news;video", "News"),
     ("Civic Wire", "com.civicwire.news", "headlines;politics;world;opinion", "News"),
     ("Forecastly", "com.forecastly.weather", "today;radar;hourly;alerts", "Weather"),
     ("Stormwatch", "io.stormwatch.app", "live radar;storm tracker;warnings;wind", "Weather"),
     ("GolfCaddie", "com.golfcaddie.app", "courses;scorecard;shot tracker;handicap", "Sports"),
     ("GoalLine", "com.goalline.football", "fixtures;live scores;table;highlights", "Sports"),
-    ("Palettely", "com.palettely.colors", "color palettes;picker;gradients;export",
-     "Graphics & Design"),
-    ("FloorPlanner 3D", "io.floorplanner.design", "rooms;furniture;3d view;measure",
-     "Graphics & Design"),
-    ("Scripture Daily", "com.scripturedaily.bible", "verse of the day;reading plan;bible;prayer",
-     "Reference"),
+    (
+        "Palettely",
+        "com.palettely.colors",
+        "color palettes;picker;gradients;export",
+        "Graphics & Design",
+    ),
+    (
+        "FloorPlanner 3D",
+        "io.floorplanner.design",
+        "rooms;furniture;3d view;measure",
+        "Graphics & Design",
+    ),
+    (
+        "Scripture Daily",
+        "com.scripturedaily.bible",
+        "verse of the day;reading plan;bible;prayer",
+        "Reference",
+    ),
     ("HowToHero", "io.howtohero.guides", "guides;step by step;categories;saved", "Reference"),
     ("Storefront POS", "com.storefront.pos", "register;sales;inventory;employees", "Business"),
     ("LeadLoop CRM", "com.leadloop.crm", "leads;pipeline;contacts;deals", "Business"),
@@ -129,20 +159,38 @@ HELD_OUT: list[tuple[str, str, str, str]] = [
     ("FlashBeam", "com.flashbeam.torch", "flashlight;strobe;sos;widgets", "Utilities"),
     ("ShellDock", "com.shelldock.ssh", "hosts;terminal;keys;snippets", "Developer Tools"),
     ("JSON Lens", "io.jsonlens.app", "paste json;tree view;validate;format", "Developer Tools"),
-    ("NestFinder", "com.nestfinder.homes", "rentals;listing;tour booking;saved searches",
-     "Lifestyle"),
-    ("GreenThumb", "com.greenthumb.garden", "my garden;plant care;watering schedule;tips",
-     "Lifestyle"),
-    ("Closet Muse", "com.closetmuse.style", "wardrobe;outfits;style ideas;calendar",
-     "Lifestyle"),
-    ("PillPal", "com.pillpal.reminders", "medications;dose schedule;refills;pharmacy",
-     "Medical"),
-    ("CareChart", "io.carechart.patient",
-     "health records;lab results;appointments;messages with doctor", "Medical"),
-    ("Issue Stand", "com.issuestand.magazines", "newsstand;latest issues;reader;subscriptions",
-     "Magazines & Newspapers"),
-    ("The Morning Gazette", "com.morninggazette.paper",
-     "today's edition;sections;crossword;epaper", "Magazines & Newspapers"),
+    (
+        "NestFinder",
+        "com.nestfinder.homes",
+        "rentals;listing;tour booking;saved searches",
+        "Lifestyle",
+    ),
+    (
+        "GreenThumb",
+        "com.greenthumb.garden",
+        "my garden;plant care;watering schedule;tips",
+        "Lifestyle",
+    ),
+    ("Closet Muse", "com.closetmuse.style", "wardrobe;outfits;style ideas;calendar", "Lifestyle"),
+    ("PillPal", "com.pillpal.reminders", "medications;dose schedule;refills;pharmacy", "Medical"),
+    (
+        "CareChart",
+        "io.carechart.patient",
+        "health records;lab results;appointments;messages with doctor",
+        "Medical",
+    ),
+    (
+        "Issue Stand",
+        "com.issuestand.magazines",
+        "newsstand;latest issues;reader;subscriptions",
+        "Magazines & Newspapers",
+    ),
+    (
+        "The Morning Gazette",
+        "com.morninggazette.paper",
+        "today's edition;sections;crossword;epaper",
+        "Magazines & Newspapers",
+    ),
     ("Word Duel", "com.wordduel.game", "play;daily puzzle;leaderboard;friends", "Games"),
     ("Galaxy Tycoon", "io.galaxytycoon.idle", "base;upgrades;missions;store", "Games"),
 ]
@@ -153,89 +201,166 @@ HELD_OUT: list[tuple[str, str, str, str]] = [
 # general vocabulary additions (dermatology, smart home, astrology, dating words...), not to
 # per-app entries, so the current score overstates a little.
 BLIND: list[tuple[str, str, str, str]] = [
-    ('Mintora', 'com.mintora.finance', 'dashboard;cash flow;categories;bills due', 'Finance'),
-    ('Nomi', 'io.nomi.app', 'balance;send money;request;cards', 'Finance'),
-    ('Crumbs', 'com.crumbs.roundups', 'round-ups;investments;auto save;account', 'Finance'),
-    ('Lift Log', 'com.liftlog.app', 'routines;exercise library;personal records;body weight',
-     'Health & Fitness'),
-    ('Serene', 'com.serene.app', 'guided sessions;sleep stories;breathing;streak',
-     'Health & Fitness'),
-    ('WaterDrop', 'com.waterdrop.reminder', "today's intake;reminders;history;cups",
-     'Health & Fitness'),
-    ('DermaScan', 'com.dermascan.skin', 'skin check;mole tracking;dermatologist;reports',
-     'Medical'),
-    ('GlucoTrack', 'io.glucotrack.app', 'readings;insulin log;a1c;share with doctor', 'Medical'),
-    ('Kanji Quest', 'com.kanjiquest.learn', 'lessons;stroke order;review;jlpt levels', 'Education'),
-    ('Brainy Kids', 'com.brainykids.abc', 'letters;numbers;shapes;parent zone', 'Education'),
-    ('Docket', 'com.docket.app', 'today;upcoming;projects;labels', 'Productivity'),
-    ('Scribe Pad', 'com.scribepad.notes', 'all notes;handwriting;pdf annotate;icloud sync',
-     'Productivity'),
-    ('Slotwise', 'com.slotwise.calendar', 'week view;events;availability;invitations',
-     'Productivity'),
-    ('Bolt Browser', 'com.boltbrowser.ios', 'tabs;private mode;bookmarks;downloads', 'Utilities'),
-    ('Tidy Phone', 'com.tidyphone.cleaner', 'similar photos;large videos;contacts merge;storage',
-     'Utilities'),
-    ('Measura', 'io.measura.ar', 'measure;level;ruler;saved measurements', 'Utilities'),
-    ('Etymo', 'com.etymo.words', 'word origins;search;random word;bookmarks', 'Reference'),
-    ('Daily Dua', 'com.dailydua.islam', 'duas;prayer times;qibla;hadith', 'Reference'),
-    ('Feather Finder', 'com.featherfinder.birds', 'identify by photo;species list;sightings;sounds',
-     'Reference'),
-    ('Waypointer', 'com.waypointer.hike', 'topo maps;record track;waypoints;elevation profile',
-     'Navigation'),
-    ('FuelFinder', 'io.fuelfinder.app', 'stations nearby;prices;route;favorites', 'Navigation'),
-    ('Jetsetter', 'com.jetsetter.trips', 'upcoming trips;flight status;hotel;documents', 'Travel'),
-    ('Railway Rover', 'com.railwayrover.tickets', 'search trains;tickets;seat reservation;timetable',
-     'Travel'),
-    ('Bunk', 'com.bunk.stays', 'stays;map;wishlists;trips', 'Travel'),
-    ('Pals', 'com.pals.app', 'feed;friends;chat;events', 'Social Networking'),
-    ('Threadly', 'com.threadly.social', 'home;replies;activity;profile', 'Social Networking'),
-    ('Campfire', 'io.campfire.community', 'communities;threads;voice rooms;inbox',
-     'Social Networking'),
-    ('Strum', 'com.strum.learn', 'song lessons;chord chart;tuner;practice', 'Music'),
-    ('Pulse FM', 'com.pulsefm.radio', 'live;schedule;podcasts;dj sets', 'Music'),
-    ('Grainy', 'com.grainy.film', 'camera;film stocks;develop;roll', 'Photo & Video'),
-    ('Cutscene', 'io.cutscene.editor', 'new project;timeline;text;audio', 'Photo & Video'),
-    ('Flixbox', 'com.flixbox.streaming', 'home;continue watching;new releases;my list',
-     'Entertainment'),
-    ('Soundboard Party', 'com.soundboardparty.fun', 'sounds;boards;favorites;record',
-     'Entertainment'),
-    ('Merge Manor', 'com.mergemanor.game', 'board;merge chain;orders;decorate', 'Games'),
-    ('Hex Tactics', 'io.hextactics.strategy', 'campaign;army;skirmish;research', 'Games'),
-    ('Sudoku Zen', 'com.sudokuzen.puzzle', 'new game;difficulty;statistics;daily challenge',
-     'Games'),
-    ('Courtside', 'com.courtside.nba', 'games;box scores;standings;players', 'Sports'),
-    ('PeakSki', 'com.peakski.resorts', 'snow report;lift status;trail map;track runs', 'Sports'),
-    ('Stylebox', 'com.stylebox.shop', 'new in;categories;bag;checkout', 'Shopping'),
-    ('BasketRun', 'com.basketrun.grocery', 'aisles;cart;delivery slots;order status', 'Shopping'),
-    ('Tablefor2', 'com.tablefor2.dining', 'nearby restaurants;reserve;reviews;bookings',
-     'Food & Drink'),
-    ('Sip', 'io.sip.cocktails', 'recipes;my bar;ingredients;favorites', 'Food & Drink'),
-    ('Inkling Reads', 'com.inklingreads.app', 'library;reading now;book store;collections',
-     'Books'),
-    ('Fable Nights', 'com.fablenights.kids', 'stories;read to me;characters;bedtime', 'Books'),
-    ('Newsly', 'com.newsly.app', 'my feed;local;world;sports', 'News'),
-    ('The Briefing Room', 'com.briefingroom.politics', 'latest;analysis;podcasts;newsletters',
-     'News'),
-    ('Glossy', 'com.glossy.magazines', 'shelf;issues;read;subscribe', 'Magazines & Newspapers'),
-    ('Harbor Times', 'com.harbortimes.epaper', 'todays paper;sections;puzzles;obituaries',
-     'Magazines & Newspapers'),
-    ('Nimbus', 'com.nimbus.app', 'now;next hour;7 days;maps', 'Weather'),
-    ('Gusty', 'io.gusty.wind', 'spots;wind forecast;tides;alerts', 'Weather'),
-    ('Punchclock', 'com.punchclock.time', 'clock in;breaks;timesheet;team', 'Business'),
-    ('Quotely', 'com.quotely.estimates', 'quotes;customers;jobs;payments', 'Business'),
-    ('Dashly', 'io.dashly.analytics', 'revenue;orders;customers;reports', 'Business'),
-    ('BuildBell', 'com.buildbell.ci', 'pipelines;builds;logs;notifications', 'Developer Tools'),
-    ('Regexly', 'io.regexly.app', 'pattern;test string;matches;cheat sheet', 'Developer Tools'),
-    ('Vectra', 'com.vectra.design', 'artboards;pen tool;shapes;export svg', 'Graphics & Design'),
-    ('Inkblot', 'io.inkblot.draw', 'new canvas;brush library;layers;timelapse',
-     'Graphics & Design'),
-    ('Hearth', 'com.hearth.home', 'rooms;devices;scenes;automations', 'Lifestyle'),
-    ('Zodiaq', 'com.zodiaq.astro', 'daily horoscope;birth chart;compatibility;moon', 'Lifestyle'),
-    ('Kindred', 'com.kindred.dating', 'discover;likes you;chats;prompts', 'Lifestyle'),
+    ("Mintora", "com.mintora.finance", "dashboard;cash flow;categories;bills due", "Finance"),
+    ("Nomi", "io.nomi.app", "balance;send money;request;cards", "Finance"),
+    ("Crumbs", "com.crumbs.roundups", "round-ups;investments;auto save;account", "Finance"),
+    (
+        "Lift Log",
+        "com.liftlog.app",
+        "routines;exercise library;personal records;body weight",
+        "Health & Fitness",
+    ),
+    (
+        "Serene",
+        "com.serene.app",
+        "guided sessions;sleep stories;breathing;streak",
+        "Health & Fitness",
+    ),
+    (
+        "WaterDrop",
+        "com.waterdrop.reminder",
+        "today's intake;reminders;history;cups",
+        "Health & Fitness",
+    ),
+    (
+        "DermaScan",
+        "com.dermascan.skin",
+        "skin check;mole tracking;dermatologist;reports",
+        "Medical",
+    ),
+    ("GlucoTrack", "io.glucotrack.app", "readings;insulin log;a1c;share with doctor", "Medical"),
+    ("Kanji Quest", "com.kanjiquest.learn", "lessons;stroke order;review;jlpt levels", "Education"),
+    ("Brainy Kids", "com.brainykids.abc", "letters;numbers;shapes;parent zone", "Education"),
+    ("Docket", "com.docket.app", "today;upcoming;projects;labels", "Productivity"),
+    (
+        "Scribe Pad",
+        "com.scribepad.notes",
+        "all notes;handwriting;pdf annotate;icloud sync",
+        "Productivity",
+    ),
+    (
+        "Slotwise",
+        "com.slotwise.calendar",
+        "week view;events;availability;invitations",
+        "Productivity",
+    ),
+    ("Bolt Browser", "com.boltbrowser.ios", "tabs;private mode;bookmarks;downloads", "Utilities"),
+    (
+        "Tidy Phone",
+        "com.tidyphone.cleaner",
+        "similar photos;large videos;contacts merge;storage",
+        "Utilities",
+    ),
+    ("Measura", "io.measura.ar", "measure;level;ruler;saved measurements", "Utilities"),
+    ("Etymo", "com.etymo.words", "word origins;search;random word;bookmarks", "Reference"),
+    ("Daily Dua", "com.dailydua.islam", "duas;prayer times;qibla;hadith", "Reference"),
+    (
+        "Feather Finder",
+        "com.featherfinder.birds",
+        "identify by photo;species list;sightings;sounds",
+        "Reference",
+    ),
+    (
+        "Waypointer",
+        "com.waypointer.hike",
+        "topo maps;record track;waypoints;elevation profile",
+        "Navigation",
+    ),
+    ("FuelFinder", "io.fuelfinder.app", "stations nearby;prices;route;favorites", "Navigation"),
+    ("Jetsetter", "com.jetsetter.trips", "upcoming trips;flight status;hotel;documents", "Travel"),
+    (
+        "Railway Rover",
+        "com.railwayrover.tickets",
+        "search trains;tickets;seat reservation;timetable",
+        "Travel",
+    ),
+    ("Bunk", "com.bunk.stays", "stays;map;wishlists;trips", "Travel"),
+    ("Pals", "com.pals.app", "feed;friends;chat;events", "Social Networking"),
+    ("Threadly", "com.threadly.social", "home;replies;activity;profile", "Social Networking"),
+    (
+        "Campfire",
+        "io.campfire.community",
+        "communities;threads;voice rooms;inbox",
+        "Social Networking",
+    ),
+    ("Strum", "com.strum.learn", "song lessons;chord chart;tuner;practice", "Music"),
+    ("Pulse FM", "com.pulsefm.radio", "live;schedule;podcasts;dj sets", "Music"),
+    ("Grainy", "com.grainy.film", "camera;film stocks;develop;roll", "Photo & Video"),
+    ("Cutscene", "io.cutscene.editor", "new project;timeline;text;audio", "Photo & Video"),
+    (
+        "Flixbox",
+        "com.flixbox.streaming",
+        "home;continue watching;new releases;my list",
+        "Entertainment",
+    ),
+    (
+        "Soundboard Party",
+        "com.soundboardparty.fun",
+        "sounds;boards;favorites;record",
+        "Entertainment",
+    ),
+    ("Merge Manor", "com.mergemanor.game", "board;merge chain;orders;decorate", "Games"),
+    ("Hex Tactics", "io.hextactics.strategy", "campaign;army;skirmish;research", "Games"),
+    (
+        "Sudoku Zen",
+        "com.sudokuzen.puzzle",
+        "new game;difficulty;statistics;daily challenge",
+        "Games",
+    ),
+    ("Courtside", "com.courtside.nba", "games;box scores;standings;players", "Sports"),
+    ("PeakSki", "com.peakski.resorts", "snow report;lift status;trail map;track runs", "Sports"),
+    ("Stylebox", "com.stylebox.shop", "new in;categories;bag;checkout", "Shopping"),
+    ("BasketRun", "com.basketrun.grocery", "aisles;cart;delivery slots;order status", "Shopping"),
+    (
+        "Tablefor2",
+        "com.tablefor2.dining",
+        "nearby restaurants;reserve;reviews;bookings",
+        "Food & Drink",
+    ),
+    ("Sip", "io.sip.cocktails", "recipes;my bar;ingredients;favorites", "Food & Drink"),
+    (
+        "Inkling Reads",
+        "com.inklingreads.app",
+        "library;reading now;book store;collections",
+        "Books",
+    ),
+    ("Fable Nights", "com.fablenights.kids", "stories;read to me;characters;bedtime", "Books"),
+    ("Newsly", "com.newsly.app", "my feed;local;world;sports", "News"),
+    (
+        "The Briefing Room",
+        "com.briefingroom.politics",
+        "latest;analysis;podcasts;newsletters",
+        "News",
+    ),
+    ("Glossy", "com.glossy.magazines", "shelf;issues;read;subscribe", "Magazines & Newspapers"),
+    (
+        "Harbor Times",
+        "com.harbortimes.epaper",
+        "todays paper;sections;puzzles;obituaries",
+        "Magazines & Newspapers",
+    ),
+    ("Nimbus", "com.nimbus.app", "now;next hour;7 days;maps", "Weather"),
+    ("Gusty", "io.gusty.wind", "spots;wind forecast;tides;alerts", "Weather"),
+    ("Punchclock", "com.punchclock.time", "clock in;breaks;timesheet;team", "Business"),
+    ("Quotely", "com.quotely.estimates", "quotes;customers;jobs;payments", "Business"),
+    ("Dashly", "io.dashly.analytics", "revenue;orders;customers;reports", "Business"),
+    ("BuildBell", "com.buildbell.ci", "pipelines;builds;logs;notifications", "Developer Tools"),
+    ("Regexly", "io.regexly.app", "pattern;test string;matches;cheat sheet", "Developer Tools"),
+    ("Vectra", "com.vectra.design", "artboards;pen tool;shapes;export svg", "Graphics & Design"),
+    (
+        "Inkblot",
+        "io.inkblot.draw",
+        "new canvas;brush library;layers;timelapse",
+        "Graphics & Design",
+    ),
+    ("Hearth", "com.hearth.home", "rooms;devices;scenes;automations", "Lifestyle"),
+    ("Zodiaq", "com.zodiaq.astro", "daily horoscope;birth chart;compatibility;moon", "Lifestyle"),
+    ("Kindred", "com.kindred.dating", "discover;likes you;chats;prompts", "Lifestyle"),
 ]
 
 
 # --- accuracy -------------------------------------------------------------------------------
+
 
 def test_dev_accuracy_at_least_90_percent():
     acc, wrong = accuracy(load_dev())
@@ -270,18 +395,32 @@ def test_fast():
 
 # --- output shape and contract --------------------------------------------------------------
 
+
 def sample_frame() -> pd.DataFrame:
-    return frame_from_apps([
-        ("Pocket Budget", "com.example.pocketbudget", "overview;budgets;transactions", "Finance"),
-        ("Skyline Forecast", "com.skyline.weather", "today;radar;hourly", "Weather"),
-    ])
+    return frame_from_apps(
+        [
+            (
+                "Pocket Budget",
+                "com.example.pocketbudget",
+                "overview;budgets;transactions",
+                "Finance",
+            ),
+            ("Skyline Forecast", "com.skyline.weather", "today;radar;hourly", "Weather"),
+        ]
+    )
 
 
 def test_labels_are_the_store_labels():
     assert len(CATEGORIES) == 25
     assert "Stickers" not in CATEGORIES
-    assert {"Health & Fitness", "Magazines & Newspapers", "Food & Drink",
-            "Graphics & Design", "Photo & Video", "Social Networking"} <= set(CATEGORIES)
+    assert {
+        "Health & Fitness",
+        "Magazines & Newspapers",
+        "Food & Drink",
+        "Graphics & Design",
+        "Photo & Video",
+        "Social Networking",
+    } <= set(CATEGORIES)
     assert FALLBACK_CATEGORY == "Utilities"
 
 
@@ -363,9 +502,15 @@ def test_empty_and_nan_bundle_ids():
 
 
 def test_nan_and_none_everywhere_do_not_crash():
-    frame = pd.DataFrame({APP_ID: ["a", "a", "b"], POSITION: [0, 1, 0],
-                          PROJECT_NAME: [None, None, math.nan],
-                          BUNDLE_ID: [math.nan, None, ""], SCREEN: [None, math.nan, ""]})
+    frame = pd.DataFrame(
+        {
+            APP_ID: ["a", "a", "b"],
+            POSITION: [0, 1, 0],
+            PROJECT_NAME: [None, None, math.nan],
+            BUNDLE_ID: [math.nan, None, ""],
+            SCREEN: [None, math.nan, ""],
+        }
+    )
     out = detect_domain(frame)
     assert (out[DOMAIN_CATEGORY] == FALLBACK_CATEGORY).all()
     assert (out[DOMAIN_CONFIDENCE] < 0.2).all()
@@ -385,8 +530,7 @@ def test_generic_screens_carry_no_weight():
 
 
 def test_empty_frame():
-    frame = frame_from_apps([]).reindex(columns=[APP_ID, POSITION, PROJECT_NAME, BUNDLE_ID,
-                                                 SCREEN])
+    frame = frame_from_apps([]).reindex(columns=[APP_ID, POSITION, PROJECT_NAME, BUNDLE_ID, SCREEN])
     out = detect_domain(frame)
     assert len(out) == 0
     assert {DOMAIN_CATEGORY, DOMAIN_CONFIDENCE, DOMAIN_SIGNALS} <= set(out.columns)
@@ -410,6 +554,7 @@ def test_nan_app_id_rows_form_their_own_set():
 
 # --- evidence ---------------------------------------------------------------------------------
 
+
 def test_screen_text_helps_but_is_capped():
     frame = frame_from_apps([("Zorblax", "com.zorblax.app", "home;detail", "")])
     plain = detect_domain(frame)
@@ -419,8 +564,9 @@ def test_screen_text_helps_but_is_capped():
     assert (out[DOMAIN_CATEGORY] == "Weather").all()
     assert any("text" in s for s in out[DOMAIN_SIGNALS].iloc[0])
     # a wall of weather words in the text cannot outvote clear screen names
-    frame = frame_from_apps([("Zorblax", "com.zorblax.app",
-                              "workouts;training plan;calories;steps", "")])
+    frame = frame_from_apps(
+        [("Zorblax", "com.zorblax.app", "workouts;training plan;calories;steps", "")]
+    )
     frame[SCREEN_TEXT] = ["forecast radar rain storm wind humidity uv hourly weather"] * 4
     assert detect_domain(frame)[DOMAIN_CATEGORY].iloc[0] == "Health & Fitness"
 
@@ -432,21 +578,36 @@ def test_screen_text_missing_or_nan_is_fine():
     assert set(out[DOMAIN_CATEGORY]) == {"Finance", "Weather"}
 
 
-@pytest.mark.parametrize("name, bundle, expected", [
-    ("StepStreak", "", "Health & Fitness"),
-    ("MacroMate", "", "Health & Fitness"),
-    ("FlightPal", "", "Travel"),
-    ("NoteNook", "", "Productivity"),
-    ("pocketbudget", "", "Finance"),
-    ("", "com.acme.forecastly", "Weather"),
-    ("", "com.acme.realestate", "Lifestyle"),
-])
+@pytest.mark.parametrize(
+    "name, bundle, expected",
+    [
+        ("StepStreak", "", "Health & Fitness"),
+        ("MacroMate", "", "Health & Fitness"),
+        ("FlightPal", "", "Travel"),
+        ("NoteNook", "", "Productivity"),
+        ("pocketbudget", "", "Finance"),
+        ("", "com.acme.forecastly", "Weather"),
+        ("", "com.acme.realestate", "Lifestyle"),
+    ],
+)
 def test_compound_names_are_segmented(name, bundle, expected):
     assert score_domains(name, bundle, [])[0][0] == expected
 
 
-@pytest.mark.parametrize("name", ["Artisan", "Parable", "Hostile", "Showcase", "Kidsafe",
-                                  "Homestead", "Zorblax", "Meridian", "Halcyon"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Artisan",
+        "Parable",
+        "Hostile",
+        "Showcase",
+        "Kidsafe",
+        "Homestead",
+        "Zorblax",
+        "Meridian",
+        "Halcyon",
+    ],
+)
 def test_ordinary_words_are_not_split_into_false_compounds(name):
     assert all(score == 0 for _cat, score in score_domains(name, "", []))
 
@@ -495,10 +656,12 @@ def test_score_domains_shape():
 
 
 def test_confidence_reflects_margin():
-    clear = detect_domain(frame_from_apps([
-        ("Skyline Forecast", "com.skyline.weather", "radar;hourly;rain;storm alerts", "")]))
-    mixed = detect_domain(frame_from_apps([
-        ("Zorblax", "com.zorblax.app", "radar;workouts", "")]))
+    clear = detect_domain(
+        frame_from_apps(
+            [("Skyline Forecast", "com.skyline.weather", "radar;hourly;rain;storm alerts", "")]
+        )
+    )
+    mixed = detect_domain(frame_from_apps([("Zorblax", "com.zorblax.app", "radar;workouts", "")]))
     assert clear[DOMAIN_CONFIDENCE].iloc[0] > 0.6
     assert mixed[DOMAIN_CONFIDENCE].iloc[0] < clear[DOMAIN_CONFIDENCE].iloc[0]
 

@@ -35,8 +35,10 @@ from .conftest import INTER_BOLD, fake_screen, png_bytes
 
 # OCR is a required feature: in CI (where `make test` installs tesseract-ocr) a missing
 # binary fails these tests instead of skipping them.
-needs_tesseract = pytest.mark.skipif(ocr_mod.tesseract_path() is None and not os.environ.get("CI"),
-                                     reason="tesseract is not installed")
+needs_tesseract = pytest.mark.skipif(
+    ocr_mod.tesseract_path() is None and not os.environ.get("CI"),
+    reason="tesseract is not installed",
+)
 
 
 def small_screen(title: str = "Budgets", accent=(20, 150, 120), dark: bool = False) -> bytes:
@@ -44,57 +46,125 @@ def small_screen(title: str = "Budgets", accent=(20, 150, 120), dark: bool = Fal
     return png_bytes(fake_screen(title, accent=accent, dark=dark, size=(402, 874)))
 
 
-def frame_of(images: list, screens: list[str], *, texts: list[str] | None = None,
-             category: str | None = "Finance", app_id: str = "app") -> pd.DataFrame:
+def frame_of(
+    images: list,
+    screens: list[str],
+    *,
+    texts: list[str] | None = None,
+    category: str | None = "Finance",
+    app_id: str = "app",
+) -> pd.DataFrame:
     n = len(images)
-    data = {APP_ID: [app_id] * n, POSITION: list(range(n)), PROJECT_NAME: ["Pocket Budget"] * n,
-            SCREEN: screens, IMAGE: images, SCREEN_TEXT: texts or [""] * n}
+    data = {
+        APP_ID: [app_id] * n,
+        POSITION: list(range(n)),
+        PROJECT_NAME: ["Pocket Budget"] * n,
+        SCREEN: screens,
+        IMAGE: images,
+        SCREEN_TEXT: texts or [""] * n,
+    }
     if category is not None:
         data[DOMAIN_CATEGORY] = [category] * n
     return pd.DataFrame(data)
 
 
-@pytest.mark.parametrize("screen, domain, intent", [
-    ("home", None, "overview"), ("dashboard", None, "overview"), ("today", None, "overview"),
-    ("feed", None, "feed"), ("discover", None, "feed"), ("top stories", "News", "feed"),
-    ("tasks", None, "list"), ("shopping list", None, "list"), ("projects", None, "list"),
-    ("product", None, "detail"), ("spot details", None, "detail"),
-    ("search", None, "search"), ("search flights", "Travel", "search"),
-    ("results", None, "search"), ("reports", None, "stats"), ("insights", None, "stats"),
-    ("standings", None, "leaderboard"), ("leaderboard", None, "leaderboard"),
-    ("scores", None, "scores"), ("match", "Sports", "scores"),
-    ("calendar", None, "calendar"), ("schedule", None, "calendar"),
-    ("itinerary", "Travel", "calendar"), ("budgets", "Finance", "planning"),
-    ("meal plan", None, "planning"), ("map", None, "map"), ("find parking", None, "map"),
-    ("radar", "Weather", "map"), ("chats", None, "chat"), ("league chat", None, "chat"),
-    ("inbox", None, "chat"), ("inbox", "Productivity", "list"),
-    ("player", None, "player"), ("now playing", None, "player"),
-    ("scan barcode", None, "camera"), ("identify", None, "camera"),
-    ("cart", None, "checkout"), ("checkout", None, "checkout"),
-    ("payments", None, "payments"), ("bills", "Finance", "payments"),
-    ("invoices", "Business", "payments"), ("profile", None, "profile"),
-    ("settings", None, "settings"), ("security", None, "settings"),
-    ("welcome", None, "onboarding"), ("sign in", None, "onboarding"),
-    ("streaks", None, "goals"), ("progress", None, "goals"), ("goals", None, "goals"),
-    ("editor", None, "editor"), ("create post", None, "editor"), ("canvas", None, "editor"),
-    ("filters", "Photo & Video", "editor"), ("filters", "Shopping", "search"),
-    ("notifications", None, "notifications"), ("price alerts", None, "notifications"),
-    ("bookings", None, "booking"), ("boarding pass", "Travel", "booking"),
-    ("choose ride", None, "booking"), ("library", None, "library"),
-    ("gallery", None, "library"), ("favorites", None, "saved"), ("wishlist", None, "saved"),
-    ("favorite teams", "Sports", "saved"), ("history", None, "history"),
-    ("transactions", "Finance", "history"), ("article", None, "reader"),
-    ("lessons", None, "learn"), ("quizzes", None, "learn"), ("word of the day", None, "learn"),
-    ("workouts", None, "workout"), ("sessions", "Health & Fitness", "workout"),
-    ("breathe", None, "wellness"), ("sleep", None, "wellness"), ("journal", None, "log"),
-    ("medications", "Medical", "log"), ("timer", None, "timer"),
-    ("sleep timer", None, "timer"), ("friends", None, "people"), ("my team", None, "people"),
-    ("shop", None, "shop"), ("menu", "Food & Drink", "shop"), ("hourly", "Weather", "forecast"),
-    ("10 day", "Weather", "forecast"), ("convert", None, "tools"),
-    ("mortgage calculator", None, "tools"), ("level select", "Games", "play"),
-    ("battle", None, "play"), ("export", None, "share"), ("invite", None, "share"),
-    ("01 Budgets", "Finance", "planning"), ("Search-Results", None, "search"),
-])
+@pytest.mark.parametrize(
+    "screen, domain, intent",
+    [
+        ("home", None, "overview"),
+        ("dashboard", None, "overview"),
+        ("today", None, "overview"),
+        ("feed", None, "feed"),
+        ("discover", None, "feed"),
+        ("top stories", "News", "feed"),
+        ("tasks", None, "list"),
+        ("shopping list", None, "list"),
+        ("projects", None, "list"),
+        ("product", None, "detail"),
+        ("spot details", None, "detail"),
+        ("search", None, "search"),
+        ("search flights", "Travel", "search"),
+        ("results", None, "search"),
+        ("reports", None, "stats"),
+        ("insights", None, "stats"),
+        ("standings", None, "leaderboard"),
+        ("leaderboard", None, "leaderboard"),
+        ("scores", None, "scores"),
+        ("match", "Sports", "scores"),
+        ("calendar", None, "calendar"),
+        ("schedule", None, "calendar"),
+        ("itinerary", "Travel", "calendar"),
+        ("budgets", "Finance", "planning"),
+        ("meal plan", None, "planning"),
+        ("map", None, "map"),
+        ("find parking", None, "map"),
+        ("radar", "Weather", "map"),
+        ("chats", None, "chat"),
+        ("league chat", None, "chat"),
+        ("inbox", None, "chat"),
+        ("inbox", "Productivity", "list"),
+        ("player", None, "player"),
+        ("now playing", None, "player"),
+        ("scan barcode", None, "camera"),
+        ("identify", None, "camera"),
+        ("cart", None, "checkout"),
+        ("checkout", None, "checkout"),
+        ("payments", None, "payments"),
+        ("bills", "Finance", "payments"),
+        ("invoices", "Business", "payments"),
+        ("profile", None, "profile"),
+        ("settings", None, "settings"),
+        ("security", None, "settings"),
+        ("welcome", None, "onboarding"),
+        ("sign in", None, "onboarding"),
+        ("streaks", None, "goals"),
+        ("progress", None, "goals"),
+        ("goals", None, "goals"),
+        ("editor", None, "editor"),
+        ("create post", None, "editor"),
+        ("canvas", None, "editor"),
+        ("filters", "Photo & Video", "editor"),
+        ("filters", "Shopping", "search"),
+        ("notifications", None, "notifications"),
+        ("price alerts", None, "notifications"),
+        ("bookings", None, "booking"),
+        ("boarding pass", "Travel", "booking"),
+        ("choose ride", None, "booking"),
+        ("library", None, "library"),
+        ("gallery", None, "library"),
+        ("favorites", None, "saved"),
+        ("wishlist", None, "saved"),
+        ("favorite teams", "Sports", "saved"),
+        ("history", None, "history"),
+        ("transactions", "Finance", "history"),
+        ("article", None, "reader"),
+        ("lessons", None, "learn"),
+        ("quizzes", None, "learn"),
+        ("word of the day", None, "learn"),
+        ("workouts", None, "workout"),
+        ("sessions", "Health & Fitness", "workout"),
+        ("breathe", None, "wellness"),
+        ("sleep", None, "wellness"),
+        ("journal", None, "log"),
+        ("medications", "Medical", "log"),
+        ("timer", None, "timer"),
+        ("sleep timer", None, "timer"),
+        ("friends", None, "people"),
+        ("my team", None, "people"),
+        ("shop", None, "shop"),
+        ("menu", "Food & Drink", "shop"),
+        ("hourly", "Weather", "forecast"),
+        ("10 day", "Weather", "forecast"),
+        ("convert", None, "tools"),
+        ("mortgage calculator", None, "tools"),
+        ("level select", "Games", "play"),
+        ("battle", None, "play"),
+        ("export", None, "share"),
+        ("invite", None, "share"),
+        ("01 Budgets", "Finance", "planning"),
+        ("Search-Results", None, "search"),
+    ],
+)
 def test_intent_from_screen_name(screen, domain, intent):
     assert screen_intent(screen, domain=domain, position=3) == intent
 
@@ -112,14 +182,26 @@ def test_intent_falls_back_to_text_then_position():
 
 
 def test_keywords_drop_stop_words_numbers_and_noise():
-    kws = keywords_of("budgets", "Budgets\nSpent this month $1,284.50\nGroceries $40.00\n"
-                      "Groceries and Transport 12 45%\nsSyol=Va lll e@ Rent", project="Pocket Budget")
+    kws = keywords_of(
+        "budgets",
+        "Budgets\nSpent this month $1,284.50\nGroceries $40.00\n"
+        "Groceries and Transport 12 45%\nsSyol=Va lll e@ Rent",
+        project="Pocket Budget",
+    )
     assert kws[0] == "budgets"
     assert "groceries" in kws and "transport" in kws and "rent" in kws
     assert not any(ch.isdigit() for k in kws for ch in k)
     assert not {"this", "and", "the", "budget", "pocket", "lll", "ssyol"} & set(kws)
-    assert len(keywords_of("x", " ".join(f"word{c}apple" for c in "abcdefghijkl")
-                           + " alpha bravo charlie delta echo foxtrot golf hotel india")) <= 8
+    assert (
+        len(
+            keywords_of(
+                "x",
+                " ".join(f"word{c}apple" for c in "abcdefghijkl")
+                + " alpha bravo charlie delta echo foxtrot golf hotel india",
+            )
+        )
+        <= 8
+    )
 
 
 def test_dom_text_is_preferred_over_ocr(monkeypatch):
@@ -127,8 +209,11 @@ def test_dom_text_is_preferred_over_ocr(monkeypatch):
         raise AssertionError("OCR must not run when the DOM text is known")
 
     monkeypatch.setattr(ocr_mod, "recognize", no_ocr)
-    frame = frame_of([small_screen("Settings")], ["screen 1"],
-                     texts=["Weekly reports\nGroceries 120\nTransport 40"])
+    frame = frame_of(
+        [small_screen("Settings")],
+        ["screen 1"],
+        texts=["Weekly reports\nGroceries 120\nTransport 40"],
+    )
     out = extract_features(frame, ocr="auto")
     row = out.iloc[0]
     assert row[FEATURES_TEXT_SOURCE] == "dom"
@@ -139,8 +224,10 @@ def test_dom_text_is_preferred_over_ocr(monkeypatch):
 
 @needs_tesseract
 def test_ocr_reads_a_screenshots_big_title():
-    images = [png_bytes(fake_screen("Budgets")),
-              png_bytes(fake_screen("Weekly Reports", dark=True, accent=(230, 60, 90)))]
+    images = [
+        png_bytes(fake_screen("Budgets")),
+        png_bytes(fake_screen("Weekly Reports", dark=True, accent=(230, 60, 90))),
+    ]
     out = extract_features(frame_of(images, ["screen 1", "screen 2"]), ocr=True)
     assert out[FEATURES_TEXT_SOURCE].tolist() == ["ocr", "ocr"]
     assert "Budgets" in out[FEATURES_TEXT].iloc[0]
@@ -184,8 +271,9 @@ def test_ocr_failure_is_reported_not_raised(monkeypatch):
 
 def test_accent_is_the_vivid_brand_colour():
     brand = (230, 40, 90)
-    frame = frame_of([small_screen(accent=brand), small_screen("Goals", accent=brand)],
-                     ["home", "goals"])
+    frame = frame_of(
+        [small_screen(accent=brand), small_screen("Goals", accent=brand)], ["home", "goals"]
+    )
     out = extract_features(frame, ocr=False)
     accent = out[FEATURES_ACCENT]
     assert accent.nunique() == 1
@@ -212,8 +300,9 @@ def test_dark_ui_is_the_sets_majority():
 
 
 def test_phrase_is_a_short_noun_phrase():
-    out = extract_features(frame_of([small_screen()] * 3, ["budgets", "search flights", "home"]),
-                           ocr=False)
+    out = extract_features(
+        frame_of([small_screen()] * 3, ["budgets", "search flights", "home"]), ocr=False
+    )
     phrases = out[FEATURES_PHRASE].tolist()
     assert phrases[0] == "monthly budgets by category"
     assert phrases[1] == "search across flights"
@@ -229,7 +318,7 @@ def test_frame_not_mutated_index_kept_and_paths_work(tmp_path):
     out = extract_features(frame, ocr=False)
     pd.testing.assert_frame_equal(frame, before)
     assert list(out.index) == [7, 3]
-    assert list(out.columns[:len(frame.columns)]) == list(frame.columns)
+    assert list(out.columns[: len(frame.columns)]) == list(frame.columns)
     assert out[FEATURES_INTENT].tolist() == ["overview", "stats"]
     assert not any(isinstance(v, Image.Image) for v in out.to_numpy().ravel())
 

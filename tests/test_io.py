@@ -29,10 +29,19 @@ def test_folder_order_and_screen_names_from_file_names(tmp_path: Path):
 def test_manifest_sets_order_names_and_metadata(tmp_path: Path):
     fake_screen().save(tmp_path / "a.png")
     fake_screen().save(tmp_path / "b.png")
-    (tmp_path / "manifest.json").write_text(json.dumps({
-        "project_name": "Pocket Budget", "bundle_id": "com.example.pb", "locale": "en-GB",
-        "screens": [{"file": "b.png", "screen": "budgets"}, {"file": "a.png", "screen": "home"}],
-    }))
+    (tmp_path / "manifest.json").write_text(
+        json.dumps(
+            {
+                "project_name": "Pocket Budget",
+                "bundle_id": "com.example.pb",
+                "locale": "en-GB",
+                "screens": [
+                    {"file": "b.png", "screen": "budgets"},
+                    {"file": "a.png", "screen": "home"},
+                ],
+            }
+        )
+    )
     frame = ss.read_screenshots(tmp_path)
     assert list(frame[C.SCREEN]) == ["budgets", "home"]
     assert frame[C.IMAGE].iloc[0].endswith("b.png")
@@ -46,8 +55,11 @@ def test_bytes_and_base64_inputs():
     by_bytes = ss.read_screenshots([data, data], project_name="X", screens=["home", "stats"])
     assert list(by_bytes[C.SCREEN]) == ["home", "stats"]
     b64 = base64.b64encode(data).decode()
-    by_b64 = ss.read_screenshots(images_base64=[b64, "data:image/png;base64," + b64],
-                                 project_name="X", screens=["home", "stats"])
+    by_b64 = ss.read_screenshots(
+        images_base64=[b64, "data:image/png;base64," + b64],
+        project_name="X",
+        screens=["home", "stats"],
+    )
     assert by_b64[C.IMAGE].iloc[0] == data == by_b64[C.IMAGE].iloc[1]
 
 
@@ -74,8 +86,12 @@ def test_truncated_png_is_refused(tmp_path: Path):
 
 def _bomb_png(width: int, height: int) -> bytes:
     ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    chunk = struct.pack(">I", len(ihdr)) + b"IHDR" + ihdr + struct.pack(
-        ">I", zlib.crc32(b"IHDR" + ihdr) & 0xFFFFFFFF)
+    chunk = (
+        struct.pack(">I", len(ihdr))
+        + b"IHDR"
+        + ihdr
+        + struct.pack(">I", zlib.crc32(b"IHDR" + ihdr) & 0xFFFFFFFF)
+    )
     return b"\x89PNG\r\n\x1a\n" + chunk
 
 

@@ -16,11 +16,18 @@ from shotsmith.devices import is_store_size
 from shotsmith.png import encode_png
 from shotsmith.scene import Scene, boxes_overlap
 
-HEADLINES = ["Money, finally under control", "Plan every dollar", "See where it goes",
-             "Reach goals sooner"]
-SUBTITLES = ["Budgets, bills and goals in one calm place",
-             "Set monthly limits by category and stay on track",
-             "Every transaction sorted and searchable", "Save for what matters, step by step"]
+HEADLINES = [
+    "Money, finally under control",
+    "Plan every dollar",
+    "See where it goes",
+    "Reach goals sooner",
+]
+SUBTITLES = [
+    "Budgets, bills and goals in one calm place",
+    "Set monthly limits by category and stay on track",
+    "Every transaction sorted and searchable",
+    "Save for what matters, step by step",
+]
 
 
 def designed_frame(folder: Path, accent: str = "#14967a", **options):
@@ -52,7 +59,7 @@ def test_captions_legible_inside_canvas_and_clear_of_device(screens_dir, templat
             assert x >= margin and y >= 0 and x + w <= W - margin and y + h <= H, block
             assert not boxes_overlap(block.box, device_box), (block.role, block.box, device_box)
             assert len(block.lines) <= 2
-            behind = bare[y:y + h, x:x + w]
+            behind = bare[y : y + h, x : x + w]
             assert worst_contrast(block.color, behind) >= 4.5, (block.role, block.color)
         headline, subtitle = scene.texts
         assert headline.box[1] + headline.box[3] <= subtitle.box[1]  # stacked, no overlap
@@ -78,8 +85,9 @@ def test_rhythm_alternates_in_spotlight(screens_dir):
         assert s["device"]["y"] + s["device"]["height"] <= s["height"]
 
 
-@pytest.mark.parametrize("size,expected", [(None, (1320, 2868)), ("6.5", (1284, 2778)),
-                                           ("6.3", (1206, 2622))])
+@pytest.mark.parametrize(
+    "size,expected", [(None, (1320, 2868)), ("6.5", (1284, 2778)), ("6.3", (1206, 2622))]
+)
 def test_render_exact_store_size_rgb_no_alpha(screens_dir, tmp_path, size, expected):
     planned = designed_frame(screens_dir, size=size)
     out = ss.render(planned.head(2), out_dir=tmp_path)
@@ -147,13 +155,17 @@ def test_right_to_left_captions_use_a_covering_font_and_raqm(screens_dir):
 
     assert features.check("raqm"), "Pillow's raqm layout is needed for complex scripts"
     frame = ss.read_screenshots(screens_dir, project_name="X", locale="ar")
-    frame[C.COPY_HEADLINE] = ["ميزانيتك تحت السيطرة", "خطط لكل درهم", "اعرف أين تذهب أموالك",
-                              "ادخر لما يهمك"]
+    frame[C.COPY_HEADLINE] = [
+        "ميزانيتك تحت السيطرة",
+        "خطط لكل درهم",
+        "اعرف أين تذهب أموالك",
+        "ادخر لما يهمك",
+    ]
     frame[C.COPY_SUBTITLE] = ["كل حساباتك في مكان واحد هادئ"] * 4
     planned = ss.plan_layout(frame)
     head = planned[C.LAYOUT_SCENE].iloc[0]["texts"][0]
     assert "Arabic" in Path(head["font"]).name
     image = np.asarray(ss.render_scene(planned[C.LAYOUT_SCENE].iloc[0], frame[C.IMAGE].iloc[0]))
     x, y, w, h = head["box"]
-    ink = image[y:y + h, x:x + w]
+    ink = image[y : y + h, x : x + w]
     assert (np.abs(ink.astype(int) - ink[0, 0].astype(int)).sum(axis=2) > 200).mean() > 0.05

@@ -22,8 +22,14 @@ from shotsmith.stages.copywriting import write_copy
 
 from .test_copywriting import assert_set_obeys_rules, make_set
 
-GOOD_HEADLINES = ["Money, finally clear", "Plan every dollar", "See where it goes",
-                  "Bills on autopilot", "Goals within reach", "Reports in one tap"]
+GOOD_HEADLINES = [
+    "Money, finally clear",
+    "Plan every dollar",
+    "See where it goes",
+    "Bills on autopilot",
+    "Goals within reach",
+    "Reports in one tap",
+]
 
 
 class FakeLLM(BaseHTTPRequestHandler):
@@ -35,8 +41,9 @@ class FakeLLM(BaseHTTPRequestHandler):
     def do_POST(self):
         length = int(self.headers.get("Content-Length") or 0)
         body = json.loads(self.rfile.read(length) or b"{}")
-        self.server.requests.append({"path": self.path, "body": body,
-                                     "auth": self.headers.get("Authorization")})
+        self.server.requests.append(
+            {"path": self.path, "body": body, "auth": self.headers.get("Authorization")}
+        )
         mode = self.server.mode
         if self.path != "/v1/chat/completions":
             return self._send(404, {"error": "not found"})
@@ -49,20 +56,46 @@ class FakeLLM(BaseHTTPRequestHandler):
         if mode == "garbage":
             content = "Sure! Here are some great captions for your app :)"
         elif mode == "rules":
-            content = json.dumps({"tagline": "Best app ever", "screens": [
-                {"headline": f"Best budget app {i}", "subtitle": "The number one app."}
-                for i in range(n)]})
+            content = json.dumps(
+                {
+                    "tagline": "Best app ever",
+                    "screens": [
+                        {"headline": f"Best budget app {i}", "subtitle": "The number one app."}
+                        for i in range(n)
+                    ],
+                }
+            )
         elif mode == "short":
             content = json.dumps({"tagline": "Money, finally clear", "screens": []})
         else:  # a valid answer, wrapped in a code fence as chat models like to do
-            screens = [{"position": i + 1, "headline": GOOD_HEADLINES[i],
-                        "subtitle": f"Screen {i + 1} of {brief['app_name']}, explained."}
-                       for i in range(n)]
-            content = "```json\n" + json.dumps({"tagline": GOOD_HEADLINES[0],
-                                                "screens": screens}) + "\n```"
-        self._send(200, {"id": "x", "object": "chat.completion", "model": body["model"],
-                         "choices": [{"index": 0, "finish_reason": "stop",
-                                      "message": {"role": "assistant", "content": content}}]})
+            screens = [
+                {
+                    "position": i + 1,
+                    "headline": GOOD_HEADLINES[i],
+                    "subtitle": f"Screen {i + 1} of {brief['app_name']}, explained.",
+                }
+                for i in range(n)
+            ]
+            content = (
+                "```json\n"
+                + json.dumps({"tagline": GOOD_HEADLINES[0], "screens": screens})
+                + "\n```"
+            )
+        self._send(
+            200,
+            {
+                "id": "x",
+                "object": "chat.completion",
+                "model": body["model"],
+                "choices": [
+                    {
+                        "index": 0,
+                        "finish_reason": "stop",
+                        "message": {"role": "assistant", "content": content},
+                    }
+                ],
+            },
+        )
 
     def _send(self, status, payload):
         data = json.dumps(payload).encode()
@@ -82,8 +115,9 @@ def fake_llm():
     server.daemon_threads = True  # a "slow" handler must not hold up teardown
     server.mode = "good"
     server.requests = []
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02},
-                              daemon=True)
+    thread = threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+    )
     thread.start()
     try:
         yield server
@@ -95,8 +129,12 @@ def fake_llm():
 
 def config_for(server, **kw) -> LLMConfig:
     host, port = server.server_address[:2]
-    return LLMConfig(base_url=f"http://{host}:{port}/v1", model="fake-1", api_key="sk-test",
-                     **({"timeout": 10.0} | kw))
+    return LLMConfig(
+        base_url=f"http://{host}:{port}/v1",
+        model="fake-1",
+        api_key="sk-test",
+        **({"timeout": 10.0} | kw),
+    )
 
 
 def finance_set(n: int = 4) -> pd.DataFrame:
@@ -193,9 +231,14 @@ def test_llm_with_non_english_locale(fake_llm):
 def test_config_from_env():
     assert LLMConfig.from_env({}) is None
     assert LLMConfig.from_env({"SHOTSMITH_LLM_BASE_URL": "http://x/v1"}) is None
-    cfg = LLMConfig.from_env({"SHOTSMITH_LLM_BASE_URL": "http://x/v1/",
-                              "SHOTSMITH_LLM_MODEL": "m", "SHOTSMITH_LLM_API_KEY": "k",
-                              "SHOTSMITH_LLM_TIMEOUT": "7"})
+    cfg = LLMConfig.from_env(
+        {
+            "SHOTSMITH_LLM_BASE_URL": "http://x/v1/",
+            "SHOTSMITH_LLM_MODEL": "m",
+            "SHOTSMITH_LLM_API_KEY": "k",
+            "SHOTSMITH_LLM_TIMEOUT": "7",
+        }
+    )
     assert cfg == LLMConfig("http://x/v1/", "m", "k", 7.0)
     assert cfg.endpoint == "http://x/v1/chat/completions"
     assert "k" not in repr(cfg).replace("api_key", "")

@@ -47,9 +47,16 @@ def run_notebook(name: str, out: Path, **parameters) -> nbformat.NotebookNode:
     import papermill as pm
 
     out.mkdir(parents=True, exist_ok=True)
-    pm.execute_notebook(str(NOTEBOOKS / name), str(out / name), parameters=parameters,
-                        kernel_name="python3", cwd=str(NOTEBOOKS), progress_bar=False,
-                        log_output=False, execution_timeout=300)
+    pm.execute_notebook(
+        str(NOTEBOOKS / name),
+        str(out / name),
+        parameters=parameters,
+        kernel_name="python3",
+        cwd=str(NOTEBOOKS),
+        progress_bar=False,
+        log_output=False,
+        execution_timeout=300,
+    )
     return nbformat.read(out / name, as_version=4)
 
 
@@ -71,6 +78,7 @@ def png_size(path: Path) -> tuple[tuple[int, int], str]:
 
 # --- notebooks as committed ----------------------------------------------------------------
 
+
 def test_notebooks_are_committed_clean_with_a_parameters_cell():
     names = sorted(p.name for p in NOTEBOOKS.glob("*.ipynb"))
     assert names == EXPECTED
@@ -91,8 +99,10 @@ def test_notebooks_are_committed_clean_with_a_parameters_cell():
             # only the public API: `import shotsmith as ss`, ss.<exported name>, the client
             for line in cell.source.splitlines():
                 if re.match(r"\s*(from|import)\s+shotsmith", line):
-                    assert line.strip() in ("import shotsmith as ss",
-                                            "from shotsmith.client import Client"), (name, line)
+                    assert line.strip() in (
+                        "import shotsmith as ss",
+                        "from shotsmith.client import Client",
+                    ), (name, line)
             for used in re.findall(r"\bss\.([A-Za-z_]\w*)", cell.source):
                 assert used in public, f"{name}: ss.{used} is not in shotsmith.__all__"
 
@@ -101,20 +111,27 @@ def test_golden_quickstart_has_the_quickstart_cells():
     """The golden copy is the quickstart itself, only with small parameters."""
     nb = nbformat.read(NOTEBOOKS / "01_quickstart.ipynb", as_version=4)
     golden = nbformat.read(GOLDEN, as_version=4)
-    assert [c.cell_type for c in golden.cells] == [c.cell_type for c in nb.cells], \
+    assert [c.cell_type for c in golden.cells] == [c.cell_type for c in nb.cells], (
         "re-run tests/notebooks/regen_golden.py"
+    )
     for i, (a, b) in enumerate(zip(nb.cells[1:], golden.cells[1:]), start=1):
         assert a.source == b.source, f"cell {i} differs: re-run tests/notebooks/regen_golden.py"
 
 
 # --- notebooks executed ------------------------------------------------------------------------
 
+
 def test_quickstart_runs_and_writes_the_set(tmp_path):
     out_dir = tmp_path / "quick"
     nb = run_notebook("01_quickstart.ipynb", tmp_path / "nb", out_dir=str(out_dir), ocr=False)
     pngs = sorted((out_dir / "pocket-budget").glob("*.png"))
-    assert [p.name for p in pngs] == ["01_overview.png", "02_budgets.png", "03_transactions.png",
-                                      "04_reports.png", "05_goals.png"]
+    assert [p.name for p in pngs] == [
+        "01_overview.png",
+        "02_budgets.png",
+        "03_transactions.png",
+        "04_reports.png",
+        "05_goals.png",
+    ]
     assert {png_size(p) for p in pngs} == {((1320, 2868), "RGB")}
     assert (out_dir / "pocket-budget" / "design.json").exists()
     html = "\n".join(outputs(nb, "text/html"))
@@ -131,38 +148,61 @@ def test_quickstart_matches_its_golden_copy(tmp_path):
     from pytest_notebook.nb_regression import NBRegressionFixture
 
     golden = nbformat.read(GOLDEN, as_version=4)
-    volatile = [i for i, c in enumerate(golden.cells)
-                if "volatile" in c.metadata.get("tags", [])]
+    volatile = [i for i, c in enumerate(golden.cells) if "volatile" in c.metadata.get("tags", [])]
     assert volatile, "the timing cell should be tagged volatile"
     fixture = NBRegressionFixture(
-        exec_timeout=300, exec_cwd=str(NOTEBOOKS),
-        diff_ignore=("/cells/*/outputs/*/traceback", "/metadata", "/cells/*/metadata",
-                     "/cells/*/outputs/*/data/image/png",
-                     *(f"/cells/{i}/outputs" for i in volatile)),
-        diff_replace=(("/cells/*/outputs/*/data/text/html",
-                       r"data:image/(jpeg|png);base64,[A-Za-z0-9+/=]+",
-                       r"data:image/\1;base64,..."),),
-        diff_color_words=False, diff_use_color=False)
+        exec_timeout=300,
+        exec_cwd=str(NOTEBOOKS),
+        diff_ignore=(
+            "/cells/*/outputs/*/traceback",
+            "/metadata",
+            "/cells/*/metadata",
+            "/cells/*/outputs/*/data/image/png",
+            *(f"/cells/{i}/outputs" for i in volatile),
+        ),
+        diff_replace=(
+            (
+                "/cells/*/outputs/*/data/text/html",
+                r"data:image/(jpeg|png);base64,[A-Za-z0-9+/=]+",
+                r"data:image/\1;base64,...",
+            ),
+        ),
+        diff_color_words=False,
+        diff_use_color=False,
+    )
     fixture.check(str(GOLDEN))
 
 
 def test_tune_layout_notebook_saves_a_usable_template(tmp_path, monkeypatch):
     layouts = tmp_path / "layouts"
-    tweaks = {"device_width": 0.62, "palette": "vivid", "caption_align": "left",
-              "headline_1": "Every dollar, planned"}
-    nb = run_notebook("02_tune_layout.ipynb", tmp_path / "nb", tweaks=tweaks,
-                      save_as="ci-tuned", layouts_dir=str(layouts))
+    tweaks = {
+        "device_width": 0.62,
+        "palette": "vivid",
+        "caption_align": "left",
+        "headline_1": "Every dollar, planned",
+    }
+    nb = run_notebook(
+        "02_tune_layout.ipynb",
+        tmp_path / "nb",
+        tweaks=tweaks,
+        save_as="ci-tuned",
+        layouts_dir=str(layouts),
+    )
     saved = layouts / "ci-tuned.toml"
     data = tomllib.loads(saved.read_text())
     assert data["name"] == "ci-tuned"
     assert data["device"]["width"] == 0.62
     assert data["palette"]["rhythm"] == ["vivid"] and data["text"]["align"] == "left"
-    assert any("application/vnd.jupyter.widget-view+json" in o.get("data", {})
-               for c in nb.cells for o in c.get("outputs", []))
+    assert any(
+        "application/vnd.jupyter.widget-view+json" in o.get("data", {})
+        for c in nb.cells
+        for o in c.get("outputs", [])
+    )
     assert "Every dollar, planned" in "\n".join(outputs(nb, "text/plain"))
     # the saved template designs a set, by path and by name (as `design --template` does)
-    shots = ss.write_copy(ss.extract_features(ss.detect_domain(ss.read_screenshots(POCKET)),
-                                              ocr=False))
+    shots = ss.write_copy(
+        ss.extract_features(ss.detect_domain(ss.read_screenshots(POCKET)), ocr=False)
+    )
     by_path = ss.plan_layout(shots, template=str(saved))
     monkeypatch.setenv("SHOTSMITH_LAYOUTS", str(layouts))
     by_name = ss.plan_layout(shots, template="ci-tuned")
@@ -174,13 +214,23 @@ def test_tune_layout_notebook_saves_a_usable_template(tmp_path, monkeypatch):
 
 
 def test_batch_notebook_designs_the_manifest(tmp_path):
-    manifest = ss.write_manifest([{"source": str(SAMPLES / "pocket-budget")},
-                                  {"source": str(SAMPLES / "tasklane"), "project_name": "Tasklane"},
-                                  {"source": str(tmp_path / "missing"), "project_name": "Gone"}],
-                                 tmp_path / "apps.csv")
+    manifest = ss.write_manifest(
+        [
+            {"source": str(SAMPLES / "pocket-budget")},
+            {"source": str(SAMPLES / "tasklane"), "project_name": "Tasklane"},
+            {"source": str(tmp_path / "missing"), "project_name": "Gone"},
+        ],
+        tmp_path / "apps.csv",
+    )
     out_dir = tmp_path / "batch"
-    nb = run_notebook("03_batch.ipynb", tmp_path / "nb", manifest=str(manifest),
-                      out_dir=str(out_dir), workers=2, ocr=False)
+    nb = run_notebook(
+        "03_batch.ipynb",
+        tmp_path / "nb",
+        manifest=str(manifest),
+        out_dir=str(out_dir),
+        workers=2,
+        ocr=False,
+    )
     summary = pd.read_csv(out_dir / "summary.csv", keep_default_na=False)
     assert list(summary["app_id"]) == ["pocket-budget", "tasklane", "gone"]
     assert list(summary["status"]) == ["designed", "designed", "failed"]
@@ -209,6 +259,7 @@ def test_api_notebook_starts_a_server_designs_and_stops_it(tmp_path):
 
 
 # --- the displays ------------------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def with_copy() -> pd.DataFrame:
@@ -241,12 +292,14 @@ def test_show_scene_and_show_set(with_copy):
 
 # --- the layout tuner --------------------------------------------------------------------------
 
+
 def png_of(widget_value: bytes) -> Image.Image:
     return Image.open(io.BytesIO(widget_value)).convert("RGB")
 
 
-def test_tuner_controls_change_the_previews_and_the_saved_template(with_copy, tmp_path,
-                                                                   monkeypatch):
+def test_tuner_controls_change_the_previews_and_the_saved_template(
+    with_copy, tmp_path, monkeypatch
+):
     tuner = LayoutTuner(with_copy, template="default", layouts_dir=tmp_path)
     assert tuner.widget is not None
     c = tuner.controls
@@ -263,9 +316,14 @@ def test_tuner_controls_change_the_previews_and_the_saved_template(with_copy, tm
     assert tuner.preview_image().tobytes() != image.tobytes()
     assert tuner.scene()["device"]["width"] == round(0.6 * 1320)
 
-    for name, value in (("headline_size", 0.06), ("palette", "spotlight, dark / light"),
-                        ("caption_align", "left"), ("caption_top", 0.07),
-                        ("device_offset_x", 0.05), ("device_top", 0.3)):
+    for name, value in (
+        ("headline_size", 0.06),
+        ("palette", "spotlight, dark / light"),
+        ("caption_align", "left"),
+        ("caption_top", 0.07),
+        ("device_offset_x", 0.05),
+        ("device_top", 0.3),
+    ):
         before = c["preview"].value
         c[name].value = value
         assert c["preview"].value != before, name

@@ -44,7 +44,7 @@ def test_samples_are_real_sets():
 
 
 def test_one_store_ready_png_per_input_in_store_order(designed):
-    for app_id, rows in designed.groupby(C.APP_ID):
+    for _app_id, rows in designed.groupby(C.APP_ID):
         rows = rows.sort_values(C.POSITION)
         names = [Path(p).name for p in rows[C.RENDER_PATH]]
         assert names == sorted(names)  # NN_ prefixes keep store order
@@ -95,8 +95,12 @@ def test_caption_contrast_on_the_rendered_pixels(designed):
         for block in scene.texts:
             x, y, w, h = block.box
             # a frame of background just outside the ink box: what the text sits on
-            ring = np.concatenate([img[max(0, y - 6):y, x:x + w].reshape(-1, 3),
-                                   img[y + h:y + h + 6, x:x + w].reshape(-1, 3)])
+            ring = np.concatenate(
+                [
+                    img[max(0, y - 6) : y, x : x + w].reshape(-1, 3),
+                    img[y + h : y + h + 6, x : x + w].reshape(-1, 3),
+                ]
+            )
             assert worst_contrast(block.color, ring) >= 4.5, (row[C.SCREEN], block.role)
 
 
@@ -105,8 +109,16 @@ def test_design_writes_machine_readable_table(designed):
     table = Path(first[C.RENDER_PATH]).parent / "design.json"
     records = json.loads(table.read_text())
     assert len(records) == (designed[C.APP_ID] == first[C.APP_ID]).sum()
-    for key in (C.DOMAIN_CATEGORY, C.FEATURES_PHRASE, C.COPY_TAGLINE, C.COPY_HEADLINE,
-                C.COPY_SUBTITLE, C.LAYOUT_TEMPLATE, C.LAYOUT_VARIANT, C.RENDER_PATH):
+    for key in (
+        C.DOMAIN_CATEGORY,
+        C.FEATURES_PHRASE,
+        C.COPY_TAGLINE,
+        C.COPY_HEADLINE,
+        C.COPY_SUBTITLE,
+        C.LAYOUT_TEMPLATE,
+        C.LAYOUT_VARIANT,
+        C.RENDER_PATH,
+    ):
         assert key in records[0]
     assert (table.parent / "design.csv").exists()
 
@@ -123,8 +135,13 @@ def test_deterministic_output(tmp_path):
 def test_stages_compose_with_pipe_and_keep_inputs(tmp_path):
     shots = ss.read_screenshots(sample_apps()[0])
     before = shots.copy()
-    designed = (shots.pipe(ss.detect_domain).pipe(ss.extract_features).pipe(ss.write_copy)
-                .pipe(ss.plan_layout, template="spotlight").pipe(ss.render, out_dir=tmp_path))
+    designed = (
+        shots.pipe(ss.detect_domain)
+        .pipe(ss.extract_features)
+        .pipe(ss.write_copy)
+        .pipe(ss.plan_layout, template="spotlight")
+        .pipe(ss.render, out_dir=tmp_path)
+    )
     pd.testing.assert_frame_equal(shots, before)  # the input frame was not mutated
     pd.testing.assert_frame_equal(designed[list(shots.columns)], shots)
     assert set(designed[C.LAYOUT_TEMPLATE]) == {"spotlight"}
@@ -133,8 +150,14 @@ def test_stages_compose_with_pipe_and_keep_inputs(tmp_path):
 def test_pipeline_keeps_intermediates_and_timings(tmp_path):
     shots = ss.read_screenshots(sample_apps()[1])
     run = ss.Pipeline.default(out_dir=tmp_path).run(shots)
-    assert list(run.frames) == ["input", "detect_domain", "extract_features", "write_copy",
-                                "plan_layout", "render"]
+    assert list(run.frames) == [
+        "input",
+        "detect_domain",
+        "extract_features",
+        "write_copy",
+        "plan_layout",
+        "render",
+    ]
     assert C.COPY_HEADLINE in run["write_copy"] and C.LAYOUT_SCENE not in run["write_copy"]
     assert set(run.timings) == set(list(run.frames)[1:])
     assert "PipelineRun" in run._repr_html_()
@@ -162,14 +185,29 @@ def test_missing_required_column_is_a_clear_error():
 
 
 def _cli(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "shotsmith.cli", *args], cwd=cwd,
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "shotsmith.cli", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def test_cli_design(tmp_path):
     app = sample_apps()[0]
-    done = _cli("design", str(app), "--project-name", "Pocket Budget", "--bundle-id",
-                "com.example.pocketbudget", "--template", "default", "--out", str(tmp_path))
+    done = _cli(
+        "design",
+        str(app),
+        "--project-name",
+        "Pocket Budget",
+        "--bundle-id",
+        "com.example.pocketbudget",
+        "--template",
+        "default",
+        "--out",
+        str(tmp_path),
+    )
     assert done.returncode == 0, done.stderr
     pngs = sorted((tmp_path / "pocket-budget").glob("*.png"))
     assert len(pngs) == len(ss.read_screenshots(app))

@@ -53,13 +53,25 @@ SHEET_APPS_PER_PAGE = 100  # the overall contact sheet: one hero thumbnail per a
 URL_RE = re.compile(r"^https?://", re.I)
 
 SUMMARY_COLUMNS = [
-    "app_id", "project_name", "source", "status", "screens", "domain_category",
-    "domain_confidence", "copy_tagline", "template", "folder", "contact_sheet", "hero",
-    "seconds", "error",
+    "app_id",
+    "project_name",
+    "source",
+    "status",
+    "screens",
+    "domain_category",
+    "domain_confidence",
+    "copy_tagline",
+    "template",
+    "folder",
+    "contact_sheet",
+    "hero",
+    "seconds",
+    "error",
 ]
 
 
 # --- manifest ------------------------------------------------------------------------------
+
 
 def read_manifest(manifest: str | Path | pd.DataFrame) -> pd.DataFrame:
     """The apps of a manifest CSV (or frame), one row each, with resolved sources and
@@ -70,18 +82,23 @@ def read_manifest(manifest: str | Path | pd.DataFrame) -> pd.DataFrame:
     else:
         path = Path(manifest)
         if not path.is_file():
-            raise ShotsmithError(f"{path}: no such manifest. Write a CSV with a 'source' "
-                                 "column (folder or URL) and optional project_name, bundle_id.")
+            raise ShotsmithError(
+                f"{path}: no such manifest. Write a CSV with a 'source' "
+                "column (folder or URL) and optional project_name, bundle_id."
+            )
         base = path.resolve().parent
         try:
-            table = pd.read_csv(path, dtype=str, keep_default_na=False, skipinitialspace=True,
-                                comment="#")
+            table = pd.read_csv(
+                path, dtype=str, keep_default_na=False, skipinitialspace=True, comment="#"
+            )
         except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
             raise ShotsmithError(f"{path}: not a readable CSV manifest ({exc}).") from exc
     table.columns = [str(c).strip().lower() for c in table.columns]
     if "source" not in table.columns:
-        raise ShotsmithError(f"manifest: no 'source' column (found {list(table.columns)}); "
-                             "each row needs a screenshot folder or a web app URL.")
+        raise ShotsmithError(
+            f"manifest: no 'source' column (found {list(table.columns)}); "
+            "each row needs a screenshot folder or a web app URL."
+        )
     rows, seen = [], set()
     for rec in table.to_dict("records"):
         source = str(rec.get("source") or "").strip()
@@ -102,8 +119,15 @@ def read_manifest(manifest: str | Path | pd.DataFrame) -> pd.DataFrame:
         while unique in seen:
             unique, n = f"{app_id}-{n}", n + 1
         seen.add(unique)
-        rows.append({"source": source, "project_name": name, "bundle_id": bundle,
-                     "app_id": unique, "kind": kind})
+        rows.append(
+            {
+                "source": source,
+                "project_name": name,
+                "bundle_id": bundle,
+                "app_id": unique,
+                "kind": kind,
+            }
+        )
     if not rows:
         raise ShotsmithError("manifest: no apps (every 'source' is empty).")
     return pd.DataFrame(rows)
@@ -134,6 +158,7 @@ def write_manifest(apps: list[dict[str, Any]] | pd.DataFrame, path: str | Path) 
 
 # --- one app (runs in a worker) ----------------------------------------------------------------
 
+
 def design_app(job: dict[str, Any]) -> dict[str, Any]:
     """Design one app of a batch into ``<out_dir>/<app_id>/``; return its summary record.
 
@@ -156,8 +181,11 @@ def design_app(job: dict[str, Any]) -> dict[str, Any]:
         frame = _read_inputs(job)
         record.update(_design_into(frame, job, out_dir))
         record["status"] = "designed"
-        _write_atomic(marker, json.dumps({k: v for k, v in record.items() if k != "seconds"},
-                                         indent=2, default=str) + "\n")
+        _write_atomic(
+            marker,
+            json.dumps({k: v for k, v in record.items() if k != "seconds"}, indent=2, default=str)
+            + "\n",
+        )
     except Exception as exc:  # one bad app must not stop the batch: report it
         record["status"] = "failed"
         record["error"] = _reason(exc)
@@ -188,10 +216,22 @@ def _tune_worker_allocator() -> None:
 
 
 def _record(job: dict[str, Any], status: str) -> dict[str, Any]:
-    return {"app_id": job["app_id"], "project_name": job.get("project_name") or "",
-            "source": job["source"], "status": status, "screens": 0, "domain_category": "",
-            "domain_confidence": None, "copy_tagline": "", "template": _template_name(job),
-            "folder": "", "contact_sheet": "", "hero": "", "seconds": 0.0, "error": ""}
+    return {
+        "app_id": job["app_id"],
+        "project_name": job.get("project_name") or "",
+        "source": job["source"],
+        "status": status,
+        "screens": 0,
+        "domain_category": "",
+        "domain_confidence": None,
+        "copy_tagline": "",
+        "template": _template_name(job),
+        "folder": "",
+        "contact_sheet": "",
+        "hero": "",
+        "seconds": 0.0,
+        "error": "",
+    }
 
 
 def _template_name(job: dict[str, Any]) -> str:
@@ -225,9 +265,11 @@ def _read_inputs(job: dict[str, Any]) -> pd.DataFrame:
         try:
             from .stages.capture import capture
         except ImportError as exc:
-            raise ShotsmithError(f"{job['source']}: web app URLs need the capture stage, which "
-                                 f"is not available here ({exc}); install shotsmith[capture] "
-                                 "or list a folder of screenshots instead.") from exc
+            raise ShotsmithError(
+                f"{job['source']}: web app URLs need the capture stage, which "
+                f"is not available here ({exc}); install shotsmith[capture] "
+                "or list a folder of screenshots instead."
+            ) from exc
         raw = Path(job["out_dir"]) / ".capture" / job["app_id"]
         frame = capture(job["source"], project_name=name, bundle_id=bundle, out_dir=raw)
         if frame.empty:
@@ -236,17 +278,22 @@ def _read_inputs(job: dict[str, Any]) -> pd.DataFrame:
         frame = frame[frame[C.APP_ID] == first].copy()  # one set: the first device
         frame[C.APP_ID] = job["app_id"]
         return frame
-    return read_screenshots(job["source"], project_name=name, bundle_id=bundle,
-                            app_id=job["app_id"])
+    return read_screenshots(
+        job["source"], project_name=name, bundle_id=bundle, app_id=job["app_id"]
+    )
 
 
 def _design_into(frame: pd.DataFrame, job: dict[str, Any], out_dir: Path) -> dict[str, Any]:
     from .pipeline import Pipeline, write_report
     from .sheets import contact_sheet
 
-    pipe = Pipeline.default(template=job["template"], size=job.get("size"), out_dir=out_dir,
-                            ocr=job.get("ocr", "auto"), copy_backend=job.get("copy_backend",
-                                                                           "phrasebank"))
+    pipe = Pipeline.default(
+        template=job["template"],
+        size=job.get("size"),
+        out_dir=out_dir,
+        ocr=job.get("ocr", "auto"),
+        copy_backend=job.get("copy_backend", "phrasebank"),
+    )
     if job.get("single_thread", True):  # one thread per task, like the renderer
         pipe.named_steps["extract_features"].options["workers"] = 1
     result = pipe.run(frame, keep_intermediates=False).output
@@ -258,24 +305,31 @@ def _design_into(frame: pd.DataFrame, job: dict[str, Any], out_dir: Path) -> dic
     first = result.iloc[0]
     app_id = str(first[C.APP_ID])
     small = [_reduced(p, 240) for p in paths]
-    sheet = contact_sheet(small, thumb_width=240,
-                          title=f"{first[C.PROJECT_NAME]} - {first[C.COPY_TAGLINE]}")
+    sheet = contact_sheet(
+        small, thumb_width=240, title=f"{first[C.PROJECT_NAME]} - {first[C.COPY_TAGLINE]}"
+    )
     _save_png(sheet, out_dir / app_id / CONTACT_SHEET)
     # the app's tile on the batch's contact sheet, made here, in parallel, not at the end
     _save_png(_thumb(small[0], THUMB_WIDTH), out_dir / app_id / THUMBNAIL)
-    return {"project_name": str(first[C.PROJECT_NAME]), "screens": len(result),
-            "domain_category": str(first[C.DOMAIN_CATEGORY]),
-            "domain_confidence": float(first[C.DOMAIN_CONFIDENCE]),
-            "copy_tagline": str(first[C.COPY_TAGLINE]),
-            "template": str(first[C.LAYOUT_TEMPLATE]), "folder": app_id,
-            "contact_sheet": f"{app_id}/{CONTACT_SHEET}", "hero": table[C.RENDER_PATH].iloc[0]}
+    return {
+        "project_name": str(first[C.PROJECT_NAME]),
+        "screens": len(result),
+        "domain_category": str(first[C.DOMAIN_CATEGORY]),
+        "domain_confidence": float(first[C.DOMAIN_CONFIDENCE]),
+        "copy_tagline": str(first[C.COPY_TAGLINE]),
+        "template": str(first[C.LAYOUT_TEMPLATE]),
+        "folder": app_id,
+        "contact_sheet": f"{app_id}/{CONTACT_SHEET}",
+        "hero": table[C.RENDER_PATH].iloc[0],
+    }
 
 
 def _thumb(image, width: int):
     from PIL import Image
 
-    return image.convert("RGB").resize((width, round(width * image.height / image.width)),
-                                       Image.Resampling.LANCZOS)
+    return image.convert("RGB").resize(
+        (width, round(width * image.height / image.width)), Image.Resampling.LANCZOS
+    )
 
 
 def _reduced(path: Path, width: int):
@@ -291,9 +345,7 @@ def _reduced(path: Path, width: int):
 def _save_png(image, path: Path) -> None:
     from .png import write_png
 
-    tmp = path.with_name(path.name + ".tmp")
-    write_png(image, tmp)
-    os.replace(tmp, path)
+    write_png(image, path)  # atomic, and safe against a second writer of the same file
 
 
 def _write_atomic(path: Path, text: str) -> None:
@@ -306,6 +358,7 @@ def _write_atomic(path: Path, text: str) -> None:
 
 
 # --- the fan-out ---------------------------------------------------------------------------------
+
 
 class _Fanout:
     """Where the apps run: an executor (or none: this process), its worker slots, whether we
@@ -323,8 +376,9 @@ class _Fanout:
             try:
                 import distributed
             except ImportError as exc:
-                raise ShotsmithError("a Dask scheduler needs Dask: pip install "
-                                     "'shotsmith[dask]'.") from exc
+                raise ShotsmithError(
+                    "a Dask scheduler needs Dask: pip install 'shotsmith[dask]'."
+                ) from exc
             if isinstance(scheduler, distributed.Client):
                 client = scheduler
             else:
@@ -337,8 +391,7 @@ class _Fanout:
             self.executor = self._new_pool() if self.workers > 0 else None
 
     def _new_pool(self) -> cf.ProcessPoolExecutor:
-        self.owned = cf.ProcessPoolExecutor(max_workers=self.workers,
-                                            mp_context=_pool_context())
+        self.owned = cf.ProcessPoolExecutor(max_workers=self.workers, mp_context=_pool_context())
         return self.owned
 
     @property
@@ -378,8 +431,7 @@ def _failed(job: dict[str, Any], reason: str) -> dict[str, Any]:
     return record
 
 
-def _stream(jobs: list[dict[str, Any]], fan: _Fanout, window: int
-            ) -> Iterator[dict[str, Any]]:
+def _stream(jobs: list[dict[str, Any]], fan: _Fanout, window: int) -> Iterator[dict[str, Any]]:
     """Run ``design_app`` over the jobs with at most ``window`` in flight; yield records.
 
     When a worker process dies, the pool is replaced and the apps that were in flight
@@ -397,8 +449,11 @@ def _stream(jobs: list[dict[str, Any]], fan: _Fanout, window: int
         if generation == fan.generation:
             fan.respawn()
         if solo:
-            return _failed(job, "the worker process died while designing this app "
-                                f"({_reason(exc)}); it ran alone, so it was this app")
+            return _failed(
+                job,
+                "the worker process died while designing this app "
+                f"({_reason(exc)}); it ran alone, so it was this app",
+            )
         alone.append(job)
         return None
 
@@ -439,12 +494,20 @@ def _stream(jobs: list[dict[str, Any]], fan: _Fanout, window: int
             fut.cancel()
 
 
-def run_batch(manifest: str | Path | pd.DataFrame, out_dir: str | Path, *,
-              workers: int | None = None, scheduler: Any = None,
-              executor: cf.Executor | None = None, template: str | Path = "default",
-              size: str | None = None, ocr: bool | str = "auto",
-              copy_backend: str = "phrasebank", window: int | None = None,
-              progress: bool = True) -> pd.DataFrame:
+def run_batch(
+    manifest: str | Path | pd.DataFrame,
+    out_dir: str | Path,
+    *,
+    workers: int | None = None,
+    scheduler: Any = None,
+    executor: cf.Executor | None = None,
+    template: str | Path = "default",
+    size: str | None = None,
+    ocr: bool | str = "auto",
+    copy_backend: str = "phrasebank",
+    window: int | None = None,
+    progress: bool = True,
+) -> pd.DataFrame:
     """Design every app of a manifest into ``out_dir``; returns the summary (one row per app).
 
     ``workers``: processes of a local pool (default: the CPU count; 0 runs in this
@@ -460,8 +523,17 @@ def run_batch(manifest: str | Path | pd.DataFrame, out_dir: str | Path, *,
     out = Path(out_dir).resolve()
     out.mkdir(parents=True, exist_ok=True)
     template_ref = _template_ref(template)
-    jobs = [{**app, "out_dir": str(out), "template": template_ref, "size": size, "ocr": ocr,
-             "copy_backend": copy_backend} for app in apps.to_dict("records")]
+    jobs = [
+        {
+            **app,
+            "out_dir": str(out),
+            "template": template_ref,
+            "size": size,
+            "ocr": ocr,
+            "copy_backend": copy_backend,
+        }
+        for app in apps.to_dict("records")
+    ]
     records: dict[str, dict[str, Any]] = {}
     todo = []
     for job in jobs:
@@ -479,8 +551,9 @@ def run_batch(manifest: str | Path | pd.DataFrame, out_dir: str | Path, *,
                 records[record["app_id"]] = record
                 failed += record["status"] == "failed"
                 if bar is not None:
-                    bar.set_postfix_str(f"{failed} failed" if failed else record["app_id"],
-                                        refresh=False)
+                    bar.set_postfix_str(
+                        f"{failed} failed" if failed else record["app_id"], refresh=False
+                    )
                     bar.update(1)
         finally:
             fan.close()
@@ -523,7 +596,7 @@ def write_overview_sheet(summary: pd.DataFrame, out_dir: str | Path) -> list[Pat
     written: list[Path] = []
     font = load_font(find_font("Inter", 500), 13)
     for page, start in enumerate(range(0, max(len(ok), 1), SHEET_APPS_PER_PAGE), start=1):
-        part = ok.iloc[start:start + SHEET_APPS_PER_PAGE]
+        part = ok.iloc[start : start + SHEET_APPS_PER_PAGE]
         if part.empty:
             break
         thumbs = []
@@ -536,13 +609,16 @@ def write_overview_sheet(summary: pd.DataFrame, out_dir: str | Path) -> list[Pat
                 thumb = _thumb(_reduced(out / rec["hero"], THUMB_WIDTH), THUMB_WIDTH)
             labelled = Image.new("RGB", (thumb.width, thumb.height + 22), "#f2f2f5")
             labelled.paste(thumb, (0, 0))
-            ImageDraw.Draw(labelled).text((2, thumb.height + 5), str(rec["app_id"])[:20],
-                                          font=font, fill="#1c1c1e")
+            ImageDraw.Draw(labelled).text(
+                (2, thumb.height + 5), str(rec["app_id"])[:20], font=font, fill="#1c1c1e"
+            )
             thumbs.append(labelled)
-        title = (f"{len(ok)} apps designed, {int((summary['status'] == 'failed').sum())} failed"
-                 + (f" (page {page})" if len(ok) > SHEET_APPS_PER_PAGE else ""))
-        sheet = contact_sheet(thumbs, thumb_width=THUMB_WIDTH, columns=min(10, len(thumbs)), gap=14,
-                              title=title)
+        title = f"{len(ok)} apps designed, {int((summary['status'] == 'failed').sum())} failed" + (
+            f" (page {page})" if len(ok) > SHEET_APPS_PER_PAGE else ""
+        )
+        sheet = contact_sheet(
+            thumbs, thumb_width=THUMB_WIDTH, columns=min(10, len(thumbs)), gap=14, title=title
+        )
         path = out / (CONTACT_SHEET if page == 1 else f"contact-sheet-{page}.png")
         _save_png(sheet, path)
         written.append(path)
@@ -551,40 +627,67 @@ def write_overview_sheet(summary: pd.DataFrame, out_dir: str | Path) -> list[Pat
 
 # --- command line ---------------------------------------------------------------------------
 
+
 def add_commands(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
-        "batch", help="design every app listed in a manifest CSV",
+        "batch",
+        help="design every app listed in a manifest CSV",
         description="Design many apps from a manifest CSV (columns: source = folder of "
-                    "screenshots or web app URL, project_name, bundle_id; app_id optional) on "
-                    "a local process pool or a Dask cluster. Writes OUT/<app_id>/ per app, "
-                    "OUT/summary.csv and OUT/contact-sheet.png; re-running skips finished apps.")
+        "screenshots or web app URL, project_name, bundle_id; app_id optional) on "
+        "a local process pool or a Dask cluster. Writes OUT/<app_id>/ per app, "
+        "OUT/summary.csv and OUT/contact-sheet.png; re-running skips finished apps.",
+    )
     p.add_argument("manifest", type=Path, help="manifest CSV")
     p.add_argument("--out", type=Path, required=True, help="output folder")
-    p.add_argument("--workers", type=int, default=None,
-                   help="local worker processes (default: CPU count; 0 = in this process)")
-    p.add_argument("--scheduler", default=None,
-                   help="Dask scheduler address, e.g. tcp://10.0.0.5:8786 (OUT must be on a "
-                        "file system the workers share)")
-    p.add_argument("--template", default="default",
-                   help="layout template name in layouts/ or a path to a template file")
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="local worker processes (default: CPU count; 0 = in this process)",
+    )
+    p.add_argument(
+        "--scheduler",
+        default=None,
+        help="Dask scheduler address, e.g. tcp://10.0.0.5:8786 (OUT must be on a "
+        "file system the workers share)",
+    )
+    p.add_argument(
+        "--template",
+        default="default",
+        help="layout template name in layouts/ or a path to a template file",
+    )
     p.add_argument("--size", default=None, help="output store size: 6.9 (default), 6.5, 6.3")
     p.add_argument("--no-ocr", action="store_true", help="do not OCR the screenshots")
-    p.add_argument("--window", type=int, default=None,
-                   help="apps in flight at once (default: twice the workers)")
+    p.add_argument(
+        "--window",
+        type=int,
+        default=None,
+        help="apps in flight at once (default: twice the workers)",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_batch_command)
 
 
 def _batch_command(args: argparse.Namespace) -> int:
-    summary = run_batch(args.manifest, args.out, workers=args.workers, scheduler=args.scheduler,
-                        template=args.template, size=args.size,
-                        ocr=False if args.no_ocr else "auto", window=args.window,
-                        progress=not args.quiet)
+    summary = run_batch(
+        args.manifest,
+        args.out,
+        workers=args.workers,
+        scheduler=args.scheduler,
+        template=args.template,
+        size=args.size,
+        ocr=False if args.no_ocr else "auto",
+        window=args.window,
+        progress=not args.quiet,
+    )
     counts = summary["status"].value_counts()
-    print(f"{len(summary)} apps: {counts.get('designed', 0)} designed, "
-          f"{counts.get('skipped', 0)} already done, {counts.get('failed', 0)} failed")
+    print(
+        f"{len(summary)} apps: {counts.get('designed', 0)} designed, "
+        f"{counts.get('skipped', 0)} already done, {counts.get('failed', 0)} failed"
+    )
     for _, rec in summary[summary["status"] == "failed"].iterrows():
         print(f"  FAILED {rec['app_id']} ({rec['source']}): {rec['error']}", file=sys.stderr)
-    print(f"summary: {Path(args.out) / SUMMARY_CSV}; contact sheet: "
-          f"{Path(args.out) / CONTACT_SHEET}")
+    print(
+        f"summary: {Path(args.out) / SUMMARY_CSV}; contact sheet: {Path(args.out) / CONTACT_SHEET}"
+    )
     return 1 if counts.get("failed", 0) else 0

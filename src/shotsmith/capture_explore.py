@@ -37,19 +37,31 @@ from PIL import Image
 log = logging.getLogger("shotsmith.capture")
 
 CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run",
-    "--disable-default-apps", "--hide-scrollbars", "--mute-audio",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-default-apps",
+    "--hide-scrollbars",
+    "--mute-audio",
     "--disable-features=Translate,MediaRouter,OptimizationHints",
 ]
-BROWSER_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser",
-                      "/usr/bin/google-chrome", "/usr/bin/google-chrome-stable")
+BROWSER_CANDIDATES = (
+    "/usr/bin/chromium",
+    "/usr/bin/chromium-browser",
+    "/usr/bin/google-chrome",
+    "/usr/bin/google-chrome-stable",
+)
 
 # Things a screenshot explorer must never press: it would change the user's data.
 RISKY = re.compile(
     r"\b(delete|remove|erase|destroy|log ?out|sign ?out|unsubscribe|deactivate|reset|"
     r"pay|buy|purchase|checkout|check out|order now|place order|send|submit|transfer now|"
-    r"confirm|cancel (?:my )?(?:subscription|account|order|plan)|close account)\b", re.I)
+    r"confirm|cancel (?:my )?(?:subscription|account|order|plan)|close account)\b",
+    re.I,
+)
 RISKY_HREF = re.compile(r"(log-?out|sign-?out|delete|remove|destroy|unsubscribe)", re.I)
 
 DHASH_SIDE = 16  # 16x16 = 256-bit difference hash
@@ -186,6 +198,7 @@ EXTRACT_JS = r"""
 
 # --- data -------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Emulation:
     """One device as the browser sees it."""
@@ -254,6 +267,7 @@ class ExploreResult:
 
 # --- perceptual hashes --------------------------------------------------------
 
+
 def _gray(image: Image.Image, size: tuple[int, int]) -> np.ndarray:
     return np.asarray(image.convert("L").resize(size, Image.BOX), dtype=np.float32)
 
@@ -298,19 +312,25 @@ def complexity(image: Image.Image) -> float:
 
 
 def looks_same(a: Screen, b: Screen) -> bool:
-    return (hamming(a.dhash, b.dhash) <= DUPLICATE_DHASH
-            and hamming(a.phash, b.phash) <= DUPLICATE_PHASH)
+    return (
+        hamming(a.dhash, b.dhash) <= DUPLICATE_DHASH
+        and hamming(a.phash, b.phash) <= DUPLICATE_PHASH
+    )
 
 
 # --- URLs ---------------------------------------------------------------------
+
 
 def normalize_url(url: str) -> str:
     """Scheme/host lower-case, default port dropped, plain #anchors dropped (#/routes kept)."""
     parts = urlsplit(url)
     scheme, host = parts.scheme.lower(), (parts.hostname or "").lower()
     port = parts.port
-    netloc = host if port is None or (scheme, port) in (("http", 80), ("https", 443)) \
+    netloc = (
+        host
+        if port is None or (scheme, port) in (("http", 80), ("https", 443))
         else f"{host}:{port}"
+    )
     if parts.username:
         netloc = f"{parts.username}@{netloc}"
     frag = parts.fragment if parts.fragment.startswith(("/", "!")) else ""
@@ -335,6 +355,7 @@ def route_of(url: str) -> str:
 
 # --- watchdog -----------------------------------------------------------------
 
+
 class Watchdog:
     """Kill our own browser (found by a unique marker switch) if it outlives a hard deadline.
 
@@ -347,8 +368,9 @@ class Watchdog:
         self.marker, self.deadline = marker, deadline
         self._stop = threading.Event()
         self.fired = False
-        self._thread = threading.Thread(target=self._run, name="shotsmith-capture-watchdog",
-                                        daemon=True)
+        self._thread = threading.Thread(
+            target=self._run, name="shotsmith-capture-watchdog", daemon=True
+        )
 
     def __enter__(self) -> Watchdog:
         self._thread.start()
@@ -398,11 +420,21 @@ def find_browser(path: str | None = None) -> str | None:
 
 # --- the explorer -------------------------------------------------------------
 
+
 class Explorer:
     """Explore one web app in one browser; capture screens at several emulated devices."""
 
-    def __init__(self, browser: Any, start_url: str, *, locale: str, allow_forms: bool,
-                 deadline: float, page_timeout_s: float, settle_cap_s: float = 2.0):
+    def __init__(
+        self,
+        browser: Any,
+        start_url: str,
+        *,
+        locale: str,
+        allow_forms: bool,
+        deadline: float,
+        page_timeout_s: float,
+        settle_cap_s: float = 2.0,
+    ):
         self.browser = browser
         self.start_url = start_url
         self.origin = origin_of(start_url)
@@ -435,15 +467,21 @@ class Explorer:
         self._context = self.browser.new_context(
             viewport={"width": emu.width, "height": emu.height},
             screen={"width": emu.width, "height": emu.height},
-            device_scale_factor=emu.scale, is_mobile=emu.is_mobile, has_touch=emu.has_touch,
-            user_agent=emu.user_agent, locale=self.locale,
+            device_scale_factor=emu.scale,
+            is_mobile=emu.is_mobile,
+            has_touch=emu.has_touch,
+            user_agent=emu.user_agent,
+            locale=self.locale,
             extra_http_headers={"Accept-Language": accept},
-            reduced_motion="reduce", service_workers="block", accept_downloads=False,
+            reduced_motion="reduce",
+            service_workers="block",
+            accept_downloads=False,
             java_script_enabled=True,
         )
-        self._context.add_init_script(INIT_SCRIPT % {
-            "css": json.dumps(STILL_CSS),
-            "allow_forms": "true" if self.allow_forms else "false"})
+        self._context.add_init_script(
+            INIT_SCRIPT
+            % {"css": json.dumps(STILL_CSS), "allow_forms": "true" if self.allow_forms else "false"}
+        )
         self._context.route("**/*", self._route)
         self._context.on("request", self._on_request)
         self._context.on("requestfinished", self._on_done)
@@ -489,8 +527,12 @@ class Explorer:
             main = nav and request.frame.parent_frame is None
         except Exception:
             nav = main = False
-        if nav and self.origin and request.url.startswith(("http:", "https:")) and \
-                origin_of(request.url) != self.origin:
+        if (
+            nav
+            and self.origin
+            and request.url.startswith(("http:", "https:"))
+            and origin_of(request.url) != self.origin
+        ):
             self._blocked.append(request.url)
             _quiet(lambda: route.abort("blockedbyclient"))
             return
@@ -535,8 +577,9 @@ class Explorer:
                 quiet_since = None
             page.wait_for_timeout(40)
         try:
-            self.evaluate(SETTLE_JS, int(self.settle_cap_s * 1000),
-                          timeout_s=self.settle_cap_s * 2 + 1)
+            self.evaluate(
+                SETTLE_JS, int(self.settle_cap_s * 1000), timeout_s=self.settle_cap_s * 2 + 1
+            )
         except Exception as exc:
             self._new_page()
             return f"page did not settle ({_reason(exc, self.settle_cap_s * 2 + 1, 'no answer')})"
@@ -545,20 +588,27 @@ class Explorer:
     def evaluate(self, js: str, arg: Any, *, timeout_s: float) -> Any:
         """``page.evaluate`` with a timeout: a page whose script never yields cannot hang us."""
         wrapped = f"async (arg) => ({{v: await ({js})(arg)}})"
-        handle = self._page.wait_for_function(wrapped, arg=arg, polling=100,
-                                              timeout=self._ms(timeout_s))
+        handle = self._page.wait_for_function(
+            wrapped, arg=arg, polling=100, timeout=self._ms(timeout_s)
+        )
         try:
             return handle.json_value()["v"]
         finally:
             _quiet(handle.dispose)
 
     def extract(self) -> dict[str, Any]:
-        return self.evaluate(EXTRACT_JS, {"allowForms": self.allow_forms, "maxClicks": 12},
-                             timeout_s=min(10.0, self.page_timeout_s))
+        return self.evaluate(
+            EXTRACT_JS,
+            {"allowForms": self.allow_forms, "maxClicks": 12},
+            timeout_s=min(10.0, self.page_timeout_s),
+        )
 
     def screenshot(self, *, full: bool = True) -> bytes:
-        kwargs = {"timeout": self._ms(self.page_timeout_s), "animations": "disabled",
-                  "caret": "hide"}
+        kwargs = {
+            "timeout": self._ms(self.page_timeout_s),
+            "animations": "disabled",
+            "caret": "hide",
+        }
         if not full:
             kwargs["scale"] = "css"
         return self._page.screenshot(type="png", **kwargs)
@@ -567,8 +617,9 @@ class Explorer:
         self._page.click(f'[data-shotsmith-click="{index}"]', timeout=self._ms(2.0))
 
     # -- exploration -----------------------------------------------------------
-    def explore(self, emu: Emulation, *, max_screens: int, explore_limit: int,
-                progress: Any = None) -> ExploreResult:
+    def explore(
+        self, emu: Emulation, *, max_screens: int, explore_limit: int, progress: Any = None
+    ) -> ExploreResult:
         self.open(emu)
         self.origin = ""  # the start page may redirect (http -> https, apex -> www) ...
         start = normalize_url(self.start_url)
@@ -584,8 +635,11 @@ class Explorer:
         while queue:
             url, depth = queue.pop(0)
             if len(screens) >= explore_limit or visits >= max_visits or self.remaining() < 1.0:
-                why = "enough screens found" if len(screens) >= explore_limit \
+                why = (
+                    "enough screens found"
+                    if len(screens) >= explore_limit
                     else "time or page budget used up"
+                )
                 self.skipped.append(Skipped(route_of(url), f"not visited: {why}", "budget"))
                 continue
             visits += 1
@@ -593,39 +647,58 @@ class Explorer:
             if reason:
                 if not screens:  # the start page: nothing can be done without it
                     self.close()
-                    return ExploreResult([], self.skipped + [Skipped(url, reason, _kind(reason))],
-                                         visits, clicks)
+                    return ExploreResult(
+                        [], self.skipped + [Skipped(url, reason, _kind(reason))], visits, clicks
+                    )
                 self.skipped.append(Skipped(route_of(url), reason, _kind(reason), emu.device_id))
                 continue
             final = normalize_url(self._page.url)
             if not self.origin:  # ... and where it lands is the app's origin
                 self.origin = origin_of(final)
             if final != url and any(s.url == final and not s.via for s in screens):
-                self.skipped.append(Skipped(route_of(url), f"duplicate: redirects to "
-                                            f"{route_of(final)}", "duplicate"))
+                self.skipped.append(
+                    Skipped(
+                        route_of(url), f"duplicate: redirects to {route_of(final)}", "duplicate"
+                    )
+                )
                 continue
             queued.add(final)
             try:
                 info = self.extract()
                 png = self.screenshot()
             except Exception as exc:
-                self.skipped.append(Skipped(route_of(url), f"could not capture "
-                                            f"({_first_line(exc)})", "error", emu.device_id))
+                self.skipped.append(
+                    Skipped(
+                        route_of(url),
+                        f"could not capture ({_first_line(exc)})",
+                        "error",
+                        emu.device_id,
+                    )
+                )
                 self._new_page()
                 continue
             screen = self._make_screen(final, (), "", info, png, depth, len(screens))
             dup = next((s for s in screens if looks_same(s, screen)), None)
             if dup is not None:
-                self.skipped.append(Skipped(route_of(final), f"duplicate: looks the same as "
-                                            f"{_where(dup)}", "duplicate"))
+                self.skipped.append(
+                    Skipped(
+                        route_of(final), f"duplicate: looks the same as {_where(dup)}", "duplicate"
+                    )
+                )
             else:
                 screens.append(screen)
                 if progress is not None and len(screens) <= max_screens:
                     progress.update(1)
             if info.get("formsSkipped") and not forms_noted:
                 forms_noted = True
-                self.skipped.append(Skipped(route_of(final), f"{info['formsSkipped']} form submit "
-                                            "button(s) not pressed (allow_forms=False)", "form"))
+                self.skipped.append(
+                    Skipped(
+                        route_of(final),
+                        f"{info['formsSkipped']} form submit "
+                        "button(s) not pressed (allow_forms=False)",
+                        "form",
+                    )
+                )
 
             # links, visible ones first, in document order
             links = sorted(info.get("links", []), key=lambda link: not link.get("visible"))
@@ -637,8 +710,9 @@ class Explorer:
                 if origin_of(target) != self.origin:
                     if target not in other_origin:
                         other_origin.add(target)
-                        self.skipped.append(Skipped(target, "other origin: not followed",
-                                                    "other-origin"))
+                        self.skipped.append(
+                            Skipped(target, "other origin: not followed", "other-origin")
+                        )
                     continue
                 if RISKY_HREF.search(urlsplit(target).path):
                     continue
@@ -650,15 +724,19 @@ class Explorer:
             if dup is None:
                 base = screen
                 for cand in info.get("clicks", []):
-                    if clicks >= max_clicks or len(screens) >= explore_limit \
-                            or self.remaining() < 2.0:
+                    if (
+                        clicks >= max_clicks
+                        or len(screens) >= explore_limit
+                        or self.remaining() < 2.0
+                    ):
                         break
                     if cand["key"] in tried_keys or cand.get("selected"):
                         continue
                     tried_keys.add(cand["key"])
                     clicks += 1
-                    found, restore = self._try_click(base, cand, depth, len(screens), queued,
-                                                     queue, screens, other_origin)
+                    found, restore = self._try_click(
+                        base, cand, depth, len(screens), queued, queue, screens, other_origin
+                    )
                     if found is not None:
                         screens.append(found)
                         if progress is not None and len(screens) <= max_screens:
@@ -674,9 +752,17 @@ class Explorer:
         self.close()
         return ExploreResult(rank(screens), self.skipped, visits, clicks)
 
-    def _try_click(self, base: Screen, cand: dict, depth: int, order: int, queued: set[str],
-                   queue: list, screens: list[Screen], other_origin: set[str]
-                   ) -> tuple[Screen | None, bool]:
+    def _try_click(
+        self,
+        base: Screen,
+        cand: dict,
+        depth: int,
+        order: int,
+        queued: set[str],
+        queue: list,
+        screens: list[Screen],
+        other_origin: set[str],
+    ) -> tuple[Screen | None, bool]:
         """Click one candidate on the loaded ``base`` page; (new screen or None, need restore)."""
         page = self._page
         before_nav, blocked_before = self._nav_requests, len(self._blocked)
@@ -692,11 +778,20 @@ class Explorer:
             target = self._blocked[-1]
             if target not in other_origin:
                 other_origin.add(target)
-                kind = "form" if target.split(" ")[0] in ("POST", "PUT", "PATCH", "DELETE") \
+                kind = (
+                    "form"
+                    if target.split(" ")[0] in ("POST", "PUT", "PATCH", "DELETE")
                     else "other-origin"
-                self.skipped.append(Skipped(target, f"{cand['label'] or 'a button'!r} leads to "
-                                            "another origin: not followed" if kind ==
-                                            "other-origin" else "form submission blocked", kind))
+                )
+                self.skipped.append(
+                    Skipped(
+                        target,
+                        f"{cand['label'] or 'a button'!r} leads to another origin: not followed"
+                        if kind == "other-origin"
+                        else "form submission blocked",
+                        kind,
+                    )
+                )
             return None, normalize_url(page.url) != base.url
         now = page.url
         if not now.startswith(("http:", "https:")) or origin_of(now) != self.origin:
@@ -715,22 +810,42 @@ class Explorer:
             queued.add(now)
             screen = self._make_screen(now, (), "", info, png, depth + 1, order)
         else:
-            screen = self._make_screen(base.url, base.via + (cand["key"],), cand["label"], info,
-                                       png, depth + 1, order)
+            screen = self._make_screen(
+                base.url, base.via + (cand["key"],), cand["label"], info, png, depth + 1, order
+            )
         dup = next((s for s in screens if looks_same(s, screen)), None)
         if dup is not None:
             return None, now != base.url or hamming(screen.dhash, base.dhash) > 0
         return screen, True
 
-    def _make_screen(self, url: str, via: tuple[str, ...], via_label: str, info: dict,
-                     png: bytes, depth: int, order: int) -> Screen:
+    def _make_screen(
+        self,
+        url: str,
+        via: tuple[str, ...],
+        via_label: str,
+        info: dict,
+        png: bytes,
+        depth: int,
+        order: int,
+    ) -> Screen:
         with Image.open(io.BytesIO(png)) as im:
             im.load()
             small = im.convert("RGB").resize((im.width // 4 or 1, im.height // 4 or 1), Image.BOX)
-        return Screen(url=url, via=via, via_label=via_label, title=info.get("title", ""),
-                      h1=info.get("h1", ""), app_name=info.get("appName", ""),
-                      text=info.get("text", ""), png=png, dhash=dhash(small), phash=phash(small),
-                      complexity=complexity(small), depth=depth, order=order)
+        return Screen(
+            url=url,
+            via=via,
+            via_label=via_label,
+            title=info.get("title", ""),
+            h1=info.get("h1", ""),
+            app_name=info.get("appName", ""),
+            text=info.get("text", ""),
+            png=png,
+            dhash=dhash(small),
+            phash=phash(small),
+            complexity=complexity(small),
+            depth=depth,
+            order=order,
+        )
 
     # -- recapture at another device --------------------------------------------
     def recapture(self, emu: Emulation, screens: list[Screen]) -> list[Shot | Skipped]:
@@ -757,14 +872,21 @@ class Explorer:
                 info = self.extract()
                 out.append(Shot(self.screenshot(), info.get("text", "")))
             except Exception as exc:
-                out.append(Skipped(_where(screen), f"could not capture ({_first_line(exc)})",
-                                   "error", emu.device_id))
+                out.append(
+                    Skipped(
+                        _where(screen),
+                        f"could not capture ({_first_line(exc)})",
+                        "error",
+                        emu.device_id,
+                    )
+                )
                 self._new_page()
         self.close()
         return out
 
 
 # --- ranking & naming ---------------------------------------------------------
+
 
 def rank(screens: list[Screen]) -> list[Screen]:
     """Start page first, then greedily the most distinct, content-rich screen next."""
@@ -775,12 +897,18 @@ def rank(screens: list[Screen]) -> list[Screen]:
     max_cx = max(s.complexity for s in screens) or 1.0
     chosen = [first]
     while rest:
+
         def score(s: Screen) -> tuple[float, int]:
-            distinct = min(hamming(s.dhash, c.dhash) for c in chosen) / (DHASH_SIDE ** 2)
-            value = (0.45 * min(1.0, distinct * 2.5) + 0.35 * s.words / max_words
-                     + 0.20 * s.complexity / max_cx - 0.04 * max(0, s.depth - 1)
-                     - (0.2 if s.via else 0.0))
+            distinct = min(hamming(s.dhash, c.dhash) for c in chosen) / (DHASH_SIDE**2)
+            value = (
+                0.45 * min(1.0, distinct * 2.5)
+                + 0.35 * s.words / max_words
+                + 0.20 * s.complexity / max_cx
+                - 0.04 * max(0, s.depth - 1)
+                - (0.2 if s.via else 0.0)
+            )
             return value, -s.order
+
         best = max(rest, key=score)
         chosen.append(best)
         rest.remove(best)
@@ -789,9 +917,28 @@ def rank(screens: list[Screen]) -> list[Screen]:
 
 _SEPARATORS = re.compile(r"\s+[·|•—–-]\s+|\s*[|·•]\s*")
 _GENERIC = {"index", "home page", "default", "main", "app", "untitled"}
-_GENERIC_ROUTES = _GENERIC | {"home", "page", "view", "screen", "start", "welcome", "dashboard",
-                              "tab", "tabs", "app", "web", "mobile", "m", "www", "src", "dist",
-                              "public", "static", "build", "html"}
+_GENERIC_ROUTES = _GENERIC | {
+    "home",
+    "page",
+    "view",
+    "screen",
+    "start",
+    "welcome",
+    "dashboard",
+    "tab",
+    "tabs",
+    "app",
+    "web",
+    "mobile",
+    "m",
+    "www",
+    "src",
+    "dist",
+    "public",
+    "static",
+    "build",
+    "html",
+}
 
 
 def _clean_name(text: str, max_words: int = 4) -> str:
@@ -861,6 +1008,7 @@ def _route_name(url: str) -> str:
 
 
 # --- helpers ------------------------------------------------------------------
+
 
 def _quiet(fn: Any) -> None:
     try:

@@ -23,21 +23,32 @@ COMMAND_MODULES = (
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("design", help="design a folder of raw screenshots into a store-ready set",
-                       description="Design one app's raw screenshots (a folder of PNGs, store "
-                                   "order from file names like 01_home.png or a manifest.json) "
-                                   "into store-ready PNGs plus design.json/design.csv.")
+    p = sub.add_parser(
+        "design",
+        help="design a folder of raw screenshots into a store-ready set",
+        description="Design one app's raw screenshots (a folder of PNGs, store "
+        "order from file names like 01_home.png or a manifest.json) "
+        "into store-ready PNGs plus design.json/design.csv.",
+    )
     p.add_argument("folder", type=Path, help="folder of raw PNG screenshots")
     p.add_argument("--project-name", help="the app's name (default: manifest or folder name)")
     p.add_argument("--bundle-id", help="reverse-domain bundle id, e.g. com.example.app")
-    p.add_argument("--template", default="default",
-                   help="layout template name in layouts/ or a path to a template file")
-    p.add_argument("--size", default=None,
-                   help='output store size: 6.9 (1320x2868, default), 6.5, 6.3, or WxH')
+    p.add_argument(
+        "--template",
+        default="default",
+        help="layout template name in layouts/ or a path to a template file",
+    )
+    p.add_argument(
+        "--size", default=None, help="output store size: 6.9 (1320x2868, default), 6.5, 6.3, or WxH"
+    )
     p.add_argument("--out", type=Path, default=None, help="output folder (default: out/)")
     p.add_argument("--no-ocr", action="store_true", help="do not OCR the screenshots")
-    p.add_argument("--copy-backend", default="phrasebank", choices=["phrasebank", "llm", "auto"],
-                   help="where captions come from; llm/auto use SHOTSMITH_LLM_* settings")
+    p.add_argument(
+        "--copy-backend",
+        default="phrasebank",
+        choices=["phrasebank", "llm", "auto"],
+        help="where captions come from; llm/auto use SHOTSMITH_LLM_* settings",
+    )
     p.set_defaults(func=_design)
 
 
@@ -45,15 +56,26 @@ def _design(args: argparse.Namespace) -> int:
     from .pipeline import design
 
     out = args.out or Path("out")
-    frame = design(args.folder, project_name=args.project_name, bundle_id=args.bundle_id,
-                   template=args.template, size=args.size, out_dir=out,
-                   ocr=False if args.no_ocr else "auto", copy_backend=args.copy_backend)
+    frame = design(
+        args.folder,
+        project_name=args.project_name,
+        bundle_id=args.bundle_id,
+        template=args.template,
+        size=args.size,
+        out_dir=out,
+        ocr=False if args.no_ocr else "auto",
+        copy_backend=args.copy_backend,
+    )
     first = frame.iloc[0]
-    print(f"{first['project_name']}: {first['domain_category']} "
-          f"(confidence {first['domain_confidence']:.2f}); tagline: {first['copy_tagline']}")
+    print(
+        f"{first['project_name']}: {first['domain_category']} "
+        f"(confidence {first['domain_confidence']:.2f}); tagline: {first['copy_tagline']}"
+    )
     for _, row in frame.iterrows():
-        print(f"  {row['render_path']}  {row['render_width']}x{row['render_height']}  "
-              f"{row['copy_headline']!r}")
+        print(
+            f"  {row['render_path']}  {row['render_width']}x{row['render_height']}  "
+            f"{row['copy_headline']!r}"
+        )
     print(f"table: {out / str(first['app_id']) / 'design.json'}")
     return 0
 
@@ -62,7 +84,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="shotsmith",
         description="Turn raw app screenshots into store-ready App Store and Google Play "
-                    "marketing screenshots.")
+        "marketing screenshots.",
+    )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMAND_MODULES:
         try:

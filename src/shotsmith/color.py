@@ -51,8 +51,11 @@ _LINEAR_LUT = np.asarray(_linear(np.arange(256)), dtype=np.float64)
 def luminance_array(pixels: np.ndarray) -> np.ndarray:
     """Relative luminance of every pixel of an (..., 3) uint8 array (exact, via a lookup)."""
     px = np.asarray(pixels, dtype=np.uint8)
-    return (0.2126 * _LINEAR_LUT[px[..., 0]] + 0.7152 * _LINEAR_LUT[px[..., 1]]
-            + 0.0722 * _LINEAR_LUT[px[..., 2]])
+    return (
+        0.2126 * _LINEAR_LUT[px[..., 0]]
+        + 0.7152 * _LINEAR_LUT[px[..., 1]]
+        + 0.0722 * _LINEAR_LUT[px[..., 2]]
+    )
 
 
 def contrast_ratio(a: str | Sequence[int], b: str | Sequence[int]) -> float:
@@ -120,8 +123,9 @@ def image_colors(image: Image.Image, count: int = 6) -> list[tuple[str, float]]:
     return out + _vivid_clusters(px, total, {c for c, _ in out})
 
 
-def _vivid_clusters(px: np.ndarray, total: float, seen: set[str], bins: int = 18,
-                    keep: int = 3) -> list[tuple[str, float]]:
+def _vivid_clusters(
+    px: np.ndarray, total: float, seen: set[str], bins: int = 18, keep: int = 3
+) -> list[tuple[str, float]]:
     """The most used vivid hues (a brand colour is often small: buttons, rings, tabs)."""
     f = px.astype(np.float64) / 255.0
     mx, mn = f.max(axis=1), f.min(axis=1)

@@ -8,8 +8,8 @@ the set so that a slice of a frame carries everything needed to re-run a stage.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import pandas as pd
 
@@ -28,8 +28,19 @@ SCREEN_TEXT = "screen_text"  # visible text known without OCR (DOM text), "" if 
 IMAGE_WIDTH = "image_width"
 IMAGE_HEIGHT = "image_height"
 
-INPUT_COLUMNS = (APP_ID, POSITION, PROJECT_NAME, BUNDLE_ID, SCREEN, DEVICE, LOCALE, IMAGE,
-                 SCREEN_TEXT, IMAGE_WIDTH, IMAGE_HEIGHT)
+INPUT_COLUMNS = (
+    APP_ID,
+    POSITION,
+    PROJECT_NAME,
+    BUNDLE_ID,
+    SCREEN,
+    DEVICE,
+    LOCALE,
+    IMAGE,
+    SCREEN_TEXT,
+    IMAGE_WIDTH,
+    IMAGE_HEIGHT,
+)
 
 # --- detect_domain ----------------------------------------------------------
 DOMAIN_CATEGORY = "domain_category"  # App Store category (set-level)
@@ -104,8 +115,9 @@ def provider_of(column: str) -> str:
     return "read_screenshots"
 
 
-def stage(name: str, requires: tuple[str, ...], provides: tuple[str, ...],
-          optional: tuple[str, ...] = ()) -> Callable:
+def stage(
+    name: str, requires: tuple[str, ...], provides: tuple[str, ...], optional: tuple[str, ...] = ()
+) -> Callable:
     """Declare a stage's contract once; the wrapper validates frames and copies.
 
     The wrapped function receives a copy of the frame (so it may add columns
@@ -114,8 +126,13 @@ def stage(name: str, requires: tuple[str, ...], provides: tuple[str, ...],
     """
 
     def decorate(fn: Callable[..., pd.DataFrame]) -> Callable[..., pd.DataFrame]:
-        contract = StageContract(name, tuple(requires), tuple(provides),
-                                 (fn.__doc__ or "").strip().split("\n")[0], tuple(optional))
+        contract = StageContract(
+            name,
+            tuple(requires),
+            tuple(provides),
+            (fn.__doc__ or "").strip().split("\n")[0],
+            tuple(optional),
+        )
         STAGES[name] = contract
 
         @functools.wraps(fn)

@@ -36,22 +36,103 @@ class Device:
 DEVICES: dict[str, Device] = {
     d.id: d
     for d in [
-        Device("iphone-16-pro", "iPhone 16 Pro", "ios", (1206, 2622), (402, 874), 3, 62,
-               island_pt=(126, 37, 11), top_inset_pt=62, store_size="6.3"),
-        Device("iphone-16-pro-max", "iPhone 16 Pro Max", "ios", (1320, 2868), (440, 956), 3, 62,
-               island_pt=(126, 37, 11), top_inset_pt=62, store_size="6.9"),
-        Device("iphone-16", "iPhone 16", "ios", (1179, 2556), (393, 852), 3, 55,
-               island_pt=(126, 37, 11), top_inset_pt=59, store_size="6.1"),
-        Device("iphone-16-plus", "iPhone 16 Plus", "ios", (1290, 2796), (430, 932), 3, 55,
-               island_pt=(126, 37, 11), top_inset_pt=59, store_size="6.9"),
-        Device("iphone-se-3", "iPhone SE (3rd generation)", "ios", (750, 1334), (375, 667), 2, 0,
-               top_inset_pt=20, bezel_pt=14, home_button=True, store_size="5.5"),
-        Device("ipad-pro-13", "iPad Pro 13-inch (M4)", "ios", (2064, 2752), (1032, 1376), 2, 18,
-               top_inset_pt=24, bezel_pt=14, store_size="13"),
-        Device("pixel-9", "Pixel 9", "android", (1080, 2424), (412, 923), 2.625, 48,
-               punch_hole_pt=(11, 12), top_inset_pt=36, store_size="android-phone"),
-        Device("pixel-9-pro-xl", "Pixel 9 Pro XL", "android", (1344, 2992), (448, 997), 3, 48,
-               punch_hole_pt=(11, 12), top_inset_pt=36, store_size="android-phone"),
+        Device(
+            "iphone-16-pro",
+            "iPhone 16 Pro",
+            "ios",
+            (1206, 2622),
+            (402, 874),
+            3,
+            62,
+            island_pt=(126, 37, 11),
+            top_inset_pt=62,
+            store_size="6.3",
+        ),
+        Device(
+            "iphone-16-pro-max",
+            "iPhone 16 Pro Max",
+            "ios",
+            (1320, 2868),
+            (440, 956),
+            3,
+            62,
+            island_pt=(126, 37, 11),
+            top_inset_pt=62,
+            store_size="6.9",
+        ),
+        Device(
+            "iphone-16",
+            "iPhone 16",
+            "ios",
+            (1179, 2556),
+            (393, 852),
+            3,
+            55,
+            island_pt=(126, 37, 11),
+            top_inset_pt=59,
+            store_size="6.1",
+        ),
+        Device(
+            "iphone-16-plus",
+            "iPhone 16 Plus",
+            "ios",
+            (1290, 2796),
+            (430, 932),
+            3,
+            55,
+            island_pt=(126, 37, 11),
+            top_inset_pt=59,
+            store_size="6.9",
+        ),
+        Device(
+            "iphone-se-3",
+            "iPhone SE (3rd generation)",
+            "ios",
+            (750, 1334),
+            (375, 667),
+            2,
+            0,
+            top_inset_pt=20,
+            bezel_pt=14,
+            home_button=True,
+            store_size="5.5",
+        ),
+        Device(
+            "ipad-pro-13",
+            "iPad Pro 13-inch (M4)",
+            "ios",
+            (2064, 2752),
+            (1032, 1376),
+            2,
+            18,
+            top_inset_pt=24,
+            bezel_pt=14,
+            store_size="13",
+        ),
+        Device(
+            "pixel-9",
+            "Pixel 9",
+            "android",
+            (1080, 2424),
+            (412, 923),
+            2.625,
+            48,
+            punch_hole_pt=(11, 12),
+            top_inset_pt=36,
+            store_size="android-phone",
+        ),
+        Device(
+            "pixel-9-pro-xl",
+            "Pixel 9 Pro XL",
+            "android",
+            (1344, 2992),
+            (448, 997),
+            3,
+            48,
+            punch_hole_pt=(11, 12),
+            top_inset_pt=36,
+            store_size="android-phone",
+        ),
     ]
 }
 
@@ -111,8 +192,9 @@ def output_size(size: str | tuple[int, int] | None) -> tuple[int, int]:
     if not is_store_size(w, h):
         raise ShotsmithError(
             f"{w}x{h} is not an accepted store screenshot size; accepted portrait sizes: "
-            + "; ".join(f'{k}: ' + ", ".join(f"{a}x{b}" for a, b in v)
-                        for k, v in STORE_SIZES.items())
+            + "; ".join(
+                f"{k}: " + ", ".join(f"{a}x{b}" for a, b in v) for k, v in STORE_SIZES.items()
+            )
         )
     return w, h
 

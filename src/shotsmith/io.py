@@ -41,12 +41,14 @@ def _png_header(data: bytes, name: str) -> tuple[int, int]:
             f"{name}: not a PNG image ({kind}). Supply raw screenshots as PNG files."
         )
     if len(data) < 33 or data[12:16] != b"IHDR":
-        raise InputImageError(f"{name}: truncated PNG (no complete IHDR header). "
-                              "Re-export the screenshot.")
+        raise InputImageError(
+            f"{name}: truncated PNG (no complete IHDR header). Re-export the screenshot."
+        )
     width, height = struct.unpack(">II", data[16:24])
     if zlib.crc32(data[12:29]) & 0xFFFFFFFF != struct.unpack(">I", data[29:33])[0]:
-        raise InputImageError(f"{name}: corrupt PNG header (bad checksum). "
-                              "Re-export the screenshot.")
+        raise InputImageError(
+            f"{name}: corrupt PNG header (bad checksum). Re-export the screenshot."
+        )
     if width == 0 or height == 0:
         raise InputImageError(f"{name}: PNG has an empty size {width}x{height}.")
     if width > MAX_SIDE or height > MAX_SIDE or width * height > MAX_PIXELS:
@@ -96,8 +98,10 @@ def decode_base64_png(text: str, name: str = "image") -> bytes:
     try:
         data = base64.b64decode(text, validate=True)
     except (binascii.Error, ValueError) as exc:
-        raise InputImageError(f"{name}: data is not valid base64 ({exc}). "
-                              "Encode the PNG file's bytes with standard base64.") from exc
+        raise InputImageError(
+            f"{name}: data is not valid base64 ({exc}). "
+            "Encode the PNG file's bytes with standard base64."
+        ) from exc
     return data
 
 
@@ -195,8 +199,10 @@ def read_screenshots(
                 entry = {"file": entry} if isinstance(entry, str) else entry
                 path = folder / entry["file"]
                 if not path.exists():
-                    raise InputImageError(f"{folder}/manifest: screen {i + 1} names "
-                                          f"{entry['file']!r}, which is not in the folder.")
+                    raise InputImageError(
+                        f"{folder}/manifest: screen {i + 1} names "
+                        f"{entry['file']!r}, which is not in the folder."
+                    )
                 refs.append(str(path))
                 names.append(entry.get("screen") or screen_name_from_file(path)[1])
                 labels.append(str(path))
@@ -218,8 +224,9 @@ def read_screenshots(
                 names.append(name)
                 labels.append(str(path))
     elif isinstance(source, (str, Path)):
-        raise InputImageError(f"{source}: no such folder. Pass a folder of PNG screenshots "
-                              "or a list of PNG files.")
+        raise InputImageError(
+            f"{source}: no such folder. Pass a folder of PNG screenshots or a list of PNG files."
+        )
     elif source is not None:
         for i, item in enumerate(source):
             if isinstance(item, (bytes, bytearray, memoryview)):
@@ -235,15 +242,18 @@ def read_screenshots(
         if names and len(names) != len(refs):
             names = []
     else:
-        raise ShotsmithError("read_screenshots: give a folder, a list of PNG paths or bytes, "
-                             "or images_base64.")
+        raise ShotsmithError(
+            "read_screenshots: give a folder, a list of PNG paths or bytes, or images_base64."
+        )
 
     if not refs:
         raise InputImageError("read_screenshots: no images given.")
     if screens is not None:
         if len(screens) != len(refs):
-            raise ShotsmithError(f"read_screenshots: {len(screens)} screen names for "
-                                 f"{len(refs)} images; give one name per image.")
+            raise ShotsmithError(
+                f"read_screenshots: {len(screens)} screen names for "
+                f"{len(refs)} images; give one name per image."
+            )
         names = [str(s) for s in screens]
     if not names:
         names = [f"screen {i + 1}" for i in range(len(refs))]
@@ -258,8 +268,10 @@ def read_screenshots(
         if isinstance(source, (str, Path)):
             project = Path(source).name.replace("-", " ").replace("_", " ").title()
         else:
-            raise ShotsmithError("read_screenshots: project_name is required for images "
-                                 "given as bytes or files (it drives the tagline and domain).")
+            raise ShotsmithError(
+                "read_screenshots: project_name is required for images "
+                "given as bytes or files (it drives the tagline and domain)."
+            )
     bundle = bundle_id if bundle_id is not None else manifest.get("bundle_id", "")
     loc = locale or manifest.get("locale") or DEFAULT_LOCALE
     if devices is None:
@@ -272,19 +284,21 @@ def read_screenshots(
         raise ShotsmithError("read_screenshots: give one visible-text string per image.")
     aid = app_id or slugify(project)
 
-    return pd.DataFrame({
-        C.APP_ID: [aid] * len(refs),
-        C.POSITION: list(range(len(refs))),
-        C.PROJECT_NAME: [project] * len(refs),
-        C.BUNDLE_ID: [bundle or ""] * len(refs),
-        C.SCREEN: names,
-        C.DEVICE: device_list,
-        C.LOCALE: [loc] * len(refs),
-        C.IMAGE: refs,
-        C.SCREEN_TEXT: [t or "" for t in text_list],
-        C.IMAGE_WIDTH: [w for w, _ in sizes],
-        C.IMAGE_HEIGHT: [h for _, h in sizes],
-    })
+    return pd.DataFrame(
+        {
+            C.APP_ID: [aid] * len(refs),
+            C.POSITION: list(range(len(refs))),
+            C.PROJECT_NAME: [project] * len(refs),
+            C.BUNDLE_ID: [bundle or ""] * len(refs),
+            C.SCREEN: names,
+            C.DEVICE: device_list,
+            C.LOCALE: [loc] * len(refs),
+            C.IMAGE: refs,
+            C.SCREEN_TEXT: [t or "" for t in text_list],
+            C.IMAGE_WIDTH: [w for w, _ in sizes],
+            C.IMAGE_HEIGHT: [h for _, h in sizes],
+        }
+    )
 
 
 def _read_bytes(path: str | Path) -> bytes:

@@ -59,10 +59,12 @@ class LLMConfig:
         try:
             timeout = float(env.get(ENV_TIMEOUT) or DEFAULT_TIMEOUT)
         except ValueError:
-            raise ShotsmithError(f"{ENV_TIMEOUT}={env.get(ENV_TIMEOUT)!r} is not a number of "
-                                 "seconds.") from None
-        return cls(base_url=base_url, model=model, api_key=(env.get(ENV_API_KEY) or None),
-                   timeout=timeout)
+            raise ShotsmithError(
+                f"{ENV_TIMEOUT}={env.get(ENV_TIMEOUT)!r} is not a number of seconds."
+            ) from None
+        return cls(
+            base_url=base_url, model=model, api_key=(env.get(ENV_API_KEY) or None), timeout=timeout
+        )
 
     @property
     def endpoint(self) -> str:
@@ -70,15 +72,22 @@ class LLMConfig:
 
     def __repr__(self) -> str:  # never print the key
         key = "set" if self.api_key else None
-        return (f"LLMConfig(base_url={self.base_url!r}, model={self.model!r}, api_key={key!r}, "
-                f"timeout={self.timeout})")
+        return (
+            f"LLMConfig(base_url={self.base_url!r}, model={self.model!r}, api_key={key!r}, "
+            f"timeout={self.timeout})"
+        )
 
 
-def chat(config: LLMConfig, messages: list[dict[str, str]], *, json_mode: bool = True,
-         temperature: float = 0.3, client: httpx.Client | None = None) -> str:
+def chat(
+    config: LLMConfig,
+    messages: list[dict[str, str]],
+    *,
+    json_mode: bool = True,
+    temperature: float = 0.3,
+    client: httpx.Client | None = None,
+) -> str:
     """One chat completion; the assistant message's text."""
-    body: dict[str, Any] = {"model": config.model, "messages": messages,
-                            "temperature": temperature}
+    body: dict[str, Any] = {"model": config.model, "messages": messages, "temperature": temperature}
     if json_mode:
         body["response_format"] = {"type": "json_object"}
     headers = {"Content-Type": "application/json"}
@@ -112,7 +121,7 @@ def chat(config: LLMConfig, messages: list[dict[str, str]], *, json_mode: bool =
 
 def _short(obj: object, limit: int = 60) -> str:
     text = " ".join(str(obj).split())
-    return text if len(text) <= limit else text[:limit - 1] + "…"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def parse_json_object(text: str) -> dict[str, Any]:
@@ -128,7 +137,7 @@ def parse_json_object(text: str) -> dict[str, Any]:
         if start < 0 or end <= start:
             raise LLMError(f"answer is not JSON: {_short(text, 40)!r}") from None
         try:
-            value = json.loads(t[start:end + 1])
+            value = json.loads(t[start : end + 1])
         except ValueError:
             raise LLMError(f"answer is not JSON: {_short(text, 40)!r}") from None
     if not isinstance(value, dict):
@@ -149,8 +158,9 @@ Rules, all mandatory:
 - Never use store-forbidden claims: best, #1, number one, top, free, sale, download now, discount, award, ranked, cheapest."""
 
 
-def request_copy(config: LLMConfig, brief: dict[str, Any], *,
-                 client: httpx.Client | None = None) -> dict[str, Any]:
+def request_copy(
+    config: LLMConfig, brief: dict[str, Any], *, client: httpx.Client | None = None
+) -> dict[str, Any]:
     """Ask for a set's copy; the parsed JSON object (shape checked by the caller)."""
     messages = [
         {"role": "system", "content": COPY_SYSTEM_PROMPT},

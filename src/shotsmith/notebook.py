@@ -54,6 +54,7 @@ PREVIEW_SCALE = 0.25  # preview renders at a quarter of the store size: ~20 ms a
 
 # --- images ------------------------------------------------------------------------------
 
+
 def _png_bytes(image: Image.Image) -> bytes:
     buf = io.BytesIO()
     image.save(buf, "PNG", compress_level=1)
@@ -110,6 +111,7 @@ class ImageView:
 
 # --- frames ------------------------------------------------------------------------------
 
+
 def _bytes_label(value: bytes | bytearray | memoryview) -> str:
     data = bytes(value[:24])
     if data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) >= 24:
@@ -131,7 +133,7 @@ def _cell_text(value: Any, limit: int) -> str:
     if len(text) <= limit:
         return text
     if "/" in text and " " not in text:  # a path or URL: its end says the most
-        return "…" + text[-(limit - 1):]
+        return "…" + text[-(limit - 1) :]
     return text[: limit - 1] + "…"
 
 
@@ -151,8 +153,14 @@ def _display_columns(frame: pd.DataFrame, columns: Sequence[str] | None) -> list
     return list(frame.columns)
 
 
-def frame_html(frame: pd.DataFrame, *, columns: Sequence[str] | None = None,
-               thumb_width: int = 72, max_rows: int = 40, max_chars: int = 80) -> str:
+def frame_html(
+    frame: pd.DataFrame,
+    *,
+    columns: Sequence[str] | None = None,
+    thumb_width: int = 72,
+    max_rows: int = 40,
+    max_chars: int = 80,
+) -> str:
     """An HTML table of a frame of screenshots, image columns as inline thumbnails."""
     cols = _display_columns(frame, columns)
     shown = frame.head(max_rows)
@@ -165,26 +173,38 @@ def frame_html(frame: pd.DataFrame, *, columns: Sequence[str] | None = None,
             if c in IMAGE_COLUMNS:
                 uri = thumbnail_uri(value, thumb_width)
                 label = html.escape(_cell_text(value, 48))
-                cells.append(f'<td><img src="{uri}" width="{thumb_width}" title="{label}"></td>'
-                             if uri else f"<td>{html.escape(_cell_text(value, max_chars))}</td>")
+                cells.append(
+                    f'<td><img src="{uri}" width="{thumb_width}" title="{label}"></td>'
+                    if uri
+                    else f"<td>{html.escape(_cell_text(value, max_chars))}</td>"
+                )
             elif c == C.LAYOUT_SCENE:
                 cells.append(f"<td>{html.escape(_scene_summary(value))}</td>")
             else:
-                cells.append(f'<td style="text-align:left">'
-                             f"{html.escape(_cell_text(value, max_chars))}</td>")
+                cells.append(
+                    f'<td style="text-align:left">{html.escape(_cell_text(value, max_chars))}</td>'
+                )
         body.append("<tr>" + "".join(cells) + "</tr>")
     sets = frame[C.APP_ID].nunique() if C.APP_ID in frame.columns else None
-    caption = f"{len(frame)} rows" + (f" in {sets} set{'s' if sets != 1 else ''}"
-                                      if sets is not None else "")
+    caption = f"{len(frame)} rows" + (
+        f" in {sets} set{'s' if sets != 1 else ''}" if sets is not None else ""
+    )
     if len(frame) > max_rows:
         caption += f", first {max_rows} shown"
     caption += f", {len(cols)} columns"
-    return (f'<div class="shotsmith-frame"><div><b>{html.escape(caption)}</b></div>'
-            f'<table><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table></div>')
+    return (
+        f'<div class="shotsmith-frame"><div><b>{html.escape(caption)}</b></div>'
+        f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>"
+    )
 
 
-def frame_text(frame: pd.DataFrame, *, columns: Sequence[str] | None = None,
-               max_rows: int = 40, max_chars: int = 40) -> str:
+def frame_text(
+    frame: pd.DataFrame,
+    *,
+    columns: Sequence[str] | None = None,
+    max_rows: int = 40,
+    max_chars: int = 40,
+) -> str:
     """A plain-text view of the same table (paths, no pixels), for terminals and diffs."""
     cols = _display_columns(frame, columns)
     data = {}
@@ -216,6 +236,7 @@ class FrameView:
 
 # --- scenes and sets -----------------------------------------------------------------------
 
+
 def scale_scene(scene: Scene | dict | str, factor: float) -> Scene:
     """The same scene at ``factor`` x its size (previews); text keeps its line breaks."""
     s = as_scene(scene)
@@ -226,9 +247,18 @@ def scale_scene(scene: Scene | dict | str, factor: float) -> Scene:
     def box(b: list[int] | None) -> list[int] | None:
         return None if b is None else [n(v) for v in b]
 
-    texts = [replace(t, size=max(1, n(t.size)), line_height=max(1, n(t.line_height)),
-                     x=n(t.x), baseline=n(t.baseline), box=box(t.box), lines=list(t.lines))
-             for t in s.texts]
+    texts = [
+        replace(
+            t,
+            size=max(1, n(t.size)),
+            line_height=max(1, n(t.line_height)),
+            x=n(t.x),
+            baseline=n(t.baseline),
+            box=box(t.box),
+            lines=list(t.lines),
+        )
+        for t in s.texts
+    ]
     d = s.device
     shadow = None
     if d.shadow:
@@ -236,12 +266,28 @@ def scale_scene(scene: Scene | dict | str, factor: float) -> Scene:
         for key in ("blur", "offset_y"):
             if key in shadow:
                 shadow[key] = max(1, n(shadow[key])) if key == "blur" else n(shadow[key])
-    device = replace(d, x=n(d.x), y=n(d.y), width=n(d.width), height=n(d.height),
-                     outer_radius=n(d.outer_radius), band=max(1, n(d.band)),
-                     bezel=max(1, n(d.bezel)), screen_radius=n(d.screen_radius),
-                     island=box(d.island), punch_hole=box(d.punch_hole), shadow=shadow)
-    return Scene(n(s.width), n(s.height), copy.deepcopy(s.background), texts, device,
-                 dict(s.meta, preview_scale=factor))
+    device = replace(
+        d,
+        x=n(d.x),
+        y=n(d.y),
+        width=n(d.width),
+        height=n(d.height),
+        outer_radius=n(d.outer_radius),
+        band=max(1, n(d.band)),
+        bezel=max(1, n(d.bezel)),
+        screen_radius=n(d.screen_radius),
+        island=box(d.island),
+        punch_hole=box(d.punch_hole),
+        shadow=shadow,
+    )
+    return Scene(
+        n(s.width),
+        n(s.height),
+        copy.deepcopy(s.background),
+        texts,
+        device,
+        dict(s.meta, preview_scale=factor),
+    )
 
 
 @lru_cache(maxsize=64)
@@ -267,41 +313,49 @@ def _screenshot_for(ref: Any, width: int) -> Image.Image | None:
     return _preview_shot(str(path), path.stat().st_mtime, width)
 
 
-def preview_scene(scene: Scene | dict | str, screenshot: Any = None,
-                  scale: float = PREVIEW_SCALE) -> Image.Image:
+def preview_scene(
+    scene: Scene | dict | str, screenshot: Any = None, scale: float = PREVIEW_SCALE
+) -> Image.Image:
     """Render a scene at ``scale`` x its size (fast; for previews, not for the store)."""
     full = as_scene(scene)
     small = scale_scene(full, scale)
     ref = screenshot if screenshot is not None else full.device.screenshot
     if ref is None:
-        raise ShotsmithError("preview: the scene has no screenshot path; pass the screenshot "
-                             "(the row's 'image') too.")
+        raise ShotsmithError(
+            "preview: the scene has no screenshot path; pass the screenshot "
+            "(the row's 'image') too."
+        )
     # decoded once per preview size (not per device size): twice the canvas width at most
     shot = _screenshot_for(ref, max(64, 2 * small.width))
     return render_scene(small, shot)
 
 
 def _describe_scene(scene: Scene) -> str:
-    lines = [f"Scene {scene.width}x{scene.height} ({scene.meta.get('template', '?')} template, "
-             f"{scene.meta.get('app_id', '?')} #{int(scene.meta.get('position', 0)) + 1}, "
-             f"tone {scene.meta.get('tone', '?')})"]
+    lines = [
+        f"Scene {scene.width}x{scene.height} ({scene.meta.get('template', '?')} template, "
+        f"{scene.meta.get('app_id', '?')} #{int(scene.meta.get('position', 0)) + 1}, "
+        f"tone {scene.meta.get('tone', '?')})"
+    ]
     for t in scene.texts:
-        lines.append(f"  {t.role}: {' / '.join(t.lines)!r} {t.size}px {t.color} "
-                     f"contrast {t.contrast:.2f}")
+        lines.append(
+            f"  {t.role}: {' / '.join(t.lines)!r} {t.size}px {t.color} contrast {t.contrast:.2f}"
+        )
     d = scene.device
     lines.append(f"  device: {d.model} at ({d.x}, {d.y}) {d.width}x{d.height}")
     return "\n".join(lines)
 
 
-def show_scene(scene: Any, screenshot: Any = None, *, scale: float = PREVIEW_SCALE,
-               row: int = 0) -> ImageView:
+def show_scene(
+    scene: Any, screenshot: Any = None, *, scale: float = PREVIEW_SCALE, row: int = 0
+) -> ImageView:
     """A scene as an image: a Scene/dict/JSON, a frame row, or a frame (its ``row``-th row).
 
     Rendered at ``scale`` x the store size; ``.image`` is the PIL image."""
     if isinstance(scene, pd.DataFrame):
         if C.LAYOUT_SCENE not in scene.columns:
-            raise ShotsmithError("show_scene: the frame has no layout_scene column; run "
-                                 "plan_layout first.")
+            raise ShotsmithError(
+                "show_scene: the frame has no layout_scene column; run plan_layout first."
+            )
         scene = scene.iloc[row]
     if isinstance(scene, pd.Series):
         if screenshot is None and C.IMAGE in scene.index:
@@ -337,26 +391,36 @@ def _stack(sheets: list[Image.Image], background: str = "#f2f2f5") -> Image.Imag
     return out
 
 
-def show_set(frame: pd.DataFrame | Sequence[Any], *, app_id: str | None = None,
-             thumb_width: int = 220, titles: bool = True) -> ImageView:
+def show_set(
+    frame: pd.DataFrame | Sequence[Any],
+    *,
+    app_id: str | None = None,
+    thumb_width: int = 220,
+    titles: bool = True,
+) -> ImageView:
     """Finished set(s) as a grid, one row per set: the rendered PNGs when there are any,
     else the scenes rendered at preview size, else the raw screenshots.
 
     Also takes a list of image paths, PNG bytes or PIL images (e.g. downloaded PNGs)."""
     if not isinstance(frame, pd.DataFrame):
-        items = [open_image(bytes(i)) if isinstance(i, (bytes, bytearray)) else i
-                 for i in frame]
+        items = [open_image(bytes(i)) if isinstance(i, (bytes, bytearray)) else i for i in frame]
         if not items:
             raise ShotsmithError("show_set: no images.")
         sheet = contact_sheet(items, thumb_width=thumb_width)
-        return ImageView(sheet, f"{len(items)} images: " + ", ".join(
-            Path(i).name if isinstance(i, (str, Path)) else f"<{type(i).__name__}>"
-            for i in items))
+        return ImageView(
+            sheet,
+            f"{len(items)} images: "
+            + ", ".join(
+                Path(i).name if isinstance(i, (str, Path)) else f"<{type(i).__name__}>"
+                for i in items
+            ),
+        )
     if app_id is not None:
         frame = frame[frame[C.APP_ID] == app_id]
     if frame.empty:
-        raise ShotsmithError("show_set: the frame has no rows"
-                             + (f" for app_id {app_id!r}" if app_id else "") + ".")
+        raise ShotsmithError(
+            "show_set: the frame has no rows" + (f" for app_id {app_id!r}" if app_id else "") + "."
+        )
     scale = max(0.1, min(1.0, 2 * thumb_width / 1320))
     sheets, lines = [], []
     for aid, rows in C.set_groups(frame):
@@ -366,12 +430,17 @@ def show_set(frame: pd.DataFrame | Sequence[Any], *, app_id: str | None = None,
         tagline = str(first.get(C.COPY_TAGLINE, "") or "")
         if titles:
             title = f"{name} - {tagline}" if tagline else name
-        sheets.append(contact_sheet(_set_images(rows, scale), thumb_width=thumb_width,
-                                    title=title))
-        heads = list(rows[C.COPY_HEADLINE]) if C.COPY_HEADLINE in rows.columns else \
-            list(rows.get(C.SCREEN, []))
-        lines.append(f"{aid}: {len(rows)} screenshots" + (f" - {tagline!r}" if tagline else "")
-                     + "".join(f"\n  {i + 1}. {h}" for i, h in enumerate(heads)))
+        sheets.append(contact_sheet(_set_images(rows, scale), thumb_width=thumb_width, title=title))
+        heads = (
+            list(rows[C.COPY_HEADLINE])
+            if C.COPY_HEADLINE in rows.columns
+            else list(rows.get(C.SCREEN, []))
+        )
+        lines.append(
+            f"{aid}: {len(rows)} screenshots"
+            + (f" - {tagline!r}" if tagline else "")
+            + "".join(f"\n  {i + 1}. {h}" for i, h in enumerate(heads))
+        )
     return ImageView(_stack(sheets), "\n".join(lines))
 
 
@@ -401,9 +470,11 @@ def show(obj: Any, **options: Any) -> Any:
         return FrameView(obj, **options)
     if isinstance(obj, PipelineRun):
         out = obj.output
-        text = (f"PipelineRun: {len(out)} screenshots, {out[C.APP_ID].nunique()} sets, "
-                f"{obj.wall:.2f} s wall; stages: " + ", ".join(
-                    f"{k} {v * 1000:.0f} ms" for k, v in obj.timings.items()))
+        text = (
+            f"PipelineRun: {len(out)} screenshots, {out[C.APP_ID].nunique()} sets, "
+            f"{obj.wall:.2f} s wall; stages: "
+            + ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in obj.timings.items())
+        )
         return HtmlView(obj._repr_html_(), text)
     if isinstance(obj, pd.Series) and C.LAYOUT_SCENE in obj.index:
         return show_scene(obj, **options)
@@ -412,8 +483,11 @@ def show(obj: Any, **options: Any) -> Any:
     if isinstance(obj, Image.Image):
         width = options.get("width", 640)
         return ImageView(_shrink(obj, width), f"<image {obj.width}x{obj.height}>")
-    if isinstance(obj, (list, tuple)) and obj and all(
-            isinstance(i, (str, Path, Image.Image, bytes)) for i in obj):
+    if (
+        isinstance(obj, (list, tuple))
+        and obj
+        and all(isinstance(i, (str, Path, Image.Image, bytes)) for i in obj)
+    ):
         return show_set(list(obj), **options)
     return obj
 
@@ -485,8 +559,13 @@ def _toml_value(value: Any) -> str:
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(_toml_value(v) for v in value) + "]"
     if isinstance(value, dict):
-        return "{ " + ", ".join(f"{_toml_key(k)} = {_toml_value(v)}"
-                                for k, v in value.items() if v is not None) + " }"
+        return (
+            "{ "
+            + ", ".join(
+                f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items() if v is not None
+            )
+            + " }"
+        )
     raise TemplateError(f"template value {value!r} cannot be written as TOML")
 
 
@@ -504,8 +583,10 @@ def template_toml(template: dict[str, Any], header: str = "") -> str:
 
 def _palette_name(palette: dict[str, Any]) -> str | None:
     for name, spec in PALETTES.items():
-        if palette.get("strategy") == spec["strategy"] and \
-                list(palette.get("rhythm", [])) == spec["rhythm"]:
+        if (
+            palette.get("strategy") == spec["strategy"]
+            and list(palette.get("rhythm", [])) == spec["rhythm"]
+        ):
             return name
     return None
 
@@ -538,10 +619,18 @@ class LayoutTuner:
     ``plan_layout(template=name)`` and ``shotsmith design --template name`` use.
     """
 
-    def __init__(self, frame: pd.DataFrame, *, template: str | Path | dict = "default",
-                 app_id: str | None = None, size: str | None = None,
-                 preview_scale: float = PREVIEW_SCALE, set_scale: float = 0.12,
-                 ocr: bool | str = False, layouts_dir: str | Path | None = None):
+    def __init__(
+        self,
+        frame: pd.DataFrame,
+        *,
+        template: str | Path | dict = "default",
+        app_id: str | None = None,
+        size: str | None = None,
+        preview_scale: float = PREVIEW_SCALE,
+        set_scale: float = 0.12,
+        ocr: bool | str = False,
+        layouts_dir: str | Path | None = None,
+    ):
         frame = _ready_for_layout(frame, ocr)
         ids = list(frame[C.APP_ID].unique())
         if not ids:
@@ -551,15 +640,15 @@ class LayoutTuner:
         elif app_id not in ids:
             raise ShotsmithError(f"LayoutTuner: no set {app_id!r} in the frame; sets: {ids}.")
         rows = frame[frame[C.APP_ID] == app_id].sort_values(C.POSITION, kind="stable")
-        self.frame = rows.drop(columns=[c for c in rows.columns if c.startswith(
-            ("layout_", "render_"))]).reset_index(drop=True)
+        self.frame = rows.drop(
+            columns=[c for c in rows.columns if c.startswith(("layout_", "render_"))]
+        ).reset_index(drop=True)
         self.app_id = str(app_id)
         self.size = size
         self.preview_scale = preview_scale
         self.set_scale = set_scale
         self.layouts_dir = Path(layouts_dir) if layouts_dir is not None else None
-        self.base = template if isinstance(template, str) and not Path(template).suffix \
-            else None
+        self.base = template if isinstance(template, str) and not Path(template).suffix else None
         self._template = copy.deepcopy(load_template(template))
         self._started = {self._template["name"]: copy.deepcopy(self._template)}
         self.index = 0
@@ -611,18 +700,20 @@ class LayoutTuner:
         i = self.index if index is None else index
         return self.planned[C.LAYOUT_SCENE].iloc[i]
 
-    def preview_image(self, index: int | None = None, scale: float | None = None
-                      ) -> Image.Image:
+    def preview_image(self, index: int | None = None, scale: float | None = None) -> Image.Image:
         """One screenshot, designed, at preview size (PIL image)."""
         i = self.index if index is None else index
-        return preview_scene(self.scene(i), self.frame[C.IMAGE].iloc[i],
-                             scale or self.preview_scale)
+        return preview_scene(
+            self.scene(i), self.frame[C.IMAGE].iloc[i], scale or self.preview_scale
+        )
 
     def set_preview(self, scale: float | None = None, gap: int = 12) -> Image.Image:
         """The whole set side by side at preview size (PIL image)."""
         s = scale or self.set_scale
-        slides = [preview_scene(self.scene(i), self.frame[C.IMAGE].iloc[i], s)
-                  for i in range(len(self.frame))]
+        slides = [
+            preview_scene(self.scene(i), self.frame[C.IMAGE].iloc[i], s)
+            for i in range(len(self.frame))
+        ]
         width = sum(im.width for im in slides) + gap * (len(slides) + 1)
         height = max(im.height for im in slides) + 2 * gap
         strip = Image.new("RGB", (width, height), "#f2f2f5")
@@ -632,32 +723,44 @@ class LayoutTuner:
             x += im.width + gap
         return strip
 
-    def save_template(self, name: str, layouts_dir: str | Path | None = None, *,
-                      overwrite: bool = False) -> Path:
+    def save_template(
+        self, name: str, layouts_dir: str | Path | None = None, *, overwrite: bool = False
+    ) -> Path:
         """Write the tuned template as ``<layouts_dir>/<name>.toml``; returns its path.
 
         An existing file written by the tuner is replaced; any other existing template
         (e.g. the shipped ``default``) only with ``overwrite=True``."""
         if not re.fullmatch(r"[a-z0-9][a-z0-9_-]{0,63}", name or ""):
-            raise TemplateError(f"template name {name!r}: use lower-case letters, digits, "
-                                "'-' and '_' (it becomes the file name and --template value).")
-        folder = Path(layouts_dir) if layouts_dir is not None else (
-            self.layouts_dir or default_layouts_dir())
+            raise TemplateError(
+                f"template name {name!r}: use lower-case letters, digits, "
+                "'-' and '_' (it becomes the file name and --template value)."
+            )
+        folder = (
+            Path(layouts_dir)
+            if layouts_dir is not None
+            else (self.layouts_dir or default_layouts_dir())
+        )
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{name}.toml"
         old_mtime = None
         if path.exists():
             old_mtime = path.stat().st_mtime_ns
             if not overwrite and not path.read_text(encoding="utf-8").startswith(TUNER_MARK):
-                raise TemplateError(f"{path} exists and was not written by the tuner; pick "
-                                    "another name or pass overwrite=True.")
+                raise TemplateError(
+                    f"{path} exists and was not written by the tuner; pick "
+                    "another name or pass overwrite=True."
+                )
         template = self.template
         template["name"] = name
         base = self.base or "a template"
-        template["description"] = (f"Tuned from {base} in the layout tuner on "
-                                   f"{self.frame[C.PROJECT_NAME].iloc[0]}.")
-        text = template_toml(template, header=TUNER_MARK[2:] + f" from {base!r}.\n"
-                             "Fractions are of the canvas width (x, sizes) or height (y).")
+        template["description"] = (
+            f"Tuned from {base} in the layout tuner on {self.frame[C.PROJECT_NAME].iloc[0]}."
+        )
+        text = template_toml(
+            template,
+            header=TUNER_MARK[2:] + f" from {base!r}.\n"
+            "Fractions are of the canvas width (x, sizes) or height (y).",
+        )
         parsed = tomllib.loads(text)  # what load_template will read, checked before writing
         load_template(parsed)
         tmp = path.with_suffix(".toml.tmp")
@@ -671,7 +774,8 @@ class LayoutTuner:
             self.controls["save_status"].value = (
                 f"saved <code>{html.escape(str(path))}</code>: use "
                 f"<code>plan_layout(template={name!r})</code> or "
-                f"<code>shotsmith design FOLDER --template {html.escape(name)}</code>")
+                f"<code>shotsmith design FOLDER --template {html.escape(name)}</code>"
+            )
         return path
 
     # --- widgets ---------------------------------------------------------------------
@@ -688,10 +792,12 @@ class LayoutTuner:
 
     def __repr__(self) -> str:
         t = self._template
-        return (f"LayoutTuner({self.app_id!r}, {len(self.frame)} screenshots, template "
-                f"{t['name']!r}: headline {t['text']['headline_size']}, device width "
-                f"{t['device']['width']}, palette {t['palette']['strategy']} "
-                f"{t['palette']['rhythm']}, caption {t['text']['align']})")
+        return (
+            f"LayoutTuner({self.app_id!r}, {len(self.frame)} screenshots, template "
+            f"{t['name']!r}: headline {t['text']['headline_size']}, device width "
+            f"{t['device']['width']}, palette {t['palette']['strategy']} "
+            f"{t['palette']['rhythm']}, caption {t['text']['align']})"
+        )
 
     def _build(self):
         import ipywidgets as W
@@ -701,9 +807,17 @@ class LayoutTuner:
         wide = W.Layout(width="340px")
 
         def slider(label: str, value: float, lo: float, hi: float, step: float):
-            return W.FloatSlider(value=value, min=lo, max=hi, step=step, description=label,
-                                 readout_format=".3f", style=style, layout=wide,
-                                 continuous_update=True)
+            return W.FloatSlider(
+                value=value,
+                min=lo,
+                max=hi,
+                step=step,
+                description=label,
+                readout_format=".3f",
+                style=style,
+                layout=wide,
+                continuous_update=True,
+            )
 
         names = list(dict.fromkeys([*_available(), t["name"]]))
         palette_options = list(PALETTES)
@@ -714,57 +828,106 @@ class LayoutTuner:
         self._custom_palette = (current, copy.deepcopy(t["palette"]))
         offsets = t["device"]["offsets_x"]
         c = self.controls
-        c["template"] = W.Dropdown(options=names, value=t["name"], description="template",
-                                   style=style, layout=wide)
-        c["headline_size"] = slider("headline size", t["text"]["headline_size"][1],
-                                    0.04, 0.14, 0.001)
+        c["template"] = W.Dropdown(
+            options=names, value=t["name"], description="template", style=style, layout=wide
+        )
+        c["headline_size"] = slider(
+            "headline size", t["text"]["headline_size"][1], 0.04, 0.14, 0.001
+        )
         c["device_width"] = slider("device scale", t["device"]["width"], 0.4, 1.0, 0.01)
         c["device_offset_x"] = slider("device x offset", offsets[0], -0.2, 0.2, 0.005)
-        c["device_alternate"] = W.Checkbox(value=len(offsets) > 1 and offsets[1] == -offsets[0],
-                                           description="alternate the offset", indent=False)
+        c["device_alternate"] = W.Checkbox(
+            value=len(offsets) > 1 and offsets[1] == -offsets[0],
+            description="alternate the offset",
+            indent=False,
+        )
         c["device_top"] = slider("device top", t["device"]["min_top"], 0.12, 0.6, 0.005)
-        c["device_bleed"] = W.Checkbox(value=bool(t["device"]["bleed"]),
-                                       description="device bleeds off the bottom", indent=False)
-        c["palette"] = W.Dropdown(options=palette_options, value=current, description="palette",
-                                  style=style, layout=wide)
-        c["caption_align"] = W.ToggleButtons(options=["center", "left"],
-                                             value=t["text"]["align"], description="caption",
-                                             style={**style, "button_width": "80px"})
+        c["device_bleed"] = W.Checkbox(
+            value=bool(t["device"]["bleed"]),
+            description="device bleeds off the bottom",
+            indent=False,
+        )
+        c["palette"] = W.Dropdown(
+            options=palette_options, value=current, description="palette", style=style, layout=wide
+        )
+        c["caption_align"] = W.ToggleButtons(
+            options=["center", "left"],
+            value=t["text"]["align"],
+            description="caption",
+            style={**style, "button_width": "80px"},
+        )
         c["caption_top"] = slider("caption top", t["text"]["top"], 0.0, 0.2, 0.002)
         c["screenshot"] = W.Dropdown(
             options=[(f"{i + 1}. {s}", i) for i, s in enumerate(self.frame[C.SCREEN])],
-            value=self.index, description="preview", style=style, layout=wide)
+            value=self.index,
+            description="preview",
+            style=style,
+            layout=wide,
+        )
         headline_boxes = []
         for i, head in enumerate(self.headlines):
-            box = W.Text(value=head, description=f"{i + 1}. {self.frame[C.SCREEN].iloc[i]}",
-                         continuous_update=False, style=style, layout=W.Layout(width="520px"))
+            box = W.Text(
+                value=head,
+                description=f"{i + 1}. {self.frame[C.SCREEN].iloc[i]}",
+                continuous_update=False,
+                style=style,
+                layout=W.Layout(width="520px"),
+            )
             c[f"headline_{i}"] = box
             box.observe(self._on_headline(i), names="value")
             headline_boxes.append(box)
         c["preview"] = W.Image(format="png")
         c["set_preview"] = W.Image(format="png")
         c["status"] = W.HTML()
-        c["save_name"] = W.Text(value=f"{t['name']}-tuned", description="save as",
-                                style=style, layout=wide)
+        c["save_name"] = W.Text(
+            value=f"{t['name']}-tuned", description="save as", style=style, layout=wide
+        )
         c["save"] = W.Button(description="Save template", icon="save", button_style="primary")
         c["save_status"] = W.HTML()
 
         c["template"].observe(self._on_template, names="value")
-        for key in ("headline_size", "device_width", "device_offset_x", "device_alternate",
-                    "device_top", "device_bleed", "palette", "caption_align", "caption_top"):
+        for key in (
+            "headline_size",
+            "device_width",
+            "device_offset_x",
+            "device_alternate",
+            "device_top",
+            "device_bleed",
+            "palette",
+            "caption_align",
+            "caption_top",
+        ):
             c[key].observe(self._on_control, names="value")
         c["screenshot"].observe(self._on_screenshot, names="value")
         c["save"].on_click(lambda _: self._on_save())
 
-        controls = W.VBox([c["template"], c["palette"], c["headline_size"],
-                           c["caption_align"], c["caption_top"], c["device_width"],
-                           c["device_top"], c["device_offset_x"], c["device_alternate"],
-                           c["device_bleed"], c["screenshot"],
-                           W.HBox([c["save_name"], c["save"]]), c["save_status"]])
+        controls = W.VBox(
+            [
+                c["template"],
+                c["palette"],
+                c["headline_size"],
+                c["caption_align"],
+                c["caption_top"],
+                c["device_width"],
+                c["device_top"],
+                c["device_offset_x"],
+                c["device_alternate"],
+                c["device_bleed"],
+                c["screenshot"],
+                W.HBox([c["save_name"], c["save"]]),
+                c["save_status"],
+            ]
+        )
         headlines = W.Accordion(children=[W.VBox(headline_boxes)])
         headlines.set_title(0, "headlines (per screenshot)")
-        return W.VBox([W.HBox([controls, W.VBox([c["preview"], c["status"]])]),
-                       headlines, W.HTML("<b>the whole set</b>"), c["set_preview"]])
+        return W.VBox(
+            [
+                W.HBox([controls, W.VBox([c["preview"], c["status"]])]),
+                headlines,
+                W.HTML("<b>the whole set</b>"),
+                c["set_preview"],
+            ]
+        )
 
     def _sync_controls(self) -> None:
         """Put the template's values into the controls without re-planning for each."""
@@ -795,8 +958,9 @@ class LayoutTuner:
             return
         name = change["new"]
         started = self._started.get(name)  # the template given by path or dict, as it was
-        self._template = copy.deepcopy(started if started is not None and
-                                       name not in _available() else load_template(name))
+        self._template = copy.deepcopy(
+            started if started is not None and name not in _available() else load_template(name)
+        )
         self.base = name
         self._sync_controls()
         self.replan()
@@ -834,6 +998,7 @@ class LayoutTuner:
         def handler(change: dict) -> None:
             if not self._syncing:
                 self.set_headline(index, str(change["new"]).strip() or self.headlines[index])
+
         return handler
 
     def _on_screenshot(self, change: dict) -> None:
@@ -844,8 +1009,9 @@ class LayoutTuner:
         try:
             self.save_template(self.controls["save_name"].value.strip())
         except ShotsmithError as exc:
-            self.controls["save_status"].value = (
-                f'<span style="color:#b00020">{html.escape(str(exc))}</span>')
+            self.controls[
+                "save_status"
+            ].value = f'<span style="color:#b00020">{html.escape(str(exc))}</span>'
 
     def _refresh_widgets(self, set_too: bool = True) -> None:
         if self._widget is None and not self.controls:
@@ -856,9 +1022,11 @@ class LayoutTuner:
             if set_too:
                 c["set_preview"].value = _png_bytes(self.set_preview())
             row = self.planned.iloc[self.index]
-            info = (f"headline {int(row[C.LAYOUT_HEADLINE_SIZE])} px for the whole set · "
-                    f"tone {row[C.LAYOUT_VARIANT]} · caption contrast "
-                    f"{float(row[C.LAYOUT_CONTRAST]):.2f}")
+            info = (
+                f"headline {int(row[C.LAYOUT_HEADLINE_SIZE])} px for the whole set · "
+                f"tone {row[C.LAYOUT_VARIANT]} · caption contrast "
+                f"{float(row[C.LAYOUT_CONTRAST]):.2f}"
+            )
         else:
             info = ""
         if self.error:
@@ -879,6 +1047,7 @@ def _available() -> list[str]:
 
 
 # --- a local /v1 server for notebooks ----------------------------------------------------------
+
 
 def free_port(host: str = "127.0.0.1") -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
@@ -903,18 +1072,26 @@ class LocalServer:
     Stopped at ``stop()``, on leaving a ``with`` block, at interpreter exit, and (Linux)
     when the process that started it dies."""
 
-    def __init__(self, *, port: int | None = None, host: str = "127.0.0.1",
-                 data_dir: str | Path | None = None, api_key: str | None = None,
-                 workers: int | None = 1, startup_timeout: float = 60.0,
-                 env: dict[str, str] | None = None):
+    def __init__(
+        self,
+        *,
+        port: int | None = None,
+        host: str = "127.0.0.1",
+        data_dir: str | Path | None = None,
+        api_key: str | None = None,
+        workers: int | None = 1,
+        startup_timeout: float = 60.0,
+        env: dict[str, str] | None = None,
+    ):
         import secrets
 
         self.host = host
         self.port = port or free_port(host)
         self.url = f"http://{host}:{self.port}"
         self._own_dir = data_dir is None
-        self.data_dir = Path(data_dir) if data_dir else Path(
-            tempfile.mkdtemp(prefix="shotsmith-server-"))
+        self.data_dir = (
+            Path(data_dir) if data_dir else Path(tempfile.mkdtemp(prefix="shotsmith-server-"))
+        )
         self.api_key = api_key or "sk-local-" + secrets.token_urlsafe(24)
         self.workers = workers
         self.startup_timeout = startup_timeout
@@ -926,9 +1103,20 @@ class LocalServer:
         import httpx
 
         self.data_dir.mkdir(parents=True, exist_ok=True)
-        cmd = [sys.executable, "-m", "shotsmith.cli", "serve", "--host", self.host,
-               "--port", str(self.port), "--data-dir", str(self.data_dir),
-               "--log-level", "warning"]
+        cmd = [
+            sys.executable,
+            "-m",
+            "shotsmith.cli",
+            "serve",
+            "--host",
+            self.host,
+            "--port",
+            str(self.port),
+            "--data-dir",
+            str(self.data_dir),
+            "--log-level",
+            "warning",
+        ]
         if self.workers:
             cmd += ["--workers", str(self.workers)]
         keys = ",".join(k for k in (os.environ.get("SHOTSMITH_API_KEYS", ""), self.api_key) if k)
@@ -936,16 +1124,23 @@ class LocalServer:
         log = open(self.log_path, "ab")
         try:
             self.process = subprocess.Popen(
-                cmd, stdout=log, stderr=subprocess.STDOUT, env=env, stdin=subprocess.DEVNULL,
-                preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None)
+                cmd,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None,
+            )
         finally:
             log.close()
         atexit.register(self.stop)
         deadline = time.monotonic() + self.startup_timeout
         while True:
             if self.process.poll() is not None:
-                raise ShotsmithError(f"shotsmith serve exited with {self.process.returncode} "
-                                     f"before it was ready:\n{self.log_tail()}")
+                raise ShotsmithError(
+                    f"shotsmith serve exited with {self.process.returncode} "
+                    f"before it was ready:\n{self.log_tail()}"
+                )
             try:
                 if httpx.get(f"{self.url}/healthz", timeout=2).status_code == 200:
                     return self
@@ -953,8 +1148,10 @@ class LocalServer:
                 pass
             if time.monotonic() > deadline:
                 self.stop()
-                raise ShotsmithError(f"shotsmith serve was not ready within "
-                                     f"{self.startup_timeout:g} s:\n{self.log_tail()}")
+                raise ShotsmithError(
+                    f"shotsmith serve was not ready within "
+                    f"{self.startup_timeout:g} s:\n{self.log_tail()}"
+                )
             time.sleep(0.2)
 
     def log_tail(self, lines: int = 20) -> str:

@@ -49,10 +49,29 @@ TIMEOUT_BASE_S = 10.0
 TIMEOUT_PER_IMAGE_S = 3.0
 
 _LOCALE_LANGS = {
-    "en": "eng", "de": "deu", "fr": "fra", "es": "spa", "it": "ita", "pt": "por",
-    "nl": "nld", "sv": "swe", "da": "dan", "nb": "nor", "no": "nor", "fi": "fin",
-    "pl": "pol", "cs": "ces", "tr": "tur", "ru": "rus", "uk": "ukr", "ja": "jpn",
-    "ko": "kor", "zh": "chi_sim", "ar": "ara", "he": "heb", "hi": "hin",
+    "en": "eng",
+    "de": "deu",
+    "fr": "fra",
+    "es": "spa",
+    "it": "ita",
+    "pt": "por",
+    "nl": "nld",
+    "sv": "swe",
+    "da": "dan",
+    "nb": "nor",
+    "no": "nor",
+    "fi": "fin",
+    "pl": "pol",
+    "cs": "ces",
+    "tr": "tur",
+    "ru": "rus",
+    "uk": "ukr",
+    "ja": "jpn",
+    "ko": "kor",
+    "zh": "chi_sim",
+    "ar": "ara",
+    "he": "heb",
+    "hi": "hin",
 }
 
 
@@ -93,8 +112,14 @@ def installed_languages(binary: str | None = None) -> frozenset[str]:
     if not binary:
         return frozenset()
     try:
-        out = subprocess.run([binary, "--list-langs"], capture_output=True, text=True,
-                             timeout=10, env=_env(), check=False).stdout
+        out = subprocess.run(
+            [binary, "--list-langs"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            env=_env(),
+            check=False,
+        ).stdout
     except (OSError, subprocess.SubprocessError):
         return frozenset()
     return frozenset(line.strip() for line in out.splitlines()[1:] if line.strip())
@@ -111,8 +136,13 @@ def language_for(locale: str | None) -> str:
     return "eng"
 
 
-def prepare(image: Image.Image, *, dark: bool | None = None, scale: int = SCALE,
-            band: tuple[float, float] = (BAND_TOP, BAND_BOTTOM)) -> Image.Image:
+def prepare(
+    image: Image.Image,
+    *,
+    dark: bool | None = None,
+    scale: int = SCALE,
+    band: tuple[float, float] = (BAND_TOP, BAND_BOTTOM),
+) -> Image.Image:
     """The cheap, legible grayscale crop that is handed to Tesseract."""
     gray = image if image.mode == "L" else image.convert("L")
     if scale > 1:
@@ -138,8 +168,14 @@ def _env() -> dict[str, str]:
     return {**os.environ, "OMP_THREAD_LIMIT": "1"}
 
 
-def recognize(images: Sequence[Image.Image], *, lang: str = "eng", psm: int = DEFAULT_PSM,
-              timeout: float | None = None, binary: str | None = None) -> list[OCRResult]:
+def recognize(
+    images: Sequence[Image.Image],
+    *,
+    lang: str = "eng",
+    psm: int = DEFAULT_PSM,
+    timeout: float | None = None,
+    binary: str | None = None,
+) -> list[OCRResult]:
     """Read prepared grayscale images with ONE tesseract call; one result per image.
 
     Never raises for a failed read: each result then carries ``error``.
@@ -160,12 +196,15 @@ def recognize(images: Sequence[Image.Image], *, lang: str = "eng", psm: int = DE
         listing.write_text("\n".join(paths) + "\n", encoding="utf-8")
         cmd = [binary, str(listing), "stdout", "-l", lang, "--psm", str(psm), "tsv"]
         try:
-            proc = subprocess.run(cmd, capture_output=True, timeout=timeout, env=_env(),
-                                  check=False)
+            proc = subprocess.run(
+                cmd, capture_output=True, timeout=timeout, env=_env(), check=False
+            )
         except subprocess.TimeoutExpired:
             return [OCRResult(error=f"timed out after {timeout:.0f} s") for _ in images]
         except OSError as exc:
-            return [OCRResult(error=f"cannot run tesseract ({exc.strerror or exc})") for _ in images]
+            return [
+                OCRResult(error=f"cannot run tesseract ({exc.strerror or exc})") for _ in images
+            ]
     if proc.returncode != 0:
         msg = proc.stderr.decode("utf-8", "replace").strip().splitlines()
         reason = msg[-1][:80] if msg else f"exit status {proc.returncode}"
@@ -190,7 +229,9 @@ def parse_tsv(tsv: str, pages: int, *, min_confidence: float = MIN_CONFIDENCE) -
             continue
         if not text or conf < min_confidence:
             continue
-        found.setdefault(page, {}).setdefault((block, par, line), []).append((left, top, height, text))
+        found.setdefault(page, {}).setdefault((block, par, line), []).append(
+            (left, top, height, text)
+        )
     results = []
     for page in range(1, pages + 1):
         lines = found.get(page, {})
@@ -198,12 +239,24 @@ def parse_tsv(tsv: str, pages: int, *, min_confidence: float = MIN_CONFIDENCE) -
         for words in lines.values():
             words.sort()
             heights = sorted(w[2] for w in words)
-            ordered.append((min(w[1] for w in words), words[0][0], heights[len(heights) // 2],
-                            " ".join(w[3] for w in words)))
+            ordered.append(
+                (
+                    min(w[1] for w in words),
+                    words[0][0],
+                    heights[len(heights) // 2],
+                    " ".join(w[3] for w in words),
+                )
+            )
         ordered.sort(key=lambda x: (x[0] // 12, x[1]))  # rows, then left to right
         texts = [t for *_, t in ordered]
-        results.append(OCRResult(text="\n".join(texts), title=_title(ordered),
-                                 words=sum(len(t.split()) for t in texts), lines=texts))
+        results.append(
+            OCRResult(
+                text="\n".join(texts),
+                title=_title(ordered),
+                words=sum(len(t.split()) for t in texts),
+                lines=texts,
+            )
+        )
     return results
 
 
@@ -219,8 +272,14 @@ def _title(ordered: list[tuple[int, int, int, str]]) -> str:
     return best
 
 
-def recognize_many(images: Sequence[Image.Image], *, workers: int = 2, lang: str = "eng",
-                   psm: int = DEFAULT_PSM, chunk: int = 16) -> list[OCRResult]:
+def recognize_many(
+    images: Sequence[Image.Image],
+    *,
+    workers: int = 2,
+    lang: str = "eng",
+    psm: int = DEFAULT_PSM,
+    chunk: int = 16,
+) -> list[OCRResult]:
     """Read many prepared images: ``workers`` tesseract processes side by side.
 
     Images are dealt round-robin to the workers in chunks of at most ``chunk`` per call,

@@ -10,8 +10,8 @@ the server use.
 from __future__ import annotations
 
 import html
-import os
 import json
+import os
 import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor
@@ -59,16 +59,21 @@ class PipelineRun:
         return self.frames[stage_name]
 
     def timings_frame(self) -> pd.DataFrame:
-        return pd.DataFrame({"stage": list(self.timings),
-                             "seconds": [round(v, 4) for v in self.timings.values()]})
+        return pd.DataFrame(
+            {"stage": list(self.timings), "seconds": [round(v, 4) for v in self.timings.values()]}
+        )
 
     def _repr_html_(self) -> str:
-        rows = "".join(f"<tr><td>{html.escape(k)}</td><td>{v * 1000:.0f} ms</td>"
-                       f"<td>{len(self.frames[k].columns)} columns</td></tr>"
-                       for k, v in self.timings.items())
-        return (f"<b>PipelineRun</b>: {len(self.output)} screenshots, "
-                f"{self.output[C.APP_ID].nunique()} sets, {self.wall:.2f} s wall"
-                f"<table><tr><th>stage</th><th>time</th><th>frame</th></tr>{rows}</table>")
+        rows = "".join(
+            f"<tr><td>{html.escape(k)}</td><td>{v * 1000:.0f} ms</td>"
+            f"<td>{len(self.frames[k].columns)} columns</td></tr>"
+            for k, v in self.timings.items()
+        )
+        return (
+            f"<b>PipelineRun</b>: {len(self.output)} screenshots, "
+            f"{self.output[C.APP_ID].nunique()} sets, {self.wall:.2f} s wall"
+            f"<table><tr><th>stage</th><th>time</th><th>frame</th></tr>{rows}</table>"
+        )
 
 
 class Pipeline:
@@ -80,7 +85,7 @@ class Pipeline:
             if isinstance(s, Step):
                 self.steps.append(s)
             elif callable(s):
-                self.steps.append(Step(getattr(s, "contract").name, s))
+                self.steps.append(Step(s.contract.name, s))
             else:
                 self.steps.append(Step(s[0], s[1], dict(s[2]) if len(s) > 2 else {}))
         names = [s.name for s in self.steps]
@@ -88,16 +93,24 @@ class Pipeline:
             raise ShotsmithError(f"Pipeline: stage names must be unique, got {names}")
 
     @classmethod
-    def default(cls, *, template: str | Path | dict = "default", size: str | None = None,
-                out_dir: str | Path | None = "out", ocr: bool | str = "auto",
-                copy_backend: str = "phrasebank") -> Pipeline:
-        return cls([
-            Step("detect_domain", detect_domain),
-            Step("extract_features", extract_features, {"ocr": ocr}),
-            Step("write_copy", write_copy, {"backend": copy_backend}),
-            Step("plan_layout", plan_layout, {"template": template, "size": size}),
-            Step("render", render, {"out_dir": out_dir}),
-        ])
+    def default(
+        cls,
+        *,
+        template: str | Path | dict = "default",
+        size: str | None = None,
+        out_dir: str | Path | None = "out",
+        ocr: bool | str = "auto",
+        copy_backend: str = "phrasebank",
+    ) -> Pipeline:
+        return cls(
+            [
+                Step("detect_domain", detect_domain),
+                Step("extract_features", extract_features, {"ocr": ocr}),
+                Step("write_copy", write_copy, {"backend": copy_backend}),
+                Step("plan_layout", plan_layout, {"template": template, "size": size}),
+                Step("render", render, {"out_dir": out_dir}),
+            ]
+        )
 
     # --- inspection ------------------------------------------------------------
     @property
@@ -119,15 +132,20 @@ class Pipeline:
         rows = []
         for s in self.steps:
             contract = getattr(s.fn, "contract", None)
-            rows.append({"stage": s.name,
-                         "requires": list(contract.requires) if contract else [],
-                         "provides": list(contract.provides) if contract else [],
-                         "options": s.options})
+            rows.append(
+                {
+                    "stage": s.name,
+                    "requires": list(contract.requires) if contract else [],
+                    "provides": list(contract.provides) if contract else [],
+                    "options": s.options,
+                }
+            )
         return pd.DataFrame(rows)
 
     def __repr__(self) -> str:
-        inner = ", ".join(f"{s.name}({', '.join(f'{k}={v!r}' for k, v in s.options.items())})"
-                          for s in self.steps)
+        inner = ", ".join(
+            f"{s.name}({', '.join(f'{k}={v!r}' for k, v in s.options.items())})" for s in self.steps
+        )
         return f"Pipeline([{inner}])"
 
     def _repr_html_(self) -> str:
@@ -145,8 +163,14 @@ class Pipeline:
                 contract.check(pd.DataFrame(columns=sorted(have)))  # raises, naming the column
             have.update(contract.provides)
 
-    def run(self, frame: pd.DataFrame, *, executor: Executor | None = None,
-            keep_intermediates: bool = True, progress: bool = False) -> PipelineRun:
+    def run(
+        self,
+        frame: pd.DataFrame,
+        *,
+        executor: Executor | None = None,
+        keep_intermediates: bool = True,
+        progress: bool = False,
+    ) -> PipelineRun:
         """Run every stage; with an executor, sets run in parallel (one task per set)."""
         self.validate(frame)
         start = time.perf_counter()
@@ -154,8 +178,9 @@ class Pipeline:
             frames, timings = _run_steps(self.steps, frame, keep_intermediates)
         else:
             sets = [rows for _, rows in frame.groupby(C.APP_ID, sort=False)]
-            futures = [executor.submit(_run_set, self.steps, rows, keep_intermediates)
-                       for rows in sets]
+            futures = [
+                executor.submit(_run_set, self.steps, rows, keep_intermediates) for rows in sets
+            ]
             results = []
             for fut in _progress(futures, progress, total=len(futures)):
                 results.append(fut.result())
@@ -171,16 +196,18 @@ def _progress(futures: list, show: bool, total: int) -> Iterable:
     return tqdm(futures, total=total, desc="sets", unit="set")
 
 
-def _run_set(steps: list[Step], frame: pd.DataFrame, keep: bool
-             ) -> tuple[dict[str, pd.DataFrame], dict[str, float]]:
+def _run_set(
+    steps: list[Step], frame: pd.DataFrame, keep: bool
+) -> tuple[dict[str, pd.DataFrame], dict[str, float]]:
     """One set in an executor's worker: the workers already share the cores, so each
     renders on one thread unless SHOTSMITH_RENDER_THREADS says otherwise."""
     os.environ.setdefault("SHOTSMITH_RENDER_THREADS", "1")
     return _run_steps(steps, frame, keep)
 
 
-def _run_steps(steps: list[Step], frame: pd.DataFrame, keep: bool
-               ) -> tuple[dict[str, pd.DataFrame], dict[str, float]]:
+def _run_steps(
+    steps: list[Step], frame: pd.DataFrame, keep: bool
+) -> tuple[dict[str, pd.DataFrame], dict[str, float]]:
     frames: dict[str, pd.DataFrame] = {"input": frame} if keep else {}
     timings: dict[str, float] = {}
     for step in steps:
@@ -194,8 +221,9 @@ def _run_steps(steps: list[Step], frame: pd.DataFrame, keep: bool
     return frames, timings
 
 
-def _merge_results(results: list[tuple[dict[str, pd.DataFrame], dict[str, float]]]
-                   ) -> tuple[dict[str, pd.DataFrame], dict[str, float]]:
+def _merge_results(
+    results: list[tuple[dict[str, pd.DataFrame], dict[str, float]]],
+) -> tuple[dict[str, pd.DataFrame], dict[str, float]]:
     if not results:
         raise ShotsmithError("Pipeline.run: the frame has no rows")
     names = list(results[0][0])
@@ -205,14 +233,37 @@ def _merge_results(results: list[tuple[dict[str, pd.DataFrame], dict[str, float]
 
 
 REPORT_COLUMNS = [
-    C.APP_ID, C.POSITION, C.PROJECT_NAME, C.BUNDLE_ID, C.SCREEN, C.DEVICE, C.LOCALE,
-    C.DOMAIN_CATEGORY, C.DOMAIN_CONFIDENCE, C.DOMAIN_SIGNALS,
-    C.FEATURES_INTENT, C.FEATURES_PHRASE, C.FEATURES_KEYWORDS, C.FEATURES_TEXT_SOURCE,
-    C.FEATURES_ACCENT, C.FEATURES_DARK_UI,
-    C.COPY_TAGLINE, C.COPY_HEADLINE, C.COPY_SUBTITLE, C.COPY_SOURCE,
-    C.LAYOUT_TEMPLATE, C.LAYOUT_SIZE, C.LAYOUT_HEADLINE_SIZE, C.LAYOUT_VARIANT,
-    C.LAYOUT_BACKGROUND, C.LAYOUT_TEXT_COLOR, C.LAYOUT_CONTRAST,
-    C.RENDER_PATH, C.RENDER_WIDTH, C.RENDER_HEIGHT, C.RENDER_MS,
+    C.APP_ID,
+    C.POSITION,
+    C.PROJECT_NAME,
+    C.BUNDLE_ID,
+    C.SCREEN,
+    C.DEVICE,
+    C.LOCALE,
+    C.DOMAIN_CATEGORY,
+    C.DOMAIN_CONFIDENCE,
+    C.DOMAIN_SIGNALS,
+    C.FEATURES_INTENT,
+    C.FEATURES_PHRASE,
+    C.FEATURES_KEYWORDS,
+    C.FEATURES_TEXT_SOURCE,
+    C.FEATURES_ACCENT,
+    C.FEATURES_DARK_UI,
+    C.COPY_TAGLINE,
+    C.COPY_HEADLINE,
+    C.COPY_SUBTITLE,
+    C.COPY_SOURCE,
+    C.LAYOUT_TEMPLATE,
+    C.LAYOUT_SIZE,
+    C.LAYOUT_HEADLINE_SIZE,
+    C.LAYOUT_VARIANT,
+    C.LAYOUT_BACKGROUND,
+    C.LAYOUT_TEXT_COLOR,
+    C.LAYOUT_CONTRAST,
+    C.RENDER_PATH,
+    C.RENDER_WIDTH,
+    C.RENDER_HEIGHT,
+    C.RENDER_MS,
 ]
 
 
@@ -240,22 +291,36 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path) -> dict[str, Path]:
         folder = Path(out_dir) / str(app_id)
         folder.mkdir(parents=True, exist_ok=True)
         records = report(rows)
-        (folder / "design.json").write_text(json.dumps(records, indent=2, default=str) + "\n",
-                                            encoding="utf-8")
-        flat = pd.DataFrame([{k: (json.dumps(v) if isinstance(v, (list, dict)) else v)
-                              for k, v in r.items()} for r in records])
+        (folder / "design.json").write_text(
+            json.dumps(records, indent=2, default=str) + "\n", encoding="utf-8"
+        )
+        flat = pd.DataFrame(
+            [
+                {k: (json.dumps(v) if isinstance(v, (list, dict)) else v) for k, v in r.items()}
+                for r in records
+            ]
+        )
         flat.to_csv(folder / "design.csv", index=False)
         written[str(app_id)] = folder / "design.json"
     return written
 
 
-def design(source: str | Path | pd.DataFrame | Sequence[str | Path | bytes] | None = None, *,
-           project_name: str | None = None, bundle_id: str | None = None,
-           screens: Sequence[str] | None = None, images_base64: Sequence[str] | None = None,
-           devices: Sequence[str] | str | None = None, template: str | Path | dict = "default",
-           size: str | None = None, out_dir: str | Path | None = "out", ocr: bool | str = "auto",
-           copy_backend: str = "phrasebank", executor: Executor | None = None,
-           write_table: bool = True) -> pd.DataFrame:
+def design(
+    source: str | Path | pd.DataFrame | Sequence[str | Path | bytes] | None = None,
+    *,
+    project_name: str | None = None,
+    bundle_id: str | None = None,
+    screens: Sequence[str] | None = None,
+    images_base64: Sequence[str] | None = None,
+    devices: Sequence[str] | str | None = None,
+    template: str | Path | dict = "default",
+    size: str | None = None,
+    out_dir: str | Path | None = "out",
+    ocr: bool | str = "auto",
+    copy_backend: str = "phrasebank",
+    executor: Executor | None = None,
+    write_table: bool = True,
+) -> pd.DataFrame:
     """From raw screenshots to a designed, store-ready set: the whole pipeline in one call.
 
     ``source`` is anything :func:`read_screenshots` takes, or a frame already read.
@@ -266,10 +331,17 @@ def design(source: str | Path | pd.DataFrame | Sequence[str | Path | bytes] | No
     if isinstance(source, pd.DataFrame):
         frame = source
     else:
-        frame = read_screenshots(source, project_name=project_name, bundle_id=bundle_id,
-                                 screens=screens, images_base64=images_base64, devices=devices)
-    pipe = Pipeline.default(template=template, size=size, out_dir=out_dir, ocr=ocr,
-                            copy_backend=copy_backend)
+        frame = read_screenshots(
+            source,
+            project_name=project_name,
+            bundle_id=bundle_id,
+            screens=screens,
+            images_base64=images_base64,
+            devices=devices,
+        )
+    pipe = Pipeline.default(
+        template=template, size=size, out_dir=out_dir, ocr=ocr, copy_backend=copy_backend
+    )
     result = pipe.run(frame, executor=executor, keep_intermediates=False).output
     if write_table and out_dir is not None:
         write_report(result, out_dir)

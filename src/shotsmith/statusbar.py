@@ -52,8 +52,9 @@ def inset_luminance(image: Image.Image, style: StatusBarStyle) -> float:
     return float(np.asarray(strip, dtype=np.float32).mean() / 255.0)
 
 
-def draw_status_bar(image: Image.Image, style: StatusBarStyle,
-                    color: tuple[int, int, int] | None = None) -> Image.Image:
+def draw_status_bar(
+    image: Image.Image, style: StatusBarStyle, color: tuple[int, int, int] | None = None
+) -> Image.Image:
     """Return a copy of ``image`` (RGB) with a status bar drawn into its top inset.
 
     ``color`` defaults to black on a light inset and white on a dark one.
@@ -61,12 +62,14 @@ def draw_status_bar(image: Image.Image, style: StatusBarStyle,
     out = image.convert("RGB") if image.mode != "RGB" else image.copy()
     if color is None:
         color = (0, 0, 0) if inset_luminance(out, style) > 0.55 else (255, 255, 255)
-    {"notch": _ios_notch, "classic": _ios_classic, "tablet": _ios_tablet,
-     "android": _android}[style.kind](out, style, color)
+    {"notch": _ios_notch, "classic": _ios_classic, "tablet": _ios_tablet, "android": _android}[
+        style.kind
+    ](out, style, color)
     return out
 
 
 # --- layouts ------------------------------------------------------------------
+
 
 def _ios_notch(im: Image.Image, st: StatusBarStyle, color) -> None:
     s, w_pt = st.scale, im.width / st.scale
@@ -118,8 +121,11 @@ def _android(im: Image.Image, st: StatusBarStyle, color) -> None:
     cy = min(st.inset_pt, 40) / 2
     _text(im, st.time, "Inter", 500, 14 * s, 24 * s, cy * s, color, anchor="l")
     x = w_pt - 24
-    for fn, w, h in [(_battery_android, 8.0, 14.0), (_signal_android, 14.0, 14.0),
-                     (_wifi_android, 16.0, 13.0)]:
+    for fn, w, h in [
+        (_battery_android, 8.0, 14.0),
+        (_signal_android, 14.0, 14.0),
+        (_wifi_android, 16.0, 13.0),
+    ]:
         x -= w
         _icon(im, fn, x * s, (cy - h / 2) * s, w * s, h * s, color)
         x -= 5
@@ -127,8 +133,18 @@ def _android(im: Image.Image, st: StatusBarStyle, color) -> None:
 
 # --- drawing helpers --------------------------------------------------------
 
-def _text(im: Image.Image, text: str, family: str, weight: int, size_px: float, x: float,
-          cy: float, color, anchor: str) -> None:
+
+def _text(
+    im: Image.Image,
+    text: str,
+    family: str,
+    weight: int,
+    size_px: float,
+    x: float,
+    cy: float,
+    color,
+    anchor: str,
+) -> None:
     font = load_font(find_font(family, weight), max(6, round(size_px)))
     draw = ImageDraw.Draw(im)
     left, top, right, bottom = draw.textbbox((0, 0), text, font=font)
@@ -162,8 +178,9 @@ def _signal_ios(d: ImageDraw.ImageDraw, x: float, y: float, w: float, h: float) 
     gap = (w - 4 * bar_w) / 3
     for i, frac in enumerate((0.36, 0.56, 0.78, 1.0)):
         bx = x + i * (bar_w + gap)
-        d.rounded_rectangle((bx, y + h * (1 - frac), bx + bar_w, y + h), radius=bar_w * 0.3,
-                            fill=255)
+        d.rounded_rectangle(
+            (bx, y + h * (1 - frac), bx + bar_w, y + h), radius=bar_w * 0.3, fill=255
+        )
 
 
 def _wifi_ios(d: ImageDraw.ImageDraw, x: float, y: float, w: float, h: float) -> None:
@@ -178,14 +195,21 @@ def _battery_ios(d: ImageDraw.ImageDraw, x: float, y: float, w: float, h: float)
     body_w = w * 0.9
     stroke = max(1.0, h * 0.085)
     d.rounded_rectangle((x, y, x + body_w, y + h), radius=h * 0.3, fill=100)
-    d.rounded_rectangle((x + stroke, y + stroke, x + body_w - stroke, y + h - stroke),
-                        radius=h * 0.3 - stroke, fill=0)
+    d.rounded_rectangle(
+        (x + stroke, y + stroke, x + body_w - stroke, y + h - stroke),
+        radius=h * 0.3 - stroke,
+        fill=0,
+    )
     pad = stroke * 2
-    d.rounded_rectangle((x + pad, y + pad, x + body_w - pad, y + h - pad),
-                        radius=max(1.0, h * 0.3 - pad), fill=255)
+    d.rounded_rectangle(
+        (x + pad, y + pad, x + body_w - pad, y + h - pad), radius=max(1.0, h * 0.3 - pad), fill=255
+    )
     cap_h = h * 0.34
-    d.rounded_rectangle((x + body_w + w * 0.025, y + (h - cap_h) / 2, x + w, y + (h + cap_h) / 2),
-                        radius=w * 0.03, fill=110)
+    d.rounded_rectangle(
+        (x + body_w + w * 0.025, y + (h - cap_h) / 2, x + w, y + (h + cap_h) / 2),
+        radius=w * 0.03,
+        fill=110,
+    )
 
 
 def _signal_android(d: ImageDraw.ImageDraw, x: float, y: float, w: float, h: float) -> None:

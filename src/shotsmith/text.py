@@ -17,9 +17,7 @@ from PIL import ImageFont, features
 
 from .errors import ShotsmithError
 
-FONT_DIRS = [
-    Path(p) for p in os.environ.get("SHOTSMITH_FONT_DIRS", "").split(os.pathsep) if p
-] + [
+FONT_DIRS = [Path(p) for p in os.environ.get("SHOTSMITH_FONT_DIRS", "").split(os.pathsep) if p] + [
     Path("/usr/share/fonts/opentype/inter"),
     Path("/usr/share/fonts/truetype/inter"),
     Path("/usr/share/fonts/truetype/noto"),
@@ -31,8 +29,15 @@ FONT_DIRS = [
 ]
 
 WEIGHT_NAMES = {
-    100: "Thin", 200: "ExtraLight", 300: "Light", 400: "Regular", 500: "Medium",
-    600: "SemiBold", 700: "Bold", 800: "ExtraBold", 900: "Black",
+    100: "Thin",
+    200: "ExtraLight",
+    300: "Light",
+    400: "Regular",
+    500: "Medium",
+    600: "SemiBold",
+    700: "Bold",
+    800: "ExtraBold",
+    900: "Black",
 }
 
 # Scripts Inter does not cover, and the Noto family that does (Debian fonts-noto-core).
@@ -127,8 +132,9 @@ def text_width(text: str, font: ImageFont.FreeTypeFont) -> float:
     return font.getlength(text, direction=direction_of(text))
 
 
-def wrap_balanced(text: str, font: ImageFont.FreeTypeFont, max_width: float,
-                  max_lines: int = 2) -> list[str] | None:
+def wrap_balanced(
+    text: str, font: ImageFont.FreeTypeFont, max_width: float, max_lines: int = 2
+) -> list[str] | None:
     """Wrap ``text`` into at most ``max_lines`` lines no wider than ``max_width``.
 
     One line when it fits; otherwise the split whose longest line is shortest
@@ -150,8 +156,11 @@ def wrap_balanced(text: str, font: ImageFont.FreeTypeFont, max_width: float,
             continue
         orphan = len(words) >= 4 and (cut == len(words) - 1 or cut == 1)
         # balanced: minimise the longest line; a slightly longer top line reads better
-        score = max(widths) + (max_width if orphan else 0) + (0.02 * max_width
-                                                               if widths[0] < widths[1] else 0)
+        score = (
+            max(widths)
+            + (max_width if orphan else 0)
+            + (0.02 * max_width if widths[0] < widths[1] else 0)
+        )
         if best is None or score < best[0]:
             best = (score, lines)
     if best is not None:
@@ -172,14 +181,24 @@ class FittedText:
     lines: list[str]
 
 
-def fit_size(texts: Sequence[str], family: str, weight: int, max_width: float, max_lines: int,
-             largest: int, smallest: int) -> int | None:
+def fit_size(
+    texts: Sequence[str],
+    family: str,
+    weight: int,
+    max_width: float,
+    max_lines: int,
+    largest: int,
+    smallest: int,
+) -> int | None:
     """Largest size in [smallest, largest] at which every text wraps into ``max_lines``."""
     lo, hi, found = smallest, largest, None
     while lo <= hi:  # wrapping is monotone in size: binary search
         mid = (lo + hi) // 2
-        if all(wrap_balanced(t, load_font(font_for(t, family, weight), mid), max_width, max_lines)
-               is not None for t in texts):
+        if all(
+            wrap_balanced(t, load_font(font_for(t, family, weight), mid), max_width, max_lines)
+            is not None
+            for t in texts
+        ):
             found, lo = mid, mid + 1
         else:
             hi = mid - 1
@@ -191,8 +210,9 @@ def line_metrics(font: ImageFont.FreeTypeFont) -> tuple[int, int]:
     return font.getmetrics()
 
 
-def ink_box(text: str, font: ImageFont.FreeTypeFont, x: float, baseline: float,
-            anchor: str) -> tuple[float, float, float, float]:
+def ink_box(
+    text: str, font: ImageFont.FreeTypeFont, x: float, baseline: float, anchor: str
+) -> tuple[float, float, float, float]:
     """(left, top, right, bottom) of the pixels ``text`` covers when drawn at ``anchor``."""
     left, top, right, bottom = font.getbbox(text, anchor=anchor, direction=direction_of(text))
     return x + left, baseline + top, x + right, baseline + bottom

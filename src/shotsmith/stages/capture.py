@@ -71,6 +71,7 @@ PLATFORMS = ("ios", "android")
 
 # --- devices and sizes ----------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class CaptureDevice:
     """A device the capture stage can emulate, and the store class its shots feed."""
@@ -94,31 +95,66 @@ class CaptureDevice:
         return STORE_SIZES[self.store_size][0]
 
     def status_bar_style(self) -> StatusBarStyle:
-        return StatusBarStyle(platform=self.platform, scale=self.px[0] / self.points[0],
-                              inset_pt=self.top_inset_pt, island_pt=self.island_pt,
-                              home_button=self.home_button, tablet=self.tablet)
+        return StatusBarStyle(
+            platform=self.platform,
+            scale=self.px[0] / self.points[0],
+            inset_pt=self.top_inset_pt,
+            island_pt=self.island_pt,
+            home_button=self.home_button,
+            tablet=self.tablet,
+        )
 
 
 def _from_catalogue(device_id: str, size: str, store_size: str | None = None) -> CaptureDevice:
     d = DEVICES[device_id]
     return CaptureDevice(
-        id=d.id, name=d.name, platform=d.platform, size=size,
-        points=(round(d.points[0]), round(d.points[1])), scale=d.scale, px=d.screen_px,
+        id=d.id,
+        name=d.name,
+        platform=d.platform,
+        size=size,
+        points=(round(d.points[0]), round(d.points[1])),
+        scale=d.scale,
+        px=d.screen_px,
         store_size=store_size or (size if d.platform == "ios" else "android-phone"),
-        top_inset_pt=d.top_inset_pt, island_pt=d.island_pt, home_button=d.home_button,
-        tablet=d.id.startswith("ipad"))
+        top_inset_pt=d.top_inset_pt,
+        island_pt=d.island_pt,
+        home_button=d.home_button,
+        tablet=d.id.startswith("ipad"),
+    )
 
 
 # Devices for store classes the shared catalogue (devices.py) does not hold yet.
 _EXTRA = {
-    "iphone-14-plus": CaptureDevice("iphone-14-plus", "iPhone 14 Plus", "ios", "6.5", (428, 926),
-                                    3, (1284, 2778), "6.5", 47),
-    "iphone-14": CaptureDevice("iphone-14", "iPhone 14", "ios", "6.1", (390, 844), 3,
-                               (1170, 2532), "6.1", 47),
-    "iphone-8-plus": CaptureDevice("iphone-8-plus", "iPhone 8 Plus", "ios", "5.5", (414, 736), 3,
-                                   (1242, 2208), "5.5", 20, home_button=True),
-    "ipad-pro-11": CaptureDevice("ipad-pro-11", "iPad Pro 11-inch (M4)", "ios", "11", (834, 1210),
-                                 2, (1668, 2420), "11", 24, tablet=True),
+    "iphone-14-plus": CaptureDevice(
+        "iphone-14-plus", "iPhone 14 Plus", "ios", "6.5", (428, 926), 3, (1284, 2778), "6.5", 47
+    ),
+    "iphone-14": CaptureDevice(
+        "iphone-14", "iPhone 14", "ios", "6.1", (390, 844), 3, (1170, 2532), "6.1", 47
+    ),
+    "iphone-8-plus": CaptureDevice(
+        "iphone-8-plus",
+        "iPhone 8 Plus",
+        "ios",
+        "5.5",
+        (414, 736),
+        3,
+        (1242, 2208),
+        "5.5",
+        20,
+        home_button=True,
+    ),
+    "ipad-pro-11": CaptureDevice(
+        "ipad-pro-11",
+        "iPad Pro 11-inch (M4)",
+        "ios",
+        "11",
+        (834, 1210),
+        2,
+        (1668, 2420),
+        "11",
+        24,
+        tablet=True,
+    ),
 }
 
 
@@ -147,12 +183,18 @@ DEFAULT_SIZES = {"ios": ("6.9",), "android": ("6.3",)}
 IPAD_SIZE = "13"
 
 USER_AGENTS = {
-    "iphone": ("Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 "
-               "(KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1"),
-    "ipad": ("Mozilla/5.0 (iPad; CPU OS 18_1 like Mac OS X) AppleWebKit/605.1.15 "
-             "(KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1"),
-    "android": ("Mozilla/5.0 (Linux; Android 15; {model}) AppleWebKit/537.36 "
-                "(KHTML, like Gecko) Chrome/{major}.0.0.0 Mobile Safari/537.36"),
+    "iphone": (
+        "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 "
+        "(KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1"
+    ),
+    "ipad": (
+        "Mozilla/5.0 (iPad; CPU OS 18_1 like Mac OS X) AppleWebKit/605.1.15 "
+        "(KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1"
+    ),
+    "android": (
+        "Mozilla/5.0 (Linux; Android 15; {model}) AppleWebKit/537.36 "
+        "(KHTML, like Gecko) Chrome/{major}.0.0.0 Mobile Safari/537.36"
+    ),
 }
 
 
@@ -165,9 +207,12 @@ def _size_key(size: Any) -> str:
         return text
 
 
-def resolve_devices(platforms: Sequence[str] | str | None = None,
-                    device_sizes: Sequence[str | float] | str | float | None = None,
-                    *, supports_ipad: bool = False) -> list[CaptureDevice]:
+def resolve_devices(
+    platforms: Sequence[str] | str | None = None,
+    device_sizes: Sequence[str | float] | str | float | None = None,
+    *,
+    supports_ipad: bool = False,
+) -> list[CaptureDevice]:
     """The devices to capture: ``device_sizes`` per platform, or each platform's defaults.
 
     A size is a display class in inches ("6.9"), optionally qualified by platform
@@ -175,8 +220,9 @@ def resolve_devices(platforms: Sequence[str] | str | None = None,
     Unqualified sizes apply to every requested platform that has them.
     """
     plats = _platforms(platforms) or ["ios"]
-    if device_sizes is None or (not isinstance(device_sizes, (str, float, int))
-                                and len(device_sizes) == 0):
+    if device_sizes is None or (
+        not isinstance(device_sizes, (str, float, int)) and len(device_sizes) == 0
+    ):
         out = []
         for p in plats:
             sizes = list(DEFAULT_SIZES[p]) + ([IPAD_SIZE] if p == "ios" and supports_ipad else [])
@@ -191,8 +237,10 @@ def resolve_devices(platforms: Sequence[str] | str | None = None,
         if ":" in text:
             prefix, text = (t.strip() for t in text.split(":", 1))
             if prefix.lower() not in PLATFORMS:
-                raise ShotsmithError(f"unknown platform {prefix!r} in size {raw!r}; "
-                                     f"platforms: {', '.join(PLATFORMS)}")
+                raise ShotsmithError(
+                    f"unknown platform {prefix!r} in size {raw!r}; "
+                    f"platforms: {', '.join(PLATFORMS)}"
+                )
             want = [prefix.lower()]
         key = _size_key(text)
         found = [d for p in want for d in _match_size(p, key)]
@@ -202,7 +250,8 @@ def resolve_devices(platforms: Sequence[str] | str | None = None,
                 + "; ".join(f"{p}: " + ", ".join(CAPTURE_DEVICES[p]) for p in want)
                 + ' (inches, e.g. "6.9"; qualify as "android:6.3"; or a device id such as '
                 + ", ".join(sorted({d.id for p in want for d in CAPTURE_DEVICES[p].values()}))
-                + ")")
+                + ")"
+            )
         chosen += [d for d in found if d not in chosen]
     if supports_ipad and "ios" in plats and not any(d.tablet for d in chosen):
         chosen.append(CAPTURE_DEVICES["ios"][IPAD_SIZE])
@@ -211,8 +260,10 @@ def resolve_devices(platforms: Sequence[str] | str | None = None,
         raise ShotsmithError(
             f"no size given for platform {', '.join(missing)}; add one, e.g. "
             + ", ".join(f'"{p}:{DEFAULT_SIZES[p][0]}"' for p in missing)
-            + " (allowed: " + "; ".join(f"{p}: " + ", ".join(CAPTURE_DEVICES[p])
-                                          for p in missing) + ")")
+            + " (allowed: "
+            + "; ".join(f"{p}: " + ", ".join(CAPTURE_DEVICES[p]) for p in missing)
+            + ")"
+        )
     return chosen
 
 
@@ -239,8 +290,9 @@ def _platforms(platforms: Sequence[str] | str | None) -> list[str]:
     for p in platforms:
         key = str(p).strip().lower()
         if key not in PLATFORMS:
-            raise ShotsmithError(f"unknown platform {p!r}; allowed platforms: "
-                                 f"{', '.join(PLATFORMS)}")
+            raise ShotsmithError(
+                f"unknown platform {p!r}; allowed platforms: {', '.join(PLATFORMS)}"
+            )
         if key not in out:
             out.append(key)
     return out
@@ -255,11 +307,13 @@ def emulation(device: CaptureDevice, chrome_major: str = "131") -> Emulation:
         ua = USER_AGENTS["android"].format(model=device.name, major=chrome_major)
     else:
         ua = USER_AGENTS["ipad" if device.tablet else "iphone"]
-    return Emulation(device_id=device.id, width=w_pt, height=h_pt, scale=scale, px=device.px,
-                     user_agent=ua)
+    return Emulation(
+        device_id=device.id, width=w_pt, height=h_pt, scale=scale, px=device.px, user_agent=ua
+    )
 
 
 # --- result -------------------------------------------------------------------
+
 
 @dataclass
 class CaptureReport:
@@ -280,13 +334,24 @@ class CaptureReport:
         return "\n".join(lines)
 
 
-def capture(source: str | Path, *, platforms: Sequence[str] | str | None = None,
-            device_sizes: Sequence[str | float] | str | None = None, locale: str = "en-US",
-            max_screens: int = 6, timeout_s: float = 60, project_name: str | None = None,
-            bundle_id: str | None = None, status_bar: bool = True, allow_forms: bool = False,
-            supports_ipad: bool = False, out_dir: str | Path | None = None,
-            page_timeout_s: float | None = None, browser_path: str | None = None,
-            progress: bool = False) -> pd.DataFrame:
+def capture(
+    source: str | Path,
+    *,
+    platforms: Sequence[str] | str | None = None,
+    device_sizes: Sequence[str | float] | str | None = None,
+    locale: str = "en-US",
+    max_screens: int = 6,
+    timeout_s: float = 60,
+    project_name: str | None = None,
+    bundle_id: str | None = None,
+    status_bar: bool = True,
+    allow_forms: bool = False,
+    supports_ipad: bool = False,
+    out_dir: str | Path | None = None,
+    page_timeout_s: float | None = None,
+    browser_path: str | None = None,
+    progress: bool = False,
+) -> pd.DataFrame:
     """Raw screenshots of a web app (URL) or a screenshot folder, as a read_screenshots frame.
 
     ``platforms`` defaults to iOS for a web app; for a folder, to whatever platform the
@@ -296,22 +361,43 @@ def capture(source: str | Path, *, platforms: Sequence[str] | str | None = None,
     references the files; otherwise it holds the PNG bytes. What was skipped is
     logged; :func:`capture_report` returns it.
     """
-    return capture_report(source, platforms=platforms, device_sizes=device_sizes, locale=locale,
-                          max_screens=max_screens, timeout_s=timeout_s,
-                          project_name=project_name, bundle_id=bundle_id, status_bar=status_bar,
-                          allow_forms=allow_forms, supports_ipad=supports_ipad, out_dir=out_dir,
-                          page_timeout_s=page_timeout_s, browser_path=browser_path,
-                          progress=progress).frame
+    return capture_report(
+        source,
+        platforms=platforms,
+        device_sizes=device_sizes,
+        locale=locale,
+        max_screens=max_screens,
+        timeout_s=timeout_s,
+        project_name=project_name,
+        bundle_id=bundle_id,
+        status_bar=status_bar,
+        allow_forms=allow_forms,
+        supports_ipad=supports_ipad,
+        out_dir=out_dir,
+        page_timeout_s=page_timeout_s,
+        browser_path=browser_path,
+        progress=progress,
+    ).frame
 
 
-def capture_report(source: str | Path, *, platforms: Sequence[str] | str | None = None,
-                   device_sizes: Sequence[str | float] | str | None = None,
-                   locale: str = "en-US", max_screens: int = 6, timeout_s: float = 60,
-                   project_name: str | None = None, bundle_id: str | None = None,
-                   status_bar: bool = True, allow_forms: bool = False,
-                   supports_ipad: bool = False, out_dir: str | Path | None = None,
-                   page_timeout_s: float | None = None, browser_path: str | None = None,
-                   progress: bool = False) -> CaptureReport:
+def capture_report(
+    source: str | Path,
+    *,
+    platforms: Sequence[str] | str | None = None,
+    device_sizes: Sequence[str | float] | str | None = None,
+    locale: str = "en-US",
+    max_screens: int = 6,
+    timeout_s: float = 60,
+    project_name: str | None = None,
+    bundle_id: str | None = None,
+    status_bar: bool = True,
+    allow_forms: bool = False,
+    supports_ipad: bool = False,
+    out_dir: str | Path | None = None,
+    page_timeout_s: float | None = None,
+    browser_path: str | None = None,
+    progress: bool = False,
+) -> CaptureReport:
     """Like :func:`capture`, returning a :class:`CaptureReport` (frame + skipped + timings)."""
     if not isinstance(max_screens, int) or isinstance(max_screens, bool) or max_screens < 1:
         raise ShotsmithError(f"max_screens must be a whole number >= 1, got {max_screens!r}")
@@ -319,8 +405,9 @@ def capture_report(source: str | Path, *, platforms: Sequence[str] | str | None 
         raise ShotsmithError(f"timeout_s must be > 0 seconds, got {timeout_s!r}")
     if page_timeout_s is not None and page_timeout_s <= 0:
         raise ShotsmithError(f"page_timeout_s must be > 0 seconds, got {page_timeout_s!r}")
-    if not isinstance(locale, str) or not re.fullmatch(r"[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*",
-                                                       locale.strip()):
+    if not isinstance(locale, str) or not re.fullmatch(
+        r"[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*", locale.strip()
+    ):
         raise ShotsmithError(f"locale must be a BCP 47 tag such as en-US, got {locale!r}")
     locale = locale.strip().replace("_", "-")
     started = time.monotonic()
@@ -331,27 +418,47 @@ def capture_report(source: str | Path, *, platforms: Sequence[str] | str | None 
             raise ShotsmithError(f"{text!r} is not a usable URL (no host).")
         devices = resolve_devices(platforms, device_sizes, supports_ipad=supports_ipad)
         report = _run_outside_event_loop(
-            _capture_web, text, devices, locale=locale, max_screens=max_screens,
-            timeout_s=float(timeout_s), project_name=project_name, bundle_id=bundle_id or "",
-            status_bar=status_bar, allow_forms=allow_forms, page_timeout_s=page_timeout_s,
-            browser_path=browser_path, progress=progress)
+            _capture_web,
+            text,
+            devices,
+            locale=locale,
+            max_screens=max_screens,
+            timeout_s=float(timeout_s),
+            project_name=project_name,
+            bundle_id=bundle_id or "",
+            status_bar=status_bar,
+            allow_forms=allow_forms,
+            page_timeout_s=page_timeout_s,
+            browser_path=browser_path,
+            progress=progress,
+        )
     elif text and Path(text).is_dir():
-        report = _capture_folder(Path(text), platforms=platforms, device_sizes=device_sizes,
-                                 locale=locale, max_screens=max_screens,
-                                 project_name=project_name, bundle_id=bundle_id,
-                                 supports_ipad=supports_ipad)
+        report = _capture_folder(
+            Path(text),
+            platforms=platforms,
+            device_sizes=device_sizes,
+            locale=locale,
+            max_screens=max_screens,
+            project_name=project_name,
+            bundle_id=bundle_id,
+            supports_ipad=supports_ipad,
+        )
     elif text and Path(text).exists():
-        raise ShotsmithError(f"{text}: a file; capture takes a web app URL (http://...) or a "
-                             "folder of screenshots.")
+        raise ShotsmithError(
+            f"{text}: a file; capture takes a web app URL (http://...) or a folder of screenshots."
+        )
     else:
-        raise ShotsmithError(f"{source!r} is neither a web app URL (http:// or https://) nor "
-                             "an existing folder of screenshots.")
+        raise ShotsmithError(
+            f"{source!r} is neither a web app URL (http:// or https://) nor "
+            "an existing folder of screenshots."
+        )
     report.seconds = time.monotonic() - started
     for s in report.skipped:
         log.info("capture skipped %s: %s", s.url, s.reason)
     if out_dir is not None:
-        report.frame = write_capture(report.frame, out_dir, skipped=report.skipped,
-                                     source=report.source)
+        report.frame = write_capture(
+            report.frame, out_dir, skipped=report.skipped, source=report.source
+        )
     return report
 
 
@@ -367,15 +474,29 @@ def _run_outside_event_loop(fn: Any, *args: Any, **kwargs: Any) -> Any:
 
 # --- web apps -----------------------------------------------------------------
 
-def _capture_web(url: str, devices: list[CaptureDevice], *, locale: str, max_screens: int,
-                 timeout_s: float, project_name: str | None, bundle_id: str, status_bar: bool,
-                 allow_forms: bool, page_timeout_s: float | None, browser_path: str | None,
-                 progress: bool) -> CaptureReport:
+
+def _capture_web(
+    url: str,
+    devices: list[CaptureDevice],
+    *,
+    locale: str,
+    max_screens: int,
+    timeout_s: float,
+    project_name: str | None,
+    bundle_id: str,
+    status_bar: bool,
+    allow_forms: bool,
+    page_timeout_s: float | None,
+    browser_path: str | None,
+    progress: bool,
+) -> CaptureReport:
     try:
         from playwright.sync_api import sync_playwright
     except ImportError as exc:
-        raise ShotsmithError("capturing a web app needs Playwright: pip install "
-                             "'shotsmith[capture]' (and a Chromium).") from exc
+        raise ShotsmithError(
+            "capturing a web app needs Playwright: pip install "
+            "'shotsmith[capture]' (and a Chromium)."
+        ) from exc
 
     t0 = time.monotonic()
     deadline = t0 + timeout_s
@@ -387,31 +508,49 @@ def _capture_web(url: str, devices: list[CaptureDevice], *, locale: str, max_scr
     try:
         with Watchdog(mark, deadline + 15), sync_playwright() as pw:
             try:
-                browser = pw.chromium.launch(executable_path=find_browser(browser_path),
-                                             args=CHROMIUM_ARGS + [mark],
-                                             timeout=max(5000, min(30000, timeout_s * 500)))
+                browser = pw.chromium.launch(
+                    executable_path=find_browser(browser_path),
+                    args=CHROMIUM_ARGS + [mark],
+                    timeout=max(5000, min(30000, timeout_s * 500)),
+                )
             except Exception as exc:
                 raise ShotsmithError(
                     f"could not start Chromium ({str(exc).strip().splitlines()[0]}). Install "
-                    "Chromium (Debian: apt-get install chromium) or pass browser_path.") from exc
+                    "Chromium (Debian: apt-get install chromium) or pass browser_path."
+                ) from exc
             try:
                 major = (browser.version or "131").split(".")[0]
-                explorer = Explorer(browser, url, locale=locale, allow_forms=allow_forms,
-                                    deadline=t0 + timeout_s * (0.7 if len(devices) > 1 else 1.0),
-                                    page_timeout_s=page_timeout)
+                explorer = Explorer(
+                    browser,
+                    url,
+                    locale=locale,
+                    allow_forms=allow_forms,
+                    deadline=t0 + timeout_s * (0.7 if len(devices) > 1 else 1.0),
+                    page_timeout_s=page_timeout,
+                )
                 # look beyond max_screens so ranking has a choice (the start page is always first)
                 explore_limit = 1 if max_screens == 1 else max_screens + max(4, max_screens)
-                result = explorer.explore(emulation(devices[0], major), max_screens=max_screens,
-                                          explore_limit=explore_limit, progress=bar)
+                result = explorer.explore(
+                    emulation(devices[0], major),
+                    max_screens=max_screens,
+                    explore_limit=explore_limit,
+                    progress=bar,
+                )
                 if not result.screens:
                     why = result.skipped[-1].reason if result.skipped else "unknown error"
                     raise ShotsmithError(
                         f"could not capture {url}: the start page could not be loaded: {why}. "
-                        "Check that the web app is running and the URL is right.")
+                        "Check that the web app is running and the URL is right."
+                    )
                 chosen = result.screens[:max_screens]
                 for extra in result.screens[max_screens:]:
-                    skipped.append(Skipped(route_of(extra.url), f"ranked below the first "
-                                           f"{max_screens} screens (max_screens)", "budget"))
+                    skipped.append(
+                        Skipped(
+                            route_of(extra.url),
+                            f"ranked below the first {max_screens} screens (max_screens)",
+                            "budget",
+                        )
+                    )
                 app = project_name or app_name_from(result.screens) or _host_name(url)
                 name_screens(chosen, app)
                 shots[devices[0].id] = [Shot(s.png, s.text) for s in chosen]
@@ -430,15 +569,37 @@ def _capture_web(url: str, devices: list[CaptureDevice], *, locale: str, max_scr
         if bar is not None:
             bar.close()
 
-    rows = _web_frame(chosen, shots, devices, app=app, bundle_id=bundle_id, locale=locale,
-                      status_bar=status_bar, skipped=skipped)
-    return CaptureReport(frame=rows, skipped=skipped, devices=devices, source=url,
-                         explored=len(result.screens), visited=result.visited)
+    rows = _web_frame(
+        chosen,
+        shots,
+        devices,
+        app=app,
+        bundle_id=bundle_id,
+        locale=locale,
+        status_bar=status_bar,
+        skipped=skipped,
+    )
+    return CaptureReport(
+        frame=rows,
+        skipped=skipped,
+        devices=devices,
+        source=url,
+        explored=len(result.screens),
+        visited=result.visited,
+    )
 
 
-def _web_frame(chosen: list[Screen], shots: dict[str, list[Shot | Skipped]],
-               devices: list[CaptureDevice], *, app: str, bundle_id: str, locale: str,
-               status_bar: bool, skipped: list[Skipped]) -> pd.DataFrame:
+def _web_frame(
+    chosen: list[Screen],
+    shots: dict[str, list[Shot | Skipped]],
+    devices: list[CaptureDevice],
+    *,
+    app: str,
+    bundle_id: str,
+    locale: str,
+    status_bar: bool,
+    skipped: list[Skipped],
+) -> pd.DataFrame:
     jobs = []
     for device in devices:
         for screen, shot in zip(chosen, shots.get(device.id, [])):
@@ -455,11 +616,21 @@ def _web_frame(chosen: list[Screen], shots: dict[str, list[Shot | Skipped]],
         app_id = base if len(devices) == 1 else f"{base}-{device.id}"
         pos = positions.get(app_id, 0)
         positions[app_id] = pos + 1
-        records.append({
-            C.APP_ID: app_id, C.POSITION: pos, C.PROJECT_NAME: app, C.BUNDLE_ID: bundle_id,
-            C.SCREEN: screen.name, C.DEVICE: device.id, C.LOCALE: locale, C.IMAGE: png,
-            C.SCREEN_TEXT: shot.text, C.IMAGE_WIDTH: device.px[0], C.IMAGE_HEIGHT: device.px[1],
-        })
+        records.append(
+            {
+                C.APP_ID: app_id,
+                C.POSITION: pos,
+                C.PROJECT_NAME: app,
+                C.BUNDLE_ID: bundle_id,
+                C.SCREEN: screen.name,
+                C.DEVICE: device.id,
+                C.LOCALE: locale,
+                C.IMAGE: png,
+                C.SCREEN_TEXT: shot.text,
+                C.IMAGE_WIDTH: device.px[0],
+                C.IMAGE_HEIGHT: device.px[1],
+            }
+        )
     return pd.DataFrame(records, columns=list(C.INPUT_COLUMNS))
 
 
@@ -501,8 +672,20 @@ def _progress(enabled: bool, total: int) -> Any:
 
 _LOCALE_DIR = re.compile(r"^[a-z]{2,3}([-_][A-Za-z0-9]{2,8})*$", re.I)
 _TIMESTAMP = re.compile(r"_\d{10,}$")
-_GENERIC_DIRS = {"screenshots", "fastlane", "metadata", "android", "ios", "screens", "shots",
-                 "raw", "images", "phonescreenshots", "output", "out"}
+_GENERIC_DIRS = {
+    "screenshots",
+    "fastlane",
+    "metadata",
+    "android",
+    "ios",
+    "screens",
+    "shots",
+    "raw",
+    "images",
+    "phonescreenshots",
+    "output",
+    "out",
+}
 
 
 @dataclass
@@ -513,17 +696,26 @@ class _Group:
     platform: str | None = None
 
 
-def _capture_folder(folder: Path, *, platforms: Sequence[str] | str | None,
-                    device_sizes: Sequence[str | float] | str | None, locale: str,
-                    max_screens: int, project_name: str | None, bundle_id: str | None,
-                    supports_ipad: bool) -> CaptureReport:
+def _capture_folder(
+    folder: Path,
+    *,
+    platforms: Sequence[str] | str | None,
+    device_sizes: Sequence[str | float] | str | None,
+    locale: str,
+    max_screens: int,
+    project_name: str | None,
+    bundle_id: str | None,
+    supports_ipad: bool,
+) -> CaptureReport:
     plats = _platforms(platforms)
     sizes_given = device_sizes is not None and not (
-        not isinstance(device_sizes, (str, float, int)) and len(device_sizes) == 0)
+        not isinstance(device_sizes, (str, float, int)) and len(device_sizes) == 0
+    )
     wanted = None
     if sizes_given:
-        wanted = resolve_devices(plats, device_sizes) if plats \
-            else _resolve_any_platform(device_sizes)
+        wanted = (
+            resolve_devices(plats, device_sizes) if plats else _resolve_any_platform(device_sizes)
+        )
 
     manifest = _manifest_of(folder)
     layout, groups, used_locale = _scan_folder(folder, locale)
@@ -533,8 +725,9 @@ def _capture_folder(folder: Path, *, platforms: Sequence[str] | str | None,
     project = project_name or (manifest or {}).get("project_name") or _project_from(folder)
     for group in groups:
         if layout == "flat":
-            base = read_screenshots(folder, project_name=project, bundle_id=bundle_id,
-                                    locale=used_locale)
+            base = read_screenshots(
+                folder, project_name=project, bundle_id=bundle_id, locale=used_locale
+            )
             paths = [Path(p) for p in base[C.IMAGE]]
             names = list(base[C.SCREEN])
             texts = list(base[C.SCREEN_TEXT])
@@ -546,8 +739,11 @@ def _capture_folder(folder: Path, *, platforms: Sequence[str] | str | None,
         for path in paths:
             width, height = check_png(path.read_bytes(), str(path), full=False)
             try:
-                devices.append(_device_for_image(path, width, height, wanted=wanted,
-                                                 platforms=plats, hint=group.label))
+                devices.append(
+                    _device_for_image(
+                        path, width, height, wanted=wanted, platforms=plats, hint=group.label
+                    )
+                )
             except InputImageError as exc:
                 errors.append(exc)
         if errors:
@@ -555,8 +751,7 @@ def _capture_folder(folder: Path, *, platforms: Sequence[str] | str | None,
                 raise errors[0]
             first_error = first_error or errors[0]  # a whole device set of another size
             for path in paths:
-                skipped.append(Skipped(str(path), "not one of the requested device sizes",
-                                       "size"))
+                skipped.append(Skipped(str(path), "not one of the requested device sizes", "size"))
             continue
         # one set per device, store order kept
         by_device: dict[str, list[int]] = {}
@@ -565,15 +760,24 @@ def _capture_folder(folder: Path, *, platforms: Sequence[str] | str | None,
         for dev, idx in by_device.items():
             if len(idx) > max_screens:
                 for i in idx[max_screens:]:
-                    skipped.append(Skipped(str(paths[i]), f"beyond max_screens={max_screens}",
-                                           "budget", dev))
+                    skipped.append(
+                        Skipped(str(paths[i]), f"beyond max_screens={max_screens}", "budget", dev)
+                    )
                 idx = idx[:max_screens]
-            frames.append(read_screenshots(
-                [str(paths[i]) for i in idx], project_name=project,
-                bundle_id=bundle_id if bundle_id is not None else (manifest or {}).get(
-                    "bundle_id", ""),
-                screens=[names[i] for i in idx], devices=dev, locale=used_locale,
-                texts=[texts[i] for i in idx], app_id=slugify(project)))
+            frames.append(
+                read_screenshots(
+                    [str(paths[i]) for i in idx],
+                    project_name=project,
+                    bundle_id=bundle_id
+                    if bundle_id is not None
+                    else (manifest or {}).get("bundle_id", ""),
+                    screens=[names[i] for i in idx],
+                    devices=dev,
+                    locale=used_locale,
+                    texts=[texts[i] for i in idx],
+                    app_id=slugify(project),
+                )
+            )
     if not frames:
         raise first_error or InputImageError(f"{folder}: no screenshots found.")
     frame = pd.concat(frames, ignore_index=True)
@@ -581,8 +785,9 @@ def _capture_folder(folder: Path, *, platforms: Sequence[str] | str | None,
     if len(ids) > 1:
         frame[C.APP_ID] = [f"{a}-{d}" for a, d in zip(frame[C.APP_ID], frame[C.DEVICE])]
     devs = [d for d in _all_devices() if d.id in ids]
-    return CaptureReport(frame=frame[list(C.INPUT_COLUMNS)], skipped=skipped, devices=devs,
-                         source=str(folder))
+    return CaptureReport(
+        frame=frame[list(C.INPUT_COLUMNS)], skipped=skipped, devices=devs, source=str(folder)
+    )
 
 
 def _resolve_any_platform(device_sizes: Any) -> list[CaptureDevice]:
@@ -615,8 +820,11 @@ def _manifest_of(folder: Path) -> dict | None:
 
 def _project_from(folder: Path) -> str:
     for part in [folder, *folder.parents]:
-        if part.name and part.name.lower() not in _GENERIC_DIRS \
-                and not _LOCALE_DIR.match(part.name):
+        if (
+            part.name
+            and part.name.lower() not in _GENERIC_DIRS
+            and not _LOCALE_DIR.match(part.name)
+        ):
             name = part.name.replace("-", " ").replace("_", " ").strip()
             return name if any(c.isupper() for c in name) else name.title()
     return "App"
@@ -639,12 +847,16 @@ def _scan_folder(folder: Path, locale: str) -> tuple[str, list[_Group], str]:
         raise InputImageError(
             f"{folder}: no screenshots found. Expected PNG files in the folder, fastlane "
             "snapshot's <locale>/<Device Name>-<screen>.png, or screengrab's "
-            "<locale>/images/phoneScreenshots/*.png.")
+            "<locale>/images/phoneScreenshots/*.png."
+        )
     chosen = _pick_locale(folder, locales, locale)
     loc_dir = root / chosen
     used_locale = chosen.replace("_", "-")
-    shots_dirs = sorted(p for p in (loc_dir / "images").glob("*Screenshots") if p.is_dir()) \
-        if (loc_dir / "images").is_dir() else []
+    shots_dirs = (
+        sorted(p for p in (loc_dir / "images").glob("*Screenshots") if p.is_dir())
+        if (loc_dir / "images").is_dir()
+        else []
+    )
     if shots_dirs:  # screengrab / supply
         phone = [p for p in shots_dirs if p.name == "phoneScreenshots"] or shots_dirs
         groups = []
@@ -674,9 +886,11 @@ def _scan_folder(folder: Path, locale: str) -> tuple[str, list[_Group], str]:
 def _locale_dirs(root: Path) -> list[str]:
     if not root.is_dir():
         return []
-    return sorted(p.name for p in root.iterdir()
-                  if p.is_dir() and _LOCALE_DIR.match(p.name)
-                  and (_pngs(p) or (p / "images").is_dir()))
+    return sorted(
+        p.name
+        for p in root.iterdir()
+        if p.is_dir() and _LOCALE_DIR.match(p.name) and (_pngs(p) or (p / "images").is_dir())
+    )
 
 
 def _pick_locale(folder: Path, locales: list[str], locale: str) -> str:
@@ -689,8 +903,10 @@ def _pick_locale(folder: Path, locales: list[str], locale: str) -> str:
         return lang[0]
     if len(locales) == 1:
         return locales[0]
-    raise ShotsmithError(f"{folder}: no screenshots for locale {locale!r}; locales found: "
-                         f"{', '.join(locales)}. Pass locale= one of them.")
+    raise ShotsmithError(
+        f"{folder}: no screenshots for locale {locale!r}; locales found: "
+        f"{', '.join(locales)}. Pass locale= one of them."
+    )
 
 
 def _split_snapshot_name(stem: str) -> tuple[str, str]:
@@ -702,7 +918,7 @@ def _split_snapshot_name(stem: str) -> tuple[str, str]:
         elif ch == ")":
             depth = max(0, depth - 1)
         elif ch == "-" and depth == 0 and i > 0:
-            return stem[:i].strip(), stem[i + 1:].strip()
+            return stem[:i].strip(), stem[i + 1 :].strip()
     return "", stem
 
 
@@ -717,9 +933,15 @@ def _all_devices() -> list[CaptureDevice]:
     return list(seen.values())
 
 
-def _device_for_image(path: Path, width: int, height: int, *,
-                      wanted: list[CaptureDevice] | None, platforms: list[str],
-                      hint: str) -> str:
+def _device_for_image(
+    path: Path,
+    width: int,
+    height: int,
+    *,
+    wanted: list[CaptureDevice] | None,
+    platforms: list[str],
+    hint: str,
+) -> str:
     """The device id a screenshot of this pixel size comes from; a clear error if none."""
     pair = (min(width, height), max(width, height))
     if wanted is not None:
@@ -727,17 +949,20 @@ def _device_for_image(path: Path, width: int, height: int, *,
             if pair == d.px or pair in STORE_SIZES[d.store_size]:
                 return d.id
         expected = "; ".join(
-            f'{d.platform} {d.size}": ' + ", ".join(
-                f"{w}x{h}" for w, h in dict.fromkeys([d.px, *STORE_SIZES[d.store_size]]))
-            for d in wanted)
+            f'{d.platform} {d.size}": '
+            + ", ".join(f"{w}x{h}" for w, h in dict.fromkeys([d.px, *STORE_SIZES[d.store_size]]))
+            for d in wanted
+        )
         raise InputImageError(
             f"{path}: {width}x{height} px does not match the requested device size(s); "
             f"expected {expected} (portrait or landscape). Capture at one of these sizes or "
-            "change device_sizes.")
+            "change device_sizes."
+        )
     candidates = [d for d in _all_devices() if d.px == pair]
     if platforms:
         candidates = [d for d in candidates if d.platform in platforms] or (
-            _wrong_platform(path, width, height, candidates, platforms) if candidates else [])
+            _wrong_platform(path, width, height, candidates, platforms) if candidates else []
+        )
     if candidates:
         named = [d for d in candidates if hint and d.name.lower() == hint.lower()]
         return (named or candidates)[0].id
@@ -749,25 +974,37 @@ def _device_for_image(path: Path, width: int, height: int, *,
             table = CAPTURE_DEVICES[platform]
             dev = table.get(key) or table[DEFAULT_SIZES[platform][0]]
             return dev.id
-    known = sorted({d.px for d in _all_devices()}
-                   | {s for sizes in STORE_SIZES.values() for s in sizes})
+    known = sorted(
+        {d.px for d in _all_devices()} | {s for sizes in STORE_SIZES.values() for s in sizes}
+    )
     raise InputImageError(
         f"{path}: {width}x{height} px is not the screen size of a known device or an accepted "
         f"store size; expected one of {', '.join(f'{w}x{h}' for w, h in known)} (portrait or "
-        "landscape). Take the screenshots on a simulator/emulator of a supported device.")
+        "landscape). Take the screenshots on a simulator/emulator of a supported device."
+    )
 
 
-def _wrong_platform(path: Path, width: int, height: int, candidates: list[CaptureDevice],
-                    platforms: list[str], platform: str | None = None) -> list[CaptureDevice]:
+def _wrong_platform(
+    path: Path,
+    width: int,
+    height: int,
+    candidates: list[CaptureDevice],
+    platforms: list[str],
+    platform: str | None = None,
+) -> list[CaptureDevice]:
     platform = platform or candidates[0].platform
-    raise InputImageError(f"{path}: {width}x{height} px is a {platform} screen size, but "
-                          f"platforms={platforms}. Pass the right platform.")
+    raise InputImageError(
+        f"{path}: {width}x{height} px is a {platform} screen size, but "
+        f"platforms={platforms}. Pass the right platform."
+    )
 
 
 # --- writing ------------------------------------------------------------------
 
-def write_capture(frame: pd.DataFrame, out_dir: str | Path, *,
-                  skipped: Sequence[Skipped] = (), source: str = "") -> pd.DataFrame:
+
+def write_capture(
+    frame: pd.DataFrame, out_dir: str | Path, *, skipped: Sequence[Skipped] = (), source: str = ""
+) -> pd.DataFrame:
     """Write each set as ``NN_<screen>.png`` + manifest.json; return the frame with paths.
 
     One set goes straight into ``out_dir``; several go into ``out_dir/<device>/``.
@@ -776,8 +1013,9 @@ def write_capture(frame: pd.DataFrame, out_dir: str | Path, *,
     out = Path(out_dir)
     frame = frame.copy()
     sets = list(C.set_groups(frame))
-    one_set_per_device = all(rows[C.DEVICE].nunique() == 1 for _, rows in sets) and \
-        frame[C.DEVICE].nunique() == len(sets)
+    one_set_per_device = all(rows[C.DEVICE].nunique() == 1 for _, rows in sets) and frame[
+        C.DEVICE
+    ].nunique() == len(sets)
     for app_id, rows in sets:
         device = str(rows[C.DEVICE].iloc[0])
         folder = out if len(sets) == 1 else out / (device if one_set_per_device else app_id)
@@ -787,14 +1025,22 @@ def write_capture(frame: pd.DataFrame, out_dir: str | Path, *,
             slug = slugify(str(row[C.SCREEN])) or f"screen-{n}"
             path = folder / f"{n:02d}_{slug}.png"
             ref = row[C.IMAGE]
-            data = bytes(ref) if isinstance(ref, (bytes, bytearray, memoryview)) \
+            data = (
+                bytes(ref)
+                if isinstance(ref, (bytes, bytearray, memoryview))
                 else Path(ref).read_bytes()
+            )
             tmp = path.with_suffix(".png.tmp")
             tmp.write_bytes(data)
             os.replace(tmp, path)
             frame.at[idx, C.IMAGE] = str(path)
-            entries.append({"file": path.name, "screen": str(row[C.SCREEN]),
-                            "text": str(row[C.SCREEN_TEXT] or "")})
+            entries.append(
+                {
+                    "file": path.name,
+                    "screen": str(row[C.SCREEN]),
+                    "text": str(row[C.SCREEN_TEXT] or ""),
+                }
+            )
         manifest = {
             "project_name": str(rows[C.PROJECT_NAME].iloc[0]),
             "bundle_id": str(rows[C.BUNDLE_ID].iloc[0] or ""),
@@ -806,29 +1052,43 @@ def write_capture(frame: pd.DataFrame, out_dir: str | Path, *,
             manifest["source"] = source
         mine = [s for s in skipped if not s.device or s.device == device]
         if mine:
-            manifest["skipped"] = [{"url": s.url, "reason": s.reason, "kind": s.kind}
-                                   for s in mine]
-        (folder / "manifest.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False)
-                                              + "\n", encoding="utf-8")
+            manifest["skipped"] = [{"url": s.url, "reason": s.reason, "kind": s.kind} for s in mine]
+        (folder / "manifest.json").write_text(
+            json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+        )
     return frame
 
 
 # --- command line -------------------------------------------------------------
 
+
 def add_commands(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
-        "capture", help="capture raw screenshots of a web app (URL) or check a screenshot folder",
+        "capture",
+        help="capture raw screenshots of a web app (URL) or check a screenshot folder",
         description="Capture raw screenshots: explore a web app in Chromium at each device "
-                    "size, or read a fastlane snapshot/screengrab/flat folder, and write "
-                    "NN_<screen>.png plus a manifest.json that `shotsmith design` reads.")
+        "size, or read a fastlane snapshot/screengrab/flat folder, and write "
+        "NN_<screen>.png plus a manifest.json that `shotsmith design` reads.",
+    )
     p.add_argument("source", help="web app URL (http://...) or folder of screenshots")
     p.add_argument("--out", type=Path, required=True, help="output folder")
-    p.add_argument("--platform", action="append", choices=PLATFORMS, dest="platforms",
-                   help="ios (default) and/or android; repeat for both")
-    p.add_argument("--size", action="append", nargs="+", dest="sizes", metavar="SIZE",
-                   help='device size in inches: 6.9 (default), 6.5, 6.3, 6.1, 5.5, 13, 11; '
-                        'android 6.3 (default), 6.7; qualify as android:6.3')
-    p.add_argument("--ipad", action="store_true", help="the app supports iPad: add 13\"")
+    p.add_argument(
+        "--platform",
+        action="append",
+        choices=PLATFORMS,
+        dest="platforms",
+        help="ios (default) and/or android; repeat for both",
+    )
+    p.add_argument(
+        "--size",
+        action="append",
+        nargs="+",
+        dest="sizes",
+        metavar="SIZE",
+        help="device size in inches: 6.9 (default), 6.5, 6.3, 6.1, 5.5, 13, 11; "
+        "android 6.3 (default), 6.7; qualify as android:6.3",
+    )
+    p.add_argument("--ipad", action="store_true", help='the app supports iPad: add 13"')
     p.add_argument("--locale", default="en-US", help="browser locale (default en-US)")
     p.add_argument("--max-screens", type=int, default=6, help="screens per device (default 6)")
     p.add_argument("--timeout", type=float, default=60, help="overall time limit, seconds")
@@ -836,23 +1096,34 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--bundle-id", help="reverse-domain bundle id, e.g. com.example.app")
     p.add_argument("--no-status-bar", action="store_true", help="do not draw a status bar")
     p.add_argument("--allow-forms", action="store_true", help="allow pressing submit buttons")
-    p.add_argument("--browser", default=os.environ.get("SHOTSMITH_CHROMIUM"),
-                   help="Chromium executable (default: $SHOTSMITH_CHROMIUM or system chromium)")
+    p.add_argument(
+        "--browser",
+        default=os.environ.get("SHOTSMITH_CHROMIUM"),
+        help="Chromium executable (default: $SHOTSMITH_CHROMIUM or system chromium)",
+    )
     p.set_defaults(func=_capture_command)
 
 
 def _capture_command(args: argparse.Namespace) -> int:
     sizes = [s for group in (args.sizes or []) for s in group] or None
     report = capture_report(
-        args.source, platforms=args.platforms, device_sizes=sizes,
-        locale=args.locale, max_screens=args.max_screens, timeout_s=args.timeout,
-        project_name=args.project_name, bundle_id=args.bundle_id,
-        status_bar=not args.no_status_bar, allow_forms=args.allow_forms,
-        supports_ipad=args.ipad, out_dir=args.out, browser_path=args.browser,
-        progress=True)
+        args.source,
+        platforms=args.platforms,
+        device_sizes=sizes,
+        locale=args.locale,
+        max_screens=args.max_screens,
+        timeout_s=args.timeout,
+        project_name=args.project_name,
+        bundle_id=args.bundle_id,
+        status_bar=not args.no_status_bar,
+        allow_forms=args.allow_forms,
+        supports_ipad=args.ipad,
+        out_dir=args.out,
+        browser_path=args.browser,
+        progress=True,
+    )
     frame = report.frame
-    print(f"{frame[C.PROJECT_NAME].iloc[0]}: {len(frame)} screenshot(s) in "
-          f"{report.seconds:.1f} s")
+    print(f"{frame[C.PROJECT_NAME].iloc[0]}: {len(frame)} screenshot(s) in {report.seconds:.1f} s")
     for _, row in frame.iterrows():
         print(f"  {row[C.IMAGE]}  {row[C.IMAGE_WIDTH]}x{row[C.IMAGE_HEIGHT]}  {row[C.SCREEN]!r}")
     for s in report.skipped:

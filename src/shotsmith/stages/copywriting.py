@@ -56,8 +56,19 @@ HEADLINE_WORDS = (2, 6)
 SUBTITLE_MAX_CHARS = 60
 
 #: Claims the stores reject (App Store review / Google Play metadata policy).
-FORBIDDEN = ("best", "#1", "number one", "top", "free", "sale", "download now", "discount",
-             "award", "ranked", "cheapest")
+FORBIDDEN = (
+    "best",
+    "#1",
+    "number one",
+    "top",
+    "free",
+    "sale",
+    "download now",
+    "discount",
+    "award",
+    "ranked",
+    "cheapest",
+)
 _FORBIDDEN_RE = re.compile(
     r"(?<![\w#])(?:best|top|free|sale|discounts?|awards?|ranked|cheapest|number\s+one"
     r"|download\s+now)(?![\w])|(?<![\w#])#\s?1(?!\d)",
@@ -65,10 +76,64 @@ _FORBIDDEN_RE = re.compile(
 )
 
 #: Upper-case words and capitalised terms that are fine mid-sentence.
-ACRONYMS = frozenset(["AI", "API", "AR", "CSV", "DIY", "ETA", "EU", "GIF", "GPS", "HD", "HIIT", "ID", "ISO", "JPG", "MP3", "OK", "PDF", "PIN", "PNG", "QR", "RSS", "SMS", "SOS", "SSH", "SVG", "TV", "UK", "UPI", "URL", "US", "USB", "UV", "VPN", "4K", "2FA"])
-PROPER_TERMS = ("Face ID", "Touch ID", "Apple Pay", "Apple Watch", "iPhone", "iPad", "Mac",
-                "Siri", "VoiceOver", "iCloud", "Google", "Android", "Git", "HealthKit",
-                "CarPlay", "Wi-Fi", "Bluetooth")
+ACRONYMS = frozenset(
+    [
+        "AI",
+        "API",
+        "AR",
+        "CSV",
+        "DIY",
+        "ETA",
+        "EU",
+        "GIF",
+        "GPS",
+        "HD",
+        "HIIT",
+        "ID",
+        "ISO",
+        "JPG",
+        "MP3",
+        "OK",
+        "PDF",
+        "PIN",
+        "PNG",
+        "QR",
+        "RSS",
+        "SMS",
+        "SOS",
+        "SSH",
+        "SVG",
+        "TV",
+        "UK",
+        "UPI",
+        "URL",
+        "US",
+        "USB",
+        "UV",
+        "VPN",
+        "4K",
+        "2FA",
+    ]
+)
+PROPER_TERMS = (
+    "Face ID",
+    "Touch ID",
+    "Apple Pay",
+    "Apple Watch",
+    "iPhone",
+    "iPad",
+    "Mac",
+    "Siri",
+    "VoiceOver",
+    "iCloud",
+    "Google",
+    "Android",
+    "Git",
+    "HealthKit",
+    "CarPlay",
+    "Wi-Fi",
+    "Bluetooth",
+)
 
 
 def forbidden_words(text: str) -> list[str]:
@@ -80,8 +145,13 @@ def _is_emoji(ch: str) -> bool:
     cp = ord(ch)
     if ch in "°·•–—’‘“”…€£¥₹©®":  # typography and currency are fine
         return ch in "©®"
-    return (0x1F000 <= cp <= 0x1FAFF or 0x2600 <= cp <= 0x27BF or 0x2B00 <= cp <= 0x2BFF
-            or cp in (0x200D, 0xFE0F, 0x20E3) or unicodedata.category(ch) in ("So", "Cs", "Co"))
+    return (
+        0x1F000 <= cp <= 0x1FAFF
+        or 0x2600 <= cp <= 0x27BF
+        or 0x2B00 <= cp <= 0x2BFF
+        or cp in (0x200D, 0xFE0F, 0x20E3)
+        or unicodedata.category(ch) in ("So", "Cs", "Co")
+    )
 
 
 def _words(text: str) -> list[str]:
@@ -122,7 +192,7 @@ def _case_problems(text: str, proper: Sequence[str], strict: bool) -> list[str]:
         if len(core) >= 2 and core.isupper() and core.upper() not in ACRONYMS and core != "I":
             problems.append(f"word in capitals: {w!r}")
         elif w[0].isupper() and w != "I" and core.upper() not in ACRONYMS:
-            before = text[:m.start()].rstrip()
+            before = text[: m.start()].rstrip()
             if before.endswith(("?", ":", "!")):  # "Stuck? Get a hint"
                 continue
             caps.append(w)
@@ -134,7 +204,9 @@ def _case_problems(text: str, proper: Sequence[str], strict: bool) -> list[str]:
     return problems
 
 
-def headline_problems(headline: str, *, proper: Sequence[str] = (), strict: bool = True) -> list[str]:
+def headline_problems(
+    headline: str, *, proper: Sequence[str] = (), strict: bool = True
+) -> list[str]:
     """What is wrong with a headline (empty list: it is fine).
 
     Rules: 2-6 words, at most 30 characters, no trailing full stop or exclamation
@@ -164,7 +236,9 @@ def headline_problems(headline: str, *, proper: Sequence[str] = (), strict: bool
     return problems
 
 
-def subtitle_problems(subtitle: str, *, proper: Sequence[str] = (), strict: bool = True) -> list[str]:
+def subtitle_problems(
+    subtitle: str, *, proper: Sequence[str] = (), strict: bool = True
+) -> list[str]:
     """What is wrong with a subtitle: one sentence ending in a full stop, ≤ 60 characters."""
     problems = []
     if not isinstance(subtitle, str) or not subtitle.strip():
@@ -203,7 +277,9 @@ def _norm(text: str) -> str:
     return re.sub(r"[^\w ]", "", " ".join(text.lower().split()))
 
 
-def set_problems(headlines: Sequence[str], subtitles: Sequence[str], tagline: str = "") -> list[str]:
+def set_problems(
+    headlines: Sequence[str], subtitles: Sequence[str], tagline: str = ""
+) -> list[str]:
     """What is wrong with a set: repeated headlines/subtitles, shared first words,
     forbidden words in the tagline."""
     problems = []
@@ -228,10 +304,12 @@ def set_problems(headlines: Sequence[str], subtitles: Sequence[str], tagline: st
     return problems
 
 
-def copy_problems(headline: str, subtitle: str, *, proper: Sequence[str] = (),
-                  strict: bool = True) -> list[str]:
-    return ([f"headline: {p}" for p in headline_problems(headline, proper=proper, strict=strict)]
-            + [f"subtitle: {p}" for p in subtitle_problems(subtitle, proper=proper, strict=strict)])
+def copy_problems(
+    headline: str, subtitle: str, *, proper: Sequence[str] = (), strict: bool = True
+) -> list[str]:
+    return [f"headline: {p}" for p in headline_problems(headline, proper=proper, strict=strict)] + [
+        f"subtitle: {p}" for p in subtitle_problems(subtitle, proper=proper, strict=strict)
+    ]
 
 
 # --------------------------------------------------------------------------------------
@@ -255,9 +333,72 @@ def _pairs(entries: Iterable[str]) -> list[tuple[str, str]]:
 
 
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
-_KEYWORD_INTENTS = frozenset({"overview", "list", "stats", "planning", "library", "history",
-                              "shop", "detail", "feature"})
-_NOT_NOUNS = frozenset(["spent", "remaining", "available", "upcoming", "recent", "latest", "total", "balance", "amount", "start", "stop", "pause", "play", "open", "close", "create", "update", "updated", "delete", "share", "sync", "synced", "free", "best", "top", "sale", "daily", "weekly", "monthly", "yearly", "good", "great", "nice", "easy", "quick", "fast", "slow", "high", "low", "full", "empty", "other", "another", "each", "every", "next", "last", "first", "second", "third", "your", "mine", "ours", "their", "hello", "thanks", "thank", "please", "sorry"])
+_KEYWORD_INTENTS = frozenset(
+    {"overview", "list", "stats", "planning", "library", "history", "shop", "detail", "feature"}
+)
+_NOT_NOUNS = frozenset(
+    [
+        "spent",
+        "remaining",
+        "available",
+        "upcoming",
+        "recent",
+        "latest",
+        "total",
+        "balance",
+        "amount",
+        "start",
+        "stop",
+        "pause",
+        "play",
+        "open",
+        "close",
+        "create",
+        "update",
+        "updated",
+        "delete",
+        "share",
+        "sync",
+        "synced",
+        "free",
+        "best",
+        "top",
+        "sale",
+        "daily",
+        "weekly",
+        "monthly",
+        "yearly",
+        "good",
+        "great",
+        "nice",
+        "easy",
+        "quick",
+        "fast",
+        "slow",
+        "high",
+        "low",
+        "full",
+        "empty",
+        "other",
+        "another",
+        "each",
+        "every",
+        "next",
+        "last",
+        "first",
+        "second",
+        "third",
+        "your",
+        "mine",
+        "ours",
+        "their",
+        "hello",
+        "thanks",
+        "thank",
+        "please",
+        "sorry",
+    ]
+)
 
 
 @dataclass
@@ -305,8 +446,14 @@ def _usable_keywords(keywords: object, exclude: set[str]) -> list[str]:
         if not isinstance(kw, str):
             continue
         k = kw.strip().lower()
-        if (not k.isalpha() or not 4 <= len(k) <= 12 or k in exclude or k in _NOT_NOUNS
-                or k.endswith(("ly", "ed")) or forbidden_words(k)):
+        if (
+            not k.isalpha()
+            or not 4 <= len(k) <= 12
+            or k in exclude
+            or k in _NOT_NOUNS
+            or k.endswith(("ly", "ed"))
+            or forbidden_words(k)
+        ):
             continue
         if k not in out:
             out.append(k)
@@ -333,8 +480,9 @@ def _screen_words(screen: str) -> list[str]:
     return list(dict.fromkeys([*raw, *(singular(w) for w in raw)]))
 
 
-def _candidates(intent: str, domain: str | None, rng: random.Random,
-                screen: str = "") -> list[tuple[str, str]]:
+def _candidates(
+    intent: str, domain: str | None, rng: random.Random, screen: str = ""
+) -> list[tuple[str, str]]:
     """Captions to try for one screen, most specific first.
 
     Order: this category's entries for the intent *and* a word of the screen name
@@ -398,12 +546,15 @@ class _Picker:
                 if head and sub and self.ok(head, sub, relax=relax):
                     self.take(head, sub)
                     return head, sub
-        raise ShotsmithError("write_copy: ran out of distinct captions for one set "
-                             f"({len(self.headlines)} written); split the set.")
+        raise ShotsmithError(
+            "write_copy: ran out of distinct captions for one set "
+            f"({len(self.headlines)} written); split the set."
+        )
 
 
-def phrasebank_copy(app_id: str, project: str, domain: str | None, rows: Sequence[dict],
-                    *, seed: int = 0) -> SetCopy:
+def phrasebank_copy(
+    app_id: str, project: str, domain: str | None, rows: Sequence[dict], *, seed: int = 0
+) -> SetCopy:
     """Tagline + one headline/subtitle per row (dicts with intent, screen, keywords)."""
     dom = _domain_bank(domain)
     things = dom.get("things") or "everyday life"
@@ -422,9 +573,12 @@ def phrasebank_copy(app_id: str, project: str, domain: str | None, rows: Sequenc
     if n:
         first = order.pop(order.index(0)) if 0 in order else order.pop(0)
         ctx0 = _context(rows[first], base, domain)
-        cands = promises + _candidates(rows[first]["intent"], domain,
-                                       _rng(app_id, seed, first, rows[first]["intent"]),
-                                       rows[first]["screen"])
+        cands = promises + _candidates(
+            rows[first]["intent"],
+            domain,
+            _rng(app_id, seed, first, rows[first]["intent"]),
+            rows[first]["screen"],
+        )
         heads[first], subs[first] = picker.pick(cands, ctx0)
         tagline = heads[first]
     else:
@@ -435,8 +589,9 @@ def phrasebank_copy(app_id: str, project: str, domain: str | None, rows: Sequenc
                 break
     for i in order:
         ctx = _context(rows[i], base, domain)
-        cands = _candidates(rows[i]["intent"], domain, _rng(app_id, seed, i, rows[i]["intent"]),
-                            rows[i]["screen"])
+        cands = _candidates(
+            rows[i]["intent"], domain, _rng(app_id, seed, i, rows[i]["intent"]), rows[i]["screen"]
+        )
         heads[i], subs[i] = picker.pick(cands, ctx)
     return SetCopy(tagline, heads, subs)
 
@@ -446,8 +601,9 @@ def _context(row: dict, base: _Context, domain: str | None) -> _Context:
     subject = _usable_subject(screen, domain)
     exclude = set(re.findall(r"[a-z]+", screen.lower())) | set(subject.split())
     exclude |= {w.lower() for w in _proper_words(base.project)}
-    return _Context(base.project, base.things, subject,
-                    _usable_keywords(row.get("keywords"), exclude))
+    return _Context(
+        base.project, base.things, subject, _usable_keywords(row.get("keywords"), exclude)
+    )
 
 
 def _proper_words(project: str) -> list[str]:
@@ -471,14 +627,29 @@ def _clean_llm_line(text: object, *, headline: bool) -> str:
     return t
 
 
-def llm_copy(config: llm_mod.LLMConfig, app_id: str, project: str, domain: str | None,
-             locale: str, rows: Sequence[dict]) -> SetCopy:
+def llm_copy(
+    config: llm_mod.LLMConfig,
+    app_id: str,
+    project: str,
+    domain: str | None,
+    locale: str,
+    rows: Sequence[dict],
+) -> SetCopy:
     """Ask the LLM for one set's copy; raise LLMError with a short reason when unusable."""
     brief = {
-        "app_name": project, "category": domain or "unknown", "locale": locale,
-        "screens": [{"position": i + 1, "screen": r.get("screen", ""), "intent": r["intent"],
-                     "offers": r.get("phrase", ""), "keywords": list(r.get("keywords") or [])[:8]}
-                    for i, r in enumerate(rows)],
+        "app_name": project,
+        "category": domain or "unknown",
+        "locale": locale,
+        "screens": [
+            {
+                "position": i + 1,
+                "screen": r.get("screen", ""),
+                "intent": r["intent"],
+                "offers": r.get("phrase", ""),
+                "keywords": list(r.get("keywords") or [])[:8],
+            }
+            for i, r in enumerate(rows)
+        ],
     }
     answer = llm_mod.request_copy(config, brief)
     screens = answer.get("screens")
@@ -515,13 +686,27 @@ def _is_english(locale: str) -> bool:
     return not locale or locale.lower().split("-")[0].split("_")[0] == "en"
 
 
-@stage("write_copy",
-       requires=(APP_ID, POSITION, PROJECT_NAME, DOMAIN_CATEGORY, FEATURES_INTENT,
-                 FEATURES_PHRASE, FEATURES_KEYWORDS),
-       provides=(COPY_TAGLINE, COPY_HEADLINE, COPY_SUBTITLE, COPY_SOURCE),
-       optional=(LOCALE, SCREEN))
-def write_copy(frame: pd.DataFrame, *, backend: str = "phrasebank",
-               llm: llm_mod.LLMConfig | None = None, seed: int = 0) -> pd.DataFrame:
+@stage(
+    "write_copy",
+    requires=(
+        APP_ID,
+        POSITION,
+        PROJECT_NAME,
+        DOMAIN_CATEGORY,
+        FEATURES_INTENT,
+        FEATURES_PHRASE,
+        FEATURES_KEYWORDS,
+    ),
+    provides=(COPY_TAGLINE, COPY_HEADLINE, COPY_SUBTITLE, COPY_SOURCE),
+    optional=(LOCALE, SCREEN),
+)
+def write_copy(
+    frame: pd.DataFrame,
+    *,
+    backend: str = "phrasebank",
+    llm: llm_mod.LLMConfig | None = None,
+    seed: int = 0,
+) -> pd.DataFrame:
     """Tagline per set, headline + subtitle per screenshot, from phrase banks or an LLM.
 
     ``backend``: ``"phrasebank"`` (default, offline, deterministic), ``"llm"`` (the
@@ -546,8 +731,16 @@ def write_copy(frame: pd.DataFrame, *, backend: str = "phrasebank",
     for k, app in enumerate(frame[APP_ID].tolist()):
         groups.setdefault(app, []).append(k)
     pos_values = frame[POSITION].tolist()
-    col = {c: frame[c].tolist() for c in (PROJECT_NAME, DOMAIN_CATEGORY, FEATURES_INTENT,
-                                         FEATURES_PHRASE, FEATURES_KEYWORDS)}
+    col = {
+        c: frame[c].tolist()
+        for c in (
+            PROJECT_NAME,
+            DOMAIN_CATEGORY,
+            FEATURES_INTENT,
+            FEATURES_PHRASE,
+            FEATURES_KEYWORDS,
+        )
+    }
     screens = frame[SCREEN].tolist() if SCREEN in frame.columns else [""] * n
     locales = frame[LOCALE].tolist() if LOCALE in frame.columns else ["en-US"] * n
 
@@ -558,17 +751,24 @@ def write_copy(frame: pd.DataFrame, *, backend: str = "phrasebank",
         domain = col[DOMAIN_CATEGORY][first]
         domain = domain if isinstance(domain, str) else None
         locale = str(locales[first] or "en-US")
-        rows = [{"intent": str(col[FEATURES_INTENT][k] or "feature"),
-                 "phrase": str(col[FEATURES_PHRASE][k] or ""),
-                 "keywords": col[FEATURES_KEYWORDS][k],
-                 "screen": str(screens[k] or "")} for k in members]
+        rows = [
+            {
+                "intent": str(col[FEATURES_INTENT][k] or "feature"),
+                "phrase": str(col[FEATURES_PHRASE][k] or ""),
+                "keywords": col[FEATURES_KEYWORDS][k],
+                "screen": str(screens[k] or ""),
+            }
+            for k in members
+        ]
         result: SetCopy | None = None
         notes: list[str] = []
         source = "phrasebank"
         if use_llm:
             if config is None:
-                notes.append("llm failed: not configured (set SHOTSMITH_LLM_BASE_URL and "
-                             "SHOTSMITH_LLM_MODEL)")
+                notes.append(
+                    "llm failed: not configured (set SHOTSMITH_LLM_BASE_URL and "
+                    "SHOTSMITH_LLM_MODEL)"
+                )
             else:
                 try:
                     result = llm_copy(config, str(app_id), project, domain, locale, rows)

@@ -52,19 +52,43 @@ __all__ = ["CATEGORIES", "FALLBACK_CATEGORY", "detect_domain", "score_domains"]
 
 #: The App Store categories, spelled as in the store (Stickers is iMessage-only, left out).
 CATEGORIES: tuple[str, ...] = (
-    "Books", "Business", "Developer Tools", "Education", "Entertainment", "Finance",
-    "Food & Drink", "Games", "Graphics & Design", "Health & Fitness", "Lifestyle",
-    "Magazines & Newspapers", "Medical", "Music", "Navigation", "News", "Photo & Video",
-    "Productivity", "Reference", "Shopping", "Social Networking", "Sports", "Travel",
-    "Utilities", "Weather",
+    "Books",
+    "Business",
+    "Developer Tools",
+    "Education",
+    "Entertainment",
+    "Finance",
+    "Food & Drink",
+    "Games",
+    "Graphics & Design",
+    "Health & Fitness",
+    "Lifestyle",
+    "Magazines & Newspapers",
+    "Medical",
+    "Music",
+    "Navigation",
+    "News",
+    "Photo & Video",
+    "Productivity",
+    "Reference",
+    "Shopping",
+    "Social Networking",
+    "Sports",
+    "Travel",
+    "Utilities",
+    "Weather",
 )
 #: What a set with no evidence at all (or too little, see ``min_confidence``) is filed under.
 FALLBACK_CATEGORY = "Utilities"
 
 # How much one lexicon point is worth, by where the term was found.
 SOURCE_WEIGHT = {"name": 1.2, "bundle": 1.0, "screen": 0.8, "text": 0.3}
-SOURCE_LABEL = {"name": "name token", "bundle": "bundle id token", "screen": "screen",
-                "text": "screen text"}
+SOURCE_LABEL = {
+    "name": "name token",
+    "bundle": "bundle id token",
+    "screen": "screen",
+    "text": "screen text",
+}
 FULL_SPLIT_FACTOR = 0.8  # a word found by splitting a joined name ("pocketbudget")
 EDGE_MATCH_FACTOR = 0.6  # a word at the start/end of an otherwise unknown token ("calcu")
 EDGE_MIN_COVER = 0.6  # ...which must cover most of it (not "host" in "hostile")
@@ -104,8 +128,10 @@ def _lexicon() -> Lexicon:
 def _build_lexicon(raw: dict) -> Lexicon:
     unknown = sorted(set(raw["categories"]) - set(CATEGORIES))
     if unknown:
-        raise ShotsmithError(f"detect_domain: the lexicon names unknown categories {unknown}; "
-                             f"use the App Store labels {list(CATEGORIES)}.")
+        raise ShotsmithError(
+            f"detect_domain: the lexicon names unknown categories {unknown}; "
+            f"use the App Store labels {list(CATEGORIES)}."
+        )
     weights: dict[str, dict[str, float]] = {}
     for category, tiers in raw["categories"].items():
         for weight, terms in tiers.items():
@@ -114,12 +140,15 @@ def _build_lexicon(raw: dict) -> Lexicon:
                 if key:
                     per_cat = weights.setdefault(key, {})
                     per_cat[category] = max(per_cat.get(category, 0.0), float(weight))
-    terms = {k: tuple(sorted(v.items(), key=lambda cw: (-cw[1], CATEGORIES.index(cw[0]))))
-             for k, v in weights.items()}
+    terms = {
+        k: tuple(sorted(v.items(), key=lambda cw: (-cw[1], CATEGORIES.index(cw[0]))))
+        for k, v in weights.items()
+    }
     generic = frozenset(" ".join(_tokens(w)) for w in raw.get("generic", ()))
     fillers = {" ".join(_tokens(w)) for w in raw.get("fillers", ())}
-    vocabulary = frozenset(w for w in set(terms) | fillers | generic
-                           if " " not in w and len(w) >= 2 and w.isalpha())
+    vocabulary = frozenset(
+        w for w in set(terms) | fillers | generic if " " not in w and len(w) >= 2 and w.isalpha()
+    )
     return Lexicon(
         terms=terms,
         max_words=max((k.count(" ") + 1 for k in terms), default=1),
@@ -193,8 +222,9 @@ class _Matcher:
             found = [token] if token in lex.terms else []
             found += [f for f in _plural_forms(token) if f in lex.terms and f not in lex.generic]
             if not found and not any(f in lex.generic for f in _plural_forms(token)):
-                found = [f for f in _inflection_forms(token)
-                         if f in lex.terms and f not in lex.generic][:1]
+                found = [
+                    f for f in _inflection_forms(token) if f in lex.terms and f not in lex.generic
+                ][:1]
             entries = _merge(lex.terms[f] for f in found)
         self._cache[token] = entries
         return entries
@@ -217,7 +247,7 @@ class _Matcher:
         i, n = 0, len(tokens)
         while i < n:
             for size in range(min(self.lex.max_words, n - i), 1, -1):
-                hit = self.phrase(tokens[i:i + size])
+                hit = self.phrase(tokens[i : i + size])
                 if hit:
                     found.append(hit)
                     i += size
@@ -257,8 +287,9 @@ class _Matcher:
         if whole:
             return [p for p, _k in merged], True
         edges = [merged[0], merged[-1]] if len(merged) > 1 else []
-        return [p for p, known in edges
-                if known and len(p) >= 4 and len(p) >= EDGE_MIN_COVER * n], False
+        return [
+            p for p, known in edges if known and len(p) >= 4 and len(p) >= EDGE_MIN_COVER * n
+        ], False
 
 
 def _merge(groups: Iterable[Entries]) -> Entries:
@@ -271,6 +302,7 @@ def _merge(groups: Iterable[Entries]) -> Entries:
 
 # --- evidence ------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class _Hit:
     source: str  # "name", "bundle", "screen", "text"
@@ -281,20 +313,25 @@ class _Hit:
 
     def describe(self) -> str:
         note = f" (in '{self.note}')" if self.note else ""
-        return (f"{SOURCE_LABEL[self.source]} '{self.term}'{note} -> {self.category} "
-                f"(+{self.points:.1f})")
+        return (
+            f"{SOURCE_LABEL[self.source]} '{self.term}'{note} -> {self.category} "
+            f"(+{self.points:.1f})"
+        )
 
 
-def _name_hits(matcher: _Matcher, source: str, tokens: list[str],
-               seen: set[str]) -> list[_Hit]:
+def _name_hits(matcher: _Matcher, source: str, tokens: list[str], seen: set[str]) -> list[_Hit]:
     """Hits in a name-like token list, splitting joined words where needed."""
     hits: list[_Hit] = []
     factor = SOURCE_WEIGHT[source]
     expanded: list[tuple[list[str], float, str]] = []  # (tokens, factor, note)
     run: list[str] = []
     for token in tokens:
-        if (not token.isalpha() or len(token) < 5 or matcher.word(token)
-                or token in matcher.lex.generic):
+        if (
+            not token.isalpha()
+            or len(token) < 5
+            or matcher.word(token)
+            or token in matcher.lex.generic
+        ):
             run.append(token)
             continue
         pieces, whole = matcher.split(token)
@@ -311,8 +348,15 @@ def _name_hits(matcher: _Matcher, source: str, tokens: list[str],
                 continue
             seen.add(term)
             for category, weight in entries:
-                hits.append(_Hit(source, term, category, weight * factor * part_factor,
-                                 note if note != term else ""))
+                hits.append(
+                    _Hit(
+                        source,
+                        term,
+                        category,
+                        weight * factor * part_factor,
+                        note if note != term else "",
+                    )
+                )
     return hits
 
 
@@ -345,8 +389,9 @@ def _expand_alnum(matcher: _Matcher, tokens: list[str]) -> list[str]:
     return out
 
 
-def _evaluate(project_name: object, bundle_id: object, screens: Iterable[object],
-              text: object = "") -> tuple[dict[str, float], list[_Hit]]:
+def _evaluate(
+    project_name: object, bundle_id: object, screens: Iterable[object], text: object = ""
+) -> tuple[dict[str, float], list[_Hit]]:
     lex = _lexicon()
     matcher = _Matcher(lex)
     hits: list[_Hit] = []
@@ -391,12 +436,18 @@ def _evaluate(project_name: object, bundle_id: object, screens: Iterable[object]
 
 
 def _ranked(scores: dict[str, float]) -> list[tuple[str, float]]:
-    return sorted(((c, round(s, 3)) for c, s in scores.items()),
-                  key=lambda cs: (-cs[1], CATEGORIES.index(cs[0])))
+    return sorted(
+        ((c, round(s, 3)) for c, s in scores.items()),
+        key=lambda cs: (-cs[1], CATEGORIES.index(cs[0])),
+    )
 
 
-def score_domains(project_name: str | None, bundle_id: str | None,
-                  screens: Sequence[str] | str | None, text: str = "") -> list[tuple[str, float]]:
+def score_domains(
+    project_name: str | None,
+    bundle_id: str | None,
+    screens: Sequence[str] | str | None,
+    text: str = "",
+) -> list[tuple[str, float]]:
     """Score every App Store category for one app, best first.
 
     ``screens`` is a list of screen names or one ``;``-separated string. Returns
@@ -408,14 +459,22 @@ def score_domains(project_name: str | None, bundle_id: str | None,
     return _ranked(scores)
 
 
-def _decide(project_name: object, bundle_id: object, screens: Sequence[object], text: str,
-            min_confidence: float) -> tuple[str, float, list[str]]:
+def _decide(
+    project_name: object,
+    bundle_id: object,
+    screens: Sequence[object],
+    text: str,
+    min_confidence: float,
+) -> tuple[str, float, list[str]]:
     scores, hits = _evaluate(project_name, bundle_id, screens, text)
     ranked = _ranked(scores)
     (best, top), (second, runner_up) = ranked[0], ranked[1]
     if top <= 0:
-        return FALLBACK_CATEGORY, 0.0, [
-            f"no evidence in name, bundle id, screens or text -> {FALLBACK_CATEGORY} (fallback)"]
+        return (
+            FALLBACK_CATEGORY,
+            0.0,
+            [f"no evidence in name, bundle id, screens or text -> {FALLBACK_CATEGORY} (fallback)"],
+        )
     confidence = round(min(1.0, max(0.0, (top - runner_up) / (top + CONFIDENCE_DAMPING))), 3)
     winners = sorted((h for h in hits if h.category == best), key=lambda h: -h.points)
     signals = [h.describe() for h in winners]
@@ -424,13 +483,16 @@ def _decide(project_name: object, bundle_id: object, screens: Sequence[object], 
     else:
         tail = f"no other category scored ({best} {top:.1f})"
     if confidence < min_confidence:
-        head = (f"confidence {confidence:.2f} below min_confidence {min_confidence:.2f}: "
-                f"{best} not trusted -> {FALLBACK_CATEGORY} (fallback)")
+        head = (
+            f"confidence {confidence:.2f} below min_confidence {min_confidence:.2f}: "
+            f"{best} not trusted -> {FALLBACK_CATEGORY} (fallback)"
+        )
         return FALLBACK_CATEGORY, confidence, [head, *signals[: MAX_SIGNALS - 2], tail]
     return best, confidence, [*signals[: MAX_SIGNALS - 1], tail]
 
 
 # --- the stage ---------------------------------------------------------------------------
+
 
 def _first_text(values: Iterable[object]) -> str:
     for value in values:
@@ -446,8 +508,12 @@ def _store_order(positions: np.ndarray) -> np.ndarray:
         return np.arange(len(positions))
 
 
-@stage("detect_domain", requires=(APP_ID, POSITION, PROJECT_NAME, BUNDLE_ID, SCREEN),
-       provides=(DOMAIN_CATEGORY, DOMAIN_CONFIDENCE, DOMAIN_SIGNALS), optional=(SCREEN_TEXT,))
+@stage(
+    "detect_domain",
+    requires=(APP_ID, POSITION, PROJECT_NAME, BUNDLE_ID, SCREEN),
+    provides=(DOMAIN_CATEGORY, DOMAIN_CONFIDENCE, DOMAIN_SIGNALS),
+    optional=(SCREEN_TEXT,),
+)
 def detect_domain(frame: pd.DataFrame, *, min_confidence: float = 0.0) -> pd.DataFrame:
     """Detect each set's App Store category from its name, bundle id, screens and text.
 
@@ -456,10 +522,14 @@ def detect_domain(frame: pd.DataFrame, *, min_confidence: float = 0.0) -> pd.Dat
     ``domain_signals`` (what decided it, best first). A set whose confidence is below
     ``min_confidence``, or that has no evidence at all, is filed under "Utilities".
     """
-    if (isinstance(min_confidence, bool) or not isinstance(min_confidence, (int, float))
-            or not 0.0 <= float(min_confidence) <= 1.0):
+    if (
+        isinstance(min_confidence, bool)
+        or not isinstance(min_confidence, (int, float))
+        or not 0.0 <= float(min_confidence) <= 1.0
+    ):
         raise DomainOptionError(
-            f"detect_domain: min_confidence must be a number from 0 to 1, got {min_confidence!r}.")
+            f"detect_domain: min_confidence must be a number from 0 to 1, got {min_confidence!r}."
+        )
     min_confidence = float(min_confidence)
 
     n = len(frame)
@@ -471,8 +541,7 @@ def detect_domain(frame: pd.DataFrame, *, min_confidence: float = 0.0) -> pd.Dat
     bundles = frame[BUNDLE_ID].to_numpy(dtype=object)
     screens = frame[SCREEN].to_numpy(dtype=object)
     positions = frame[POSITION].to_numpy(dtype=object)
-    texts = (frame[SCREEN_TEXT].to_numpy(dtype=object) if SCREEN_TEXT in frame.columns
-             else None)
+    texts = frame[SCREEN_TEXT].to_numpy(dtype=object) if SCREEN_TEXT in frame.columns else None
 
     codes, _uniques = pd.factorize(frame[APP_ID], use_na_sentinel=False)
     for code in range(int(codes.max()) + 1 if n else 0):
@@ -482,8 +551,12 @@ def detect_domain(frame: pd.DataFrame, *, min_confidence: float = 0.0) -> pd.Dat
         if texts is not None:
             text = "\n".join(t for t in texts[rows] if isinstance(t, str) and t.strip())
         category, confidence, why = _decide(
-            _first_text(names[rows]), _first_text(bundles[rows]),
-            [s for s in screens[rows] if isinstance(s, str)], text, min_confidence)
+            _first_text(names[rows]),
+            _first_text(bundles[rows]),
+            [s for s in screens[rows] if isinstance(s, str)],
+            text,
+            min_confidence,
+        )
         categories[rows] = category
         confidences[rows] = confidence
         for row in rows:  # one list per row: no shared mutable state between rows

@@ -21,7 +21,14 @@ import pandas as pd
 
 from .. import columns as C
 from ..color import (
-    DEFAULT_ACCENT, NEAR_BLACK, OFF_WHITE, from_hls, hls, mix, to_hex, worst_contrast,
+    DEFAULT_ACCENT,
+    NEAR_BLACK,
+    OFF_WHITE,
+    from_hls,
+    hls,
+    mix,
+    to_hex,
+    worst_contrast,
 )
 from ..devices import get_device, output_size
 from ..errors import ShotsmithError, TemplateError
@@ -35,16 +42,30 @@ TEMPLATE_DEFAULTS: dict[str, Any] = {
     "name": "default",
     "description": "",
     "text": {
-        "align": "center", "margin_x": 0.06, "top": 0.048,
-        "headline_family": "Inter Display", "headline_weight": 800,
-        "headline_size": [0.072, 0.095], "headline_max_lines": 2, "line_height": 1.08,
-        "subtitle_family": "Inter", "subtitle_weight": 500, "subtitle_size": 0.041,
-        "subtitle_max_lines": 2, "subtitle_line_height": 1.28, "gap": 0.42,
+        "align": "center",
+        "margin_x": 0.06,
+        "top": 0.048,
+        "headline_family": "Inter Display",
+        "headline_weight": 800,
+        "headline_size": [0.072, 0.095],
+        "headline_max_lines": 2,
+        "line_height": 1.08,
+        "subtitle_family": "Inter",
+        "subtitle_weight": 500,
+        "subtitle_size": 0.041,
+        "subtitle_max_lines": 2,
+        "subtitle_line_height": 1.28,
+        "gap": 0.42,
         "min_contrast": 4.5,
     },
     "device": {
-        "model": "iphone-16-pro", "width": 0.80, "gap_below_text": 0.026, "min_top": 0.255,
-        "bleed": True, "bottom_margin": 0.035, "offsets_x": [0.0],
+        "model": "iphone-16-pro",
+        "width": 0.80,
+        "gap_below_text": 0.026,
+        "min_top": 0.255,
+        "bleed": True,
+        "bottom_margin": 0.035,
+        "offsets_x": [0.0],
         "shadow": {"blur": 0.022, "offset_y": 0.010, "opacity": 0.30},
     },
     "palette": {"strategy": "accent-gradient", "rhythm": ["deep"]},
@@ -84,12 +105,21 @@ def load_template(template: str | Path | dict[str, Any] = "default") -> dict[str
     path = Path(template)
     if path.suffix not in (".toml", ".json") or not path.exists():
         name = str(template)
-        path = next((d / f"{name}{ext}" for d in layout_dirs() for ext in (".toml", ".json")
-                     if (d / f"{name}{ext}").exists()), None)  # type: ignore[assignment]
+        path = next(
+            (
+                d / f"{name}{ext}"
+                for d in layout_dirs()
+                for ext in (".toml", ".json")
+                if (d / f"{name}{ext}").exists()
+            ),
+            None,
+        )  # type: ignore[assignment]
         if path is None:
-            raise TemplateError(f"no layout template named {name!r}; available: "
-                                f"{', '.join(available_templates()) or 'none'}. Add "
-                                f"layouts/{name}.toml or pass a path to a template file.")
+            raise TemplateError(
+                f"no layout template named {name!r}; available: "
+                f"{', '.join(available_templates()) or 'none'}. Add "
+                f"layouts/{name}.toml or pass a path to a template file."
+            )
     return _load_file(str(path), path.stat().st_mtime)
 
 
@@ -116,10 +146,14 @@ def _validate(t: dict[str, Any], where: str) -> dict[str, Any]:
     need(0 <= text["margin_x"] < 0.3, "text.margin_x must be a fraction of the width < 0.3")
     need(0.3 <= dev["width"] <= 1.0, "device.width must be a fraction of the width in 0.3..1")
     need(bool(dev["offsets_x"]), "device.offsets_x needs at least one value")
-    need(all(r in TONES for r in pal["rhythm"]) and bool(pal["rhythm"]),
-         f"palette.rhythm must list tones from {TONES}")
-    need(pal["strategy"] in ("accent-gradient", "spotlight"),
-         "palette.strategy must be 'accent-gradient' or 'spotlight'")
+    need(
+        all(r in TONES for r in pal["rhythm"]) and bool(pal["rhythm"]),
+        f"palette.rhythm must list tones from {TONES}",
+    )
+    need(
+        pal["strategy"] in ("accent-gradient", "spotlight"),
+        "palette.strategy must be 'accent-gradient' or 'spotlight'",
+    )
     get_device(dev["model"])
     return t
 
@@ -149,8 +183,11 @@ def _tone_background(tone: str, accent: str, strategy: str, shift: float) -> Bac
     # dark
     top = mix(NEAR_BLACK, accent, max(0.0, 0.06 - shift))
     bottom = mix(NEAR_BLACK, accent, max(0.0, 0.16 - shift))
-    return Background("linear", [to_hex(top), to_hex(bottom)],
-                      glow=to_hex(from_hls(h, 0.30 if strategy == "spotlight" else 0.24, s)))
+    return Background(
+        "linear",
+        [to_hex(top), to_hex(bottom)],
+        glow=to_hex(from_hls(h, 0.30 if strategy == "spotlight" else 0.24, s)),
+    )
 
 
 def _resolve_tone(tone: str, accent: str, dark_ui: bool, palette: dict[str, Any]) -> str:
@@ -172,8 +209,9 @@ def _text_colors(tone: str, accent: str) -> tuple[str, str]:
     """(headline, subtitle) colours for a tone, before the contrast check."""
     if tone in ("light", "vivid"):
         h, _, s = hls(accent)
-        return to_hex(NEAR_BLACK), to_hex(from_hls(h, 0.16 if tone == "vivid" else 0.22,
-                                                   min(s, 0.45)))
+        return to_hex(NEAR_BLACK), to_hex(
+            from_hls(h, 0.16 if tone == "vivid" else 0.22, min(s, 0.45))
+        )
     return to_hex(OFF_WHITE), to_hex(mix(OFF_WHITE, accent, 0.12))
 
 
@@ -188,23 +226,48 @@ def _plan_set(rows: pd.DataFrame, t: dict[str, Any], size: tuple[int, int]) -> l
 
     # one headline size for the set: the largest at which every headline fits 2 lines
     h_lo, h_hi = (round(v * W) for v in tx["headline_size"])
-    h_size = fit_size(headlines, tx["headline_family"], tx["headline_weight"], text_w,
-                      tx["headline_max_lines"], h_hi, h_lo)
+    h_size = fit_size(
+        headlines,
+        tx["headline_family"],
+        tx["headline_weight"],
+        text_w,
+        tx["headline_max_lines"],
+        h_hi,
+        h_lo,
+    )
     if h_size is None:
-        h_size = fit_size(headlines, tx["headline_family"], tx["headline_weight"], text_w,
-                          tx["headline_max_lines"], h_lo, round(0.045 * W))
+        h_size = fit_size(
+            headlines,
+            tx["headline_family"],
+            tx["headline_weight"],
+            text_w,
+            tx["headline_max_lines"],
+            h_lo,
+            round(0.045 * W),
+        )
     if h_size is None:
         longest = max(headlines, key=len)
-        raise ShotsmithError(f"plan_layout: headline {longest!r} does not fit in "
-                             f"{tx['headline_max_lines']} lines even at the smallest size; "
-                             "shorten it (2-6 words).")
+        raise ShotsmithError(
+            f"plan_layout: headline {longest!r} does not fit in "
+            f"{tx['headline_max_lines']} lines even at the smallest size; "
+            "shorten it (2-6 words)."
+        )
     s_target = round(tx["subtitle_size"] * W)
-    s_size = fit_size(subtitles, tx["subtitle_family"], tx["subtitle_weight"], text_w,
-                      tx["subtitle_max_lines"], s_target, round(s_target * 0.75))
+    s_size = fit_size(
+        subtitles,
+        tx["subtitle_family"],
+        tx["subtitle_weight"],
+        text_w,
+        tx["subtitle_max_lines"],
+        s_target,
+        round(s_target * 0.75),
+    )
     if s_size is None:
         longest = max(subtitles, key=len)
-        raise ShotsmithError(f"plan_layout: subtitle {longest!r} is too long for "
-                             f"{tx['subtitle_max_lines']} lines; keep subtitles under 60 characters.")
+        raise ShotsmithError(
+            f"plan_layout: subtitle {longest!r} is too long for "
+            f"{tx['subtitle_max_lines']} lines; keep subtitles under 60 characters."
+        )
     h_lh = round(h_size * tx["line_height"])
     s_lh = round(s_size * tx["subtitle_line_height"])
     gap = round(tx["gap"] * h_size)
@@ -217,15 +280,30 @@ def _plan_set(rows: pd.DataFrame, t: dict[str, Any], size: tuple[int, int]) -> l
         hfont = load_font(font_for(head, tx["headline_family"], tx["headline_weight"]), h_size)
         sfont = load_font(font_for(sub, tx["subtitle_family"], tx["subtitle_weight"]), s_size)
         hlines = wrap_balanced(head, hfont, text_w, tx["headline_max_lines"]) or [head]
-        slines = (wrap_balanced(sub, sfont, text_w, tx["subtitle_max_lines"]) or [sub]) if sub else []
+        slines = (
+            (wrap_balanced(sub, sfont, text_w, tx["subtitle_max_lines"]) or [sub]) if sub else []
+        )
         h_asc = hfont.getmetrics()[0]
         h_base = h_asc  # first baseline, relative to the block top
-        s_base = h_base + (len(hlines) - 1) * h_lh + hfont.getmetrics()[1] + gap + \
-            sfont.getmetrics()[0]
-        height = (s_base + (len(slines) - 1) * s_lh + sfont.getmetrics()[1]) if slines else \
-            h_base + (len(hlines) - 1) * h_lh + hfont.getmetrics()[1]
-        captions.append(dict(hfont=hfont, sfont=sfont, hlines=hlines, slines=slines,
-                             h_base=h_base, s_base=s_base, height=height))
+        s_base = (
+            h_base + (len(hlines) - 1) * h_lh + hfont.getmetrics()[1] + gap + sfont.getmetrics()[0]
+        )
+        height = (
+            (s_base + (len(slines) - 1) * s_lh + sfont.getmetrics()[1])
+            if slines
+            else h_base + (len(hlines) - 1) * h_lh + hfont.getmetrics()[1]
+        )
+        captions.append(
+            dict(
+                hfont=hfont,
+                sfont=sfont,
+                hlines=hlines,
+                slines=slines,
+                h_base=h_base,
+                s_base=s_base,
+                height=height,
+            )
+        )
 
     # one device geometry for the set, just below the tallest caption
     device = get_device(dv["model"])
@@ -247,26 +325,51 @@ def _plan_set(rows: pd.DataFrame, t: dict[str, Any], size: tuple[int, int]) -> l
     s = screen_w / pw  # px per point on the screen
     screen_r = round(device.corner_radius_pt * s)
     shadow = dv.get("shadow")
-    shadow_px = ({"blur": round(shadow["blur"] * W), "offset_y": round(shadow["offset_y"] * W),
-                  "opacity": float(shadow["opacity"])} if shadow else None)
+    shadow_px = (
+        {
+            "blur": round(shadow["blur"] * W),
+            "offset_y": round(shadow["offset_y"] * W),
+            "opacity": float(shadow["opacity"]),
+        }
+        if shadow
+        else None
+    )
     if not dv["bleed"]:
         dev_y = min(dev_y, H - round(dv.get("bottom_margin", 0.035) * H) - outer_h)
 
     accent = _set_accent(rows)
     rhythm, offsets = pal["rhythm"], dv["offsets_x"]
-    dark_ui = bool(rows[C.FEATURES_DARK_UI].iloc[0]) if C.FEATURES_DARK_UI in rows.columns else False
-    tones = [_resolve_tone(rhythm[i % len(rhythm)], accent, dark_ui, pal)
-             for i in range(len(captions))]
+    dark_ui = (
+        bool(rows[C.FEATURES_DARK_UI].iloc[0]) if C.FEATURES_DARK_UI in rows.columns else False
+    )
+    tones = [
+        _resolve_tone(rhythm[i % len(rhythm)], accent, dark_ui, pal) for i in range(len(captions))
+    ]
     band_bottom = dev_y - round(dv["gap_below_text"] * H)
     blocks = [
-        _caption_blocks(cap, x, anchor, top + max(0, (band_bottom - top - cap["height"]) // 2),
-                        h_size, s_size, h_lh, s_lh, tx["align"])
+        _caption_blocks(
+            cap,
+            x,
+            anchor,
+            top + max(0, (band_bottom - top - cap["height"]) // 2),
+            h_size,
+            s_size,
+            h_lh,
+            s_lh,
+            tx["align"],
+        )
         for cap in captions
     ]
     # one palette per tone for the whole set, checked against every caption of that tone
     palettes = {
-        tone: _palette(tone, accent, pal["strategy"], float(tx["min_contrast"]),
-                       [b for b, t_ in zip(blocks, tones) if t_ == tone], (W, H))
+        tone: _palette(
+            tone,
+            accent,
+            pal["strategy"],
+            float(tx["min_contrast"]),
+            [b for b, t_ in zip(blocks, tones) if t_ == tone],
+            (W, H),
+        )
         for tone in dict.fromkeys(tones)
     }
     plans = []
@@ -275,8 +378,15 @@ def _plan_set(rows: pd.DataFrame, t: dict[str, Any], size: tuple[int, int]) -> l
         background, colors = palettes[tone]
         dev_x = round((W - outer_w) / 2 + offsets[i % len(offsets)] * W)
         frame = DeviceFrame(
-            model=device.id, x=dev_x, y=dev_y, width=outer_w, height=outer_h,
-            outer_radius=screen_r + band + bezel, band=band, bezel=bezel, screen_radius=screen_r,
+            model=device.id,
+            x=dev_x,
+            y=dev_y,
+            width=outer_w,
+            height=outer_h,
+            outer_radius=screen_r + band + bezel,
+            band=band,
+            bezel=bezel,
+            screen_radius=screen_r,
             band_color="#3b3b41" if tone != "dark" else "#55555c",
             island=_island(device, dev_x + band + bezel, dev_y + band + bezel, screen_w, s),
             punch_hole=_hole(device, dev_x + band + bezel, dev_y + band + bezel, screen_w, s),
@@ -290,10 +400,20 @@ def _plan_set(rows: pd.DataFrame, t: dict[str, Any], size: tuple[int, int]) -> l
             block.contrast = round(_contrast_on(background, color, block.box, (W, H)), 3)
             texts.append(block)
         worst = min(b.contrast for b in texts)
-        scene = Scene(W, H, background, texts, frame,
-                      meta={"app_id": str(row[C.APP_ID]), "position": int(row[C.POSITION]),
-                            "template": t["name"], "tone": tone,
-                            "offset_x": offsets[i % len(offsets)]})
+        scene = Scene(
+            W,
+            H,
+            background,
+            texts,
+            frame,
+            meta={
+                "app_id": str(row[C.APP_ID]),
+                "position": int(row[C.POSITION]),
+                "template": t["name"],
+                "tone": tone,
+                "offset_x": offsets[i % len(offsets)],
+            },
+        )
         plans.append(dict(scene=scene, tone=tone, h_size=h_size, contrast=worst))
     return plans
 
@@ -322,8 +442,9 @@ def _hole(device, sx: int, sy: int, screen_w: int, s: float) -> list[int] | None
     return [sx + (screen_w - dd) // 2, sy + round(t * s), dd, dd]
 
 
-def _caption_blocks(cap, x, anchor, block_top, h_size, s_size, h_lh, s_lh, align
-                    ) -> list[TextBlock]:
+def _caption_blocks(
+    cap, x, anchor, block_top, h_size, s_size, h_lh, s_lh, align
+) -> list[TextBlock]:
     """Headline and subtitle blocks placed at ``block_top``, boxes measured by their ink."""
     blocks = []
     for role, lines, font, base, lh, size_px in (
@@ -337,8 +458,21 @@ def _caption_blocks(cap, x, anchor, block_top, h_size, s_size, h_lh, s_lh, align
         x0, y0 = int(min(b[0] for b in boxes)), int(min(b[1] for b in boxes))
         x1 = int(np.ceil(max(b[2] for b in boxes)))
         y1 = int(np.ceil(max(b[3] for b in boxes)))
-        blocks.append(TextBlock(role, " ".join(lines), list(lines), font.path, size_px, lh,
-                                "#000000", align, x, baseline, [x0, y0, x1 - x0, y1 - y0]))
+        blocks.append(
+            TextBlock(
+                role,
+                " ".join(lines),
+                list(lines),
+                font.path,
+                size_px,
+                lh,
+                "#000000",
+                align,
+                x,
+                baseline,
+                [x0, y0, x1 - x0, y1 - y0],
+            )
+        )
     return blocks
 
 
@@ -346,8 +480,9 @@ def _contrast_on(background: Background, color: str, box: list[int], size) -> fl
     return worst_contrast(color, background_region(background, size[0], size[1], box))
 
 
-def _palette(tone, accent, strategy, min_contrast, slides: list[list[TextBlock]], size
-             ) -> tuple[Background, dict[str, tuple[str, float]]]:
+def _palette(
+    tone, accent, strategy, min_contrast, slides: list[list[TextBlock]], size
+) -> tuple[Background, dict[str, tuple[str, float]]]:
     """The background and caption colours of one tone, legible behind every caption.
 
     The background is rendered exactly as ``render`` draws it and each text colour is
@@ -381,17 +516,33 @@ def _palette(tone, accent, strategy, min_contrast, slides: list[list[TextBlock]]
         worst = min(c for _, c in colors.values())
         if worst >= min_contrast:
             return background, colors
-    raise ShotsmithError(f"plan_layout: could not reach a caption contrast of {min_contrast} "
-                         f"for accent {accent} ({tone} tone); best was {worst:.2f}.")
+    raise ShotsmithError(
+        f"plan_layout: could not reach a caption contrast of {min_contrast} "
+        f"for accent {accent} ({tone} tone); best was {worst:.2f}."
+    )
 
 
-@C.stage("plan_layout",
-         requires=(C.APP_ID, C.POSITION, C.IMAGE, C.COPY_HEADLINE, C.COPY_SUBTITLE),
-         provides=(C.LAYOUT_TEMPLATE, C.LAYOUT_SIZE, C.LAYOUT_HEADLINE_SIZE, C.LAYOUT_VARIANT,
-                   C.LAYOUT_BACKGROUND, C.LAYOUT_TEXT_COLOR, C.LAYOUT_CONTRAST, C.LAYOUT_SCENE),
-         optional=(C.FEATURES_ACCENT, C.FEATURES_DARK_UI))
-def plan_layout(frame: pd.DataFrame, *, template: str | Path | dict = "default",
-                size: str | tuple[int, int] | None = None) -> pd.DataFrame:
+@C.stage(
+    "plan_layout",
+    requires=(C.APP_ID, C.POSITION, C.IMAGE, C.COPY_HEADLINE, C.COPY_SUBTITLE),
+    provides=(
+        C.LAYOUT_TEMPLATE,
+        C.LAYOUT_SIZE,
+        C.LAYOUT_HEADLINE_SIZE,
+        C.LAYOUT_VARIANT,
+        C.LAYOUT_BACKGROUND,
+        C.LAYOUT_TEXT_COLOR,
+        C.LAYOUT_CONTRAST,
+        C.LAYOUT_SCENE,
+    ),
+    optional=(C.FEATURES_ACCENT, C.FEATURES_DARK_UI),
+)
+def plan_layout(
+    frame: pd.DataFrame,
+    *,
+    template: str | Path | dict = "default",
+    size: str | tuple[int, int] | None = None,
+) -> pd.DataFrame:
     """Design each set from a template: palette, type scale, device placement, one scene per row."""
     t = load_template(template)
     canvas = output_size(size)

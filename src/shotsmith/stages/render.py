@@ -60,8 +60,9 @@ def draw_background(background: Background, width: int, height: int) -> Image.Im
     return _background_cached(_bg_key(background), width, height).copy()
 
 
-def background_region(background: Background, width: int, height: int,
-                      box: list[int] | tuple[int, int, int, int]) -> np.ndarray:
+def background_region(
+    background: Background, width: int, height: int, box: list[int] | tuple[int, int, int, int]
+) -> np.ndarray:
     """The background pixels under ``box`` ([x, y, w, h], clipped to the canvas)."""
     x, y, w, h = box
     crop = (max(0, x), max(0, y), min(width, x + w), min(height, y + h))
@@ -94,21 +95,25 @@ def rounded_mask(width: int, height: int, radius: int) -> Image.Image:
 
 
 @functools.lru_cache(maxsize=16)
-def _shadow_mask(width: int, height: int, radius: int, blur: int, opacity: float
-                 ) -> tuple[Image.Image, int]:
+def _shadow_mask(
+    width: int, height: int, radius: int, blur: int, opacity: float
+) -> tuple[Image.Image, int]:
     """Soft shadow of a rounded rect: blurred at 1/4 scale, upscaled. Returns (mask, pad)."""
     q = 4
     pad = blur * 3
     small = Image.new("L", ((width + 2 * pad) // q, (height + 2 * pad) // q), 0)
     ImageDraw.Draw(small).rounded_rectangle(
-        (pad // q, pad // q, (pad + width) // q, (pad + height) // q), radius=radius // q,
-        fill=int(255 * opacity))
+        (pad // q, pad // q, (pad + width) // q, (pad + height) // q),
+        radius=radius // q,
+        fill=int(255 * opacity),
+    )
     small = small.filter(ImageFilter.GaussianBlur(max(1, blur / q)))
     return small.resize((width + 2 * pad, height + 2 * pad), Image.Resampling.BILINEAR), pad
 
 
-def _visible(mask: Image.Image, x: int, y: int, canvas: tuple[int, int]
-             ) -> tuple[Image.Image, tuple[int, int]] | None:
+def _visible(
+    mask: Image.Image, x: int, y: int, canvas: tuple[int, int]
+) -> tuple[Image.Image, tuple[int, int]] | None:
     """Crop a mask placed at (x, y) to the canvas; None when nothing shows."""
     w, h = mask.size
     x0, y0 = max(0, -x), max(0, -y)
@@ -138,16 +143,27 @@ def _stage_base(bg_spec: str, dev_spec: str, width: int, height: int) -> Image.I
     dev = DeviceFrame(**json.loads(dev_spec))
     if dev.shadow:
         blur = max(2, int(dev.shadow.get("blur", 40)))
-        smask, pad = _shadow_mask(dev.width, dev.height, dev.outer_radius, blur,
-                                  float(dev.shadow.get("opacity", 0.3)))
-        _paste_color(canvas, dev.shadow.get("color", "#000000"), smask, dev.x - pad,
-                     dev.y - pad + int(dev.shadow.get("offset_y", 0)))
-    _paste_color(canvas, dev.band_color, rounded_mask(dev.width, dev.height, dev.outer_radius),
-                 dev.x, dev.y)
+        smask, pad = _shadow_mask(
+            dev.width, dev.height, dev.outer_radius, blur, float(dev.shadow.get("opacity", 0.3))
+        )
+        _paste_color(
+            canvas,
+            dev.shadow.get("color", "#000000"),
+            smask,
+            dev.x - pad,
+            dev.y - pad + int(dev.shadow.get("offset_y", 0)),
+        )
+    _paste_color(
+        canvas, dev.band_color, rounded_mask(dev.width, dev.height, dev.outer_radius), dev.x, dev.y
+    )
     b = dev.band
-    _paste_color(canvas, dev.bezel_color,
-                 rounded_mask(dev.width - 2 * b, dev.height - 2 * b, dev.outer_radius - b),
-                 dev.x + b, dev.y + b)
+    _paste_color(
+        canvas,
+        dev.bezel_color,
+        rounded_mask(dev.width - 2 * b, dev.height - 2 * b, dev.outer_radius - b),
+        dev.x + b,
+        dev.y + b,
+    )
     return canvas
 
 
@@ -186,11 +202,14 @@ def _draw_screen(canvas: Image.Image, dev: DeviceFrame, shot: Image.Image) -> No
         _paste_color(canvas, "#000000", rounded_mask(hd, hd, hd // 2), hx, hy)
 
 
-def render_scene(scene: Scene | dict | str, screenshot: Image.Image | bytes | str | Path | None
-                 = None) -> Image.Image:
+def render_scene(
+    scene: Scene | dict | str, screenshot: Image.Image | bytes | str | Path | None = None
+) -> Image.Image:
     """Draw a scene; returns an RGB image of exactly ``scene.width x scene.height``."""
     scene = as_scene(scene)
-    canvas = _stage_base(_bg_key(scene.background), _device_key(scene.device), scene.width, scene.height).copy()
+    canvas = _stage_base(
+        _bg_key(scene.background), _device_key(scene.device), scene.width, scene.height
+    ).copy()
     ref = screenshot if screenshot is not None else scene.device.screenshot
     if ref is None:
         raise ValueError("render_scene: the scene has no screenshot path; pass the screenshot")
@@ -201,8 +220,14 @@ def render_scene(scene: Scene | dict | str, screenshot: Image.Image | bytes | st
         font = load_font(block.font, block.size)
         anchor = "ms" if block.align == "center" else "ls"
         for i, line in enumerate(block.lines):
-            draw.text((block.x, block.baseline + i * block.line_height), line, font=font,
-                      fill=to_rgb(block.color), anchor=anchor, direction=direction_of(line))
+            draw.text(
+                (block.x, block.baseline + i * block.line_height),
+                line,
+                font=font,
+                fill=to_rgb(block.color),
+                anchor=anchor,
+                direction=direction_of(line),
+            )
     return canvas
 
 
@@ -211,11 +236,15 @@ def output_name(app_id: str, position: int, screen: str) -> str:
     return f"{app_id}/{position + 1:02d}_{safe or 'screen'}.png"
 
 
-@C.stage("render", requires=(C.APP_ID, C.POSITION, C.IMAGE, C.LAYOUT_SCENE),
-         provides=(C.RENDER_PATH, C.RENDER_WIDTH, C.RENDER_HEIGHT, C.RENDER_MS),
-         optional=(C.SCREEN,))
-def render(frame: pd.DataFrame, *, out_dir: str | Path | None = "out",
-           threads: int | None = None) -> pd.DataFrame:
+@C.stage(
+    "render",
+    requires=(C.APP_ID, C.POSITION, C.IMAGE, C.LAYOUT_SCENE),
+    provides=(C.RENDER_PATH, C.RENDER_WIDTH, C.RENDER_HEIGHT, C.RENDER_MS),
+    optional=(C.SCREEN,),
+)
+def render(
+    frame: pd.DataFrame, *, out_dir: str | Path | None = "out", threads: int | None = None
+) -> pd.DataFrame:
     """Draw every row's scene to a PNG at the exact store size (RGB, no alpha).
 
     With ``out_dir`` the PNGs are written as ``<out_dir>/<app_id>/NN_<screen>.png``
