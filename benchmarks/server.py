@@ -6,17 +6,24 @@ over a temporary data dir, then measures:
 1. a 10-image design job, from POST to every output PNG fetched: median of 3 runs
    (target <= 4 s);
 2. GET /v1/design/:id latency (median, p95) while 20 jobs from two API keys render;
-3. peak RSS of the server process tree (server + workers) during a 10-image job.
+3. peak RSS of the server process tree (server + workers) during a 10-image job;
+4. a screenshot collection end to end: POST /v1/projects/:id/screenshots for a project
+   whose URL is ``sample_inputs/webapps/pocket-budget`` on a local http.server, at 6.9",
+   until completed and every styled PNG is fetched: median of 3 (and how long the
+   capture phase took, as the polls saw it).
 
 Inputs: ``sample_inputs/<app>/*.png`` when present, else generated 1206x2622 screens.
 
     .venv/bin/python benchmarks/server.py [--workers 2] [--no-ocr] [--rounds 3]
+                                          [--collection-rounds 3]
 """
 
 from __future__ import annotations
 
 import argparse
 import base64
+import functools
+import http.server
 import io
 import os
 import signal
@@ -180,15 +187,61 @@ def one_job(http: httpx.Client, key: str, images: list[dict]) -> tuple[float, fl
             _seconds(job["completed_at"]) - _seconds(job["created_at"]))
 
 
+def serve_webapp(app: str = "pocket-budget") -> tuple[http.server.ThreadingHTTPServer, str]:
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+    handler = functools.partial(Quiet, directory=str(ROOT / "sample_inputs" / "webapps" / app))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+
+
+def add_project(data_dir: Path, project_id: str, url: str) -> None:
+    subprocess.run([sys.executable, "-m", "shotsmith.cli", "projects", "add", "--data-dir",
+                    str(data_dir), "--id", project_id, "--name", "Pocket Budget", "--url", url],
+                   cwd=ROOT, check=True, capture_output=True)
+
+
+def one_collection(http: httpx.Client, key: str, project_id: str
+                   ) -> tuple[float, float, int]:
+    """(wall POST -> all styled PNGs fetched, seconds until processing was seen, count)."""
+    headers = {"Authorization": f"Bearer {key}"}
+    start = time.perf_counter()
+    r = http.post(f"/v1/projects/{project_id}/screenshots", json={"device_sizes": ["6.9"]},
+                  headers=headers)
+    r.raise_for_status()
+    path = f"/v1/projects/{project_id}/screenshots/{r.json()['collectionId']}"
+    captured = None
+    while True:
+        body = http.get(path, headers=headers).json()["collection"]
+        if body["status"] != "capturing" and captured is None:
+            captured = time.perf_counter() - start
+        if body["status"] == "completed":
+            break
+        if body["status"] == "failed":
+            raise SystemExit(f"collection failed: {body['error']}")
+        time.sleep(0.05)
+    for shot in body["generatedScreenshots"]:
+        png = http.get(shot["url"])
+        png.raise_for_status()
+    return time.perf_counter() - start, captured or 0.0, len(body["generatedScreenshots"])
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--workers", type=int, default=None, help="server --workers")
     parser.add_argument("--no-ocr", action="store_true", help="server --no-ocr")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--collection-rounds", type=int, default=3,
+                        help="collections to time in (4); 0 skips it")
     args = parser.parse_args()
 
     images, source = inputs(10)
+    webapp, webapp_url = serve_webapp()
     with tempfile.TemporaryDirectory(prefix="shotsmith-bench-") as tmp:
+        add_project(Path(tmp) / "data", "pocket-budget", webapp_url)
         proc, url = start_server(Path(tmp) / "data", args.workers, args.no_ocr)
         try:
             http = httpx.Client(base_url=url, timeout=120)
@@ -247,9 +300,20 @@ def main() -> int:
             print(f"  (2) GET /v1/design/:id while 20 jobs render: median "
                   f"{statistics.median(latencies):.1f} ms, p95 {p95:.1f} ms over "
                   f"{len(latencies)} polls ({drained:.1f} s to drain the queue)")
+
+            # (4) screenshot collections end to end (the first one starts the capture pool)
+            if args.collection_rounds > 0:
+                runs = [one_collection(http, KEYS[0], "pocket-budget")
+                        for _ in range(args.collection_rounds)]
+                walls = [w for w, _, _ in runs]
+                print(f"  (4) collection (6.9\", {runs[0][2]} screens), POST to all styled PNGs "
+                      f"fetched: median {statistics.median(walls):.2f} s of {len(runs)} "
+                      f"({', '.join(f'{w:.2f}' for w in walls)}); of which capturing median "
+                      f"{statistics.median(c for _, c, _ in runs):.2f} s")
         finally:
             os.killpg(proc.pid, signal.SIGTERM)
             proc.wait(30)
+            webapp.shutdown()
     return 0
 
 

@@ -9,9 +9,18 @@
         done = api.wait(job["job_id"])
         paths = api.download(done, "out/")
 
-Responses are returned as the JSON objects the spec describes (plain dicts); every
-error response becomes :class:`ApiError` with the server's ``code`` and ``message``.
-New endpoints are one short method each over :meth:`Client.request`.
+Design-job responses are returned as the JSON objects the spec describes (plain
+dicts). Screenshot collections come back as one normalised :class:`Collection`,
+whichever of the spec's two response shapes the server sends (:func:`parse_collection`)::
+
+    with Client("http://127.0.0.1:8787", api_key) as api:
+        created = api.create_collection("pocket-budget", device_sizes=["6.9"])
+        done = api.wait_collection("pocket-budget", created.id)
+        for shot in done.generated_screenshots:
+            print(shot.device_size, shot.headline, shot.url)
+
+Every error response becomes :class:`ApiError` with the server's ``code`` and
+``message``. New endpoints are one short method each over :meth:`Client.request`.
 """
 
 from __future__ import annotations
@@ -19,10 +28,11 @@ from __future__ import annotations
 import base64
 import email.utils
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlsplit
+from urllib.parse import quote, unquote, urlsplit
 
 import httpx
 import pandas as pd
@@ -48,7 +58,163 @@ class ApiError(ShotsmithError):
 
 
 class JobTimeout(ShotsmithError, TimeoutError):
-    """``Client.wait`` gave up before the job finished."""
+    """``Client.wait`` (or ``wait_collection``) gave up before the job finished."""
+
+
+# --- screenshot collections: one normalised result from either response shape -------------
+
+@dataclass(frozen=True)
+class CollectionScreenshot:
+    """One screenshot of a collection. Fields a response shape does not carry are None
+    (shape A has no screen names; shape B has no ids, steps, headlines or subtitles)."""
+
+    url: str
+    id: str | None = None
+    device: str | None = None  # device id, e.g. "iphone-16-pro-max"
+    device_size: str | None = None  # display class in inches, e.g. "6.9"
+    screen: str | None = None
+    step: int | None = None  # 1-based store position per device
+    locale: str | None = None
+    headline: str | None = None
+    subtitle: str | None = None
+
+
+@dataclass(frozen=True)
+class Collection:
+    """A screenshot collection (spec 2.2), from shape A (``{"collection": {...}}``) or
+    shape B (flat ``{"collectionId", "status", "createdAt", "screenshots"}``).
+
+    ``screenshots`` are the raw captures (shape A only); ``generated_screenshots`` the
+    styled, store-ready ones (shape A's ``generatedScreenshots``; shape B's
+    ``screenshots``, which are the results). ``data`` is the response as received.
+    """
+
+    id: str
+    status: str
+    created_at: str | None = None
+    completed_at: str | None = None
+    error: str | None = None
+    name: str | None = None
+    devices: list[str] = field(default_factory=list)
+    total_screenshots: int | None = None
+    screenshots: list[CollectionScreenshot] = field(default_factory=list)
+    generated_screenshots: list[CollectionScreenshot] = field(default_factory=list)
+    data: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def finished(self) -> bool:
+        return self.status in FINISHED
+
+
+@dataclass(frozen=True)
+class CollectionSummary:
+    """An element of the list response (spec 2.1)."""
+
+    id: str
+    status: str
+    created_at: str | None = None
+    screenshot_count: int | None = None
+    platforms: list[str] = field(default_factory=list)
+    locale: str | None = None
+
+
+def parse_collection(data: Mapping[str, Any]) -> Collection:
+    """A :class:`Collection` from either documented shape of Get Screenshot Collection (or
+    from the create response, ``{"collectionId", "status"}``). Unknown fields are ignored;
+    raises :class:`ShotsmithError` if there is no identifier or status."""
+    if not isinstance(data, Mapping):
+        raise ShotsmithError(f"collection response: expected a JSON object, got "
+                             f"{type(data).__name__}.")
+    wrapped = data.get("collection")
+    body = wrapped if isinstance(wrapped, Mapping) else data
+    collection_id = _text(body.get("id")) or _text(body.get("collectionId")) \
+        or _text(data.get("collectionId"))
+    status = _text(body.get("status")) or _text(data.get("status"))
+    if not collection_id or not status:
+        raise ShotsmithError("collection response: no collection identifier or status in it "
+                             f"(keys: {', '.join(map(str, body)) or 'none'}).")
+    raw = [_screenshot(s) for s in _list(body.get("screenshots"))]
+    if "generatedScreenshots" in body:  # shape A
+        generated = [_screenshot(s) for s in _list(body.get("generatedScreenshots"))]
+    else:  # shape B: its screenshots are the results
+        generated, raw = raw, []
+    total = body.get("totalScreenshots", body.get("screenshotCount"))
+    devices = [str(d) for d in _list(body.get("devices"))] or list(dict.fromkeys(
+        s.device for s in raw + generated if s.device))
+    error = body.get("error", data.get("error"))
+    if isinstance(error, Mapping):  # tolerate an object-shaped error
+        error = error.get("message") or error.get("code") or str(dict(error))
+    return Collection(
+        id=collection_id, status=status,
+        created_at=_text(body.get("createdAt")) or _text(body.get("created_at")),
+        completed_at=_text(body.get("completedAt")) or _text(body.get("completed_at")),
+        error=_text(error), name=_text(body.get("name")), devices=devices,
+        total_screenshots=total if isinstance(total, int) and not isinstance(total, bool)
+        else len(generated or raw),
+        screenshots=raw, generated_screenshots=generated, data=dict(data))
+
+
+def parse_collection_summary(data: Mapping[str, Any]) -> CollectionSummary:
+    count = data.get("screenshotCount")
+    return CollectionSummary(
+        id=_text(data.get("collectionId")) or _text(data.get("id")) or "",
+        status=_text(data.get("status")) or "",
+        created_at=_text(data.get("createdAt")),
+        screenshot_count=count if isinstance(count, int) and not isinstance(count, bool)
+        else None,
+        platforms=[str(p) for p in _list(data.get("platforms"))],
+        locale=_text(data.get("locale")))
+
+
+def _screenshot(item: Any) -> CollectionScreenshot:
+    if isinstance(item, str):  # a bare URL
+        return CollectionScreenshot(url=item)
+    if not isinstance(item, Mapping):
+        raise ShotsmithError(f"collection response: a screenshot is {type(item).__name__}, "
+                             "not an object.")
+    device = _text(item.get("device"))
+    size = _text(item.get("deviceSize")) or _text(item.get("device_size"))
+    step = item.get("step")
+    return CollectionScreenshot(
+        url=_text(item.get("url")) or "", id=_text(item.get("id")), device=device,
+        device_size=_size_text(size) if size else _device_size(device),
+        screen=_text(item.get("screenName")) or _text(item.get("screen")),
+        step=step if isinstance(step, int) and not isinstance(step, bool) else None,
+        locale=_text(item.get("locale")), headline=_text(item.get("headline")),
+        subtitle=_text(item.get("subtitle")))
+
+
+def _text(value: Any) -> str | None:
+    if value is None or isinstance(value, (dict, list)):
+        return None
+    return str(value)
+
+
+def _list(value: Any) -> list[Any]:
+    return list(value) if isinstance(value, list) else []
+
+
+def _size_text(size: str) -> str:
+    """'6.9"', '6.9 in', 6.9 -> '6.9'."""
+    text = size.strip().lower().rstrip('"').removesuffix("inches").removesuffix("inch")
+    text = text.removesuffix("in").strip().rstrip('"')
+    try:
+        return f"{float(text):g}"
+    except ValueError:
+        return size.strip()
+
+
+def _device_size(device: str | None) -> str | None:
+    """The display class a device id is captured for (shape A names devices, not sizes)."""
+    if not device:
+        return None
+    from .stages.capture import CAPTURE_DEVICES
+
+    for table in CAPTURE_DEVICES.values():
+        for size, captured in table.items():
+            if captured.id == device:
+                return size
+    return None
 
 
 class Client:
@@ -156,6 +322,74 @@ class Client:
             time.sleep(min(pause, left))
             delay = min(delay * 1.5, max_interval)
 
+    # --- screenshot collections (spec 4.1-4.3) ----------------------------------------------
+    def _collections_path(self, project_id: str) -> str:
+        return f"/v1/projects/{quote(project_id, safe='')}/screenshots"
+
+    def list_collections(self, project_id: str, *, limit: int | None = None,
+                         before: str | None = None) -> list[CollectionSummary]:
+        """GET /v1/projects/:id/screenshots: summaries, newest first (one page: pass the
+        last id as ``before`` for the next)."""
+        params = {k: v for k, v in (("limit", limit), ("before", before)) if v is not None}
+        data = self.request("GET", self._collections_path(project_id), params=params).json()
+        return [parse_collection_summary(c) for c in _list(data.get("collections"))]
+
+    def create_collection(self, project_id: str, platforms: Sequence[str] | None = None,
+                          device_sizes: Sequence[str] | None = None,
+                          locale: str | None = None) -> Collection:
+        """POST /v1/projects/:id/screenshots. Omitted fields take the project's platforms and
+        locale and the required device sizes. Returns the new collection (``capturing``)."""
+        body: dict[str, Any] = {}
+        if platforms is not None:
+            body["platforms"] = [platforms] if isinstance(platforms, str) else list(platforms)
+        if device_sizes is not None:
+            body["device_sizes"] = ([device_sizes] if isinstance(device_sizes, str)
+                                    else [str(s) for s in device_sizes])
+        if locale is not None:
+            body["locale"] = locale
+        data = self.request("POST", self._collections_path(project_id), json=body).json()
+        return parse_collection(data)
+
+    def get_collection(self, project_id: str, collection_id: str) -> Collection:
+        """GET /v1/projects/:id/screenshots/:collectionId, normalised (shape A or B)."""
+        data = self.request("GET", f"{self._collections_path(project_id)}/"
+                                   f"{quote(collection_id, safe='')}").json()
+        return parse_collection(data)
+
+    def wait_collection(self, project_id: str, collection_id: str, timeout: float = 600.0, *,
+                        interval: float = 1.0, max_interval: float = 5.0) -> Collection:
+        """Poll until the collection is completed or failed (returned either way); retries
+        like :meth:`wait`. Raises :class:`JobTimeout` after ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        delay = interval
+        while True:
+            pause = delay
+            try:
+                collection = self.get_collection(project_id, collection_id)
+                if collection.finished:
+                    return collection
+            except ApiError as exc:
+                if not (exc.status in (0, 429) or exc.status >= 500):
+                    raise
+                pause = exc.retry_after if exc.retry_after is not None else delay
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise JobTimeout(f"collection {collection_id} did not finish within "
+                                 f"{timeout:g} s; poll it again later.")
+            time.sleep(min(pause, left))
+            delay = min(delay * 1.5, max_interval)
+
+    def download_collection(self, collection: Collection, out_dir: str | Path, *,
+                            raw: bool = False) -> list[Path]:
+        """Fetch a collection's styled PNGs (``raw=True``: its raw captures) into
+        ``out_dir``; their paths, in the response's order."""
+        shots = collection.screenshots if raw else collection.generated_screenshots
+        if collection.status != "completed" and not (raw and shots):
+            detail = f": {collection.error}" if collection.error else ""
+            raise ShotsmithError(f"collection {collection.id} is {collection.status}{detail}; "
+                                 "only completed collections have styled screenshots.")
+        return self._fetch([s.url for s in shots], out_dir)
+
     def download(self, job: dict[str, Any] | str, out_dir: str | Path) -> list[Path]:
         """Fetch a completed job's PNGs into ``out_dir``; their paths in store order.
 
@@ -166,12 +400,18 @@ class Client:
             detail = f": {job['error']}" if job.get("error") else ""
             raise ShotsmithError(f"job {job.get('job_id')} is {job.get('status')}{detail}; "
                                  "only completed jobs have files.")
+        return self._fetch(job.get("output_urls", []), out_dir)
+
+    def _fetch(self, urls: Iterable[str], out_dir: str | Path) -> list[Path]:
+        """Capability URLs to files (fetched without the API key); names from the URLs."""
         folder = Path(out_dir)
         folder.mkdir(parents=True, exist_ok=True)
-        paths = []
-        for index, url in enumerate(job.get("output_urls", []), start=1):
+        paths: list[Path] = []
+        for index, url in enumerate(urls, start=1):
             name = Path(unquote(urlsplit(url).path)).name or f"{index:02d}.png"
             path = folder / name
+            if path in paths:  # two URLs ending in the same name: keep both
+                path = folder / f"{index:02d}_{name}"
             with self.http.stream("GET", url) as response:
                 if response.status_code >= 400:
                     response.read()

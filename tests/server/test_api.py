@@ -311,7 +311,8 @@ def test_openapi_documents_routes_bodies_and_errors(client):
     doc = client.get("/openapi.json").json()
     paths = doc["paths"]
     assert set(paths) == {"/healthz", "/v1/design", "/v1/design/{job_id}",
-                          "/v1/files/{token}/{name}"}
+                          "/v1/files/{token}/{name}", "/v1/projects/{project_id}/screenshots",
+                          "/v1/projects/{project_id}/screenshots/{collection_id}"}
     post = paths["/v1/design"]["post"]
     assert post["requestBody"]["content"]["application/json"]["schema"]["$ref"].endswith(
         "/DesignJobCreate")
@@ -322,6 +323,11 @@ def test_openapi_documents_routes_bodies_and_errors(client):
     assert "422" not in get["responses"]
     assert get["security"] == [{"ApiKey": []}]
     assert "security" not in paths["/v1/files/{token}/{name}"]["get"]
+    collections = paths["/v1/projects/{project_id}/screenshots"]
+    assert collections["post"]["requestBody"]["required"] is False
+    assert {"202", "401", "404", "422", "429"} <= set(collections["post"]["responses"])
+    assert "422" not in paths["/v1/projects/{project_id}/screenshots/{collection_id}"]["get"][
+        "responses"]
     schemas = doc["components"]["schemas"]
     assert "ErrorBody" in schemas and "HTTPValidationError" not in schemas
     assert schemas["DesignJobCreate"]["properties"]["images"]["maxItems"] == 10

@@ -27,9 +27,10 @@ from pydantic.json_schema import models_json_schema
 from .. import __version__
 from ..errors import ShotsmithError
 from .auth import KeyRing
+from .collections import CollectionRunner
 from .errors import ErrorBody, install_error_handlers
 from .jobs import JobRunner, default_workers
-from .models import DesignJobCreate
+from .models import CollectionCreate, DesignJobCreate
 from .ratelimit import DEFAULT_LIMIT, DEFAULT_WINDOW, RateLimiter
 from .routes import file_url, router
 from .store import Job, Store
@@ -46,9 +47,11 @@ class ServerState:
     limiter: RateLimiter
     notifier: Notifier
     runner: JobRunner
+    collections: CollectionRunner
     base_url: str | None
     max_body_bytes: int = MAX_BODY_BYTES
     max_image_bytes: int = MAX_IMAGE_BYTES
+    max_active_collections: int = 10
     started: bool = False
     _lock_fd: int | None = field(default=None, repr=False)
 
@@ -61,6 +64,10 @@ class ServerState:
     def runner_notify(self) -> None:
         if self.started:
             self.runner.notify()
+
+    def collections_notify(self) -> None:
+        if self.started:
+            self.collections.notify()
 
     # --- one server per data directory --------------------------------------------------
     def lock_data_dir(self) -> None:
@@ -101,7 +108,8 @@ def create_app(data_dir: str | Path, base_url: str | None = None,
                design_options: dict[str, Any] | None = None,
                max_body_bytes: int = MAX_BODY_BYTES, max_image_bytes: int = MAX_IMAGE_BYTES,
                shutdown_grace: float = 5.0, max_attempts: int = 3,
-               job_timeout: float = 300.0) -> FastAPI:
+               job_timeout: float = 300.0, capture_workers: int = 1,
+               capture_timeout: float = 60.0, max_active_collections: int = 10) -> FastAPI:
     """Build the /v1 app over ``data_dir``.
 
     ``base_url`` prefixes every returned URL (poll_url, output_urls, webhook bodies);
@@ -112,45 +120,64 @@ def create_app(data_dir: str | Path, base_url: str | None = None,
     ``rate_limit``/``rate_window``: design jobs a key may create per window (10 per 60 s).
     ``shutdown_grace``: seconds running jobs get to finish on shutdown before they are
     put back in the queue. ``job_timeout``: a job running longer fails.
+
+    Screenshot collections run in a pool of their own: ``capture_workers`` processes
+    (default 1; started with the first collection), each capture bounded by
+    ``capture_timeout`` seconds (the capture stage's ``timeout_s``), the design phase by
+    ``job_timeout``. A key may have ``max_active_collections`` capturing or processing.
     """
     store = Store(data_dir)
 
-    def new_runner() -> tuple[Notifier, JobRunner]:
+    if capture_workers < 1:
+        raise ShotsmithError("capture_workers must be at least 1.")
+
+    def new_runners() -> tuple[Notifier, JobRunner, CollectionRunner]:
         notifier = Notifier(store, timeout=webhook_timeout)
         runner = JobRunner(store, notifier, lambda job: state.output_urls(job),
                            workers=workers or default_workers(), design_options=design_options,
                            max_attempts=max_attempts, grace=shutdown_grace,
                            job_timeout=job_timeout)
-        return notifier, runner
+        collections = CollectionRunner(store, workers=capture_workers,
+                                       design_options=design_options,
+                                       capture_timeout=capture_timeout,
+                                       design_timeout=job_timeout, max_attempts=max_attempts,
+                                       grace=shutdown_grace)
+        return notifier, runner, collections
 
-    notifier, runner = new_runner()
+    notifier, runner, collections = new_runners()
     state = ServerState(
         store=store, keyring=KeyRing(store, api_keys or ()),
         limiter=RateLimiter(rate_limit, rate_window), notifier=notifier, runner=runner,
-        base_url=normalise_base_url(base_url), max_body_bytes=max_body_bytes,
-        max_image_bytes=max_image_bytes)
+        collections=collections, base_url=normalise_base_url(base_url),
+        max_body_bytes=max_body_bytes, max_image_bytes=max_image_bytes,
+        max_active_collections=max_active_collections)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         state.lock_data_dir()
-        state.notifier, state.runner = new_runner()  # fresh each start: an app may restart
+        # fresh each start: an app may restart
+        state.notifier, state.runner, state.collections = new_runners()
         notifier = state.notifier
         try:
             removed = await run_in_threadpool(store.remove_orphans)
             if removed:
-                log.info("removed %d folder(s) of requests that never became jobs", len(removed))
+                log.info("removed %d orphaned folder(s) (no job or collection)", len(removed))
             if not state.keyring.known_hashes():
                 log.warning("no API keys: every /v1 request will get 401. Create one with "
                             "`shotsmith keys create --data-dir %s --name NAME` or set "
                             "SHOTSMITH_API_KEYS.", store.data_dir)
             await run_in_threadpool(state.runner.start)
+            await run_in_threadpool(state.collections.start)
             state.started = True
-            log.info("shotsmith server ready: data dir %s, %d worker process(es)",
-                     store.data_dir, state.runner.workers)
+            log.info("shotsmith server ready: data dir %s, %d worker process(es), up to %d "
+                     "capture worker(s)", store.data_dir, state.runner.workers,
+                     state.collections.workers)
             yield
         finally:
             state.started = False
+            state.collections.begin_stop()  # both wind down at once
             await run_in_threadpool(state.runner.stop)
+            await run_in_threadpool(state.collections.stop)
             await run_in_threadpool(notifier.close, True)
             store.close()
             state.unlock_data_dir()
@@ -161,9 +188,10 @@ def create_app(data_dir: str | Path, base_url: str | None = None,
         version=__version__,
         summary="Raw app screenshots in, store-ready App Store screenshots out.",
         description="Design jobs (spec v1): POST raw PNG screenshots, poll the job, download "
-                    "the styled 1320x2868 PNGs. Every /v1 route except the capability file "
-                    "URLs needs `Authorization: Bearer <API key>`. Every error has the body "
-                    '`{"error": {"code": "...", "message": "..."}}`.',
+                    "the styled 1320x2868 PNGs. Screenshot collections: capture a registered "
+                    "project's app and style the captures, per device size. Every /v1 route "
+                    "except the capability file URLs needs `Authorization: Bearer <API key>`. "
+                    'Every error has the body `{"error": {"code": "...", "message": "..."}}`.',
         lifespan=lifespan,
     )
     app.state.server = state
@@ -179,7 +207,8 @@ def _openapi(app: FastAPI) -> dict[str, Any]:
         return app.openapi_schema
     schema = get_openapi(title=app.title, version=app.version, summary=app.summary,
                          description=app.description, routes=app.routes)
-    _, defs = models_json_schema([(DesignJobCreate, "validation"), (ErrorBody, "validation")],
+    _, defs = models_json_schema([(DesignJobCreate, "validation"),
+                                  (CollectionCreate, "validation"), (ErrorBody, "validation")],
                                  ref_template="#/components/schemas/{model}")
     components = schema.setdefault("components", {}).setdefault("schemas", {})
     for name, definition in defs.get("$defs", {}).items():

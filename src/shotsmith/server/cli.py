@@ -1,4 +1,5 @@
-"""``shotsmith serve``, ``shotsmith keys ...`` and ``shotsmith submit``.
+"""``shotsmith serve``, ``shotsmith keys ...`` and ``shotsmith submit`` (``shotsmith
+projects ...`` is in :mod:`.projects`).
 
 Environment (read here, at the edge): ``SHOTSMITH_API_KEYS`` (comma-separated keys the
 server accepts besides those made with ``keys create``), ``SHOTSMITH_API_KEY`` and
@@ -22,10 +23,12 @@ DEFAULT_DATA_DIR = Path("data")
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("serve", help="run the /v1 design-job HTTP server",
-                       description="Serve the /v1 design-job API (FastAPI + uvicorn). State "
-                                   "(SQLite), inputs and outputs live under --data-dir. API "
-                                   "keys: `shotsmith keys create`, or SHOTSMITH_API_KEYS=k1,k2.")
+    p = sub.add_parser("serve", help="run the /v1 HTTP server (design jobs, collections)",
+                       description="Serve the /v1 API (FastAPI + uvicorn): design jobs, and "
+                                   "screenshot collections of the projects added with "
+                                   "`shotsmith projects add`. State (SQLite), inputs and "
+                                   "outputs live under --data-dir. API keys: `shotsmith keys "
+                                   "create`, or SHOTSMITH_API_KEYS=k1,k2.")
     p.add_argument("--host", default=DEFAULT_HOST, help=f"bind address (default {DEFAULT_HOST})")
     p.add_argument("--port", type=int, default=DEFAULT_PORT,
                    help=f"port (default {DEFAULT_PORT})")
@@ -38,6 +41,10 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                    help="rendering worker processes (default min(2, CPUs))")
     p.add_argument("--no-ocr", action="store_true",
                    help="do not OCR the screenshots (faster; captions from screen names only)")
+    p.add_argument("--capture-workers", type=int, default=1,
+                   help="processes capturing screenshot collections (default 1)")
+    p.add_argument("--capture-timeout", type=float, default=60.0,
+                   help="seconds one collection's capture may take (default 60)")
     p.add_argument("--log-level", default="info",
                    choices=["critical", "error", "warning", "info", "debug"])
     p.set_defaults(func=_serve)
@@ -100,11 +107,17 @@ def _serve(args: argparse.Namespace) -> int:
                              "pip install 'shotsmith[server]'.") from exc
     if args.workers is not None and args.workers < 1:
         raise ShotsmithError("--workers must be at least 1.")
+    if args.capture_workers < 1:
+        raise ShotsmithError("--capture-workers must be at least 1.")
+    if not args.capture_timeout > 0:
+        raise ShotsmithError("--capture-timeout must be more than 0 seconds.")
     logging.basicConfig(level=args.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     base_url = args.base_url or default_base_url(args.host, args.port)
     app = create_app(args.data_dir, base_url, env_api_keys(), args.workers,
-                     design_options={"ocr": False} if args.no_ocr else None)
+                     design_options={"ocr": False} if args.no_ocr else None,
+                     capture_workers=args.capture_workers,
+                     capture_timeout=args.capture_timeout)
     app.state.server.lock_data_dir()  # fail here, cleanly, if another server has the dir
     print(f"shotsmith serve: http://{args.host}:{args.port} (base URL "
           f"{base_url or 'from each request'}), data dir {args.data_dir.resolve()}",

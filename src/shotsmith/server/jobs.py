@@ -18,6 +18,10 @@ Reliability rules:
 * graceful stop: no new claims, jobs under way get ``grace`` seconds to finish,
   the rest are put back to ``queued`` for the next start, then workers are ended;
 * worker processes exit by themselves if the server process disappears (SIGKILL).
+
+:class:`PoolRunner` is that machinery for any table-backed queue; :class:`JobRunner`
+runs design jobs with it, :class:`~.collections.CollectionRunner` screenshot collections
+(in a pool of its own, so a long capture never holds up design jobs).
 """
 
 from __future__ import annotations
@@ -59,8 +63,8 @@ def _watch_parent(parent: int) -> None:
             os._exit(1)
 
 
-def init_worker(server_pid: int) -> None:
-    """Worker start-up: watch the server process, import the pipeline once.
+def init_worker(server_pid: int, warm_up: bool = True) -> None:
+    """Worker start-up: watch the server process, import the pipeline once (``warm_up``).
 
     Ctrl-C and SIGTERM sent to the whole process group are left to the server, which
     puts unfinished jobs back in the queue and then ends its workers itself."""
@@ -70,7 +74,8 @@ def init_worker(server_pid: int) -> None:
         os._exit(1)
     threading.Thread(target=_watch_parent, args=(server_pid,), daemon=True,
                      name="parent-watch").start()
-    _warm_up()
+    if warm_up:
+        _warm_up()
 
 
 def _warm_up() -> None:
@@ -138,23 +143,29 @@ def _scrub(message: str, job_dir: str) -> str:
 
 @dataclass
 class _Running:
-    job: Job
+    item: Any  # a Job, or a Collection
     future: Future
     started: float  # time.monotonic()
+    timeout: float  # seconds this run may take
 
 
-class JobRunner:
-    def __init__(self, store: Store, notifier: Notifier, output_urls: Callable[[Job], list[str]],
-                 *, workers: int | None = None, design_options: dict[str, Any] | None = None,
-                 max_attempts: int = 3, grace: float = 5.0, job_timeout: float = 300.0):
-        self.store = store
-        self.notifier = notifier
-        self.output_urls = output_urls
+class PoolRunner:
+    """A dispatcher thread feeding a process pool from a table-backed queue.
+
+    Subclasses say what a claim is and how outcomes are recorded (the hooks below);
+    this class owns the pool, the time limits, crash handling and graceful stop.
+    """
+
+    thread_name = "shotsmith-jobs"
+    kind = "job"  # for log messages
+    warm_up = True  # import and exercise the design pipeline in each worker at start-up
+    eager = True  # start the workers with the runner (else at the first claim)
+
+    def __init__(self, *, workers: int | None = None, max_attempts: int = 3,
+                 grace: float = 5.0):
         self.workers = workers if workers and workers > 0 else default_workers()
-        self.design_options = dict(design_options or {})
         self.max_attempts = max_attempts
         self.grace = grace
-        self.job_timeout = job_timeout
         self._pool: ProcessPoolExecutor | None = None
         self._running: dict[str, _Running] = {}
         self._done: queue.SimpleQueue[tuple[str, Future]] = queue.SimpleQueue()
@@ -162,28 +173,51 @@ class JobRunner:
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
 
+    # --- hooks -------------------------------------------------------------------------
+    def _recover(self) -> None:
+        """At start-up, before the dispatcher runs: put back what a killed server held."""
+
+    def _claim(self) -> bool:
+        """Claim one waiting item and submit it (or finish it at once); False if none."""
+        raise NotImplementedError
+
+    def _record(self, item: Any, future: Future) -> None:
+        """A run finished (``future`` is done): record its outcome."""
+        raise NotImplementedError
+
+    def _key(self, item: Any) -> str:
+        raise NotImplementedError
+
+    def _fail(self, item: Any, error: str) -> None:
+        raise NotImplementedError
+
+    def _requeue(self, item: Any, *, count_attempt: bool) -> bool:
+        raise NotImplementedError
+
+    def _interrupted_message(self, item: Any) -> str:
+        raise NotImplementedError
+
+    def _timeout_message(self, item: Any, timeout: float) -> str:
+        raise NotImplementedError
+
     # --- life cycle ------------------------------------------------------------------
     def start(self) -> None:
-        requeued, failed = self._recover()
-        if requeued:
-            log.warning("re-queued %d job(s) left processing by a previous run: %s",
-                        len(requeued), ", ".join(requeued))
-        for job in failed:
-            log.warning("job %s failed after interruptions: %s", job.job_id, job.error)
-        self.store.abandon_webhooks_in_flight()
-        for job in self.store.webhooks_due():  # finished just before a crash, never sent
-            self.notifier.send(job, self.output_urls(job) if job.status == "completed" else [])
-        self._thread = threading.Thread(target=self._loop, name="shotsmith-jobs", daemon=True)
+        self._recover()
+        self._thread = threading.Thread(target=self._loop, name=self.thread_name, daemon=True)
         self._thread.start()
 
     def notify(self) -> None:
-        """A job was queued: claim it now rather than at the next tick."""
+        """Something was queued: claim it now rather than at the next tick."""
+        self._wake.set()
+
+    def begin_stop(self) -> None:
+        """Stop claiming; runs under way get ``grace`` seconds (see :meth:`stop`)."""
+        self._stopping.set()
         self._wake.set()
 
     def stop(self) -> None:
         """Graceful stop: see the module docstring. Blocks for at most ``grace`` + a little."""
-        self._stopping.set()
-        self._wake.set()
+        self.begin_stop()
         if self._thread is not None:
             self._thread.join(self.grace + 15)
 
@@ -191,48 +225,30 @@ class JobRunner:
     def busy(self) -> int:
         return len(self._running)
 
-    # --- recovery ----------------------------------------------------------------------
-    def _recover(self) -> tuple[list[str], list[Job]]:
-        requeued = self.store.requeue_abandoned()
-        failed = []
-        for job_id in requeued:
-            job = self.store.get_job(job_id)
-            if job is not None and job.attempts >= self.max_attempts:
-                failed_job = self.store.fail(job, self._interrupted_message(job))
-                if failed_job:
-                    failed.append(failed_job)
-                    self.notifier.send(failed_job, [])
-        failed_ids = {f.job_id for f in failed}
-        return [j for j in requeued if j not in failed_ids], failed
-
-    def _interrupted_message(self, job: Job) -> str:
-        return (f"the job was interrupted {job.attempts} times (server or worker process "
-                "died while rendering it, possibly out of memory); not retried again. "
-                "Submit it again, with fewer or smaller images if it keeps failing")
-
     # --- the loop ------------------------------------------------------------------------
     def _loop(self) -> None:
         try:
             while not self._stopping.is_set():
                 self._wake.clear()
                 try:
-                    if self._pool is None:
+                    if self._pool is None and self.eager:
                         self._pool = self._new_pool()
                     self._drain()
                     self._expire()
                     self._fill()
                 except Exception:  # no pool, DB trouble, disk full...: log, back off, go on
-                    log.exception("job dispatcher error; retrying in 2 s")
+                    log.exception("%s dispatcher error; retrying in 2 s", self.kind)
                     self._stopping.wait(2.0)
                 self._wake.wait(1.0)
             self._wind_down()
         except Exception:  # pragma: no cover
-            log.exception("job dispatcher stopped unexpectedly")
+            log.exception("%s dispatcher stopped unexpectedly", self.kind)
 
     def _new_pool(self) -> ProcessPoolExecutor:
         pool = ProcessPoolExecutor(max_workers=self.workers,
                                    mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=init_worker, initargs=(os.getpid(),))
+                                   initializer=init_worker,
+                                   initargs=(os.getpid(), self.warm_up))
         try:
             for _ in range(self.workers):  # start every worker now, not on the first job
                 pool.submit(warm)
@@ -243,46 +259,152 @@ class JobRunner:
 
     def _fill(self) -> None:
         while len(self._running) < self.workers and not self._stopping.is_set():
-            job = self.store.claim_next()
-            if job is None:
+            if not self._claim():
                 return
-            inputs = job.params.get("inputs", [])
-            job_dir = self.store.job_dir(job.job_id)
-            missing = [p for p in inputs if not (job_dir / p).is_file()]
-            if not inputs or missing:
-                self._finish_failed(job, f"the job's input images are missing from the server's "
-                                         f"data directory ({len(missing) or 'all'} of "
-                                         f"{job.input_count}); submit the job again")
-                continue
-            log.info("job %s: designing %d image(s) (attempt %d)", job.job_id, job.input_count,
-                     job.attempts)
-            self._submit(job, job_dir, inputs)
 
-    def _submit(self, job: Job, job_dir: Path, inputs: list[str]) -> None:
-        args = (str(job_dir), inputs, job.project_name, job.params, self.design_options)
+    def _submit(self, item: Any, fn: Callable[..., Any], args: tuple, timeout: float) -> None:
+        if self._pool is None:
+            self._pool = self._new_pool()
         try:
-            future = self._pool.submit(run_design, *args)
+            future = self._pool.submit(fn, *args)
         except (BrokenProcessPool, RuntimeError):
             self._replace_pool()
-            future = self._pool.submit(run_design, *args)
-        self._running[job.job_id] = _Running(job, future, time.monotonic())
-        future.add_done_callback(lambda f, job_id=job.job_id: self._on_done(job_id, f))
+            future = self._pool.submit(fn, *args)
+        key = self._key(item)
+        self._running[key] = _Running(item, future, time.monotonic(), timeout)
+        future.add_done_callback(lambda f, key=key: self._on_done(key, f))
 
-    def _on_done(self, job_id: str, future: Future) -> None:
-        self._done.put((job_id, future))
+    def _on_done(self, key: str, future: Future) -> None:
+        self._done.put((key, future))
         self._wake.set()
 
     def _drain(self) -> None:
         while True:
             try:
-                job_id, future = self._done.get_nowait()
+                key, future = self._done.get_nowait()
             except queue.Empty:
                 return
-            entry = self._running.get(job_id)
+            entry = self._running.get(key)
             if entry is None or entry.future is not future:
                 continue  # a run given up earlier (timeout, pool rebuilt): outcome ignored
-            del self._running[job_id]
-            self._record(entry.job, future)
+            del self._running[key]
+            self._record(entry.item, future)
+
+    def _interrupted(self, item: Any, exc: BaseException) -> None:
+        if self._stopping.is_set():  # stopping (workers may get the signal too): not its fault
+            self._requeue(item, count_attempt=False)
+            return
+        if self._pool is not None and getattr(self._pool, "_broken", False):
+            self._replace_pool()
+        if item.attempts >= self.max_attempts:
+            self._fail(item, self._interrupted_message(item))
+        elif self._requeue(item, count_attempt=True):
+            log.warning("%s %s: worker process died (%s); re-queued", self.kind,
+                        self._key(item), type(exc).__name__)
+
+    def _expire(self) -> None:
+        """Fail runs over their time limit; a stuck worker ends with its pool."""
+        now = time.monotonic()
+        expired = [r for r in self._running.values() if now - r.started > r.timeout]
+        if not expired:
+            return
+        for run in expired:
+            del self._running[self._key(run.item)]
+            self._fail(run.item, self._timeout_message(run.item, run.timeout))
+        for run in self._running.values():  # innocent bystanders in the same pool
+            self._requeue(run.item, count_attempt=False)
+        self._running.clear()
+        self._replace_pool()
+
+    def _replace_pool(self) -> None:
+        old, self._pool = self._pool, None
+        if old is not None:
+            _terminate(old)
+        log.warning("%s worker pool rebuilt", self.kind)
+        self._pool = self._new_pool()
+
+    def _wind_down(self) -> None:
+        deadline = time.monotonic() + self.grace
+        while self._running and time.monotonic() < deadline:
+            self._drain()
+            self._wake.wait(0.1)
+            self._wake.clear()
+        self._drain()
+        for run in list(self._running.values()):
+            if self._requeue(run.item, count_attempt=False):
+                log.info("%s %s put back in the queue for the next start", self.kind,
+                         self._key(run.item))
+        self._running.clear()
+        if self._pool is not None:
+            _terminate(self._pool)
+            self._pool = None
+
+
+class JobRunner(PoolRunner):
+    """Design jobs: the ``design_jobs`` table is the queue; one run per job."""
+
+    def __init__(self, store: Store, notifier: Notifier, output_urls: Callable[[Job], list[str]],
+                 *, workers: int | None = None, design_options: dict[str, Any] | None = None,
+                 max_attempts: int = 3, grace: float = 5.0, job_timeout: float = 300.0):
+        super().__init__(workers=workers, max_attempts=max_attempts, grace=grace)
+        self.store = store
+        self.notifier = notifier
+        self.output_urls = output_urls
+        self.design_options = dict(design_options or {})
+        self.job_timeout = job_timeout
+
+    # --- recovery ----------------------------------------------------------------------
+    def _recover(self) -> None:
+        requeued = self.store.requeue_abandoned()
+        failed = []
+        for job_id in requeued:
+            job = self.store.get_job(job_id)
+            if job is not None and job.attempts >= self.max_attempts:
+                failed_job = self.store.fail(job, self._interrupted_message(job))
+                if failed_job:
+                    failed.append(failed_job)
+                    self.notifier.send(failed_job, [])
+        failed_ids = {f.job_id for f in failed}
+        requeued = [j for j in requeued if j not in failed_ids]
+        if requeued:
+            log.warning("re-queued %d job(s) left processing by a previous run: %s",
+                        len(requeued), ", ".join(requeued))
+        for job in failed:
+            log.warning("job %s failed after interruptions: %s", job.job_id, job.error)
+        self.store.abandon_webhooks_in_flight()
+        for job in self.store.webhooks_due():  # finished just before a crash, never sent
+            self.notifier.send(job, self.output_urls(job) if job.status == "completed" else [])
+
+    def _interrupted_message(self, job: Job) -> str:
+        return (f"the job was interrupted {job.attempts} times (server or worker process "
+                "died while rendering it, possibly out of memory); not retried again. "
+                "Submit it again, with fewer or smaller images if it keeps failing")
+
+    def _timeout_message(self, job: Job, timeout: float) -> str:
+        return f"the job took longer than {timeout:g} s and was stopped; submit fewer or " \
+               "smaller images"
+
+    # --- claiming and recording ------------------------------------------------------------
+    def _key(self, job: Job) -> str:
+        return job.job_id
+
+    def _claim(self) -> bool:
+        job = self.store.claim_next()
+        if job is None:
+            return False
+        inputs = job.params.get("inputs", [])
+        job_dir = self.store.job_dir(job.job_id)
+        missing = [p for p in inputs if not (job_dir / p).is_file()]
+        if not inputs or missing:
+            self._fail(job, f"the job's input images are missing from the server's "
+                            f"data directory ({len(missing) or 'all'} of "
+                            f"{job.input_count}); submit the job again")
+            return True
+        log.info("job %s: designing %d image(s) (attempt %d)", job.job_id, job.input_count,
+                 job.attempts)
+        self._submit(job, run_design, (str(job_dir), inputs, job.project_name, job.params,
+                                       self.design_options), self.job_timeout)
+        return True
 
     def _record(self, job: Job, future: Future) -> None:
         try:
@@ -295,72 +417,26 @@ class JobRunner:
         if kind == "ok":
             outputs = [self.store.relative(p) for p in value]
             if not outputs:
-                self._finish_failed(job, NO_OUTPUT)
+                self._fail(job, NO_OUTPUT)
             elif len(outputs) != job.input_count:
-                self._finish_failed(job, f"rendering produced {len(outputs)} of "
-                                         f"{job.input_count} screenshots")
+                self._fail(job, f"rendering produced {len(outputs)} of "
+                                f"{job.input_count} screenshots")
             else:
                 done = self.store.complete(job, outputs)
                 if done is not None:
                     log.info("job %s completed: %d screenshot(s)", job.job_id, len(outputs))
                     self.notifier.send(done, self.output_urls(done))
         else:
-            self._finish_failed(job, str(value) or NO_OUTPUT)
+            self._fail(job, str(value) or NO_OUTPUT)
 
-    def _interrupted(self, job: Job, exc: BaseException) -> None:
-        if self._stopping.is_set():  # stopping (workers may get the signal too): not its fault
-            self.store.requeue(job, count_attempt=False)
-            return
-        if self._pool is not None and getattr(self._pool, "_broken", False):
-            self._replace_pool()
-        if job.attempts >= self.max_attempts:
-            self._finish_failed(job, self._interrupted_message(job))
-        elif self.store.requeue(job):
-            log.warning("job %s: worker process died (%s); re-queued", job.job_id,
-                        type(exc).__name__)
-
-    def _expire(self) -> None:
-        """Fail jobs running longer than ``job_timeout``; a stuck worker ends with its pool."""
-        now = time.monotonic()
-        expired = [r for r in self._running.values() if now - r.started > self.job_timeout]
-        if not expired:
-            return
-        for run in expired:
-            del self._running[run.job.job_id]
-            self._finish_failed(run.job, f"the job took longer than {self.job_timeout:g} s and "
-                                         "was stopped; submit fewer or smaller images")
-        for run in self._running.values():  # innocent bystanders in the same pool
-            self.store.requeue(run.job, count_attempt=False)
-        self._running.clear()
-        self._replace_pool()
-
-    def _finish_failed(self, job: Job, error: str) -> None:
+    def _fail(self, job: Job, error: str) -> None:
         failed = self.store.fail(job, error)
         if failed is not None:
             log.warning("job %s failed: %s", job.job_id, error)
             self.notifier.send(failed, [])
 
-    def _replace_pool(self) -> None:
-        old, self._pool = self._pool, None
-        if old is not None:
-            _terminate(old)
-        log.warning("worker pool rebuilt")
-        self._pool = self._new_pool()
-
-    def _wind_down(self) -> None:
-        deadline = time.monotonic() + self.grace
-        while self._running and time.monotonic() < deadline:
-            self._drain()
-            self._wake.wait(0.1)
-            self._wake.clear()
-        self._drain()
-        for run in list(self._running.values()):
-            if self.store.requeue(run.job, count_attempt=False):
-                log.info("job %s put back in the queue for the next start", run.job.job_id)
-        self._running.clear()
-        if self._pool is not None:
-            _terminate(self._pool)
-            self._pool = None
+    def _requeue(self, job: Job, *, count_attempt: bool) -> bool:
+        return self.store.requeue(job, count_attempt=count_attempt)
 
 
 def _terminate(pool: ProcessPoolExecutor) -> None:

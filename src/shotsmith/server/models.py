@@ -13,7 +13,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .validation import (
     BUNDLE_ID_PATTERN,
+    DEVICE_SIZE_PATTERN,
     DEVICES,
+    LOCALE_PATTERN,
+    MAX_DEVICE_SIZES,
     MAX_IMAGES,
     MAX_NAME,
     MAX_SCREEN,
@@ -111,3 +114,93 @@ DesignJob = Annotated[DesignJobPending | DesignJobCompleted | DesignJobFailed,
 
 class Health(BaseModel):
     status: Literal["ok"]
+
+
+# --- screenshot collections ------------------------------------------------------------------
+
+Platform = Literal["ios", "android"]
+CollectionStatus = Literal["capturing", "processing", "completed", "failed"]
+DeviceSize = Annotated[str, Field(pattern=DEVICE_SIZE_PATTERN, examples=["6.9"])]
+
+
+class CollectionCreate(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid", title="CollectionCreate",
+        json_schema_extra={"examples": [{"platforms": ["ios"], "device_sizes": ["6.9"],
+                                         "locale": "en-US"}]})
+
+    platforms: list[Platform] | None = Field(
+        None, min_length=1, max_length=2,
+        description="Target platforms (default: the project's).")
+    device_sizes: list[DeviceSize] | None = Field(
+        None, min_length=1, max_length=MAX_DEVICE_SIZES,
+        description='Display classes in inches as text: iOS 6.9, 6.5, 6.3, 6.1, 5.5, 13, 11; '
+                    'Android 6.3, 6.7, 6.8. Qualify as "android:6.3" when platforms differ. '
+                    "Default: the required sizes (iOS 6.9, Android 6.3); for a project whose "
+                    "source is a folder, the sizes its screenshots have.")
+    locale: str | None = Field(None, pattern=LOCALE_PATTERN, examples=["en-US"],
+                               description="BCP 47 locale (default: the project's).")
+
+
+class CollectionCreated(BaseModel):
+    model_config = ConfigDict(title="CollectionCreated")
+
+    collectionId: str  # the spec's (camelCase) field names
+    status: Literal["capturing"]
+
+
+class CollectionSummary(BaseModel):
+    model_config = ConfigDict(extra="forbid", title="CollectionSummary")
+
+    collectionId: str
+    status: CollectionStatus
+    createdAt: str
+    screenshotCount: int = Field(description="Screenshots captured so far (once completed, "
+                                             "the styled ones: the same number).")
+    platforms: list[Platform]
+    locale: str
+
+
+class CollectionList(BaseModel):
+    model_config = ConfigDict(extra="forbid", title="CollectionList")
+
+    collections: list[CollectionSummary]
+
+
+class RawScreenshot(BaseModel):
+    model_config = ConfigDict(extra="forbid", title="RawScreenshot")
+
+    id: str
+    device: str = Field(description="Device id, e.g. `iphone-16-pro-max`.")
+    url: str = Field(description="Absolute capability URL of the PNG (no API key needed).")
+    step: int = Field(description="1-based position in store order, per device.")
+    locale: str
+
+
+class StyledScreenshot(RawScreenshot):
+    model_config = ConfigDict(extra="forbid", title="StyledScreenshot")
+
+    headline: str
+    subtitle: str
+
+
+class CollectionBody(BaseModel):
+    model_config = ConfigDict(extra="forbid", title="CollectionBody")
+
+    id: str
+    name: str
+    status: CollectionStatus
+    devices: list[str]
+    totalScreenshots: int
+    createdAt: str
+    completedAt: str | None = Field(None, description="Present when completed.")
+    screenshots: list[RawScreenshot]
+    generatedScreenshots: list[StyledScreenshot]
+    error: str | None = Field(None, description="Present when failed: what went wrong, as "
+                                                "text.")
+
+
+class CollectionDetail(BaseModel):
+    model_config = ConfigDict(extra="forbid", title="CollectionDetail")
+
+    collection: CollectionBody

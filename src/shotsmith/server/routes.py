@@ -1,21 +1,28 @@
-"""The /v1 routes (design jobs, result files) and /healthz.
+"""The /v1 routes (design jobs, screenshot collections, result files) and /healthz.
 
-Handlers only translate HTTP to the store and the job runner and back; the
-design itself happens in worker processes (:mod:`.jobs`).
+Handlers only translate HTTP to the store and the runners and back; capture and
+design happen in worker processes (:mod:`.jobs`, :mod:`.collections`).
 """
 
 from __future__ import annotations
 
 import hmac
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Annotated
 from urllib.parse import quote
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import FileResponse, JSONResponse
 
 from .auth import ApiKeyOwner
+from .collections import (
+    collection_file,
+    collection_name,
+    collection_params,
+    detail_view,
+    summary_view,
+)
 from .errors import (
     BAD_REQUEST,
     INVALID,
@@ -26,9 +33,21 @@ from .errors import (
     ErrorBody,
     Problem,
 )
-from .models import DesignJob, DesignJobCreated, Health
-from .store import Job, new_job_id
-from .validation import DesignRequest, validate_design_request
+from .models import (
+    CollectionCreated,
+    CollectionDetail,
+    CollectionList,
+    DesignJob,
+    DesignJobCreated,
+    Health,
+)
+from .store import Collection, Job, Project, new_job_id
+from .validation import (
+    MAX_COLLECTION_BODY,
+    DesignRequest,
+    validate_collection_request,
+    validate_design_request,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from .app import ServerState
@@ -110,11 +129,12 @@ async def create_design_job(request: Request,
                         status_code=202, headers={"Location": poll_url})
 
 
-async def read_body(request: Request, limit: int) -> bytes:
+async def read_body(request: Request, limit: int,
+                    advice: str = "Send at most 10 images of at most 10 MiB each.") -> bytes:
     """The body, refused with 413 as soon as it is known to exceed ``limit`` bytes."""
+    size = f"{limit / 2**20:.0f} MiB" if limit >= 2**20 else f"{limit // 1024} KiB"
     too_large = Problem(413, "body_too_large",
-                        f"The request body is larger than {limit / 2**20:.0f} MiB. Send at most "
-                        "10 images of at most 10 MiB each.")
+                        f"The request body is larger than {size}. {advice}")
     declared = request.headers.get("content-length")
     if declared is not None:
         try:
@@ -174,8 +194,9 @@ async def get_design_job(job_id: str, request: Request,
 
 @router.get(
     "/v1/files/{token}/{name}", tags=["design"], response_class=FileResponse,
-    summary="Download a designed PNG (capability URL, no API key)",
-    description="The URLs in `output_urls`. The random token in the path is the credential: "
+    summary="Download a PNG (capability URL, no API key)",
+    description="The URLs in a design job's `output_urls` and in a collection's `screenshots` "
+                "and `generatedScreenshots`. The random token in the path is the credential: "
                 "anyone holding the URL can fetch the file, so share it like a secret.",
     responses={200: {"content": {"image/png": {"schema": {"type": "string",
                                                           "format": "binary"}}},
@@ -191,9 +212,160 @@ async def get_file(token: str, name: str, request: Request) -> FileResponse:
             if relative.rsplit("/", 1)[-1] == name:
                 path = state.store.absolute(relative)
                 break
+    elif len(token) <= 64:
+        collection = state.store.collection_by_file_token(token)
+        relative = collection_file(collection, name) if collection is not None else None
+        if relative is not None:
+            path = state.store.absolute(relative)
     if path is None or not path.is_file():
         raise Problem(404, "file_not_found",
-                      "No such file. Use a URL from output_urls of a completed job, unchanged.")
+                      "No such file. Use a URL from output_urls of a completed job, or from a "
+                      "collection's screenshots, unchanged.")
     return FileResponse(path, media_type="image/png", filename=None, headers={
         "Cache-Control": "private, max-age=31536000, immutable",
         "Referrer-Policy": "no-referrer", "X-Content-Type-Options": "nosniff"})
+
+
+# --- screenshot collections (spec 4.1-4.3) ----------------------------------------------------
+
+PROJECT_NOT_FOUND = {404: {"model": ErrorBody, "description":
+                           "No such project (see `shotsmith projects list`), or no such "
+                           "collection for this API key."}}
+TOO_MANY = {429: {"model": ErrorBody, "description":
+                  "This API key already has the maximum number of collections capturing or "
+                  "processing; wait for one to finish.",
+                  "headers": {"Retry-After": {"description": "Seconds to wait.",
+                                              "schema": {"type": "integer"}}}}}
+LIST_INVALID = {422: {"model": ErrorBody, "description":
+                      "`limit` is not a whole number from 1 to 100, or `before` is not a "
+                      "collectionId of this project for this API key."}}
+COLLECTION_INVALID = {422: {"model": ErrorBody, "description":
+                            "A field has the wrong type or an unsupported value (the message "
+                            "lists the allowed platforms and device sizes), or is unknown."}}
+COLLECTION_REQUEST_BODY = {"requestBody": {
+    "required": False,
+    "description": "All fields optional; an empty body or `{}` uses the project's platforms "
+                   "and locale and the required device sizes.",
+    "content": {"application/json": {"schema": {"$ref":
+                                                "#/components/schemas/CollectionCreate"}}},
+}}
+
+
+def _no_project(project_id: str) -> Problem:
+    return Problem(404, "project_not_found",
+                   f"No project {project_id[:80]!r} on this server. Projects are registered by "
+                   "the operator with `shotsmith projects add`; `shotsmith projects list` shows "
+                   "them.")
+
+
+def _project(state: ServerState, project_id: str) -> Project:
+    project = state.store.get_project(project_id) if len(project_id) <= 200 else None
+    if project is None:
+        raise _no_project(project_id)
+    return project
+
+
+def _own_collection(state: ServerState, project: Project, collection_id: str,
+                    owner: str) -> Collection:
+    collection = state.store.get_collection(collection_id) if len(collection_id) <= 200 \
+        else None
+    if (collection is None or collection.project_id != project.project_id
+            or not hmac.compare_digest(collection.owner, owner)):
+        raise Problem(404, "collection_not_found",
+                      f"No collection {collection_id[:80]!r} of project "
+                      f"{project.project_id!r} for this API key. Use the collectionId that "
+                      "POST /v1/projects/{id}/screenshots returned with the same key.")
+    return collection
+
+
+@router.get(
+    "/v1/projects/{project_id}/screenshots", response_model=CollectionList,
+    tags=["collections"], summary="List screenshot collections",
+    description="This API key's collections of the project, newest first. Paging: at most "
+                "`limit` (1-100, default 20) per page; for the next page pass the last "
+                "`collectionId` of this one as `before`. A page shorter than `limit` is the "
+                "last.",
+    responses={200: {"description": "Collection summaries, newest first."},
+               **UNAUTHORIZED, **PROJECT_NOT_FOUND, **LIST_INVALID},
+)
+async def list_collections(
+        project_id: str, request: Request, owner: ApiKeyOwner,
+        limit: Annotated[int, Query(ge=1, le=100, description="Page size (1-100).")] = 20,
+        before: Annotated[str | None, Query(max_length=200, description=(
+            "A collectionId: list only collections created before it."))] = None,
+) -> JSONResponse:
+    state = _state(request)
+    project = _project(state, project_id)
+    cursor = None
+    if before is not None:
+        cursor = state.store.get_collection(before)
+        if (cursor is None or cursor.project_id != project.project_id
+                or not hmac.compare_digest(cursor.owner, owner)):
+            raise Problem(422, "invalid_cursor",
+                          f"before={before[:80]!r} is not a collectionId of this project for "
+                          "this API key; pass the last collectionId of the previous page.")
+    rows = state.store.list_collections(project.project_id, owner, limit=limit, before=cursor)
+    return JSONResponse({"collections": [summary_view(c) for c in rows]})
+
+
+@router.post(
+    "/v1/projects/{project_id}/screenshots", status_code=202, response_model=CollectionCreated,
+    tags=["collections"], summary="Create a screenshot collection",
+    description="Starts capturing the project's app (a web app in Chromium, or its folder of "
+                "simulator screenshots) and answers at once with status `capturing`. Poll "
+                "GET .../screenshots/{collectionId}: `capturing` -> `processing` (styled "
+                "screenshots being made) -> `completed` or `failed` (with `error`).",
+    responses={202: {"description": "Collection created; capture starts when a capture "
+                                    "worker is free.",
+                     "headers": {"Location": {"description": "Absolute URL of the collection.",
+                                              "schema": {"type": "string"}}}},
+               **BAD_REQUEST, **UNAUTHORIZED, **PROJECT_NOT_FOUND, **TOO_LARGE,
+               **COLLECTION_INVALID, **TOO_MANY},
+    openapi_extra=COLLECTION_REQUEST_BODY,
+)
+async def create_collection(project_id: str, request: Request,
+                            owner: ApiKeyOwner) -> JSONResponse:
+    state = _state(request)
+    project = _project(state, project_id)
+    body = await read_body(request, MAX_COLLECTION_BODY,
+                           "Send a small JSON object: platforms, device_sizes, locale.")
+    spec = validate_collection_request(body, project_platforms=project.platforms,
+                                       project_locale=project.locale,
+                                       folder_source=project.source_dir is not None)
+    if state.store.count_active_collections(owner) >= state.max_active_collections:
+        raise Problem(429, "too_many_collections",
+                      f"This API key already has {state.max_active_collections} collection(s) "
+                      "capturing or processing; wait until one finishes, then try again.",
+                      {"Retry-After": "30"})
+    base_url = state.base_url or str(request.base_url).rstrip("/")
+    collection = state.store.insert_collection(
+        project_id=project.project_id, owner=owner,
+        name=collection_name(project, spec.platforms, spec.locale),
+        params=collection_params(project, spec.platforms, spec.device_sizes, spec.locale),
+        base_url=base_url)
+    if collection is None:  # pragma: no cover - removed between the lookup and the insert
+        raise _no_project(project_id)
+    state.collections_notify()
+    location = (f"{base_url}/v1/projects/{quote(project.project_id)}/screenshots/"
+                f"{collection.collection_id}")
+    log.info("collection %s of %s created: %s, %s", collection.collection_id,
+             project.project_id, spec.platforms, spec.locale)
+    return JSONResponse({"collectionId": collection.collection_id, "status": "capturing"},
+                        status_code=202, headers={"Location": location})
+
+
+@router.get(
+    "/v1/projects/{project_id}/screenshots/{collection_id}", response_model=CollectionDetail,
+    tags=["collections"], summary="Get a screenshot collection",
+    description="Shape A of the spec: `{\"collection\": {...}}`. Raw `screenshots` appear "
+                "once captured (status `processing`), `generatedScreenshots` once "
+                "`completed`; `error` (text) when `failed`. URLs are absolute capability "
+                "URLs (no API key needed to fetch them).",
+    responses={200: {"description": "The collection."}, **UNAUTHORIZED, **PROJECT_NOT_FOUND},
+)
+async def get_collection(project_id: str, collection_id: str, request: Request,
+                         owner: ApiKeyOwner) -> JSONResponse:
+    state = _state(request)
+    project = _project(state, project_id)
+    collection = _own_collection(state, project, collection_id, owner)
+    return JSONResponse(detail_view(collection, state.base_url or collection.base_url))

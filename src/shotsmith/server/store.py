@@ -2,10 +2,11 @@
 
 ::
 
-    <data_dir>/shotsmith.db                 API key hashes, design jobs (and, later, projects
-                                            and collections: add a migration below)
+    <data_dir>/shotsmith.db                 API key hashes, design jobs, projects, collections
     <data_dir>/jobs/<job_id>/inputs/NN.png  the raw screenshots, written before the 202
     <data_dir>/jobs/<job_id>/out/...        the designed PNGs (+ design.json/design.csv)
+    <data_dir>/collections/<id>/raw/...     a collection's raw captures (capture's layout)
+    <data_dir>/collections/<id>/out/...     its styled PNGs, one folder per device
 
 Connections are per thread (WAL lets readers run while one writer commits), in
 autocommit mode; the one multi-statement change (claiming a job) is a single
@@ -33,8 +34,6 @@ KEY_PREFIX = "ss_"
 
 #: Schema migrations (each a list of statements), applied in order; ``PRAGMA user_version``
 #: is how many have run.
-#: Collections (spec 4.1-4.3) arrive as a new entry: ``projects`` and ``collections``
-#: tables owned by a key hash like ``design_jobs``.
 MIGRATIONS: list[list[str]] = [[
     """
     CREATE TABLE api_keys (
@@ -69,6 +68,46 @@ MIGRATIONS: list[list[str]] = [[
     )""",
     "CREATE INDEX design_jobs_queue ON design_jobs (status, created_at)",
     "CREATE INDEX design_jobs_owner ON design_jobs (owner, created_at)",
+], [
+    # 2: projects (registered by the operator, visible to every key) and their screenshot
+    # collections (spec 4.1-4.3), each owned by the key hash that created it.
+    """
+    CREATE TABLE projects (
+        project_id  TEXT PRIMARY KEY,
+        name        TEXT NOT NULL,
+        platforms   TEXT NOT NULL,            -- JSON list: ios, android
+        locale      TEXT NOT NULL,            -- primary locale, BCP 47
+        source_url  TEXT,                     -- a web app to capture ...
+        source_dir  TEXT,                     -- ... or a folder of simulator screenshots
+        bundle_id   TEXT NOT NULL DEFAULT '',
+        max_screens INTEGER NOT NULL DEFAULT 6,
+        created_at  TEXT NOT NULL,
+        CHECK ((source_url IS NULL) <> (source_dir IS NULL))
+    )""",
+    """
+    CREATE TABLE collections (
+        collection_id TEXT PRIMARY KEY,
+        project_id    TEXT NOT NULL,
+        owner         TEXT NOT NULL,          -- sha256 hex of the API key that created it
+        status        TEXT NOT NULL
+                      CHECK (status IN ('capturing', 'processing', 'completed', 'failed')),
+        name          TEXT NOT NULL,
+        params        TEXT NOT NULL,          -- JSON: source, platforms, device_sizes, locale...
+        base_url      TEXT NOT NULL,
+        file_token    TEXT NOT NULL UNIQUE,   -- capability part of the screenshot URLs
+        created_at    TEXT NOT NULL,
+        started_at    TEXT,
+        captured_at   TEXT,                   -- capture done, raw screenshots recorded
+        finished_at   TEXT,                   -- completedAt when completed
+        raws          TEXT,                   -- JSON list of raw screenshot records
+        outputs       TEXT,                   -- JSON list of styled screenshot records
+        error         TEXT,
+        attempts      INTEGER NOT NULL DEFAULT 0,
+        claim         TEXT                    -- token of the worker claim while it runs
+    )""",
+    "CREATE INDEX collections_list ON collections (project_id, owner, created_at)",
+    "CREATE INDEX collections_queue ON collections (status, claim, created_at)",
+    "CREATE INDEX collections_owner ON collections (owner, status)",
 ]]
 
 
@@ -88,6 +127,10 @@ def new_api_key() -> str:
 
 def new_job_id() -> str:
     return "job_" + secrets.token_hex(10)
+
+
+def new_collection_id() -> str:
+    return "col_" + secrets.token_hex(10)
 
 
 def new_file_token() -> str:
@@ -133,6 +176,71 @@ class Job:
 
 
 @dataclass(frozen=True)
+class Project:
+    project_id: str
+    name: str
+    platforms: list[str]
+    locale: str
+    source_url: str | None
+    source_dir: str | None
+    bundle_id: str
+    max_screens: int
+    created_at: str
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row) -> Project:
+        return cls(project_id=row["project_id"], name=row["name"],
+                   platforms=json.loads(row["platforms"]), locale=row["locale"],
+                   source_url=row["source_url"], source_dir=row["source_dir"],
+                   bundle_id=row["bundle_id"], max_screens=row["max_screens"],
+                   created_at=row["created_at"])
+
+    @property
+    def source(self) -> str:
+        return self.source_url or self.source_dir or ""
+
+
+@dataclass(frozen=True)
+class Collection:
+    """A screenshot collection. ``status`` capturing with no ``claim`` means waiting for a
+    worker; ``raws``/``outputs`` are lists of dicts (see :mod:`.collections`)."""
+
+    collection_id: str
+    project_id: str
+    owner: str
+    status: str
+    name: str
+    params: dict[str, Any]
+    base_url: str
+    file_token: str
+    created_at: str
+    started_at: str | None
+    captured_at: str | None
+    finished_at: str | None
+    raws: list[dict[str, Any]]
+    outputs: list[dict[str, Any]]
+    error: str | None
+    attempts: int
+    claim: str | None
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row) -> Collection:
+        return cls(
+            collection_id=row["collection_id"], project_id=row["project_id"],
+            owner=row["owner"], status=row["status"], name=row["name"],
+            params=json.loads(row["params"]), base_url=row["base_url"],
+            file_token=row["file_token"], created_at=row["created_at"],
+            started_at=row["started_at"], captured_at=row["captured_at"],
+            finished_at=row["finished_at"], raws=json.loads(row["raws"] or "[]"),
+            outputs=json.loads(row["outputs"] or "[]"), error=row["error"],
+            attempts=row["attempts"], claim=row["claim"])
+
+    @property
+    def finished(self) -> bool:
+        return self.status in ("completed", "failed")
+
+
+@dataclass(frozen=True)
 class KeyInfo:
     name: str
     prefix: str
@@ -148,6 +256,7 @@ class Store:
         try:
             self.jobs_dir.mkdir(parents=True, exist_ok=True)
             self.incoming_dir.mkdir(parents=True, exist_ok=True)
+            self.collections_dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise ShotsmithError(f"data dir {self.data_dir}: cannot create it "
                                  f"({exc.strerror}). Pick a writable --data-dir.") from exc
@@ -168,6 +277,13 @@ class Store:
 
     def job_dir(self, job_id: str) -> Path:
         return self.jobs_dir / job_id
+
+    @property
+    def collections_dir(self) -> Path:
+        return self.data_dir / "collections"
+
+    def collection_dir(self, collection_id: str) -> Path:
+        return self.collections_dir / collection_id
 
     # --- connections -------------------------------------------------------------
     def _conn(self) -> sqlite3.Connection:
@@ -345,6 +461,167 @@ class Store:
     def job_ids(self) -> set[str]:
         return {r[0] for r in self._conn().execute("SELECT job_id FROM design_jobs")}
 
+    # --- projects --------------------------------------------------------------------
+    def add_project(self, *, project_id: str, name: str, platforms: list[str], locale: str,
+                    source_url: str | None, source_dir: str | None, bundle_id: str = "",
+                    max_screens: int = 6) -> Project:
+        try:
+            row = self._conn().execute(
+                "INSERT INTO projects (project_id, name, platforms, locale, source_url,"
+                " source_dir, bundle_id, max_screens, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
+                (project_id, name, json.dumps(platforms), locale, source_url, source_dir,
+                 bundle_id, max_screens, utc_now())).fetchone()
+        except sqlite3.IntegrityError:
+            raise ShotsmithError(f"a project with id {project_id!r} already exists; remove "
+                                 "it first (shotsmith projects remove) or pick another "
+                                 "--id.") from None
+        return Project.from_row(row)
+
+    def get_project(self, project_id: str) -> Project | None:
+        row = self._conn().execute("SELECT * FROM projects WHERE project_id = ?",
+                                   (project_id,)).fetchone()
+        return Project.from_row(row) if row else None
+
+    def list_projects(self) -> list[Project]:
+        rows = self._conn().execute("SELECT * FROM projects ORDER BY project_id")
+        return [Project.from_row(r) for r in rows]
+
+    def remove_project(self, project_id: str) -> int | None:
+        """Delete a project and its collections (rows and files); the number of collections
+        removed, None if there is no such project. Refused while a collection is under way."""
+        conn = self._conn()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            if conn.execute("SELECT 1 FROM projects WHERE project_id = ?",
+                            (project_id,)).fetchone() is None:
+                conn.execute("ROLLBACK")
+                return None
+            active = conn.execute(
+                "SELECT count(*) FROM collections WHERE project_id = ? AND status IN"
+                " ('capturing', 'processing')", (project_id,)).fetchone()[0]
+            if active:
+                raise ShotsmithError(f"project {project_id!r} has {active} collection(s) still "
+                                     "capturing or processing; wait until they finish, or "
+                                     "stop the server, then remove it.")
+            ids = [r[0] for r in conn.execute(
+                "DELETE FROM collections WHERE project_id = ? RETURNING collection_id",
+                (project_id,))]
+            conn.execute("DELETE FROM projects WHERE project_id = ?", (project_id,))
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        for collection_id in ids:
+            shutil.rmtree(self.collection_dir(collection_id), ignore_errors=True)
+        return len(ids)
+
+    # --- collections: writing -------------------------------------------------------
+    def insert_collection(self, *, project_id: str, owner: str, name: str,
+                          params: dict[str, Any], base_url: str) -> Collection | None:
+        """A new collection (status capturing, waiting for a worker); None when the project
+        was removed in the meantime (checked in the same statement)."""
+        row = self._conn().execute(
+            "INSERT INTO collections (collection_id, project_id, owner, status, name, params,"
+            " base_url, file_token, created_at)"
+            " SELECT ?, ?, ?, 'capturing', ?, ?, ?, ?, ?"
+            " WHERE EXISTS (SELECT 1 FROM projects WHERE project_id = ?) RETURNING *",
+            (new_collection_id(), project_id, owner, name, json.dumps(params), base_url,
+             new_file_token(), utc_now(), project_id)).fetchone()
+        return Collection.from_row(row) if row else None
+
+    def claim_next_collection(self) -> Collection | None:
+        """Atomically claim the oldest collection waiting for a worker (in either phase)."""
+        row = self._conn().execute(
+            "UPDATE collections SET claim = ?, attempts = attempts + 1,"
+            " started_at = coalesce(started_at, ?)"
+            " WHERE collection_id = (SELECT collection_id FROM collections"
+            "     WHERE status IN ('capturing', 'processing') AND claim IS NULL"
+            "     ORDER BY created_at, rowid LIMIT 1)"
+            "   AND claim IS NULL RETURNING *",
+            (secrets.token_hex(8), utc_now())).fetchone()
+        return Collection.from_row(row) if row else None
+
+    def collection_captured(self, collection: Collection,
+                            raws: list[dict[str, Any]]) -> Collection | None:
+        """Capture done: record the raw screenshots, move to processing (same claim)."""
+        row = self._conn().execute(
+            "UPDATE collections SET status = 'processing', captured_at = ?, raws = ?"
+            " WHERE collection_id = ? AND status = 'capturing' AND claim = ? RETURNING *",
+            (utc_now(), json.dumps(raws), collection.collection_id,
+             collection.claim)).fetchone()
+        return Collection.from_row(row) if row else None
+
+    def complete_collection(self, collection: Collection,
+                            outputs: list[dict[str, Any]]) -> Collection | None:
+        row = self._conn().execute(
+            "UPDATE collections SET status = 'completed', finished_at = ?, outputs = ?,"
+            " error = NULL, claim = NULL"
+            " WHERE collection_id = ? AND status = 'processing' AND claim = ? RETURNING *",
+            (utc_now(), json.dumps(outputs), collection.collection_id,
+             collection.claim)).fetchone()
+        return Collection.from_row(row) if row else None
+
+    def fail_collection(self, collection: Collection, error: str) -> Collection | None:
+        """Record failure for the claim ``collection`` holds (or, unclaimed, if still
+        unclaimed)."""
+        claim = "claim = ?" if collection.claim is not None else "claim IS NULL"
+        args = (collection.claim,) if collection.claim is not None else ()
+        row = self._conn().execute(
+            "UPDATE collections SET status = 'failed', finished_at = ?, error = ?, claim = NULL"
+            f" WHERE collection_id = ? AND status IN ('capturing', 'processing') AND {claim}"
+            " RETURNING *",
+            (utc_now(), error, collection.collection_id, *args)).fetchone()
+        return Collection.from_row(row) if row else None
+
+    def requeue_collection(self, collection: Collection, *, count_attempt: bool = True) -> bool:
+        """Give a claimed collection back (it keeps its phase: processing keeps its raws)."""
+        cur = self._conn().execute(
+            "UPDATE collections SET claim = NULL, attempts = attempts - ?"
+            " WHERE collection_id = ? AND status IN ('capturing', 'processing') AND claim = ?",
+            (0 if count_attempt else 1, collection.collection_id, collection.claim))
+        return cur.rowcount == 1
+
+    def requeue_abandoned_collections(self) -> list[str]:
+        """At startup: every collection a previous (killed) server had claimed goes back."""
+        rows = self._conn().execute(
+            "UPDATE collections SET claim = NULL WHERE claim IS NOT NULL"
+            " AND status IN ('capturing', 'processing') RETURNING collection_id").fetchall()
+        return [r[0] for r in rows]
+
+    # --- collections: reading -------------------------------------------------------
+    def get_collection(self, collection_id: str) -> Collection | None:
+        row = self._conn().execute("SELECT * FROM collections WHERE collection_id = ?",
+                                   (collection_id,)).fetchone()
+        return Collection.from_row(row) if row else None
+
+    def list_collections(self, project_id: str, owner: str, *, limit: int = 20,
+                         before: Collection | None = None) -> list[Collection]:
+        """Newest first; ``before``: only collections created before that one."""
+        sql = "SELECT * FROM collections WHERE project_id = ? AND owner = ?"
+        args: list[Any] = [project_id, owner]
+        if before is not None:
+            sql += (" AND (created_at, rowid) < (SELECT created_at, rowid FROM collections"
+                    " WHERE collection_id = ?)")
+            args.append(before.collection_id)
+        sql += " ORDER BY created_at DESC, rowid DESC LIMIT ?"
+        args.append(limit)
+        return [Collection.from_row(r) for r in self._conn().execute(sql, args)]
+
+    def count_active_collections(self, owner: str) -> int:
+        return self._conn().execute(
+            "SELECT count(*) FROM collections WHERE owner = ? AND status IN"
+            " ('capturing', 'processing')", (owner,)).fetchone()[0]
+
+    def collection_by_file_token(self, token: str) -> Collection | None:
+        row = self._conn().execute("SELECT * FROM collections WHERE file_token = ?",
+                                   (token,)).fetchone()
+        return Collection.from_row(row) if row else None
+
+    def collection_ids(self) -> set[str]:
+        return {r[0] for r in self._conn().execute("SELECT collection_id FROM collections")}
+
     # --- files -----------------------------------------------------------------------
     def save_inputs(self, job_id: str, images: list[bytes]) -> list[str]:
         """Write a job's raw PNGs durably (fsync) and move them into place in one rename.
@@ -382,6 +659,11 @@ class Store:
         self.incoming_dir.mkdir(parents=True, exist_ok=True)
         for folder in self.jobs_dir.iterdir():
             if folder.is_dir() and not folder.name.startswith(".") and folder.name not in known:
+                shutil.rmtree(folder, ignore_errors=True)
+                removed.append(folder.name)
+        collections = self.collection_ids()
+        for folder in self.collections_dir.iterdir():  # of removed projects' collections
+            if folder.is_dir() and folder.name not in collections:
                 shutil.rmtree(folder, ignore_errors=True)
                 removed.append(folder.name)
         return removed

@@ -1,9 +1,11 @@
-"""Checking a ``POST /v1/design`` body: cheap checks first, images last.
+"""Checking request bodies: ``POST /v1/design`` (cheap checks first, images last) and
+``POST /v1/projects/:id/screenshots``.
 
 Every refusal is a :class:`~.errors.Problem` naming the field (``images[2].screen``)
 and saying what to send instead. Status codes: 400 the body is not a JSON object,
 413 too large (body or one image), 422 anything wrong with a field or an image.
-Image decoding reuses :mod:`shotsmith.io` (``decode_base64_png``, ``check_png``).
+Image decoding reuses :mod:`shotsmith.io` (``decode_base64_png``, ``check_png``);
+platforms and device sizes are the capture stage's (:data:`CAPTURE_DEVICES`).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from urllib.parse import urlsplit
 
 from ..errors import InputImageError
 from ..io import check_png, decode_base64_png
+from ..stages.capture import CAPTURE_DEVICES, DEFAULT_SIZES, PLATFORMS
 from .errors import Problem
 
 MAX_IMAGES = 10
@@ -32,7 +35,17 @@ TEMPLATES = ("default",)
 MAX_BODY_BYTES = int(MAX_IMAGES * 4 * math.ceil(MAX_IMAGE_BYTES / 3) * 1.05) + 1024 * 1024
 BUNDLE_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9-]*(\.[A-Za-z0-9][A-Za-z0-9-]*)+$"
 
+#: A device size as the collection endpoint takes it: inches as text, optionally
+#: qualified by platform ("6.9", "android:6.3").
+DEVICE_SIZE_PATTERN = r"^((ios|android):)?[0-9]{1,2}(\.[0-9]{1,2})?$"
+LOCALE_PATTERN = r"^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8}){0,3}$"
+MAX_DEVICE_SIZES = 10
+MAX_COLLECTION_BODY = 64 * 1024
+
 _BUNDLE_ID = re.compile(BUNDLE_ID_PATTERN)
+_DEVICE_SIZE = re.compile(DEVICE_SIZE_PATTERN)
+_LOCALE = re.compile(LOCALE_PATTERN)
+_COLLECTION_FIELDS = ("platforms", "device_sizes", "locale")
 _TOP_FIELDS = ("images", "project_name", "bundle_id", "template", "webhook_url")
 _IMAGE_FIELDS = ("data", "screen", "device")
 _WHITESPACE = re.compile(r"\s+")
@@ -91,22 +104,21 @@ def _unknown_fields(obj: dict[str, Any], allowed: tuple[str, ...], where: str) -
                                         f"fields are {', '.join(allowed)}.")
 
 
-def parse_body(body: bytes) -> dict[str, Any]:
+def parse_body(body: bytes, *, fields: str = "images and project_name",
+               example: str = '{"images": [...], "project_name": "..."}') -> dict[str, Any]:
     """400 unless the body is a JSON object."""
     if not body.strip():
-        raise Problem(400, "invalid_json", "The request body is empty: send a JSON object with "
-                                           "images and project_name (Content-Type: "
-                                           "application/json).")
+        raise Problem(400, "invalid_json", f"The request body is empty: send a JSON object with "
+                                           f"{fields} (Content-Type: application/json).")
     try:
         data = json.loads(body)
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
         detail = exc.msg if isinstance(exc, json.JSONDecodeError) else type(exc).__name__
         raise Problem(400, "invalid_json", f"The request body is not valid JSON ({detail}). Send "
-                                           "a JSON object with images and project_name.") from exc
+                                           f"a JSON object with {fields}.") from exc
     if not isinstance(data, dict):
         raise Problem(400, "invalid_body", f"The request body must be a JSON object, got "
-                                           f"{_type_name(data)}. Send "
-                                           '{"images": [...], "project_name": "..."}.')
+                                           f"{_type_name(data)}. Send {example}.")
     return data
 
 
@@ -235,3 +247,117 @@ def _check_url(url: str) -> None:
                                               f"URL ({problem}); give e.g. "
                                               "\"https://example.com/hooks/shotsmith\" or leave "
                                               "it out.")
+
+
+# --- POST /v1/projects/:id/screenshots -------------------------------------------------------
+
+@dataclass(frozen=True)
+class CollectionRequest:
+    platforms: list[str]
+    device_sizes: list[str] | None  # "platform:size" pairs; None: what the source has
+    locale: str
+
+
+def allowed_sizes(platforms: list[str]) -> str:
+    return "; ".join(f"{p}: " + ", ".join(CAPTURE_DEVICES[p]) for p in platforms)
+
+
+def validate_collection_request(body: bytes, *, project_platforms: list[str],
+                                project_locale: str, folder_source: bool) -> CollectionRequest:
+    """Every field is optional: platforms (the project's), device_sizes (the required sizes:
+    capture's defaults; for a folder source, the sizes its screenshots have), locale (the
+    project's). An empty body means all defaults."""
+    example = '{"platforms": ["ios"], "device_sizes": ["6.9"], "locale": "en-US"}'
+    data = parse_body(body, fields="platforms, device_sizes and/or locale (all optional)",
+                      example=example) if body.strip() else {}
+    _unknown_fields(data, _COLLECTION_FIELDS, "body")
+
+    platforms = list(project_platforms)
+    if data.get("platforms") is not None:
+        value = data["platforms"]
+        if not isinstance(value, list):
+            raise _invalid("invalid_type", f"platforms must be an array of strings, got "
+                                           f"{_type_name(value)}: e.g. [\"ios\"] or "
+                                           "[\"ios\", \"android\"].")
+        if not value:
+            raise _invalid("invalid_platform", "platforms is empty: give ios and/or android, or "
+                                               "leave it out for the project's "
+                                               f"({', '.join(project_platforms)}).")
+        platforms = []
+        for index, item in enumerate(value):
+            if not isinstance(item, str):
+                raise _invalid("invalid_type", f"platforms[{index}] must be a string, got "
+                                               f"{_type_name(item)}; allowed platforms: "
+                                               f"{', '.join(PLATFORMS)}.")
+            key = item.strip().lower()
+            if key not in PLATFORMS:
+                raise _invalid("unsupported_platform",
+                               f"platforms[{index}] {item[:40]!r} is not supported; allowed "
+                               f"platforms: {', '.join(PLATFORMS)}.")
+            if key not in platforms:
+                platforms.append(key)
+
+    sizes: list[str] | None = None
+    if data.get("device_sizes") is not None:
+        sizes = _device_sizes(data["device_sizes"], platforms)
+    elif not folder_source:  # a web app: capture's default ("required") sizes, made explicit
+        sizes = [f"{p}:{s}" for p in platforms for s in DEFAULT_SIZES[p]]
+
+    locale = project_locale
+    if data.get("locale") is not None:
+        value = data["locale"]
+        if not isinstance(value, str):
+            raise _invalid("invalid_type", f"locale must be a string, got {_type_name(value)}: "
+                                           "a BCP 47 tag such as \"en-US\".")
+        if not _LOCALE.match(value.strip()):
+            raise _invalid("invalid_locale", f"locale {value[:40]!r} is not a BCP 47 tag; use "
+                                             "e.g. \"en-US\", \"de-DE\" or \"ja\".")
+        locale = value.strip().replace("_", "-")
+    return CollectionRequest(platforms=platforms, device_sizes=sizes, locale=locale)
+
+
+def _device_sizes(value: Any, platforms: list[str]) -> list[str]:
+    hint = f"sizes in inches as text; for {', '.join(platforms)}: {allowed_sizes(platforms)}"
+    if not isinstance(value, list):
+        raise _invalid("invalid_type", f"device_sizes must be an array of strings, got "
+                                       f"{_type_name(value)}: e.g. [\"6.9\"] ({hint}).")
+    if not value:
+        raise _invalid("invalid_device_size", f"device_sizes is empty: give {hint}, or leave "
+                                              "it out for the required sizes.")
+    if len(value) > MAX_DEVICE_SIZES:
+        raise _invalid("invalid_device_size", f"device_sizes has {len(value)} entries; at most "
+                                              f"{MAX_DEVICE_SIZES} are accepted.")
+    chosen: list[str] = []
+    for index, item in enumerate(value):
+        where = f"device_sizes[{index}]"
+        if not isinstance(item, str):
+            raise _invalid("invalid_type", f"{where} must be a string such as \"6.9\", got "
+                                           f"{_type_name(item)} ({hint}).")
+        text = item.strip().lower()
+        if not _DEVICE_SIZE.match(text):
+            raise _invalid("unsupported_device_size",
+                           f"{where} {item[:40]!r} is not a device size; give {hint} "
+                           "(qualify as \"android:6.3\" when platforms differ).")
+        want = platforms
+        if ":" in text:
+            prefix, text = text.split(":", 1)
+            if prefix not in platforms:
+                raise _invalid("unsupported_device_size",
+                               f"{where} {item!r} is for {prefix}, which is not among the "
+                               f"platforms ({', '.join(platforms)}); add {prefix} to platforms "
+                               "or drop this size.")
+            want = [prefix]
+        key = f"{float(text):g}"
+        found = [f"{p}:{key}" for p in want if key in CAPTURE_DEVICES[p]]
+        if not found:
+            raise _invalid("unsupported_device_size",
+                           f"{where} {item!r} is not a supported size for "
+                           f"{'/'.join(want)}; allowed: {allowed_sizes(want)}.")
+        chosen += [f for f in found if f not in chosen]
+    missing = [p for p in platforms if not any(c.startswith(p + ":") for c in chosen)]
+    if missing:
+        raise _invalid("unsupported_device_size",
+                       f"device_sizes has no size for {', '.join(missing)}; add one, e.g. "
+                       + ", ".join(f'"{p}:{DEFAULT_SIZES[p][0]}"' for p in missing)
+                       + f" (allowed: {allowed_sizes(missing)}), or drop it from platforms.")
+    return chosen
