@@ -4,8 +4,8 @@
 
 Prints the accuracy, the time taken, every misclassified app with its top-2 scores and
 signals, and (with --all) every app. The CSV has columns project_name, bundle_id, screens
-(separated by ';') and category. Default path: $SHOTSMITH_SHARED_DIR/data/domains_dev.csv,
-else ../shared/data/domains_dev.csv next to the repository.
+(separated by ';') and category. Default path: $SHOTSMITH_DOMAINS_CSV, else the labelled
+dev file kept in tests/data/domains_dev.csv.
 """
 
 from __future__ import annotations
@@ -32,9 +32,8 @@ from shotsmith.stages.domain import detect_domain, score_domains
 
 
 def default_csv() -> Path:
-    shared = os.environ.get("SHOTSMITH_SHARED_DIR")
-    base = Path(shared) if shared else Path(__file__).resolve().parents[1].parent / "shared"
-    return base / "data" / "domains_dev.csv"
+    env = os.environ.get("SHOTSMITH_DOMAINS_CSV")
+    return Path(env) if env else Path(__file__).resolve().parents[1] / "tests/data/domains_dev.csv"
 
 
 def frame_from_csv(apps: pd.DataFrame) -> pd.DataFrame:

@@ -40,13 +40,23 @@ import httpx
 from PIL import Image, ImageDraw, ImageFont
 
 ROOT = Path(__file__).resolve().parents[1]
-KEYS = ["bench-key-timing-0123456789", "bench-key-load-a-0123456789",
-        "bench-key-load-b-0123456789"]
-SCREENS = ["overview", "budgets", "transactions", "reports", "goals", "settings", "search",
-           "profile", "cards", "alerts"]
+KEYS = ["bench-key-timing-0123456789", "bench-key-load-a-0123456789", "bench-key-load-b-0123456789"]
+SCREENS = [
+    "overview",
+    "budgets",
+    "transactions",
+    "reports",
+    "goals",
+    "settings",
+    "search",
+    "profile",
+    "cards",
+    "alerts",
+]
 
 
 # --- inputs ------------------------------------------------------------------------------
+
 
 def _generated(name: str, accent: tuple[int, int, int]) -> bytes:
     w, h = 1206, 2622
@@ -59,8 +69,9 @@ def _generated(name: str, accent: tuple[int, int, int]) -> bytes:
     d.text((60, 230), name.title(), font=font, fill=(20, 20, 24))
     d.rounded_rectangle((60, 400, 1146, 700), radius=40, fill=accent)
     for i in range(8):
-        d.rounded_rectangle((60, 760 + i * 200, 1146, 930 + i * 200), radius=30,
-                            fill=(255, 255, 255))
+        d.rounded_rectangle(
+            (60, 760 + i * 200, 1146, 930 + i * 200), radius=30, fill=(255, 255, 255)
+        )
     buf = io.BytesIO()
     im.save(buf, "PNG")
     return buf.getvalue()
@@ -77,12 +88,14 @@ def inputs(count: int = 10) -> tuple[list[dict], str]:
         accents = [(20, 150, 120), (90, 60, 200), (230, 110, 40), (30, 120, 220)]
         found = [(n, _generated(n, accents[i % 4])) for i, n in enumerate(SCREENS)]
         source = "generated 1206x2622 screens"
-    images = [{"data": base64.b64encode(data).decode(), "screen": name}
-              for name, data in found[:count]]
+    images = [
+        {"data": base64.b64encode(data).decode(), "screen": name} for name, data in found[:count]
+    ]
     return images, source
 
 
 # --- the server --------------------------------------------------------------------------
+
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -90,18 +103,34 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(data_dir: Path, workers: int | None, no_ocr: bool) -> tuple[subprocess.Popen,
-                                                                               str]:
+def start_server(data_dir: Path, workers: int | None, no_ocr: bool) -> tuple[subprocess.Popen, str]:
     port = free_port()
-    cmd = [sys.executable, "-m", "shotsmith.cli", "serve", "--host", "127.0.0.1", "--port",
-           str(port), "--data-dir", str(data_dir), "--log-level", "warning"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "shotsmith.cli",
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--data-dir",
+        str(data_dir),
+        "--log-level",
+        "warning",
+    ]
     if workers:
         cmd += ["--workers", str(workers)]
     if no_ocr:
         cmd.append("--no-ocr")
-    proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, "SHOTSMITH_API_KEYS": ",".join(KEYS)},
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        cmd,
+        cwd=ROOT,
+        env={**os.environ, "SHOTSMITH_API_KEYS": ",".join(KEYS)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -157,6 +186,7 @@ def tree_rss(pid: int) -> int:
 
 # --- measurements ----------------------------------------------------------------------------
 
+
 def _seconds(stamp: str) -> float:
     from datetime import datetime
 
@@ -167,8 +197,9 @@ def one_job(http: httpx.Client, key: str, images: list[dict]) -> tuple[float, fl
     """(wall, POST->202, created_at->completed_at) in seconds."""
     headers = {"Authorization": f"Bearer {key}"}
     start = time.perf_counter()
-    r = http.post("/v1/design", json={"project_name": "Pocket Budget", "images": images},
-                  headers=headers)
+    r = http.post(
+        "/v1/design", json={"project_name": "Pocket Budget", "images": images}, headers=headers
+    )
     r.raise_for_status()
     accepted = time.perf_counter() - start
     job_id = r.json()["job_id"]
@@ -183,8 +214,11 @@ def one_job(http: httpx.Client, key: str, images: list[dict]) -> tuple[float, fl
         png = http.get(url)
         png.raise_for_status()
         assert png.content[:8] == b"\x89PNG\r\n\x1a\n"
-    return (time.perf_counter() - start, accepted,
-            _seconds(job["completed_at"]) - _seconds(job["created_at"]))
+    return (
+        time.perf_counter() - start,
+        accepted,
+        _seconds(job["completed_at"]) - _seconds(job["created_at"]),
+    )
 
 
 def serve_webapp(app: str = "pocket-budget") -> tuple[http.server.ThreadingHTTPServer, str]:
@@ -199,18 +233,35 @@ def serve_webapp(app: str = "pocket-budget") -> tuple[http.server.ThreadingHTTPS
 
 
 def add_project(data_dir: Path, project_id: str, url: str) -> None:
-    subprocess.run([sys.executable, "-m", "shotsmith.cli", "projects", "add", "--data-dir",
-                    str(data_dir), "--id", project_id, "--name", "Pocket Budget", "--url", url],
-                   cwd=ROOT, check=True, capture_output=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "shotsmith.cli",
+            "projects",
+            "add",
+            "--data-dir",
+            str(data_dir),
+            "--id",
+            project_id,
+            "--name",
+            "Pocket Budget",
+            "--url",
+            url,
+        ],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+    )
 
 
-def one_collection(http: httpx.Client, key: str, project_id: str
-                   ) -> tuple[float, float, int]:
+def one_collection(http: httpx.Client, key: str, project_id: str) -> tuple[float, float, int]:
     """(wall POST -> all styled PNGs fetched, seconds until processing was seen, count)."""
     headers = {"Authorization": f"Bearer {key}"}
     start = time.perf_counter()
-    r = http.post(f"/v1/projects/{project_id}/screenshots", json={"device_sizes": ["6.9"]},
-                  headers=headers)
+    r = http.post(
+        f"/v1/projects/{project_id}/screenshots", json={"device_sizes": ["6.9"]}, headers=headers
+    )
     r.raise_for_status()
     path = f"/v1/projects/{project_id}/screenshots/{r.json()['collectionId']}"
     captured = None
@@ -234,8 +285,9 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=None, help="server --workers")
     parser.add_argument("--no-ocr", action="store_true", help="server --no-ocr")
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--collection-rounds", type=int, default=3,
-                        help="collections to time in (4); 0 skips it")
+    parser.add_argument(
+        "--collection-rounds", type=int, default=3, help="collections to time in (4); 0 skips it"
+    )
     args = parser.parse_args()
 
     images, source = inputs(10)
@@ -245,9 +297,11 @@ def main() -> int:
         proc, url = start_server(Path(tmp) / "data", args.workers, args.no_ocr)
         try:
             http = httpx.Client(base_url=url, timeout=120)
-            print(f"server benchmark: {url}, {os.cpu_count()} CPUs, inputs: {source}, "
-                  f"OCR {'off' if args.no_ocr else 'auto'}, workers "
-                  f"{args.workers or 'default'}")
+            print(
+                f"server benchmark: {url}, {os.cpu_count()} CPUs, inputs: {source}, "
+                f"OCR {'off' if args.no_ocr else 'auto'}, workers "
+                f"{args.workers or 'default'}"
+            )
 
             # (1) + (3): 10-image jobs end to end, sampling the tree's RSS meanwhile
             peak, sampling = [0], threading.Event()
@@ -264,22 +318,30 @@ def main() -> int:
             sampling.set()
             sampler.join()
             walls = [w for w, _, _ in runs]
-            print(f"  (1) 10-image job, POST to all PNGs fetched: median "
-                  f"{statistics.median(walls):.2f} s of {args.rounds} "
-                  f"({', '.join(f'{w:.2f}' for w in walls)})   (target <= 4 s)")
-            print(f"      of which POST -> 202 (validate, persist) median "
-                  f"{statistics.median(a for _, a, _ in runs):.2f} s; created -> completed "
-                  f"median {statistics.median(d for _, _, d in runs):.2f} s")
-            print(f"  (3) peak RSS of server + workers during the jobs: "
-                  f"{peak[0] / 2**20:.0f} MiB (idle {idle_rss / 2**20:.0f} MiB)")
+            print(
+                f"  (1) 10-image job, POST to all PNGs fetched: median "
+                f"{statistics.median(walls):.2f} s of {args.rounds} "
+                f"({', '.join(f'{w:.2f}' for w in walls)})   (target <= 4 s)"
+            )
+            print(
+                f"      of which POST -> 202 (validate, persist) median "
+                f"{statistics.median(a for _, a, _ in runs):.2f} s; created -> completed "
+                f"median {statistics.median(d for _, _, d in runs):.2f} s"
+            )
+            print(
+                f"  (3) peak RSS of server + workers during the jobs: "
+                f"{peak[0] / 2**20:.0f} MiB (idle {idle_rss / 2**20:.0f} MiB)"
+            )
 
             # (2) polling latency while 20 jobs from two keys render
             job_ids = []
             for i in range(20):
                 key = KEYS[1 + i % 2]
-                r = http.post("/v1/design", json={"project_name": f"Load {i}",
-                                                  "images": images[:3 + i % 4]},
-                              headers={"Authorization": f"Bearer {key}"})
+                r = http.post(
+                    "/v1/design",
+                    json={"project_name": f"Load {i}", "images": images[: 3 + i % 4]},
+                    headers={"Authorization": f"Bearer {key}"},
+                )
                 r.raise_for_status()
                 job_ids.append((key, r.json()["job_id"]))
             latencies, pending = [], set(range(len(job_ids)))
@@ -288,8 +350,9 @@ def main() -> int:
                 for i in list(pending):
                     key, job_id = job_ids[i]
                     t0 = time.perf_counter()
-                    job = http.get(f"/v1/design/{job_id}",
-                                   headers={"Authorization": f"Bearer {key}"}).json()
+                    job = http.get(
+                        f"/v1/design/{job_id}", headers={"Authorization": f"Bearer {key}"}
+                    ).json()
                     latencies.append((time.perf_counter() - t0) * 1000)
                     if job["status"] in ("completed", "failed"):
                         pending.discard(i)
@@ -297,19 +360,25 @@ def main() -> int:
             drained = time.perf_counter() - start
             latencies.sort()
             p95 = latencies[int(0.95 * (len(latencies) - 1))]
-            print(f"  (2) GET /v1/design/:id while 20 jobs render: median "
-                  f"{statistics.median(latencies):.1f} ms, p95 {p95:.1f} ms over "
-                  f"{len(latencies)} polls ({drained:.1f} s to drain the queue)")
+            print(
+                f"  (2) GET /v1/design/:id while 20 jobs render: median "
+                f"{statistics.median(latencies):.1f} ms, p95 {p95:.1f} ms over "
+                f"{len(latencies)} polls ({drained:.1f} s to drain the queue)"
+            )
 
             # (4) screenshot collections end to end (the first one starts the capture pool)
             if args.collection_rounds > 0:
-                runs = [one_collection(http, KEYS[0], "pocket-budget")
-                        for _ in range(args.collection_rounds)]
+                runs = [
+                    one_collection(http, KEYS[0], "pocket-budget")
+                    for _ in range(args.collection_rounds)
+                ]
                 walls = [w for w, _, _ in runs]
-                print(f"  (4) collection (6.9\", {runs[0][2]} screens), POST to all styled PNGs "
-                      f"fetched: median {statistics.median(walls):.2f} s of {len(runs)} "
-                      f"({', '.join(f'{w:.2f}' for w in walls)}); of which capturing median "
-                      f"{statistics.median(c for _, c, _ in runs):.2f} s")
+                print(
+                    f'  (4) collection (6.9", {runs[0][2]} screens), POST to all styled PNGs '
+                    f"fetched: median {statistics.median(walls):.2f} s of {len(runs)} "
+                    f"({', '.join(f'{w:.2f}' for w in walls)}); of which capturing median "
+                    f"{statistics.median(c for _, c, _ in runs):.2f} s"
+                )
         finally:
             os.killpg(proc.pid, signal.SIGTERM)
             proc.wait(30)

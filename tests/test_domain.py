@@ -31,14 +31,11 @@ from shotsmith.stages.domain import (
 )
 
 
-def shared_dir() -> Path:
-    env = os.environ.get("SHOTSMITH_SHARED_DIR")
-    if env:
-        return Path(env)
-    return Path(__file__).resolve().parents[1].parent / "shared"
-
-
-DEV_CSV = shared_dir() / "data" / "domains_dev.csv"
+# The labelled dev file, kept in the repository so the accuracy test always runs;
+# SHOTSMITH_DOMAINS_CSV points it at another labelled file with the same columns.
+DEV_CSV = Path(
+    os.environ.get("SHOTSMITH_DOMAINS_CSV") or Path(__file__).parent / "data" / "domains_dev.csv"
+)
 
 
 def frame_from_apps(apps: list[tuple[str, str, str, str]]) -> pd.DataFrame:
@@ -62,8 +59,7 @@ def accuracy(apps: list[tuple[str, str, str, str]]) -> tuple[float, list[str]]:
 
 
 def load_dev() -> list[tuple[str, str, str, str]]:
-    if not DEV_CSV.exists():
-        pytest.skip(f"{DEV_CSV} not found (set SHOTSMITH_SHARED_DIR)")
+    assert DEV_CSV.exists(), f"{DEV_CSV} is missing: the accuracy test needs it"
     dev = pd.read_csv(DEV_CSV, dtype=str, keep_default_na=False)
     return list(
         dev[["project_name", "bundle_id", "screens", "category"]].itertuples(index=False, name=None)
