@@ -1,7 +1,7 @@
 """Capture speed: a 6-screen web app at one device size, per screen and per collection.
 
 Serves a copy of ``sample_inputs/webapps/pocket-budget`` (its five tabs plus a sixth,
-account screen added here so the app has six) from a local http.server, then runs
+account screen added here so the app has six) from a local static server, then runs
 ``capture(url, device_sizes=[size], max_screens=6)`` several times. Each round is a
 whole collection as a user runs it: start Playwright and Chromium, explore, settle,
 photograph at native pixels, draw the status bar, encode PNGs. Prints medians.
@@ -12,19 +12,17 @@ photograph at native pixels, draw the status bar, encode PNGs. Prints medians.
 from __future__ import annotations
 
 import argparse
-import functools
-import http.server
 import shutil
 import statistics
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
+from shotsmith.localsite import serve_folder  # noqa: E402
 from shotsmith.stages.capture import capture_report  # noqa: E402
 
 ACCOUNT_PAGE = """<!doctype html>
@@ -73,18 +71,6 @@ def six_screen_app(source: Path, into: Path) -> Path:
     return app
 
 
-def serve(folder: Path) -> http.server.ThreadingHTTPServer:
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-    httpd = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(Quiet, directory=str(folder))
-    )
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    return httpd
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=3)
@@ -94,8 +80,8 @@ def main() -> int:
 
     with tempfile.TemporaryDirectory() as tmp:
         app = six_screen_app(ROOT / "sample_inputs" / "webapps" / args.app, Path(tmp))
-        httpd = serve(app)
-        url = f"http://127.0.0.1:{httpd.server_address[1]}/"
+        site = serve_folder(app)
+        url = site.url
         totals, per_screen, counts = [], [], []
         try:
             for _ in range(args.rounds):
@@ -107,7 +93,7 @@ def main() -> int:
                 per_screen.append(seconds / n)
                 counts.append(n)
         finally:
-            httpd.shutdown()
+            site.close()
     frame = report.frame
     w, h = int(frame["image_width"].iloc[0]), int(frame["image_height"].iloc[0])
     print(

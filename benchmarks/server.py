@@ -8,7 +8,7 @@ over a temporary data dir, then measures:
 2. GET /v1/design/:id latency (median, p95) while 20 jobs from two API keys render;
 3. peak RSS of the server process tree (server + workers) during a 10-image job;
 4. a screenshot collection end to end: POST /v1/projects/:id/screenshots for a project
-   whose URL is ``sample_inputs/webapps/pocket-budget`` on a local http.server, at 6.9",
+   whose URL is ``sample_inputs/webapps/pocket-budget`` on a local static server, at 6.9",
    until completed and every styled PNG is fetched: median of 3 (and how long the
    capture phase took, as the polls saw it).
 
@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import argparse
 import base64
-import functools
-import http.server
 import io
 import os
 import signal
@@ -38,6 +36,8 @@ from pathlib import Path
 
 import httpx
 from PIL import Image, ImageDraw, ImageFont
+
+from shotsmith.localsite import serve_folder
 
 ROOT = Path(__file__).resolve().parents[1]
 KEYS = ["bench-key-timing-0123456789", "bench-key-load-a-0123456789", "bench-key-load-b-0123456789"]
@@ -221,17 +221,6 @@ def one_job(http: httpx.Client, key: str, images: list[dict]) -> tuple[float, fl
     )
 
 
-def serve_webapp(app: str = "pocket-budget") -> tuple[http.server.ThreadingHTTPServer, str]:
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args: object) -> None:
-            pass
-
-    handler = functools.partial(Quiet, directory=str(ROOT / "sample_inputs" / "webapps" / app))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://127.0.0.1:{server.server_address[1]}/"
-
-
 def add_project(data_dir: Path, project_id: str, url: str) -> None:
     subprocess.run(
         [
@@ -291,7 +280,8 @@ def main() -> int:
     args = parser.parse_args()
 
     images, source = inputs(10)
-    webapp, webapp_url = serve_webapp()
+    webapp = serve_folder(ROOT / "sample_inputs" / "webapps" / "pocket-budget")
+    webapp_url = webapp.url
     with tempfile.TemporaryDirectory(prefix="shotsmith-bench-") as tmp:
         add_project(Path(tmp) / "data", "pocket-budget", webapp_url)
         proc, url = start_server(Path(tmp) / "data", args.workers, args.no_ocr)
@@ -382,7 +372,7 @@ def main() -> int:
         finally:
             os.killpg(proc.pid, signal.SIGTERM)
             proc.wait(30)
-            webapp.shutdown()
+            webapp.close()
     return 0
 
 

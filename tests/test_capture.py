@@ -404,6 +404,23 @@ def test_source_must_be_url_or_folder(tmp_path):
         capture(f)
 
 
+def test_serve_folder_serves_a_built_app_and_counts_requests(tmp_path):
+    import httpx
+
+    from shotsmith import serve_folder
+
+    with pytest.raises(ShotsmithError, match="no index.html"):
+        serve_folder(tmp_path)
+    with serve_folder(WEBAPP) as site:
+        assert site.url.startswith("http://127.0.0.1:") and site.url.endswith("/")
+        page = httpx.get(site.url + "budgets.html")
+        assert page.status_code == 200 and "Budgets" in page.text
+        assert httpx.get(site.url + "missing.html").status_code == 404
+        assert site.requests == 2
+    with pytest.raises(httpx.TransportError):  # closed: the port no longer answers
+        httpx.get(site.url, timeout=2)
+
+
 # --- command line ---------------------------------------------------------------
 
 

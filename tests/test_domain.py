@@ -30,7 +30,6 @@ from shotsmith.stages.domain import (
     score_domains,
 )
 
-
 # The labelled dev file, kept in the repository so the accuracy test always runs;
 # SHOTSMITH_DOMAINS_CSV points it at another labelled file with the same columns.
 DEV_CSV = Path(

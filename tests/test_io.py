@@ -112,3 +112,36 @@ def test_empty_or_missing_folder(tmp_path: Path):
         ss.read_screenshots(tmp_path, project_name="X")
     with pytest.raises(ss.InputImageError, match="no such folder"):
         ss.read_screenshots(tmp_path / "nope", project_name="X")
+
+
+def test_fast_png_decoder_gives_pillows_pixels(tmp_path: Path, monkeypatch):
+    """8-bit RGB/RGBA PNGs decode through libspng, to exactly the pixels Pillow gives;
+    other kinds and broken files go to Pillow, which explains what is wrong."""
+    import numpy as np
+    from PIL import Image
+
+    from shotsmith import io as sio
+
+    assert sio.pyspng is not None, "pyspng is a dependency"
+    sample = Path(__file__).resolve().parents[1] / "sample_inputs" / "pocket-budget"
+    source = Image.open(sorted(sample.glob("*.png"))[0])
+    alpha = source.convert("RGBA")
+    alpha.putalpha(Image.linear_gradient("L").resize(source.size))  # real transparency
+    kinds = {"RGB": source.convert("RGB"), "RGBA": alpha, "L": source.convert("L"),
+             "P": source.convert("P", palette=Image.Palette.ADAPTIVE)}
+    for name, im in kinds.items():
+        data = png_bytes(im)
+        path = tmp_path / f"{name}.png"
+        path.write_bytes(data)
+        fast = ss.open_image(data)
+        assert ss.open_image(path).tobytes() == fast.tobytes(), name
+        assert (sio._decode_8bit_png(data) is not None) == (name in ("RGB", "RGBA")), name
+        with monkeypatch.context() as m:
+            m.setattr(sio, "pyspng", None)
+            slow = ss.open_image(data)
+        assert fast.mode == slow.mode == "RGB", name
+        assert np.array_equal(np.asarray(fast), np.asarray(slow)), name
+    data = png_bytes(source.convert("RGB"))
+    with pytest.raises(ss.InputImageError, match="cannot decode"):
+        ss.open_image(data[: len(data) // 2])
+    assert sio._decode_8bit_png(_bomb_png(60000, 60000)) is None  # never decoded by libspng

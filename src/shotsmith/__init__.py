@@ -15,6 +15,7 @@ from .columns import STAGES
 from .errors import InputImageError, MissingColumnError, ShotsmithError, TemplateError
 from .io import concat_sets, open_image, read_screenshots
 from .llm import LLMConfig
+from .localsite import LocalSite, serve_folder
 from .notebook import LayoutTuner, LocalServer, show, show_scene, show_set, start_server
 from .pipeline import Pipeline, PipelineRun, design, report, write_report
 from .scene import Scene
@@ -32,6 +33,7 @@ __all__ = [
     "InputImageError",
     "LLMConfig",
     "LayoutTuner",
+    "LocalSite",
     "LocalServer",
     "MissingColumnError",
     "Pipeline",
@@ -56,6 +58,7 @@ __all__ = [
     "render_scene",
     "report",
     "run_batch",
+    "serve_folder",
     "show",
     "show_scene",
     "show_set",

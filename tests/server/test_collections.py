@@ -5,13 +5,11 @@ documented response shapes."""
 
 from __future__ import annotations
 
-import http.server
 import io
 import json
 import re
 import shutil
 import sqlite3
-import threading
 import time
 from pathlib import Path
 
@@ -22,6 +20,7 @@ from PIL import Image
 
 from shotsmith.client import ApiError, Client, parse_collection, parse_collection_summary
 from shotsmith.errors import ShotsmithError
+from shotsmith.localsite import serve_folder
 from shotsmith.server.app import create_app
 from shotsmith.server.collections import CollectionRunner
 from shotsmith.server.store import Store, hash_key
@@ -44,39 +43,11 @@ SUMMARY_KEYS = ["collectionId", "status", "createdAt", "screenshotCount", "platf
 
 # --- helpers ---------------------------------------------------------------------------------
 
-class WebApp:
-    """``sample_inputs/webapps/<app>`` on a free local port; counts the requests it serves."""
-
-    def __init__(self, app: str = "pocket-budget"):
-        root = SAMPLES / "webapps" / app
-        self.requests = 0
-        webapp = self
-
-        class Handler(http.server.SimpleHTTPRequestHandler):
-            def __init__(self, *args, **kwargs):
-                super().__init__(*args, directory=str(root), **kwargs)
-
-            def do_GET(self):
-                webapp.requests += 1
-                super().do_GET()
-
-            def log_message(self, *args):
-                pass
-
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-
-
 @pytest.fixture(scope="module")
 def webapp():
-    app = WebApp()
-    yield app
-    app.close()
+    """``sample_inputs/webapps/pocket-budget`` on a free local port; counts its requests."""
+    with serve_folder(SAMPLES / "webapps" / "pocket-budget") as site:
+        yield site
 
 
 def png_info(data: bytes) -> tuple[str, tuple[int, int], str]:
@@ -189,7 +160,7 @@ def test_live_collection_of_a_web_app(tmp_path, webapp, live_servers):
 
 
 def test_live_restart_after_kill_9_mid_capture(tmp_path, live_servers):
-    web = WebApp()
+    web = serve_folder(SAMPLES / "webapps" / "pocket-budget")
     try:
         data_dir = tmp_path / "data"
         add_project(data_dir, "pb", "--name", "Pocket Budget", "--url", web.url)

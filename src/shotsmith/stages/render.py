@@ -20,6 +20,7 @@ import pandas as pd
 from PIL import Image, ImageDraw, ImageFilter
 
 from .. import columns as C
+from ..allocator import tune_allocator
 from ..color import to_rgb
 from ..io import open_image
 from ..png import encode_png, write_png
@@ -27,6 +28,8 @@ from ..scene import Background, DeviceFrame, Scene, as_scene
 from ..text import direction_of, load_font
 
 SUPERSAMPLE = 4  # antialiasing factor for curved edges
+
+tune_allocator()  # big image buffers reuse the heap instead of fresh mmaps (allocator.py)
 
 
 # --- background --------------------------------------------------------------
