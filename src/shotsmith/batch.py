@@ -166,7 +166,6 @@ def design_app(job: dict[str, Any]) -> dict[str, Any]:
     worker process (it reads its inputs from disk and writes its outputs there)."""
     if job.get("single_thread", True):  # in a pool's worker: the workers share the cores
         os.environ.setdefault("SHOTSMITH_RENDER_THREADS", "1")
-        _tune_worker_allocator()
     start = time.perf_counter()
     out_dir = Path(job["out_dir"])
     app_id = job["app_id"]
@@ -191,28 +190,6 @@ def design_app(job: dict[str, Any]) -> dict[str, Any]:
         record["error"] = _reason(exc)
     record["seconds"] = round(time.perf_counter() - start, 3)
     return record
-
-
-_ALLOCATOR_TUNED = False
-
-
-def _tune_worker_allocator() -> None:
-    """In a batch worker, keep freed image buffers (a canvas is 11 MB) for the next image
-    instead of handing them back to the OS and faulting them in again: glibc otherwise
-    maps each one fresh, and the page faults cost ~10% of a set's CPU time (more on a VM).
-    Memory stays flat: a worker keeps what its largest set needed."""
-    global _ALLOCATOR_TUNED
-    if _ALLOCATOR_TUNED or not sys.platform.startswith("linux"):
-        return
-    _ALLOCATOR_TUNED = True
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL("libc.so.6")
-        libc.mallopt(-3, 32 * 2**20)  # M_MMAP_THRESHOLD: images up to 32 MB from the heap
-        libc.mallopt(-1, 512 * 2**20)  # M_TRIM_THRESHOLD: keep up to 512 MB of free heap
-    except (OSError, AttributeError):  # not glibc: leave the allocator alone
-        pass
 
 
 def _record(job: dict[str, Any], status: str) -> dict[str, Any]:

@@ -110,9 +110,14 @@ def decode_base64_png(text: str, name: str = "image") -> bytes:
     return data
 
 
-def open_image(ref: str | Path | bytes) -> Image.Image:
-    """Decode a raw screenshot reference (path or PNG bytes) to an RGB image."""
-    im = _decode_8bit_png(ref)
+def open_image(ref: str | Path | bytes, *, release_gil: bool = False) -> Image.Image:
+    """Decode a raw screenshot reference (path or PNG bytes) to an RGB image.
+
+    libspng decodes 8-bit PNGs in about half Pillow's time but holds the GIL while it
+    does; ``release_gil=True`` (several threads decoding at once) uses Pillow, which lets
+    the other threads run. The pixels are the same either way.
+    """
+    im = None if release_gil else _decode_8bit_png(ref)
     if im is None:  # anything else, and every error message, comes from Pillow
         try:
             if isinstance(ref, (bytes, bytearray, memoryview)):

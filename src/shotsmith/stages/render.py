@@ -256,9 +256,15 @@ def render(
     one per core, at most 4; ``SHOTSMITH_RENDER_THREADS`` overrides).
     """
 
+    rows = [row for _, row in frame.iterrows()]
+    workers = render_threads(threads, len(rows))
+
     def one(row: pd.Series) -> tuple[str, bytes | None, int, int, float]:
         start = time.perf_counter()
-        image = render_scene(row[C.LAYOUT_SCENE], row[C.IMAGE])
+        ref = row[C.IMAGE]
+        if not isinstance(ref, Image.Image):  # threads share the GIL: a decoder that frees it
+            ref = open_image(ref, release_gil=workers > 1)
+        image = render_scene(row[C.LAYOUT_SCENE], ref)
         if out_dir is None:
             path, blob = "", encode_png(image)
         else:
@@ -266,8 +272,6 @@ def render(
             path, blob = str(write_png(image, Path(out_dir) / name)), None
         return path, blob, image.width, image.height, (time.perf_counter() - start) * 1000
 
-    rows = [row for _, row in frame.iterrows()]
-    workers = render_threads(threads, len(rows))
     if workers > 1:  # decoding, resizing and deflate release the GIL: threads share the work
         with ThreadPoolExecutor(workers) as pool:
             results = list(pool.map(one, rows))
