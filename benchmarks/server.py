@@ -24,8 +24,6 @@ import argparse
 import base64
 import io
 import os
-import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -38,6 +36,7 @@ import httpx
 from PIL import Image, ImageDraw, ImageFont
 
 from shotsmith.localsite import serve_folder
+from shotsmith.notebook import LocalServer
 
 ROOT = Path(__file__).resolve().parents[1]
 KEYS = ["bench-key-timing-0123456789", "bench-key-load-a-0123456789", "bench-key-load-b-0123456789"]
@@ -97,51 +96,16 @@ def inputs(count: int = 10) -> tuple[list[dict], str]:
 # --- the server --------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_server(data_dir: Path, workers: int | None, no_ocr: bool) -> tuple[subprocess.Popen, str]:
-    port = free_port()
-    cmd = [
-        sys.executable,
-        "-m",
-        "shotsmith.cli",
-        "serve",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--data-dir",
-        str(data_dir),
-        "--log-level",
-        "warning",
-    ]
-    if workers:
-        cmd += ["--workers", str(workers)]
-    if no_ocr:
-        cmd.append("--no-ocr")
-    proc = subprocess.Popen(
-        cmd,
-        cwd=ROOT,
-        env={**os.environ, "SHOTSMITH_API_KEYS": ",".join(KEYS)},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(url + "/healthz", timeout=1).status_code == 200:
-                time.sleep(3)  # let the worker processes finish importing the pipeline
-                return proc, url
-        except httpx.TransportError:
-            time.sleep(0.1)
-    proc.kill()
-    raise SystemExit("server did not start")
+def start_server(data_dir: Path, workers: int | None, no_ocr: bool) -> LocalServer:
+    server = LocalServer(
+        data_dir=data_dir,
+        workers=workers,
+        api_key=KEYS[0],
+        env={"SHOTSMITH_API_KEYS": ",".join(KEYS)},
+        args=["--no-ocr"] if no_ocr else [],
+    ).start()
+    time.sleep(3)  # let the worker processes finish importing the pipeline
+    return server
 
 
 def tree_rss(pid: int) -> int:
@@ -284,7 +248,8 @@ def main() -> int:
     webapp_url = webapp.url
     with tempfile.TemporaryDirectory(prefix="shotsmith-bench-") as tmp:
         add_project(Path(tmp) / "data", "pocket-budget", webapp_url)
-        proc, url = start_server(Path(tmp) / "data", args.workers, args.no_ocr)
+        server = start_server(Path(tmp) / "data", args.workers, args.no_ocr)
+        proc, url = server.process, server.url
         try:
             http = httpx.Client(base_url=url, timeout=120)
             print(
@@ -370,8 +335,7 @@ def main() -> int:
                     f"{statistics.median(c for _, c, _ in runs):.2f} s"
                 )
         finally:
-            os.killpg(proc.pid, signal.SIGTERM)
-            proc.wait(30)
+            server.stop(30)
             webapp.close()
     return 0
 

@@ -1082,6 +1082,7 @@ class LocalServer:
         workers: int | None = 1,
         startup_timeout: float = 60.0,
         env: dict[str, str] | None = None,
+        args: Sequence[str] = (),
     ):
         import secrets
 
@@ -1096,6 +1097,7 @@ class LocalServer:
         self.workers = workers
         self.startup_timeout = startup_timeout
         self.env = env or {}
+        self.args = list(args)  # more `shotsmith serve` options, e.g. ["--no-ocr"]
         self.process: subprocess.Popen | None = None
         self.log_path = self.data_dir / "server.log"
 
@@ -1119,6 +1121,7 @@ class LocalServer:
         ]
         if self.workers:
             cmd += ["--workers", str(self.workers)]
+        cmd += self.args
         keys = ",".join(k for k in (os.environ.get("SHOTSMITH_API_KEYS", ""), self.api_key) if k)
         env = {**os.environ, "SHOTSMITH_API_KEYS": keys, **self.env}
         log = open(self.log_path, "ab")
