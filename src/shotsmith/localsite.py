@@ -11,26 +11,30 @@ from __future__ import annotations
 import functools
 import http.server
 import threading
-from collections.abc import Callable
 from pathlib import Path
 
 from .errors import ShotsmithError
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    on_request: Callable[[str], None] | None = None
+    server: _QuietServer
 
     def log_message(self, *args: object) -> None:  # no access log on stderr
         pass
 
     def do_GET(self) -> None:
-        if self.on_request is not None:
-            self.on_request(self.path)
+        with self.server.lock:
+            self.server.requests += 1
         super().do_GET()
 
 
 class _QuietServer(http.server.ThreadingHTTPServer):
     daemon_threads = True
+
+    def __init__(self, address: tuple[str, int], handler) -> None:
+        super().__init__(address, handler)
+        self.requests = 0  # GETs served
+        self.lock = threading.Lock()
 
     def handle_error(self, request, client_address) -> None:  # a browser hung up: fine
         pass
@@ -50,20 +54,14 @@ class LocalSite:
                 f"{root} has no index.html; serve_folder() serves a built web app's folder"
             )
         self.folder = root
-        self.requests = 0
-        lock = threading.Lock()
-
-        def count(_path: str) -> None:
-            with lock:
-                self.requests += 1
-
-        handler = functools.partial(
-            type("Handler", (_QuietHandler,), {"on_request": staticmethod(count)}),
-            directory=str(root),
-        )
+        handler = functools.partial(_QuietHandler, directory=str(root))
         self._httpd = _QuietServer(("127.0.0.1", port), handler)
         self.url = f"http://127.0.0.1:{self._httpd.server_address[1]}/"
         threading.Thread(target=self._httpd.serve_forever, daemon=True).start()
+
+    @property
+    def requests(self) -> int:
+        return self._httpd.requests
 
     def close(self) -> None:
         self._httpd.shutdown()
