@@ -152,12 +152,12 @@ def _decode_8bit_png(ref: str | Path | bytes) -> Image.Image | None:
                 data = fh.read()
     except (OSError, TypeError):
         return None
-    if not data.startswith(PNG_SIGNATURE) or data[12:16] != b"IHDR" or len(data) < 26:
+    try:
+        width, height = _png_header(data, _ref_name(ref))  # the same checks as reading
+    except InputImageError:  # Pillow decodes it again and says what is wrong
         return None
-    width, height = struct.unpack(">II", data[16:24])
-    depth, color_type = data[24], data[25]
-    mode = {2: "RGB", 6: "RGBA"}.get(color_type)
-    if depth != 8 or mode is None or not 0 < width * height <= MAX_PIXELS:
+    mode = {2: "RGB", 6: "RGBA"}.get(data[25])
+    if data[24] != 8 or mode is None:  # bit depth 8, colour type RGB or RGBA only
         return None
     try:
         pixels = pyspng.load(data, format=mode)
