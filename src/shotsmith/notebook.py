@@ -45,7 +45,7 @@ from .errors import ShotsmithError, TemplateError
 from .io import open_image
 from .scene import Scene, as_scene
 from .sheets import contact_sheet
-from .stages.layout import REPO_LAYOUTS, load_template, plan_layout
+from .stages.layout import load_template, plan_layout, project_layouts_dir
 from .stages.render import render_scene
 
 IMAGE_COLUMNS = (C.IMAGE, C.RENDER_PATH, C.RENDER_PNG)
@@ -531,16 +531,12 @@ TUNER_MARK = "# Written by the shotsmith layout tuner"
 
 
 def default_layouts_dir() -> Path:
-    """Where a tuned template is saved: $SHOTSMITH_LAYOUTS's first folder, else ./layouts
-    when it exists, else the project's layouts/ (a source checkout), else ./layouts."""
+    """Where a tuned template is saved: $SHOTSMITH_LAYOUTS's first folder, else the
+    nearest layouts/ folder in the working folder or its parents, else ./layouts."""
     env = [p for p in os.environ.get("SHOTSMITH_LAYOUTS", "").split(os.pathsep) if p]
     if env:
         return Path(env[0])
-    if (Path.cwd() / "layouts").is_dir():
-        return Path.cwd() / "layouts"
-    if REPO_LAYOUTS.is_dir():
-        return REPO_LAYOUTS
-    return Path.cwd() / "layouts"
+    return project_layouts_dir() or Path.cwd() / "layouts"
 
 
 def _toml_key(key: str) -> str:

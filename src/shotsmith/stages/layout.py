@@ -36,7 +36,8 @@ from ..scene import Background, DeviceFrame, Scene, TextBlock
 from ..text import fit_size, font_for, ink_box, load_font, wrap_balanced
 from .render import background_region
 
-REPO_LAYOUTS = Path(__file__).resolve().parents[3] / "layouts"
+#: The built-in templates, shipped inside the package (so a wheel install has them).
+BUILTIN_LAYOUTS = Path(__file__).resolve().parents[1] / "data" / "layouts"
 
 TEMPLATE_DEFAULTS: dict[str, Any] = {
     "name": "default",
@@ -74,10 +75,27 @@ TEMPLATE_DEFAULTS: dict[str, Any] = {
 TONES = ("deep", "light", "dark", "vivid")
 
 
+def project_layouts_dir(start: Path | None = None) -> Path | None:
+    """The nearest ``layouts/`` folder in the working folder or one of its parents.
+
+    A project keeps its own templates in ``layouts/`` at its top; a notebook or a
+    script run from a subfolder (``notebooks/``) still finds them, as git finds ``.git``.
+    """
+    here = (start or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        if (folder / "layouts").is_dir():
+            return folder / "layouts"
+    return None
+
+
 def layout_dirs() -> list[Path]:
-    """Where templates are looked up, first match wins."""
+    """Where templates are looked up, first match wins: ``$SHOTSMITH_LAYOUTS`` (a
+    path list), the project's ``layouts/`` (see :func:`project_layouts_dir`), then the
+    built-in templates. The first two are overlays: they add templates or override a
+    built-in one of the same name."""
     env = [Path(p) for p in os.environ.get("SHOTSMITH_LAYOUTS", "").split(os.pathsep) if p]
-    return [*env, Path.cwd() / "layouts", REPO_LAYOUTS]
+    project = project_layouts_dir()
+    return [*env, *([project] if project else []), BUILTIN_LAYOUTS]
 
 
 def available_templates() -> list[str]:
