@@ -27,6 +27,14 @@ IMAGE = "image"  # reference to the raw PNG: a path (str) or the PNG bytes
 SCREEN_TEXT = "screen_text"  # visible text known without OCR (DOM text), "" if none
 IMAGE_WIDTH = "image_width"
 IMAGE_HEIGHT = "image_height"
+# Optional inputs. SCREEN_ELEMENTS: the visible text with roles, read from the DOM by
+# capture (manifest.json "elements"): a list of {"role", "text"[, "level"][, "box"]}, role
+# one of "heading" (level 1-6), "tab" (tab bar / nav item), "button", "link", "listitem",
+# "label" (form label, column header), "input" (a field's placeholder), "text"; box
+# [x, y, w, h] in the PNG's pixels. [] when unknown (then OCR reads the pixels).
+SCREEN_ELEMENTS = "screen_elements"
+SCREEN_URL = "screen_url"  # the page a captured screen shows, "" when not captured
+ABOUT = "about"  # the user's own description of the app (set-level), "" when none
 
 INPUT_COLUMNS = (
     APP_ID,
@@ -46,6 +54,9 @@ INPUT_COLUMNS = (
 DOMAIN_CATEGORY = "domain_category"  # App Store category (set-level)
 DOMAIN_CONFIDENCE = "domain_confidence"  # 0..1 (set-level)
 DOMAIN_SIGNALS = "domain_signals"  # human-readable list of what decided it (set-level)
+DOMAIN_RUNNER_UP = "domain_runner_up"  # the second most likely category (set-level)
+DOMAIN_CONFIDENT = "domain_confident"  # bool: confidence cleared the threshold (set-level);
+# when False, copy and palette stay neutral rather than lean on the category
 
 # --- extract_features -------------------------------------------------------
 FEATURES_INTENT = "features_intent"  # what kind of screen: "overview", "search", ...
@@ -56,12 +67,27 @@ FEATURES_TEXT_SOURCE = "features_text_source"  # "dom", "ocr", "none (...reason.
 FEATURES_COLORS = "features_colors"  # list of hex colours of this screenshot, most used first
 FEATURES_ACCENT = "features_accent"  # the set's brand/accent colour, hex (set-level)
 FEATURES_DARK_UI = "features_dark_ui"  # the set's UI is mostly dark (set-level)
+# What each screen shows, as a copywriter reads it (chrome left out: status bar, cookie
+# banners, "Powered by", raw JSON). From SCREEN_ELEMENTS when present, else OCR boxes.
+FEATURES_TITLE = "features_title"  # the screen's title (largest text near the top), ""
+FEATURES_HEADINGS = "features_headings"  # list[str], section headings in reading order
+FEATURES_TABS = "features_tabs"  # list[str], tab bar / navigation labels
+FEATURES_ACTIONS = "features_actions"  # list[str], button labels ("Add expense")
+FEATURES_LABELS = "features_labels"  # list[str], list items, field labels, column headers
+FEATURES_NUMBERS = "features_numbers"  # list[str], numbers with their units ("$1,240")
+# list of {"role", "text", "source"}: every piece of evidence above, in reading order;
+# role "title" | "heading" | "tab" | "action" | "label" | "number" | "text"; source
+# "dom" | "ocr". What write_copy may draw on, and the record of why.
+FEATURES_EVIDENCE = "features_evidence"
 
 # --- write_copy -------------------------------------------------------------
 COPY_TAGLINE = "copy_tagline"  # set-level promise
 COPY_HEADLINE = "copy_headline"
 COPY_SUBTITLE = "copy_subtitle"
 COPY_SOURCE = "copy_source"  # "phrasebank", "llm:<model>", "phrasebank (llm failed: ...)"
+# dict {"headline": [...], "subtitle": [...]}: the evidence words each line rests on
+# (screen text, app name, the user's description); [] for a line the user wrote
+COPY_EVIDENCE = "copy_evidence"
 
 # --- plan_layout ------------------------------------------------------------
 LAYOUT_TEMPLATE = "layout_template"
