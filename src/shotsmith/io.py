@@ -203,6 +203,50 @@ def _read_manifest(folder: Path) -> dict[str, Any] | None:
     return None
 
 
+ELEMENT_ROLES = ("heading", "tab", "button", "link", "listitem", "label", "input", "text")
+
+
+def _manifest_elements(value: Any, where: str) -> list[dict[str, Any]]:
+    """A manifest screen's ``elements`` (see ``columns.SCREEN_ELEMENTS``), checked."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise ShotsmithError(
+            f'{where}: \'elements\' must be a list of {{"role", "text"[, "level"][, "box"]}} '
+            f"objects, got {type(value).__name__}. Fix or remove it."
+        )
+    out = []
+    for i, item in enumerate(value, start=1):
+        if not isinstance(item, dict) or not isinstance(item.get("text"), str):
+            raise ShotsmithError(
+                f"{where}: element {i} must be an object with a 'role' and a 'text' string."
+            )
+        role = item.get("role", "text")
+        if role not in ELEMENT_ROLES:
+            raise ShotsmithError(
+                f"{where}: element {i} has role {role!r}; roles are {', '.join(ELEMENT_ROLES)}."
+            )
+        element: dict[str, Any] = {"role": role, "text": item["text"]}
+        if "level" in item:
+            level = item["level"]
+            if not isinstance(level, int) or isinstance(level, bool) or not 1 <= level <= 6:
+                raise ShotsmithError(f"{where}: element {i} has level {level!r}; use 1-6.")
+            element["level"] = level
+        if "box" in item:
+            box = item["box"]
+            if not (
+                isinstance(box, list)
+                and len(box) == 4
+                and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in box)
+            ):
+                raise ShotsmithError(
+                    f"{where}: element {i} has box {box!r}; use [x, y, width, height] in pixels."
+                )
+            element["box"] = box
+        out.append(element)
+    return out
+
+
 def read_screenshots(
     source: str | Path | Sequence[str | Path | bytes] | None = None,
     *,
@@ -228,6 +272,8 @@ def read_screenshots(
     refs: list[str | bytes] = []
     names: list[str] = []
     labels: list[str] = []
+    elements: list[list[dict[str, Any]]] = []  # from manifest.json, per screen
+    urls: list[str] = []
     if images_base64 is not None:
         if source is not None:
             raise ShotsmithError("read_screenshots: pass either source or images_base64, not both.")
@@ -249,6 +295,12 @@ def read_screenshots(
                 refs.append(str(path))
                 names.append(entry.get("screen") or screen_name_from_file(path)[1])
                 labels.append(str(path))
+                where = f"{folder}/manifest: screen {i + 1}"
+                elements.append(_manifest_elements(entry.get("elements"), where))
+                url = entry.get("url", "")
+                if not isinstance(url, str):
+                    raise ShotsmithError(f"{where}: 'url' must be text, got {url!r}.")
+                urls.append(url)
             if texts is None and any("text" in e for e in entries if isinstance(e, dict)):
                 texts = [e.get("text", "") if isinstance(e, dict) else "" for e in entries]
         else:
@@ -326,6 +378,10 @@ def read_screenshots(
     if len(text_list) != len(refs):
         raise ShotsmithError("read_screenshots: give one visible-text string per image.")
     aid = app_id or slugify(project)
+    if len(elements) != len(refs):
+        elements = [[] for _ in refs]
+    if len(urls) != len(refs):
+        urls = [""] * len(refs)
 
     return pd.DataFrame(
         {
@@ -340,6 +396,8 @@ def read_screenshots(
             C.SCREEN_TEXT: [t or "" for t in text_list],
             C.IMAGE_WIDTH: [w for w, _ in sizes],
             C.IMAGE_HEIGHT: [h for _, h in sizes],
+            C.SCREEN_ELEMENTS: elements,
+            C.SCREEN_URL: urls,
         }
     )
 
