@@ -50,6 +50,60 @@ def test_manifest_sets_order_names_and_metadata(tmp_path: Path):
     assert set(frame[C.LOCALE]) == {"en-GB"}
 
 
+def test_manifest_elements_and_url_become_columns(tmp_path: Path):
+    """A captured folder's manifest gives each screen its DOM text with roles and its page;
+    every other source gives [] and "" (the columns are always there)."""
+    fake_screen().save(tmp_path / "01_home.png")
+    fake_screen().save(tmp_path / "02_list.png")
+    elements = [
+        {"role": "heading", "text": "Trails", "level": 1, "box": [48, 210, 300, 90]},
+        {"role": "tab", "text": "Search", "box": [600, 2500, 120, 40]},
+        {"role": "text", "text": "142 trails near Boulder"},
+    ]
+    (tmp_path / "manifest.json").write_text(
+        json.dumps(
+            {
+                "project_name": "Trailbook",
+                "screens": [
+                    {
+                        "file": "01_home.png",
+                        "screen": "home",
+                        "url": "http://127.0.0.1:8000/",
+                        "title": "Home · Trailbook",
+                        "elements": elements,
+                    },
+                    {"file": "02_list.png", "screen": "list"},
+                ],
+            }
+        )
+    )
+    frame = ss.read_screenshots(tmp_path)
+    assert frame[C.SCREEN_ELEMENTS].iloc[0] == elements
+    assert frame[C.SCREEN_URL].iloc[0] == "http://127.0.0.1:8000/"
+    assert frame[C.SCREEN_ELEMENTS].iloc[1] == [] and frame[C.SCREEN_URL].iloc[1] == ""
+    plain = ss.read_screenshots([png_bytes(fake_screen())], project_name="X")
+    assert plain[C.SCREEN_ELEMENTS].iloc[0] == [] and plain[C.SCREEN_URL].iloc[0] == ""
+
+
+@pytest.mark.parametrize(
+    "elements, message",
+    [
+        ({"role": "heading"}, "must be a list"),
+        (["Trails"], "element 1 must be an object"),
+        ([{"role": "banner", "text": "x"}], "role 'banner'"),
+        ([{"role": "heading", "text": "x", "level": 9}], "level 9"),
+        ([{"role": "text", "text": "x", "box": [1, 2, 3]}], r"\[x, y, width, height\]"),
+    ],
+)
+def test_bad_manifest_elements_are_clear_errors(tmp_path: Path, elements, message):
+    fake_screen().save(tmp_path / "01_home.png")
+    (tmp_path / "manifest.json").write_text(
+        json.dumps({"screens": [{"file": "01_home.png", "elements": elements}]})
+    )
+    with pytest.raises(ss.ShotsmithError, match=rf"manifest: screen 1: .*{message}"):
+        ss.read_screenshots(tmp_path, project_name="X")
+
+
 def test_bytes_and_base64_inputs():
     data = png_bytes(fake_screen())
     by_bytes = ss.read_screenshots([data, data], project_name="X", screens=["home", "stats"])
