@@ -157,6 +157,8 @@ def _env(app: App) -> dict[str, str]:
         NPM_CONFIG_FUND="false",
         NPM_CONFIG_AUDIT="false",
         BROWSER="none",
+        # Seed scripts live in the repository; their require()s resolve in the app's cache.
+        NODE_PATH=str(app.home / "node_modules"),
     )
     env.update({k: app.expand(v) for k, v in app.env.items()})
     return env
