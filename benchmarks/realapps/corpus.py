@@ -28,73 +28,20 @@ from typing import Any
 
 from PIL import Image
 from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import run  # noqa: E402  (the harness beside this file)
+import run
 
-from shotsmith.stages.capture import resolve_devices  # noqa: E402
-from shotsmith.statusbar import draw_status_bar  # noqa: E402
+from shotsmith.stages.capture import resolve_devices
+from shotsmith.statusbar import draw_status_bar
 
 OUT = run.REPO / "tests" / "data" / "realapps"
 BAND_PT = 54
 
 # Visible text and elements with roles, in the viewport only, in reading order.
-READ_SCREEN = r"""
-(band) => {
-  const vw = innerWidth, vh = innerHeight;
-  const visible = (el) => {
-    const r = el.getBoundingClientRect();
-    if (r.width < 2 || r.height < 2 || r.bottom <= 0 || r.top >= vh || r.right <= 0 || r.left >= vw) return null;
-    const s = getComputedStyle(el);
-    if (s.visibility === 'hidden' || s.display === 'none' || +s.opacity === 0) return null;
-    return r;
-  };
-  const clean = (t) => (t || '').replace(/\s+/g, ' ').trim();
-  const roleOf = (el) => {
-    const tag = el.tagName.toLowerCase(), role = (el.getAttribute('role') || '').toLowerCase();
-    if (/^h[1-6]$/.test(tag) || role === 'heading') return ['heading', +(tag[1] || el.getAttribute('aria-level') || 2)];
-    if (role === 'tab' || el.closest('nav, [role=tablist], [role=navigation]') && (tag === 'a' || tag === 'button')) return ['tab'];
-    if (tag === 'button' || role === 'button' || (tag === 'input' && /^(submit|button)$/.test(el.type))) return ['button'];
-    if (tag === 'a') return ['link'];
-    if (tag === 'li' || role === 'listitem' || role === 'row') return ['listitem'];
-    if (tag === 'label' || tag === 'th' || role === 'columnheader') return ['label'];
-    if ((tag === 'input' || tag === 'textarea') && el.placeholder) return ['input'];
-    return null;
-  };
-  const out = [], seen = new Set();
-  const all = document.body.querySelectorAll('h1,h2,h3,h4,h5,h6,[role=heading],[role=tab],nav a,nav button,[role=navigation] a,button,[role=button],a,li,[role=listitem],label,th,[role=columnheader],input,textarea');
-  for (const el of all) {
-    const kind = roleOf(el); if (!kind) continue;
-    const r = visible(el); if (!r) continue;
-    let text = kind[0] === 'input' ? clean(el.placeholder) : clean(el.innerText || el.value || el.getAttribute('aria-label') || el.title);
-    if (!text || text.length > 160) continue;
-    const key = kind[0] + '|' + text + '|' + Math.round(r.top);
-    if (seen.has(key)) continue; seen.add(key);
-    const item = {role: kind[0], text, box: [r.left, r.top + band, r.width, r.height]};
-    if (kind[0] === 'heading') item.level = kind[1];
-    out.push(item);
-  }
-  // plain text blocks not covered above
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  const lines = [];
-  let node;
-  while ((node = walker.nextNode())) {
-    const t = clean(node.textContent); if (!t) continue;
-    const el = node.parentElement; if (!el || /^(script|style|noscript|template)$/i.test(el.tagName)) continue;
-    const range = document.createRange(); range.selectNodeContents(node);
-    const r = range.getBoundingClientRect();
-    if (r.width < 1 || r.height < 1 || r.bottom <= 0 || r.top >= vh || r.right <= 0 || r.left >= vw) continue;
-    const s = getComputedStyle(el);
-    if (s.visibility === 'hidden' || +s.opacity === 0) continue;
-    lines.push({t, top: r.top, left: r.left, box: [r.left, r.top + band, r.width, r.height]});
-  }
-  lines.sort((a, b) => (Math.abs(a.top - b.top) < 4 ? a.left - b.left : a.top - b.top));
-  const covered = new Set(out.map((e) => e.text));
-  for (const l of lines) if (!covered.has(l.t)) { out.push({role: 'text', text: l.t, box: l.box}); covered.add(l.t); }
-  out.sort((a, b) => (Math.abs(a.box[1] - b.box[1]) < 4 ? a.box[0] - b.box[0] : a.box[1] - b.box[1]));
-  return {text: lines.map((l) => l.t).filter((t, i, a) => a.indexOf(t) === i).join('\n'), elements: out};
-}
-"""
+READ_SCREEN = (Path(__file__).resolve().parent / "read_screen.js").read_text(encoding="utf-8")
+
 
 SETTLE_CSS = (
     "*,*::before,*::after{animation-duration:0s!important;transition-duration:0s!important;"
@@ -136,6 +83,45 @@ def _optimise(folder: Path) -> None:
         subprocess.run(["optipng", "-quiet", "-o2", "-strip", "all", *pngs], check=True)
 
 
+def _walk(
+    page: Page,
+    app: run.App,
+    corpus: dict[str, Any],
+    device: Any,
+    band_pt: int,
+    band_px: int,
+    scale: float,
+    target: Path,
+    screens: list[dict[str, Any]],
+) -> None:
+    for step in corpus.get("login", []):
+        _do(page, app, step)
+    for number, screen in enumerate(corpus["screens"], start=1):
+        for step in screen["steps"]:
+            _do(page, app, step)
+        try:  # some apps poll for ever (MLflow); the steps' own waits are what matters
+            page.wait_for_load_state("networkidle", timeout=8_000)
+        except PlaywrightTimeout:
+            pass
+        page.wait_for_timeout(int(screen.get("settle", 800)))
+        read = page.evaluate(READ_SCREEN, band_pt)
+        image = _finish(page.screenshot(), device, band_px)
+        file_name = f"{number:02d}_{screen['screen'].replace(' ', '-')}.png"
+        image.save(target / file_name)
+        for element in read["elements"]:
+            element["box"] = [round(v * scale) for v in element["box"]]
+        screens.append(
+            {
+                "file": file_name,
+                "screen": screen["screen"],
+                "url": page.url,
+                "title": page.title(),
+                "text": read["text"],
+                "elements": read["elements"],
+            }
+        )
+
+
 def photograph(name: str, out: Path, size: str) -> Path:
     app = run.load_app(name)
     spec = run.tomllib.loads((run.SPECS / f"{name}.toml").read_text(encoding="utf-8"))
@@ -145,7 +131,8 @@ def photograph(name: str, out: Path, size: str) -> Path:
     started_here = not run.is_running(app)
     if started_here:
         run.start(app)
-    device = resolve_devices(["ios"], [size])[0]
+    # A desktop-only web app (MLflow) is photographed at the iPad size its spec names.
+    device = resolve_devices(["ios"], [corpus.get("size", size)], supports_ipad=True)[0]
     scale = device.scale
     width_pt, height_pt = device.points
     band_pt = max(BAND_PT, round(device.top_inset_pt))
@@ -173,32 +160,17 @@ def photograph(name: str, out: Path, size: str) -> Path:
             )
             context.add_init_script(
                 "addEventListener('DOMContentLoaded', () => { const s = document.createElement"
-                f"('style'); s.textContent = {json.dumps(SETTLE_CSS)}; document.head.append(s); }});"
+                f"('style'); s.textContent = {json.dumps(SETTLE_CSS)}; "
+                "document.head.append(s); });"
             )
             page = context.new_page()
-            for step in corpus.get("login", []):
-                _do(page, app, step)
-            for number, screen in enumerate(corpus["screens"], start=1):
-                for step in screen["steps"]:
-                    _do(page, app, step)
-                page.wait_for_load_state("networkidle", timeout=15_000)
-                page.wait_for_timeout(int(screen.get("settle", 800)))
-                read = page.evaluate(READ_SCREEN, band_pt)
-                image = _finish(page.screenshot(), device, band_px)
-                file_name = f"{number:02d}_{screen['screen'].replace(' ', '-')}.png"
-                image.save(target / file_name)
-                for element in read["elements"]:
-                    element["box"] = [round(v * scale) for v in element["box"]]
-                screens.append(
-                    {
-                        "file": file_name,
-                        "screen": screen["screen"],
-                        "url": page.url,
-                        "title": page.title(),
-                        "text": read["text"],
-                        "elements": read["elements"],
-                    }
-                )
+            try:
+                _walk(page, app, corpus, device, band_pt, band_px, scale, target, screens)
+            except Exception as error:
+                page.screenshot(path=str(target / "failed.png"))
+                raise run.HarnessError(
+                    f"{name}: a corpus step failed ({error}); the page then: {target}/failed.png"
+                ) from error
             browser.close()
     finally:
         if started_here:

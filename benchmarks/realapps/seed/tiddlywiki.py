@@ -165,11 +165,14 @@ Season total so far: ''20.4 kg''.
     {
         "title": "Jobs This Week",
         "tags": "Log",
-        "text": """* [x] Pot on the tomato seedlings
-* [x] Put up the bean poles
-* [ ] Net the brassicas before the butterflies arrive
-* [ ] Sow the second row of lettuce
-* [ ] Turn the compost bay
+        "text": """!! Done
+* Pot on the tomato seedlings
+* Put up the bean poles
+
+!! To do
+* Net the brassicas before the butterflies arrive
+* Sow the second row of lettuce
+* Turn the compost bay
 """,
     },
 ]
