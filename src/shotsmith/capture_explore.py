@@ -51,6 +51,7 @@ from PIL import Image
 from .capture_pages import (
     LINK_RISK_CATEGORIES,
     PER_TEMPLATE,
+    SAME_SHAPE,
     Screen,
     Verdict,
     app_name_from,
@@ -75,6 +76,8 @@ from .capture_pages import (
     route_of,
     rules,
     script,
+    shape_similarity,
+    share_prefix,
     template_key,
     words_pattern,
 )
@@ -265,6 +268,36 @@ def find_browser(path: str | None = None) -> str | None:
 
 
 # --- the explorer -------------------------------------------------------------
+
+
+@dataclass
+class _Run:
+    """The state of one exploration: what is queued, found, tried and left for later."""
+
+    queue: list[tuple[str, int]]
+    queued: set[str]
+    max_visits: int
+    max_clicks: int
+    explore_limit: int
+    max_screens: int
+    progress: Any = None
+    screens: list[Screen] = field(default_factory=list)
+    tried_keys: set[str] = field(default_factory=set)
+    other_origin: set[str] = field(default_factory=set)
+    visited_templates: dict[str, int] = field(default_factory=dict)
+    deferred: list[tuple[Screen, str, int]] = field(default_factory=list)
+    visits: int = 0
+    clicks: int = 0
+    forms_noted: bool = False
+    failed_start: Skipped | None = None
+
+    def kept(self, template: str) -> list[Screen]:
+        return [s for s in self.screens if s.template == template]
+
+    def add(self, screen: Screen) -> None:
+        self.screens.append(screen)
+        if self.progress is not None and len(self.screens) <= self.max_screens:
+            self.progress.update(1)
 
 
 class Explorer:
@@ -469,11 +502,11 @@ class Explorer:
     def _relayout(self) -> None:
         page = self._page
         page.wait_for_timeout(60)
-        if self.settle(quick=True):
+        if self.settle(quick=True, keep_scroll=True):
             raise _Refused(Verdict("page did not settle after a resize", "timeout"))
 
     # -- loading & settling ----------------------------------------------------
-    def load(self, url: str) -> Verdict | None:
+    def load(self, url: str, *, _retried: bool = False) -> Verdict | None:
         """Navigate, check the response, settle; None on success or why it is no screen."""
         if self.remaining() < 0.5:
             return Verdict("time budget used up", "budget")
@@ -488,6 +521,12 @@ class Explorer:
                     "a file download, not a page", "not-html"
                 )
             return _verdict(_reason(exc, self.page_timeout_s, "no response"))
+        if response is not None and response.status == 429 and not _retried:
+            wait = _retry_after(response)  # the app asks us to slow down: do, once
+            if wait is not None and wait + self.page_timeout_s < self.remaining() - 5:
+                log.debug("HTTP 429 on %s: waiting %.0f s as asked", url, wait)
+                page.wait_for_timeout(wait * 1000 + 500)
+                return self.load(url, _retried=True)
         if response is not None:
             if response.status >= 400:
                 return Verdict(f"HTTP {response.status} {response.status_text}".strip(), "http")
@@ -512,7 +551,7 @@ class Explorer:
             self._sign_in_if_asked()
         return None
 
-    def settle(self, *, quick: bool = False) -> str | None:
+    def settle(self, *, quick: bool = False, keep_scroll: bool = False) -> str | None:
         page = self._page
         cap = 0.5 if quick else self.settle_cap_s
         end = time.monotonic() + min(cap, max(0.0, self.remaining()))
@@ -531,6 +570,8 @@ class Explorer:
             "contentCapMs": int(content_cap * 1000),
             "fontCapMs": int(self.settle_cap_s * 1000),
             "busyWords": rules()["busy_words"],
+            "busyText": rules()["busy_text"],
+            "keepScroll": keep_scroll,
         }
         limit = max(cap, content_cap) + self.settle_cap_s * 2 + 1
         try:  # a page whose script never yields fails this quick question, not the long wait
@@ -577,8 +618,15 @@ class Explorer:
         state = self._calm(mark=False)
         if not state["dialogs"] and not state["menus"]:
             return None
+        if not loaded:  # what a press opened is a transient state; closing it leaves the page
+            what = "a dialog" if state["dialogs"] else "a menu"
+            first = (state["dialogs"] or state["menus"])[0]["label"]
+            return Verdict(
+                f"opens {what}{f' ({first!r})' if first else ''}: a transient state, not a screen",
+                "transient",
+            )
         if any(d["password"] for d in state["dialogs"]):
-            return None  # a sign-in dialog: judged as a sign-in wall
+            return None  # a sign-in dialog on arrival: judged as a sign-in wall
         for _ in range(2):
             _quiet(lambda: self._page.keyboard.press("Escape"))
             self._page.wait_for_timeout(150)
@@ -838,6 +886,7 @@ class Explorer:
             depth=depth,
             order=order,
             template=template_key(url, self._collections),
+            shape=info["shape"],
         )
 
     def _elements_in_pixels(self, elements: list[dict[str, Any]], offset: int) -> list[dict]:
@@ -865,196 +914,231 @@ class Explorer:
     def explore(
         self, emu: Emulation, *, max_screens: int, explore_limit: int, progress: Any = None
     ) -> ExploreResult:
+        """Visit the app breadth first and return its distinct screens, ranked.
+
+        Pages come first: links are followed, least-visited template first, and on each
+        page its tabs (and same-document links the page's script handles) are pressed at
+        once. Its other buttons wait until no page is left to visit, as they cost a reload
+        each and mostly open menus and dialogs.
+        """
         self.open(emu)
         self.origin = ""  # the start page may redirect (http -> https, apex -> www) ...
         start = normalize_url(self.start_url)
-        queue: list[tuple[str, int]] = [(start, 0)]
-        queued = {start}
-        screens: list[Screen] = []
-        tried_keys: set[str] = set()
-        visits = clicks = 0
-        max_visits, max_clicks = explore_limit * 3, max_screens * 3
-        other_origin: set[str] = set()
-        visited_templates: dict[str, int] = {}
-        forms_noted = False
-        first = True
+        run = _Run(
+            queue=[(start, 0)],
+            queued={start},
+            max_visits=explore_limit * 3,
+            max_clicks=max_screens * 3,
+            explore_limit=explore_limit,
+            max_screens=max_screens,
+            progress=progress,
+        )
         if self.login is not None and not self.signed_in:
             self._sign_in_first(start)
-
-        def kept(template: str) -> list[Screen]:
-            return [s for s in screens if s.template == template]
-
-        def add(screen: Screen) -> None:
-            screens.append(screen)
-            if progress is not None and len(screens) <= max_screens:
-                progress.update(1)
-
-        while queue:
-            url, depth = self._next(queue, visited_templates)
-            if len(screens) >= explore_limit or visits >= max_visits or self.remaining() < 1.0:
-                why = (
-                    "enough screens found"
-                    if len(screens) >= explore_limit
-                    else "time or page budget used up"
-                )
-                self.skipped.append(Skipped(route_of(url), f"not visited: {why}", "budget"))
-                continue
-            template = template_key(url, self._collections)
-            same = kept(template)
-            if screens and len(same) >= PER_TEMPLATE:
-                self.skipped.append(
-                    Skipped(
-                        route_of(url),
-                        f"not visited: the same page template as {_where(same[0])} "
-                        f"(at most {PER_TEMPLATE} screens per template)",
-                        "template",
-                    )
-                )
-                continue
-            visits += 1
-            visited_templates[template] = visited_templates.get(template, 0) + 1
-            try:
-                verdict = self.load(url)
-            except ShotsmithError:
-                raise
-            except Exception as exc:  # whatever the page did, the others still count
-                verdict = Verdict(f"could not load ({_first_line(exc)})", "error")
-                self._new_page()
-            if verdict:
-                if first:  # the start page: nothing can be done without it
-                    self.close()
-                    return ExploreResult(
-                        [],
-                        self.skipped + [Skipped(url, verdict.reason, verdict.kind)],
-                        visits,
-                        clicks,
-                    )
-                self.skipped.append(
-                    Skipped(route_of(url), verdict.reason, verdict.kind, emu.device_id)
-                )
-                continue
-            final = normalize_url(self._page.url)
-            if first:  # ... and where it lands is the app's origin
-                self.origin = origin_of(final)
-                first = False
-            if final != url and any(s.url == final and not s.via for s in screens):
-                dup = next(s for s in screens if s.url == final and not s.via)
-                self.skipped.append(
-                    Skipped(
-                        route_of(url),
-                        f"asks for a sign-in (goes to {route_of(final)})"
-                        if dup.sign_in
-                        else f"duplicate: redirects to {route_of(final)}",
-                        "sign-in" if dup.sign_in else "duplicate",
-                    )
-                )
-                continue
-            queued.add(final)
-            try:
-                screen = self.photograph(final, (), "", depth, len(screens), loaded=True)
-                info_links = self._last_links
-            except _Refused as refused:
-                self.skipped.append(
-                    Skipped(
-                        route_of(final),
-                        refused.verdict.reason,
-                        refused.verdict.kind,
-                        emu.device_id,
-                    )
-                )
-                continue
-            except ShotsmithError:
-                raise
-            except Exception as exc:
-                self.skipped.append(
-                    Skipped(
-                        route_of(final),
-                        f"could not capture ({_first_line(exc)})",
-                        "error",
-                        emu.device_id,
-                    )
-                )
-                self._new_page()
-                continue
-
-            if screen.sign_in:
-                self.sign_in_url = self.sign_in_url or final
-                if any(s.sign_in for s in screens):
-                    self.skipped.append(
-                        Skipped(route_of(final), "another sign-in form: kept once", "sign-in")
-                    )
-                    continue
-            dup = next((s for s in screens if looks_same(s, screen)), None)
-            if dup is not None:
-                self.skipped.append(
-                    Skipped(
-                        route_of(final), f"duplicate: looks the same as {_where(dup)}", "duplicate"
-                    )
-                )
-            elif screens and len(kept(screen.template)) >= PER_TEMPLATE:
-                self.skipped.append(
-                    Skipped(
-                        route_of(final),
-                        f"the same page template as {_where(kept(screen.template)[0])} "
-                        f"(at most {PER_TEMPLATE} screens per template)",
-                        "template",
-                    )
-                )
-                dup = screen  # nothing more to learn from its buttons
+        while run.queue or run.deferred:
+            if run.queue:
+                url, depth = self._next(run.queue, run.visited_templates)
+                if self._visit(url, depth, run, emu, first=run.visits == 0 and not run.screens):
+                    break  # the start page failed: nothing can be done without it
             else:
-                add(screen)
-            if self._last_forms and not forms_noted and not screen.sign_in:
-                forms_noted = True
-                self.skipped.append(
-                    Skipped(
-                        route_of(final),
-                        f"{self._last_forms} form submit button(s) not pressed (allow_forms=False)",
-                        "form",
-                    )
-                )
-            # links, visible ones first, in document order
-            self._follow_links(info_links, depth, queue, queued, other_origin)
-
-            # clickables that are not links: press each once, watch for a change
-            if dup is None and not screen.sign_in:
-                base = screen
-                for cand in self._last_clicks:
-                    if (
-                        clicks >= max_clicks
-                        or len(screens) >= explore_limit
-                        or self.remaining() < 2.0
-                    ):
-                        break
-                    if cand["key"] in tried_keys or cand["selected"]:
-                        continue
-                    tried_keys.add(cand["key"])
-                    clicks += 1
-                    found, restore = self._try_click(
-                        base,
-                        cand,
-                        depth,
-                        len(screens),
-                        queued,
-                        queue,
-                        screens,
-                        other_origin,
-                        template_full=len(kept(base.template)) >= PER_TEMPLATE,
-                    )
-                    if found is not None:
-                        add(found)
-                    if restore and self.remaining() > 1.0:
-                        if self.load(final):
-                            break  # cannot get back to this page: stop clicking here
-                        try:
-                            self.extract()  # re-mark the candidates
-                        except Exception:
-                            break
+                base, final, depth = run.deferred.pop(0)
+                self._press_later(base, final, depth, run)
         if self.sign_in_url and self.login is None:
             self.notes.append(sign_in_note(self.sign_in_url, self.storage_state is not None))
         self.close()
         return ExploreResult(
-            rank(screens), self.skipped, visits, clicks, self.sign_in_url, self.notes
+            rank(run.screens), self.skipped, run.visits, run.clicks, self.sign_in_url, self.notes
         )
+
+    def _visit(self, url: str, depth: int, run: _Run, emu: Emulation, *, first: bool) -> bool:
+        """Load one queued page and take what it offers; True when the start page failed."""
+        screens = run.screens
+        if (
+            len(screens) >= run.explore_limit
+            or run.visits >= run.max_visits
+            or self.remaining() < 1.0
+        ):
+            why = (
+                "enough screens found"
+                if len(screens) >= run.explore_limit
+                else "time or page budget used up"
+            )
+            self.skipped.append(Skipped(route_of(url), f"not visited: {why}", "budget"))
+            return False
+        template = template_key(url, self._collections)
+        same = run.kept(template)
+        if screens and len(same) >= PER_TEMPLATE:
+            self.skipped.append(
+                Skipped(
+                    route_of(url),
+                    f"not visited: the same page template as {_where(same[0])} "
+                    f"(at most {PER_TEMPLATE} screens per template)",
+                    "template",
+                )
+            )
+            return False
+        run.visits += 1
+        run.visited_templates[template] = run.visited_templates.get(template, 0) + 1
+        log.debug("visit %s (template %s, %.1f s left)", url, template, self.remaining())
+        try:
+            verdict = self.load(url)
+        except ShotsmithError:
+            raise
+        except Exception as exc:  # whatever the page did, the others still count
+            verdict = Verdict(f"could not load ({_first_line(exc)})", "error")
+            self._new_page()
+        if verdict:
+            if first:
+                run.failed_start = Skipped(url, verdict.reason, verdict.kind)
+                self.skipped.append(run.failed_start)
+                return True
+            self.skipped.append(Skipped(route_of(url), verdict.reason, verdict.kind, emu.device_id))
+            return False
+        final = normalize_url(self._page.url)
+        if first:  # ... and where it lands is the app's origin
+            self.origin = origin_of(final)
+        if final != url and any(s.url == final and not s.via for s in screens):
+            dup = next(s for s in screens if s.url == final and not s.via)
+            self.skipped.append(
+                Skipped(
+                    route_of(url),
+                    f"asks for a sign-in (goes to {route_of(final)})"
+                    if dup.sign_in
+                    else f"duplicate: redirects to {route_of(final)}",
+                    "sign-in" if dup.sign_in else "duplicate",
+                )
+            )
+            return False
+        run.queued.add(final)
+        try:
+            screen = self.photograph(final, (), "", depth, len(screens), loaded=True)
+        except _Refused as refused:
+            self.skipped.append(
+                Skipped(
+                    route_of(final), refused.verdict.reason, refused.verdict.kind, emu.device_id
+                )
+            )
+            return False
+        except ShotsmithError:
+            raise
+        except Exception as exc:
+            self.skipped.append(
+                Skipped(
+                    route_of(final),
+                    f"could not capture ({_first_line(exc)})",
+                    "error",
+                    emu.device_id,
+                )
+            )
+            self._new_page()
+            return False
+        links, candidates, forms = self._last_links, self._last_clicks, self._last_forms
+
+        if screen.sign_in:
+            self.sign_in_url = self.sign_in_url or final
+            if any(s.sign_in for s in screens):
+                self.skipped.append(
+                    Skipped(route_of(final), "another sign-in form: kept once", "sign-in")
+                )
+                return False
+        twin = next(
+            (
+                s
+                for s in screens
+                if not s.via
+                and s.template != screen.template
+                and share_prefix(s.url, screen.url)
+                and shape_similarity(s.shape, screen.shape) >= SAME_SHAPE
+            ),
+            None,
+        )
+        if twin is not None:  # another record shown by the same page template
+            screen.template = twin.template
+        dup = next((s for s in screens if looks_same(s, screen)), None)
+        if dup is not None:
+            self.skipped.append(
+                Skipped(route_of(final), f"duplicate: looks the same as {_where(dup)}", "duplicate")
+            )
+        elif screens and len(run.kept(screen.template)) >= PER_TEMPLATE:
+            self.skipped.append(
+                Skipped(
+                    route_of(final),
+                    f"the same page template as {_where(run.kept(screen.template)[0])} "
+                    f"(at most {PER_TEMPLATE} screens per template)",
+                    "template",
+                )
+            )
+            dup = screen  # nothing more to learn from its buttons
+        else:
+            run.add(screen)
+        if forms and not run.forms_noted and not screen.sign_in:
+            run.forms_noted = True
+            self.skipped.append(
+                Skipped(
+                    route_of(final),
+                    f"{forms} form submit button(s) not pressed (allow_forms=False)",
+                    "form",
+                )
+            )
+        self._follow_links(links, depth, run.queue, run.queued, run.other_origin)
+        if dup is not None or screen.sign_in:
+            return False
+        now = [c for c in candidates if c["kind"] in ("tab", "hash")]
+        if len(now) < len(candidates):
+            run.deferred.append((screen, final, depth))
+        self._press(screen, final, depth, now, run)
+        return False
+
+    def _press_later(self, base: Screen, final: str, depth: int, run: _Run) -> None:
+        """The deferred buttons of a page: load it again and press them."""
+        if run.clicks >= run.max_clicks or len(run.screens) >= run.explore_limit:
+            return
+        if self.remaining() < 3.0 or self.load(final):
+            return
+        try:
+            self.calm(loaded=True)
+            candidates = self.extract()["clicks"]
+        except Exception:
+            return
+        later = [c for c in candidates if c["kind"] not in ("tab", "hash")]
+        self._press(base, final, depth, later, run)
+
+    def _press(
+        self, base: Screen, final: str, depth: int, candidates: list[dict[str, Any]], run: _Run
+    ) -> None:
+        """Press each candidate once on the loaded ``base`` page, watching for a change."""
+        for cand in candidates:
+            if (
+                run.clicks >= run.max_clicks
+                or len(run.screens) >= run.explore_limit
+                or self.remaining() < 2.0
+            ):
+                break
+            if cand["key"] in run.tried_keys or cand["selected"]:
+                continue
+            run.tried_keys.add(cand["key"])
+            run.clicks += 1
+            log.debug("press %r (%s) on %s", cand["label"], cand["kind"], final)
+            found, restore = self._try_click(
+                base,
+                cand,
+                depth,
+                len(run.screens),
+                run.queued,
+                run.queue,
+                run.screens,
+                run.other_origin,
+                full=lambda template: len(run.kept(template)) >= PER_TEMPLATE,
+            )
+            if found is not None:
+                run.add(found)
+            if restore and self.remaining() > 1.0 and not self._back_to(base):
+                if self.load(final):
+                    break  # cannot get back to this page: stop pressing here
+                try:
+                    self.extract()  # mark the candidates again
+                except Exception:
+                    break
 
     @property
     def _last_links(self) -> list[dict[str, Any]]:
@@ -1128,12 +1212,14 @@ class Explorer:
         screens: list[Screen],
         other_origin: set[str],
         *,
-        template_full: bool = False,
+        full: Any = None,
     ) -> tuple[Screen | None, bool]:
         """Click one candidate on the loaded ``base`` page; (new screen or None, need restore).
 
-        ``template_full``: the page's template has its screens already, so only a button
-        that leads to another page is of use.
+        The state a press leaves on the same URL has a template of its own: each tab is one,
+        all the records a page's script opens from same-document links (``#Tomatoes``) are
+        one, each other button is one. ``full(template)`` says that template has its
+        screens already.
         """
         page = self._page
         before_nav, blocked_before = self._nav_requests, len(self._blocked)
@@ -1167,7 +1253,7 @@ class Explorer:
         now = page.url
         if not now.startswith(("http:", "https:")) or origin_of(now) != self.origin:
             return None, True
-        if self.settle():
+        if self.settle(keep_scroll=True):
             return None, True
         now = normalize_url(page.url)
         if now != base.url:  # the button navigated: a page of its own, judged as a link is
@@ -1175,7 +1261,8 @@ class Explorer:
                 queued.add(now)
                 queue.insert(0, (now, depth + 1))
             return None, True
-        if template_full:
+        template = _state_template(base.template, cand)
+        if full is not None and full(template):
             return None, True
         label = cand["label"] or "a button"
         try:
@@ -1200,10 +1287,28 @@ class Explorer:
             raise
         except Exception:
             return None, True
+        screen.template = template
         dup = next((s for s in screens if looks_same(s, screen)), None)
         if dup is not None:
             return None, hamming(screen.dhash, base.dhash) > 0
         return screen, True
+
+    def _back_to(self, base: Screen) -> bool:
+        """Undo a press without reloading when Escape does it (a reload costs a heavy app
+        many requests, and some apps limit them): the same URL, nothing open, the same text.
+        The candidates are marked again either way."""
+        try:
+            if normalize_url(self._page.url) != base.url:
+                return False
+            self._page.keyboard.press("Escape")
+            self._page.wait_for_timeout(150)
+            state = self._calm(mark=False)
+            if state["dialogs"] or state["menus"]:
+                return False
+            self._page.evaluate("() => window.scrollTo(0, 0)")
+            return self.extract()["text"] == base.text
+        except Exception:
+            return False
 
     # -- recapture at another device --------------------------------------------
     def recapture(self, emu: Emulation, screens: list[Screen]) -> list[Shot | Skipped]:
@@ -1225,7 +1330,7 @@ class Explorer:
                         break
                     self.click(match["index"])
                     self._page.wait_for_timeout(120)
-                    reason = self.settle()
+                    reason = self.settle(keep_scroll=True)
                     verdict = _verdict(reason) if reason else None
                 if verdict:
                     out.append(Skipped(_where(screen), verdict.reason, verdict.kind, emu.device_id))
@@ -1264,6 +1369,14 @@ class Explorer:
                 self._new_page()
         self.close()
         return out
+
+
+def _state_template(base: str, cand: dict[str, Any]) -> str:
+    """The template of the state a press leaves on the same URL (see ``_try_click``)."""
+    kind = cand.get("kind", "")
+    if kind == "hash":
+        return f"{base}#:name"
+    return f"{base}#{kind or 'button'}={cand.get('label', '')}"
 
 
 def sign_in_note(url: str, had_state: bool) -> str:
@@ -1327,6 +1440,7 @@ def _clean_info(raw: Any) -> dict[str, Any]:
                 "label": _text(c.get("label")),
                 "key": str(c.get("key") or ""),
                 "selected": bool(c.get("selected")),
+                "kind": _text(c.get("kind")),
             }
         )
     elements = []
@@ -1355,7 +1469,10 @@ def _clean_info(raw: Any) -> dict[str, Any]:
             return 0.0
 
     min_top = raw.get("minTop")
+    shape_raw = raw.get("shape") if isinstance(raw.get("shape"), dict) else {}
+    shape = {str(k): int(v) for k, v in shape_raw.items() if isinstance(v, (int, float))}
     return {
+        "shape": shape,
         "url": _text(raw.get("url")),
         "title": _text(raw.get("title")),
         "h1": _text(raw.get("h1")),
@@ -1399,7 +1516,18 @@ def _reason(exc: BaseException, timeout_s: float, what: str) -> str:
     if "Timeout" in type(exc).__name__ or "Timeout" in msg:
         return f"{what} within {timeout_s:g} s (timed out)"
     m = re.search(r"net::(ERR_[A-Z_]+)", msg)
+    if m and m.group(1) == "ERR_INVALID_AUTH_CREDENTIALS":
+        return "asks for HTTP authentication (a data endpoint, not a page of the app)"
     return f"failed to load ({m.group(1)})" if m else f"failed to load ({msg})"
+
+
+def _retry_after(response: Any) -> float | None:
+    """Seconds a 429 response asks to wait (Retry-After), when it is a short wait."""
+    try:
+        value = float(str(response.headers.get("retry-after", "")).strip())
+    except (TypeError, ValueError):
+        return None
+    return value if 0 <= value <= 30 else None
 
 
 def _verdict(reason: str) -> Verdict:

@@ -188,6 +188,26 @@ def template_key(url: str, collections: Mapping[str, set[str]] | None = None) ->
     return key
 
 
+SAME_SHAPE = 0.75  # pages under one path prefix this alike in structure are one template
+
+
+def shape_similarity(a: Mapping[str, int], b: Mapping[str, int]) -> float:
+    """Weighted Jaccard of two pages' shapes (element counts per tag and first class)."""
+    keys = set(a) | set(b)
+    top = sum(max(a.get(k, 0), b.get(k, 0)) for k in keys)
+    return sum(min(a.get(k, 0), b.get(k, 0)) for k in keys) / top if top else 0.0
+
+
+def share_prefix(url_a: str, url_b: str) -> bool:
+    """Both paths go below one common, non-root folder (``/detail/x`` and ``/detail/@s/y``)."""
+    a = [s for s in _route_path(url_a).split("/") if s]
+    b = [s for s in _route_path(url_b).split("/") if s]
+    common = 0
+    while common < min(len(a), len(b)) and a[common].lower() == b[common].lower():
+        common += 1
+    return common >= 1 and len(a) > common and len(b) > common
+
+
 def collection_of(url: str) -> tuple[str, str] | None:
     """(parent path, child segment) of a URL linked from list content, for template_key."""
     segs = [s for s in _route_path(url).split("/") if s]
@@ -364,6 +384,7 @@ class Screen:
     depth: int = 0
     order: int = 0  # discovery order
     template: str = ""
+    shape: dict[str, int] = field(default_factory=dict)  # element counts per tag.class
     sign_in: bool = False  # the page is a sign-in wall
     name: str = ""
 
@@ -396,8 +417,8 @@ def screen_kind(screen: Screen) -> str:
     if any(
         e.get("role") == "input" and _phrase_in(str(e.get("text", "")), kinds["search"])
         for e in screen.elements
-    ) and ("q=" in screen.url or "query=" in screen.url):
-        return "search"
+    ) and (screen.via or "q=" in screen.url or "query=" in screen.url):
+        return "search"  # results of a query, or a search a press opened
     if _phrase_in(route + " " + screen.h1.lower(), kinds["form"]):
         return "form"
     if ":id" in screen.template or ":name" in screen.template:
@@ -536,6 +557,8 @@ def name_screens(screens: list[Screen], app_name: str = "") -> None:
             candidates.append(route)  # developers name routes by what the screen is
         candidates += own[:1] + [s.h1, route]
         name = next((n for n in map(_clean_name, candidates) if n), "")
+        if not name and i > 0 and s.kind in ("search", "settings", "list"):
+            name = s.kind
         if not name:
             name = "home" if i == 0 else f"screen {i + 1}"
         if name in used:

@@ -528,8 +528,11 @@ def parse_login(login: str | tuple[str, str] | list[str] | None) -> tuple[str, s
         raise ShotsmithError(
             f"login must be 'USER:PASSWORD' or a (user, password) pair, got {type(login).__name__}"
         )
-    if not user.strip() or not password:
-        raise ShotsmithError("login needs both a user name and a password (USER:PASSWORD).")
+    if not password:
+        raise ShotsmithError(
+            "login needs a password (USER:PASSWORD; ':PASSWORD' for an app that asks for a "
+            "password only)."
+        )
     return user.strip(), password
 
 

@@ -164,6 +164,17 @@
     if (!raw) return {raw: '', url: ''};
     try { return {raw, url: new URL(raw, document.baseURI).href}; } catch (e) { return {raw, url: ''}; }
   };
+  const inList = (a) => {
+    // a link in list content: a list item, a table row, or one of several alike siblings (cards)
+    if (a.closest(NAV)) return false;
+    if (a.closest('li, tr, [role=row], [role=listitem], article, [role=article]')) return true;
+    for (let p = a, i = 0; p && p.parentElement && i < 4; p = p.parentElement, i++) {
+      const key = p.tagName + '.' + cls(p);
+      let alike = 0;
+      for (const sib of p.parentElement.children) if (sib.tagName + '.' + cls(sib) === key && ++alike >= 3) return true;
+    }
+    return false;
+  };
   const links = [];
   const hashLinks = [];
   for (const a of document.querySelectorAll('a[href], area[href], a[*|href]')) {
@@ -178,8 +189,7 @@
       if (!document.getElementById(id) && !document.getElementsByName(id).length) hashLinks.push(a);
       continue;
     }
-    links.push({href: url, text, visible: shown(a),
-                inList: !!a.closest('li, tr, [role=row], [role=listitem], article, [role=article]') && !a.closest(NAV)});
+    links.push({href: url, text, visible: shown(a), inList: inList(a)});
   }
 
   // --- controls worth pressing ----------------------------------------------------
@@ -203,6 +213,8 @@
     }
     return false;
   };
+  // an id a framework generates anew on every load (react-aria-123, :r5:, mui-42) names nothing
+  const stableId = (el) => { const id = attr(el, 'id'); return /\d|:|^(react|mui|radix|headlessui|ember)/i.test(id) ? '' : id; };
   const labelOf = (el) => norm(attr(el, 'aria-label') || el.innerText || str(el.value) || attr(el, 'title') || el.textContent).slice(0, 60);
   const consider = (el, how) => {
     if (seen.has(el)) return; seen.add(el);
@@ -220,15 +232,18 @@
     if (opensMenu(el)) { menus++; return; }
     const label = labelOf(el);
     const title = norm(attr(el, 'title') + ' ' + attr(el, 'aria-label'));
-    if ((riskyRe.test(label) || riskyRe.test(title)) && !(submits && allowForms)) { risky_++; return; }
-    if (cands.length >= maxClicks) return;
-    el.setAttribute('data-shotsmith-click', String(cands.length));
-    cands.push({
-      index: cands.length, label,
-      key: [tag, attr(el, 'role'), label, attr(el, 'onclick'), attr(el, 'id'), how === 'hash' ? attr(el, 'href') : ''].join('|'),
+    // a control's own label says what it does; a card's text (a pointer-cursor box with a
+    // title and a description) only does in a few words
+    const action = how === 'sel' || label.split(/\s+/).filter(Boolean).length <= 4;
+    if (((action && riskyRe.test(label)) || riskyRe.test(title)) && !(submits && allowForms)) { risky_++; return; }
+    // tabs first, then links the page's script handles, then buttons, then anything clickable
+    const rank = attr(el, 'role') === 'tab' ? 0 : how === 'hash' ? 1 : how === 'sel' ? 2 : 3;
+    found.push({el, rank, label, kind: ['tab', 'hash', 'button', 'pointer'][rank],
+      key: [tag, attr(el, 'role'), label, attr(el, 'onclick'), stableId(el), how === 'hash' ? attr(el, 'href') : ''].join('|'),
       selected: attr(el, 'aria-selected') === 'true' || attr(el, 'aria-current') === 'page',
     });
   };
+  const found = [];
   for (const el of document.querySelectorAll(SEL)) consider(el, 'sel');
   for (const a of hashLinks) {
     if (riskyLinkRe.test(norm(a.innerText || a.textContent))) { risky_++; continue; }
@@ -241,6 +256,15 @@
     if (el.parentElement && getComputedStyle(el.parentElement).cursor === 'pointer') continue;
     if (el.closest('a[href], button, [role=button], [role=tab], label, summary, input, select, textarea')) continue;
     consider(el, 'pointer');
+  }
+  const labels = new Set();
+  found.sort((a, b) => a.rank - b.rank);
+  for (const c of found) {
+    if (cands.length >= maxClicks) break;
+    if (c.label && labels.has(c.label)) continue;  // ten "more" buttons are one idea
+    labels.add(c.label);
+    c.el.setAttribute('data-shotsmith-click', String(cands.length));
+    cands.push({index: cands.length, label: c.label, key: c.key, selected: c.selected, kind: c.kind});
   }
 
   // --- signals ------------------------------------------------------------------
@@ -256,8 +280,18 @@
   for (const el of document.querySelectorAll('input[type=email], input[autocomplete=username], input[autocomplete=email], input[name*=user i], input[name*=login i], input[name*=email i], input[id*=user i], input[id*=email i]')) {
     if (shown(el) && inView(el.getBoundingClientRect())) { userField = true; break; }
   }
+  // the page's shape: how many elements of each tag and first class (pages of one template
+  // share it whatever their data)
+  const shape = {};
+  const every = root.getElementsByTagName('*');
+  for (let i = 0; i < every.length && i < 4000; i++) {
+    const el = every[i];
+    const key = el.tagName.toLowerCase() + '.' + (cls(el).trim().split(/\s+/)[0] || '');
+    shape[key] = (shape[key] || 0) + 1;
+  }
   const doc = document.documentElement;
   return {
+    shape,
     url: location.href, title: norm(document.title), h1,
     appName: meta('application-name') || meta('apple-mobile-web-app-title') || meta('og:site_name'),
     text: lines.join('\n'), elements: outElements, links, clicks: cands,

@@ -2,7 +2,7 @@
 // (text, no loading skeletons or spinners in view), web fonts are in, animations are
 // finished and the images in view have loaded. Every wait is capped.
 async (opts) => {
-  const {quietCapMs, contentCapMs, fontCapMs, busyWords} = opts;
+  const {quietCapMs, contentCapMs, fontCapMs, busyWords, busyText, keepScroll} = opts;
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
   const cap = (ms) => new Promise((r) => setTimeout(() => r(false), ms));
   const vw = innerWidth, vh = innerHeight;
@@ -29,11 +29,16 @@ async (opts) => {
     }
     return false;
   };
+  // a short page that says it is loading ("Initializing the connection...") is not done yet
+  const busyTextRe = new RegExp('\\b(' + busyText.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|') + ')\\b', 'i');
   const hasText = () => {
     const body = document.body;
-    return !!body && String(body.innerText || '').trim().length > 0;
+    const text = body ? String(body.innerText || '').trim() : '';
+    return text.length > 0 && !(text.length < 300 && busyTextRe.test(text));
   };
+  let scrolled = scrollY;
   for (;;) {
+    if (scrollY !== scrolled) { scrolled = scrollY; last = performance.now(); }  // still scrolling
     const now = performance.now();
     const quiet = now - last >= 200 || now - t0 >= quietCapMs;
     const ready = (hasText() && !busy()) || now - t0 >= contentCapMs;
@@ -50,7 +55,7 @@ async (opts) => {
       try { a.finish(); } catch (e) { try { a.cancel(); } catch (e2) { /* gone */ } }
     }
   } catch (e) { /* no Web Animations */ }
-  window.scrollTo(0, 0);
+  if (!keepScroll) window.scrollTo(0, 0);  // a loaded page from its top; a pressed one as it is
   const imgs = Array.from(document.images).filter((i) => !i.complete && i.getBoundingClientRect().top < vh);
   await Promise.race([
     Promise.all(imgs.map((i) => new Promise((r) => { i.addEventListener('load', r); i.addEventListener('error', r); }))),
