@@ -52,6 +52,7 @@ from .capture_pages import (
     LINK_RISK_CATEGORIES,
     PER_TEMPLATE,
     SAME_SHAPE,
+    SIGN_IN_OTHER_WORDS,
     Screen,
     Verdict,
     app_name_from,
@@ -62,6 +63,7 @@ from .capture_pages import (
     file_extension,
     hamming,
     is_blank,
+    is_language_link,
     is_risky_link,
     is_sign_in_page,
     is_sign_in_route,
@@ -78,6 +80,7 @@ from .capture_pages import (
     script,
     shape_similarity,
     share_prefix,
+    store_links,
     template_key,
     words_pattern,
 )
@@ -126,7 +129,7 @@ STILL_CSS = (
     "transition-delay:0s!important;scroll-behavior:auto!important;"
     "caret-color:transparent!important}"
 )
-MAX_SIGN_INS = 12  # an app that forgets the session on every load is signed into again
+MAX_SIGN_INS = 5  # an app that forgets the session on a reload is signed into again, a little
 CONTENT_CAP_S = 5.0  # how long a page may show a skeleton / spinner before it is judged
 
 
@@ -345,6 +348,7 @@ class Explorer:
         self._info: dict[str, Any] | None = None
         self._doc_headers: dict[str, str] = {}
         self._wide_noted = False
+        self._languages_noted = False
         self._risky = risky_phrases()
         self._risky_links = risky_phrases(*LINK_RISK_CATEGORIES)
 
@@ -700,6 +704,7 @@ class Explorer:
             script("signin"),
             {
                 "submitWords": table["labels"] + ["next", "continue", "submit", "go"],
+                "signInLabels": len(table["labels"]),
                 "failureWords": table["failure_words"],
             },
             timeout_s=min(10.0, self.page_timeout_s),
@@ -710,7 +715,17 @@ class Explorer:
             "password": bool(raw.get("password")),
             "submit": bool(raw.get("submit")),
             "message": _text(raw.get("message")),
+            "others": int(raw.get("others") or 0) if isinstance(raw.get("others"), int) else 0,
+            "says": bool(raw.get("says")),
         }
+
+    def _fillable(self, form: dict[str, Any]) -> bool:
+        """A form the user's credentials may go into: a user name and a password at most,
+        that calls itself a sign-in (or sits at a sign-in URL). Never a create-account or a
+        change-password form."""
+        if form["others"] > 0 or not (form["user"] or form["password"]):
+            return False
+        return form["says"] or is_sign_in_route(self._page.url)
 
     def _sign_in_if_asked(self) -> None:
         """With credentials: when the loaded page is a sign-in wall, sign in there."""
@@ -723,7 +738,7 @@ class Explorer:
         if not count and not is_sign_in_route(self._page.url):
             return
         info = self.extract()
-        if is_sign_in_page(info, self._page.url):
+        if is_sign_in_page(info, self._page.url) and self._fillable(self._sign_in_form()):
             self.sign_in()
 
     def sign_in(self) -> None:
@@ -738,11 +753,11 @@ class Explorer:
         where = route_of(page.url)
         self._signins += 1
         form = self._sign_in_form()
-        if not form["user"] and not form["password"]:
+        if not self._fillable(form):
             raise ShotsmithError(
-                f"--login was given but the sign-in page {where} has no user name or password "
-                "field the capture can fill. Sign in by hand in a browser and pass the saved "
-                "state with --storage-state FILE (storage_state=)."
+                f"--login was given but the sign-in page {where} has no form the capture can "
+                "fill (a user name and a password, nothing else). Sign in by hand in a "
+                "browser and pass the saved state with --storage-state FILE (storage_state=)."
             )
         self._signing_in = True
         try:
@@ -767,12 +782,15 @@ class Explorer:
             _quiet(lambda: self._page.evaluate("() => { window.__shotsmithSignIn = false; }"))
         after = self._sign_in_form()
         info = self.extract()
-        if after["password"] and is_sign_in_page(info, self._page.url):
+        if (after["password"] and is_sign_in_page(info, self._page.url)) or (
+            after["message"] and len(info["text"].split()) < SIGN_IN_OTHER_WORDS
+        ):
             said = f" (it says {after['message']!r})" if after["message"] else ""
             raise ShotsmithError(
                 f"signing in at {where} as {user!r} did not work: the page still asks for a "
-                f"password{said}. Check the user name and password given to --login "
-                "(login=), or sign in by hand and pass --storage-state FILE (storage_state=)."
+                f"password or says it failed{said}. Check the user name and password given to "
+                "--login (login=), or sign in by hand and pass --storage-state FILE "
+                "(storage_state=)."
             )
         self.signed_in = True
         try:
@@ -834,10 +852,21 @@ class Explorer:
             raise _Refused(verdict)
         info = self._fit_layout(self.extract())
         sign_in = is_sign_in_page(info, url)
+        if sign_in and (self.signed_in or self.storage_state is not None):
+            if self._fillable(self._sign_in_form()):
+                raise _Refused(Verdict("asks for a sign-in again (the session ended)", "sign-in"))
+            sign_in = False  # signed in, a password form is another form (a new project's)
         if not sign_in:
             verdict = error_page(info["title"], info["h1"], info["text"])
             if verdict:
                 raise _Refused(verdict)
+        if store_links(info["links"]) >= 2 and len(info["text"].split()) < 80:
+            raise _Refused(
+                Verdict(
+                    "a page pointing to the app's mobile apps in the stores, not a screen",
+                    "store-links",
+                )
+            )
         png, offset = self.photo()
         screen = self._make_screen(url, via, via_label, info, png, offset, depth, order)
         screen.sign_in = sign_in
@@ -967,6 +996,15 @@ class Explorer:
             return False
         template = template_key(url, self._collections)
         same = run.kept(template)
+        if screens and run.visited_templates.get(template, 0) > PER_TEMPLATE:
+            self.skipped.append(
+                Skipped(
+                    route_of(url),
+                    f"not visited: {PER_TEMPLATE + 1} pages of its template were visited already",
+                    "template",
+                )
+            )
+            return False
         if screens and len(same) >= PER_TEMPLATE:
             self.skipped.append(
                 Skipped(
@@ -1172,9 +1210,13 @@ class Explorer:
         queued: set[str],
         other_origin: set[str],
     ) -> None:
+        languages = 0
         for link in sorted(links, key=lambda link: not link["visible"]):
             href = link["href"]
             if not href.startswith(("http:", "https:")):
+                continue
+            if is_language_link(href):
+                languages += 1
                 continue
             target = normalize_url(href)
             if origin_of(target) != self.origin:
@@ -1200,6 +1242,15 @@ class Explorer:
                 if pair:
                     self._collections.setdefault(pair[0], set()).add(pair[1])
             queue.append((target, depth + 1))
+        if languages and not self._languages_noted:
+            self._languages_noted = True
+            self.skipped.append(
+                Skipped(
+                    f"{languages} language link(s)",
+                    "not followed: they switch the app's language for the whole session",
+                    "language",
+                )
+            )
 
     def _try_click(
         self,

@@ -97,6 +97,31 @@ def is_risky_link(href: str, text: str = "") -> bool:
     return bool(text and _risky_link().search(str(text)))
 
 
+def is_language_link(href: str) -> bool:
+    """A link that switches the app's interface language (/lang/de, ?lang=de, /i18n/setlang)."""
+    table = rules()["language_links"]
+    parts = urlsplit(str(href))
+    segs = [s.lower() for s in parts.path.split("/") if s]
+    if any(s in table["path_words"] for s in segs[:-1]) or (
+        segs and segs[-1] in ("setlang", "set_language", "set-language")
+    ):
+        return True
+    return any(k.lower() in table["query_keys"] for k, _ in parse_qsl(parts.query))
+
+
+def store_links(links: Iterable[Mapping[str, Any]]) -> int:
+    """How many app stores a page links to (a "get our mobile app" page links to several)."""
+    hosts = rules()["store_hosts"]
+    found = set()
+    for link in links:
+        href = str(link.get("href", "")).lower()
+        host_path = href.split("://", 1)[-1]
+        for host in hosts:
+            if host_path.startswith(host):
+                found.add(host)
+    return len(found)
+
+
 # --- URLs -----------------------------------------------------------------------------
 
 

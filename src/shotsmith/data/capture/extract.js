@@ -237,8 +237,8 @@
     const action = how === 'sel' || label.split(/\s+/).filter(Boolean).length <= 4;
     if (((action && riskyRe.test(label)) || riskyRe.test(title)) && !(submits && allowForms)) { risky_++; return; }
     // tabs first, then links the page's script handles, then buttons, then anything clickable
-    const rank = attr(el, 'role') === 'tab' ? 0 : how === 'hash' ? 1 : how === 'sel' ? 2 : 3;
-    found.push({el, rank, label, kind: ['tab', 'hash', 'button', 'pointer'][rank],
+    const rank = attr(el, 'role') === 'tab' ? 0 : how === 'hash' ? 1 : tag === 'summary' ? 4 : how === 'sel' ? 2 : 3;
+    found.push({el, rank, label, kind: ['tab', 'hash', 'button', 'pointer', 'disclosure'][rank],
       key: [tag, attr(el, 'role'), label, attr(el, 'onclick'), stableId(el), how === 'hash' ? attr(el, 'href') : ''].join('|'),
       selected: attr(el, 'aria-selected') === 'true' || attr(el, 'aria-current') === 'page',
     });

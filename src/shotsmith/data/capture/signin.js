@@ -3,7 +3,7 @@
 // that sends it; none when pressing Enter is the way). Also reports a visible message that
 // reads like a failed sign-in, so the explorer can say why signing in did not work.
 (opts) => {
-  const {submitWords, failureWords} = opts;
+  const {submitWords, failureWords, signInLabels} = opts;
   const vw = innerWidth, vh = innerHeight;
   const str = (v) => (v === null || v === undefined) ? '' : (typeof v === 'object' && 'baseVal' in v) ? String(v.baseVal || '') : String(v);
   const norm = (s) => str(s).replace(/\s+/g, ' ').trim();
@@ -38,15 +38,25 @@
       buttons.find((b) => re.test(norm(b.innerText || b.value || attr(b, 'aria-label')))) ||
       buttons.find((b) => b.tagName === 'BUTTON' && !attr(b, 'type') && b.form) || null;
   }
+  // a sign-in form asks for a user and a password, no more: a form with other fields (a
+  // project name, an email to invite, a new password twice) is not one to fill
+  const others = form ? Array.from(form.querySelectorAll('input, textarea, select')).filter((el) =>
+    shown(el) && el !== user && el !== password && !/^(hidden|checkbox|radio|submit|button|image|reset)$/.test(attr(el, 'type').toLowerCase())).length : 0;
+  const labelRe = new RegExp('(' + submitWords.slice(0, signInLabels).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|') + ')', 'i');
+  const formText = form ? norm(form.innerText) + ' ' + (submit ? norm(submit.innerText || submit.value) : '') : '';
+  const says = labelRe.test(formText) || labelRe.test(norm(document.title));
   if (user) user.setAttribute('data-shotsmith-login', 'user');
   if (password) password.setAttribute('data-shotsmith-login', 'password');
   if (submit) submit.setAttribute('data-shotsmith-login', 'submit');
   let message = '';
   const failRe = new RegExp('(' + failureWords.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|') + ')', 'i');
-  for (const el of document.querySelectorAll('[role=alert], [aria-live], .error, .alert, .invalid-feedback, .errorlist, p, div, span')) {
+  // an alert anywhere, or any short text beside a sign-in form still on the page
+  const places = '[role=alert], [aria-live], .error, .alert, .invalid-feedback, .errorlist, .flash' +
+    ((password || user) ? ', p, div, span' : '');
+  for (const el of document.querySelectorAll(places)) {
     if (el.children.length > 3 || !shown(el)) continue;
     const t = norm(el.innerText);
     if (t && t.length < 200 && failRe.test(t)) { message = t; break; }
   }
-  return {user: !!user, password: !!password, submit: !!submit, message};
+  return {user: !!user, password: !!password, submit: !!submit, message, others, says};
 }
