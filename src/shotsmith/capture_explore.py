@@ -878,9 +878,10 @@ class Explorer:
         if info["overflowX"] and self._emulation and not self._wide_noted:
             self._wide_noted = True
             self.notes.append(
-                f"{route_of(url)} is wider than the {self._emulation.width} pt screen "
-                "(a desktop layout): it may look cramped; capture a tablet size "
-                '(device_sizes=["13"]) if the app is not made for phones.'
+                f"{route_of(url)} does not fit the {self._emulation.width} pt screen (a "
+                "desktop layout: wider than the screen, or text squeezed a few letters wide); "
+                'capture a tablet size (--size 13, device_sizes=["13"]) if the app is not '
+                "made for phones."
             )
         return screen
 

@@ -162,8 +162,8 @@ def route_of(url: str) -> str:
 
 def _route_path(url: str) -> str:
     p = urlsplit(str(url))
-    if p.fragment.startswith(("/", "!")):
-        return p.path.rstrip("/") + "/#/" + p.fragment.lstrip("/!")
+    if p.fragment.startswith(("/", "!")):  # a #/route, without its own ?query
+        return p.path.rstrip("/") + "/#/" + p.fragment.lstrip("/!").split("?", 1)[0]
     return p.path or "/"
 
 

@@ -1297,6 +1297,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
 
 def _capture_command(args: argparse.Namespace) -> int:
     sizes = [s for group in (args.sizes or []) for s in group] or None
+    if not log.handlers:  # the notes are printed below; the library's warnings need not be
+        log.addHandler(logging.NullHandler())
     report = capture_report(
         args.source,
         platforms=args.platforms,

@@ -86,6 +86,7 @@
 
   // --- visible text: lines, and elements with roles ------------------------------------
   const lines = []; let cur = '', curBlock = null, prevRaw = '';
+  let crushed = 0;  // text squeezed into a column a few letters wide: a desktop layout
   const elements = []; const byEl = new Map();
   let minTop = Infinity;
   // 4 = NodeFilter.SHOW_TEXT, 1/2 = FILTER_ACCEPT/REJECT: numbers, as a page may replace NodeFilter
@@ -105,6 +106,7 @@
     else cur += ((/\s$/.test(prevRaw) || /^\s/.test(raw)) ? ' ' : '') + t;
     prevRaw = raw; total += t.length;
     minTop = Math.min(minTop, rect.top);
+    if (t.length >= 12 && rect.width < 40 && range.getClientRects().length >= t.length / 3) crushed++;
     const r = roleOf(p);
     let entry = byEl.get(r.el);
     if (!entry) {
@@ -299,7 +301,7 @@
     blockedSubmits: Number(window.__shotsmithBlockedSubmits) || 0,
     words, password, passwordWords, userField,
     cover: /viewport-fit\s*=\s*cover/i.test(viewport),
-    overflowX: Math.max(doc.scrollWidth, root.scrollWidth) > vw + 8,
+    overflowX: Math.max(doc.scrollWidth, root.scrollWidth) > vw + 8 || crushed >= 2,
     minTop: Number.isFinite(minTop) ? minTop : null,
     viewport: [vw, vh],
   };
