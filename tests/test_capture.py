@@ -202,7 +202,14 @@ class TrailbookServer(AppServer):
             "/crashy": "crashy.html",
             "/cover": "cover.html",
             "/cover-naive": "cover-naive.html",
+            "/get-the-app": "get-the-app.html",
+            "/journal": "journal.html",
+            "/loading": "loading.html",
         }
+        if path == "/popular" and self.hits.count(("GET", "/popular")) == 1:
+            return self.send(h, "slow down", "text/plain", status=429, headers={"Retry-After": "1"})
+        if path == "/popular":
+            return self.send(h, self.page("popular.html"))
         if path in pages:
             return self.send(h, self.page(pages[path]))
         if path == "/app.css":
@@ -302,7 +309,14 @@ class ChatterServer(AppServer):
             "/": (
                 "Chats",
                 "<ul><li>Ana: see you at the trailhead</li><li>Ben: photos from "
-                "Saturday</li><li>Climbing club: 3 new messages</li></ul>",
+                "Saturday</li><li>Climbing club: 3 new messages</li></ul>"
+                '<p><a href="/rooms/new">New room</a></p>',
+            ),
+            "/rooms/new": (  # a form with a password field that is not a sign-in
+                "New room",
+                '<form method="post" action="/rooms"><label>Room name <input name="room">'
+                '</label><label>Room password <input name="password" type="password"></label>'
+                "<button>Create the room</button></form>",
             ),
             "/contacts": (
                 "Contacts",
@@ -564,6 +578,7 @@ def test_only_html_documents_become_screens(trailbook, trailbook_capture):
         ("/old-trails", "error-page", "404"),
         ("/debug", "error-page", "traceback"),
         ("/empty", "blank", "blank"),
+        ("/get-the-app", "store-links", "stores"),
     ]:
         skipped = _skipped(report, route)
         assert skipped.kind == kind and says in skipped.reason.lower(), str(skipped)
@@ -572,6 +587,43 @@ def test_only_html_documents_become_screens(trailbook, trailbook_capture):
     assert trailbook.requested("/api/trails") and trailbook.requested("/notes")
     # ... except for a file name that says what it is
     assert not trailbook.requested("/trails.json")
+
+
+@needs_browser
+def test_language_links_are_never_followed_and_a_short_retry_after_is_honoured(
+    trailbook, trailbook_capture
+):
+    report, _ = trailbook_capture
+    for path in ("/lang/de", "/lang/fr"):  # each would switch the session's language
+        assert not trailbook.requested(path), path
+    assert sum(1 for m, p in trailbook.hits if (m, p) == ("GET", "/")) == 1  # not /?lang=es
+    (languages,) = [s for s in report.skipped if s.kind == "language"]
+    assert languages.url == "3 language link(s)"
+    # /popular answered 429 with Retry-After: 1 the first time: asked again, once
+    assert trailbook.hits.count(("GET", "/popular")) == 2
+    explored = {urlsplit(u).path for u in report.frame[C.SCREEN_URL]} | {
+        s.url for s in report.skipped if s.kind == "budget"
+    }
+    assert "/popular" in explored
+
+
+@needs_browser
+def test_links_a_script_handles_become_screens_two_at_most(trailbook):
+    frame = capture(trailbook.url + "/journal", device_sizes="6.9", max_screens=5)
+    names = list(frame[C.SCREEN])
+    assert names[0] == "journal"
+    notes = [n for n in names if n in ("mesa", "royal arch", "bear peak")]
+    assert len(notes) == 2, names  # one template: the notes the page's script opens
+    texts = "\n".join(frame[C.SCREEN_TEXT])
+    assert sum(t in texts for t in ("Shady in the morning", "Steep stone", "summit block")) == 2
+    assert "back to top" not in names  # an anchor on the page is not a screen
+
+
+@needs_browser
+def test_a_loading_page_is_photographed_once_it_has_loaded(trailbook):
+    frame = capture(trailbook.url + "/loading", device_sizes="6.9", max_screens=1)
+    assert "Trail conditions" in frame[C.SCREEN_TEXT].iloc[0]
+    assert "Loading trails" not in frame[C.SCREEN_TEXT].iloc[0]
 
 
 @needs_browser
@@ -737,6 +789,8 @@ def test_login_signs_in_once_and_captures_behind_the_wall(chatter):
     assert chatter.hits.count(("POST", "/login")) - before == 1
     paths = {urlsplit(u).path for u in report.frame[C.SCREEN_URL]}
     assert {"/", "/contacts", "/settings"} <= paths and "/login" not in paths
+    # a form with a password field that is not a sign-in is never filled in
+    assert chatter.requested("/rooms/new") and not chatter.requested("/rooms", "POST")
     assert not report.sign_in_url and not report.notes
     assert "Ana: see you at the trailhead" in report.frame[C.SCREEN_TEXT].iloc[0]
     assert not chatter.requested("/logout")
