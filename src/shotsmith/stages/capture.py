@@ -7,8 +7,11 @@ Two kinds of source:
   and an explorer walks the app's own links and buttons, de-duplicates screens
   that look the same, names them and ranks them (start page first, then the most
   distinct, content-rich ones). Raw captures are at the device's exact native
-  pixels with a clean status bar drawn into the top inset (``status_bar=False``
-  leaves it empty). See :mod:`shotsmith.capture_explore`.
+  pixels; the page is laid out below a band as high as the device's top inset, which
+  shows the page's own top colour with a clean status bar drawn in it
+  (``status_bar=False`` leaves the band plain). Only settled HTML screens are kept; a
+  sign-in wall is reported, or passed with ``login=`` / ``storage_state=``. See
+  :mod:`shotsmith.capture_explore` and :mod:`shotsmith.capture_pages`.
 * a **folder** of screenshots simulators already produced: fastlane snapshot
   (``<dir>/<locale>/<Device Name>-<screen>.png``), fastlane screengrab
   (``<dir>/<locale>/images/phoneScreenshots/*.png``) or a flat folder. Every image's
@@ -18,8 +21,11 @@ Device sizes are the store's display classes in inches, as text ("6.9", "6.5",
 "6.3", "6.1", "5.5", iPad "13"/"11"; Android "6.3", "6.7"), mapped to a device
 (viewport, scale, native pixels) and its store canvas; see :data:`CAPTURE_DEVICES`.
 
-``capture(...)`` returns the frame; ``capture_report(...)`` returns it together with
-what was skipped and why (pages that failed, duplicates, other origins, budget).
+``capture(...)`` returns the frame (``read_screenshots``' columns plus ``screen_elements``,
+the visible text with roles and boxes, and ``screen_url``); ``capture_report(...)`` returns
+it together with what was skipped and why (pages that failed, raw data, error pages,
+transient states, duplicates, other templates, other origins, budget) and notes (a
+sign-in wall, a desktop-only layout).
 """
 
 from __future__ import annotations
