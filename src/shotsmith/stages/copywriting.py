@@ -1631,6 +1631,7 @@ def write_copy(
                     "written instead.",
                     app_id,
                     notes[0],
+                    extra={"llm_unused": True},
                 )
         if result is None:
             result = grounded_copy(ctx, seed=seed, fixed=fixed)
