@@ -555,6 +555,11 @@ def _read_lines(ev: ScreenEvidence, text: str) -> None:
 
 _BAD_CHARS = re.compile(r"[@/\\{}<>=_|#$€£¥%*~^]|https?:|www\.|\.(com|org|io|net)\b")
 _EDGE_PUNCT = " \t-–—•·|:;,.!?*>›»→←<«‹\"“”‘’'()[]"
+#: Words that make a label a piece of a sentence addressed to someone.
+_PRONOUNS = frozenset(
+    "i me my mine you your yours you're we our ours us they their them he she his her "
+    "it's we're they're".split()
+)
 #: Plural nouns after a number that count time or pages, not the app's things.
 _NOT_COUNTED = frozenset(
     "days hours minutes mins seconds secs weeks months years nights times items results "
@@ -594,7 +599,9 @@ def _camel(word: str) -> bool:
     return any(c.isupper() for c in word[1:]) and not word.isupper()
 
 
-def clean_phrase(text: str, *, max_words: int = 3, max_chars: int = 28) -> str | None:
+def clean_phrase(
+    text: str, *, max_words: int = 3, max_chars: int = 28, trim_numbers: bool = False
+) -> str | None:
     """A piece of evidence fit to stand in a caption, or None.
 
     Drops numbers, URLs and code, sentences, OCR noise, interface chrome ("See all",
@@ -606,6 +613,8 @@ def clean_phrase(text: str, *, max_words: int = 3, max_chars: int = 28) -> str |
     if raw.endswith(("?", "!", "...", "…")):
         return None
     t = raw.strip(_EDGE_PUNCT)
+    if trim_numbers:  # "Terminal 1", "Untitled 3": the number says nothing
+        t = re.sub(r"(?:\s+#?\d+)+$", "", t).strip(_EDGE_PUNCT)
     if not t or any(c.isdigit() for c in t) or _BAD_CHARS.search(t):
         return None
     if not is_unspaced(t) and len(t) > max_chars:
@@ -615,8 +624,10 @@ def clean_phrase(text: str, *, max_words: int = 3, max_chars: int = 28) -> str |
     words = t.split()
     if not 1 <= len(words) <= max_words or not all(_plausible(w) for w in words):
         return None
-    if any(w.endswith((".", ":", ";")) for w in words[:-1]):
-        return None  # "Done. Next" is two sentences
+    if any(w.endswith((".", ":", ";", ",")) for w in words[:-1]):
+        return None  # "Done. Next", "expenses, easily": more than one thing
+    if any(w.casefold().strip("'’") in _PRONOUNS for w in words):
+        return None  # "Manage your shared": a fragment of a sentence, not a label
     voc = vocabulary()
     low = t.casefold()
     if low in voc.chrome or re.split(r"[,!:;]", low)[0].strip() in voc.chrome:
@@ -626,10 +637,8 @@ def clean_phrase(text: str, *, max_words: int = 3, max_chars: int = 28) -> str |
         return None  # dates and units say nothing about what the screen offers
     if all(is_neutral(w) or w in voc.chrome or w == "&" for w in lows):
         return None
-    content = [w for w in lows if not is_neutral(w) and w != "&"]
-    if not is_unspaced(t) and all(len(w) < 4 for w in content):
-        if not (len(words) > 1 and all(w.isupper() for w in words if w.casefold() in content)):
-            return None  # "SFO", "Ov": codes and scraps, unless an acronym in context
+    if len(words) == 1 and not is_unspaced(t) and len(t) < 4 and t.upper() not in ACRONYMS:
+        return None  # "SFO", "Ov": codes and scraps
     if forbidden_words(t):
         return None
     return t
@@ -732,7 +741,8 @@ def case_policy(strings: Sequence[str], project: str, english: bool) -> CasePoli
             in_sentence |= caps
         elif rest:
             title_case += 1
-            in_title |= caps
+            if words[0].casefold() not in voc.ui_verbs:
+                in_title |= caps
             title_labels.append(words)
     title_ui = title_case >= 3 and title_case > 2 * sentence_case
     candidates = in_sentence | (set() if title_ui else in_title)
@@ -740,6 +750,8 @@ def case_policy(strings: Sequence[str], project: str, english: bool) -> CasePoli
         w for w in candidates if not (word_forms(w) & lower_seen) and w.casefold() not in common
     }
     for words in title_labels:  # "Whole Foods Market": the name takes its neighbours along
+        if words[0].casefold() in voc.ui_verbs:
+            continue  # "Request Location" is a button in Title Case, not a name
         if any(w in proper for w in words):
             proper.update(
                 w
@@ -754,6 +766,12 @@ def case_policy(strings: Sequence[str], project: str, english: bool) -> CasePoli
     proper |= {w for term in PROPER_TERMS for w in term.split()}
     project_words = {w.casefold(): w for w in project.split()}
     return CasePolicy(english, frozenset(proper), project_words)
+
+
+def _is_name(phrase: Phrase) -> bool:
+    """A name as the interface shows it ("Ana Ruiz", "Bear Lake Loop"), not a common noun."""
+    words = content_words(phrase.text)
+    return bool(words) and all(w[:1].isupper() and not w.isupper() for w in words)
 
 
 def _is_plural(phrase: str) -> bool:
@@ -807,8 +825,8 @@ def build_slots(
     n = len(evidence)
     repeated = {k for k, c in counts.items() if n >= 3 and c > 0.6 * n}
 
-    def phrase(text: str, *, max_words: int = 3) -> Phrase | None:
-        t = clean_phrase(text, max_words=max_words)
+    def phrase(text: str, *, max_words: int = 3, title: bool = False) -> Phrase | None:
+        t = clean_phrase(text, max_words=max_words, trim_numbers=title)
         if t is None:
             return None
         low = t.casefold()
@@ -833,13 +851,14 @@ def build_slots(
 
         title_source = [ev.title, *ev.headings] if ev.title else list(ev.headings)
         for candidate in title_source:
-            p = phrase(candidate, max_words=4)
+            p = phrase(candidate, max_words=4, title=True)
             if p is not None:
                 first = words_of(p.evidence)[0].casefold()
                 if first in voc.ui_verbs and len(words_of(p.evidence)) > 1:
                     continue  # "Add expense" is an action, not a title
                 slots.title = p
-                slots.weak_title = p.evidence.casefold() in voc.weak_titles
+                # "Overview" says little; "Bear Lake Loop" is data, not what the screen does
+                slots.weak_title = p.evidence.casefold() in voc.weak_titles or _is_name(p)
                 taken.add(p.key())
                 break
         if slots.title is not None and policy.english and _is_plural(slots.title.evidence):
@@ -853,23 +872,30 @@ def build_slots(
                 continue
             first = words_of(p.evidence)[0].casefold()
             if first in voc.ui_verbs and p.evidence.casefold() not in voc.chrome:
-                take(p, slots.actions)
+                if len(words_of(p.evidence)) == 1:
+                    slots.verbs.append(p)  # "Filter": too bare for a caption of its own
+                else:
+                    take(p, slots.actions)
         ranked: list[tuple[int, int, Phrase]] = []
-        sources = [(t, 0) for t in ev.headings] + [(t, 1) for t in (*ev.labels, *ev.actions)]
-        for order, (text, weight) in enumerate(sources):
+        sources = [(t, 0, False) for t in ev.headings] + [(t, 1, False) for t in ev.labels]
+        sources += [(t, 1, True) for t in ev.actions]
+        for order, (text, weight, is_action) in enumerate(sources):
             p = phrase(text)
             if p is None or p.evidence.casefold() in voc.generic_sections:
                 continue
             lead = words_of(p.evidence)[0].casefold()
-            if lead in voc.ui_verbs or lead in voc.generic_verbs:
+            several = len(words_of(p.evidence)) > 1
+            if (several or is_action) and (lead in voc.ui_verbs or lead in voc.generic_verbs):
                 continue  # actions are listed as actions; "Keep it burning" is a slogan
             # structure ("Categories", "Difficulty") before data ("Whole Foods Market")
-            is_name = all(w[:1].isupper() for w in content_words(p.text))
-            ranked.append((weight + (2 if is_name else 0), order, p))
-        for _, _, p in sorted(ranked, key=lambda r: (r[0], r[1])):
+            ranked.append((weight + (2 if _is_name(p) else 0), order, p))
+        ranked.sort(key=lambda r: (r[0], r[1]))
+        structure = [r for r in ranked if not _is_name(r[2])]
+        if len(structure) >= 2:  # enough to say what the screen offers without its data
+            ranked = structure
+        for _, _, p in ranked:
             take(p, slots.items)
-        slots.verbs = [a for a in slots.actions if len(a.evidence.split()) == 1]
-        for c in _count_phrases(ev.strings()):
+        for c in _count_phrases([*ev.numbers, *ev.strings()]):
             number, noun = c.split(" ", 1)
             slots.counts.append(Phrase(f"{number} {policy.display(noun)}", c))
         seen_tabs: set[str] = set()
@@ -1085,12 +1111,11 @@ class _Writer:
     ) -> list[tuple[str, list[str]]]:
         bank = phrasebank()
         if not self.ctx.english:
-            free = bank["language_free"][kind]
-            groups = [("language_free", free)]
+            groups = [(name, list(t)) for name, t in bank["language_free"][kind].items()]
             if tagline and self.extra["About"]:
                 groups.insert(0, ("about", ["{About}"]))
             if kind == "subtitle" and position == 0 and self.extra["AboutSentence"]:
-                groups.append(("about", ["{AboutSentence}"]))
+                groups.insert(0, ("about", ["{AboutSentence}"]))
             return groups
         generic: dict[str, list[str]] = bank[kind]
         domain_bank: dict = {}
@@ -1098,9 +1123,8 @@ class _Writer:
             domain_bank = bank.get("domains", {}).get(self.ctx.domain, {}).get(kind, {})
         groups: list[tuple[str, list[str]]] = []
         taglines: dict[str, list[str]] = dict(bank["tagline"]) if tagline else {}
-        for name in ("about", "tabs"):
-            if name in taglines:
-                groups.append((name, list(taglines.pop(name))))
+        for name in list(taglines):
+            groups.append((name, list(taglines.pop(name))))
         for name, templates in generic.items():
             if name == "about" and position != 0:
                 continue
@@ -1376,7 +1400,9 @@ def _warn_user_lines(app: str, screens: Sequence[str], fixed, ctx: SetContext) -
             if not text:
                 continue
             problems = check(text, proper=proper, strict=False)
-            problems += grounding_problems(text, grounding)
+            claims = [p.split("'")[1] for p in grounding_problems(text, grounding)]
+            if claims:
+                problems.append(f"words not on the screens: {', '.join(claims)}")
             if problems:
                 log.warning(
                     "copy: %s screen %r: your %s %r is kept as written, though: %s",
