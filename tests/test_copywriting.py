@@ -407,7 +407,7 @@ def own_screen_share(out: pd.DataFrame) -> float:
     for _, row in out.iterrows():
         own = {
             v
-            for t in [row[FEATURES_TEXT], row[FEATURES_TITLE]]
+            for t in [row.get(FEATURES_TEXT, ""), row.get(FEATURES_TITLE, "")]
             for w in _words(str(t))
             for v in _variants(w)
         }

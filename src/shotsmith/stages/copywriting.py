@@ -1501,7 +1501,6 @@ def llm_copy(
         subs[i] = sub or subs[i]
     grounding = ctx.grounding()
     proper = _proper_words(ctx.project)
-    strict = _is_english(ctx.locale)
     for i, (h, s) in enumerate(zip(heads, subs), start=1):
         user_head, user_sub = fixed[i - 1]
         for kind, text, is_user, check in (
@@ -1510,13 +1509,12 @@ def llm_copy(
         ):
             if is_user:
                 continue
-            claims = grounding_problems(text, grounding)
-            if claims:
-                raise LLMRejected(f"screen {i} {kind} {claims[0]}")
             problems = check(text, proper=proper, strict=False)
             if problems:
                 raise LLMRejected(f"screen {i} {kind}: {problems[0]}")
-    del strict
+            claims = grounding_problems(text, grounding)
+            if claims:
+                raise LLMRejected(f"screen {i} {kind} {claims[0]}")
     tagline = heads[0] if heads else ""
     problems = set_problems(
         [h for i, h in enumerate(heads) if not fixed[i][0]] + [h for h, _ in fixed if h],
