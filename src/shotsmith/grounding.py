@@ -46,6 +46,7 @@ class Vocabulary:
     weak_titles: frozenset[str]
     calendar_words: frozenset[str]
     units: frozenset[str]
+    states: frozenset[str]
     by_language: dict[str, frozenset[str]]
 
     @property
@@ -78,6 +79,7 @@ def vocabulary() -> Vocabulary:
         weak_titles=words("weak_titles"),
         calendar_words=words("calendar_words"),
         units=words("units"),
+        states=words("states"),
         by_language={
             lang: frozenset(w.casefold() for w in ws)
             for lang, ws in data.get("function_words_by_language", {}).items()

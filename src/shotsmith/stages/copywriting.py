@@ -768,6 +768,22 @@ def case_policy(strings: Sequence[str], project: str, english: bool) -> CasePoli
     return CasePolicy(english, frozenset(proper), project_words)
 
 
+_JOINERS = frozenset(["and", "of", "&", "for", "with"])
+
+
+def _reads_as_a_thing(text: str) -> bool:
+    """A label that names a thing ("Dining out", "Bank of America"), not a state or a
+    sentence piece ("In progress", "Spent so far", "Left to spend")."""
+    words = [w.casefold() for w in words_of(text)] or [text]
+    voc = vocabulary()
+    fw = voc.function_words
+    if words[0] in fw and len(words) > 1:
+        return False
+    if all(w in voc.states or w in fw for w in words):
+        return False  # "Spent", "Overdue": a state
+    return not any(w in fw and w not in _JOINERS for w in words[1:-1])
+
+
 def _is_name(phrase: Phrase) -> bool:
     """A name as the interface shows it ("Ana Ruiz", "Bear Lake Loop"), not a common noun."""
     words = content_words(phrase.text)
@@ -883,6 +899,8 @@ def build_slots(
             p = phrase(text)
             if p is None or p.evidence.casefold() in voc.generic_sections:
                 continue
+            if not _reads_as_a_thing(p.evidence):
+                continue  # "Spent so far", "In progress": a state, not something to offer
             lead = words_of(p.evidence)[0].casefold()
             several = len(words_of(p.evidence)) > 1
             if (several or is_action) and (lead in voc.ui_verbs or lead in voc.generic_verbs):
@@ -1023,7 +1041,7 @@ def _fill(
 
     items, actions = fresh(slots.items), fresh(slots.actions)
     verbs, counts, tabs = fresh(slots.verbs), fresh(slots.counts), slots.tabs
-    title = slots.title
+    title = slots.title if slots.title is not None and slots.title.key() not in used else None
     values: dict[str, Phrase | None] = {}
     for name in _SLOT.findall(template):
         low = name.lower()
@@ -1033,7 +1051,7 @@ def _fill(
         elif low == "titles":
             value = title if slots.plural else None
         elif low == "one":
-            value = slots.one if slots.plural else None
+            value = slots.one if (slots.plural and title is not None) else None
         elif low in ("action", "action1"):
             value = actions[0] if actions else None
         elif low == "action2":
@@ -1187,22 +1205,31 @@ class _Writer:
         fallback = [g for g in groups if g[0] in _FALLBACK_GROUPS]
         # a line that names the screen, even with a tone word used twice already, beats
         # a line that names nothing; the first word and the template stay unique longest
-        phases = [(named, 0), (named, 1), (fallback, 0), (fallback, 1), (groups, 2), (groups, 3)]
-        for phase_groups, relax in phases:
+        # (groups, how much the set rules bend, whether the headline's evidence may return:
+        # a thin screen's subtitle may name the title again rather than nothing)
+        phases = [
+            (named, 0, False),
+            (named, 1, False),
+            (fallback, 0, False),
+            (fallback, 1, False),
+            (groups, 2, False),
+            (groups, 2, True),
+            (groups, 3, True),
+        ]
+        for phase_groups, relax, again in phases:
             for name, templates in phase_groups:
                 rng = _rng(self.ctx.app_id, self.seed, position, kind, name)
                 order = list(templates)
                 rng.shuffle(order)
                 for template in order:
-                    reuse_title = name in ("title", "titles") and kind == "subtitle"
-                    line = _fill(template, slots, set() if reuse_title else used, self.extra)
+                    line = _fill(template, slots, set() if again else used, self.extra)
                     if line is None or not self._ok(line, kind, relax, pair):
                         continue
                     if name == "about":
                         self.about_used = True
                     self._take(line, kind)
                     return line
-        if kind == "headline" and not self.ctx.english:
+        if not self.ctx.english:
             return self._english_fallback(kind, position, slots, pair)
         raise ShotsmithError(
             f"write_copy: ran out of distinct captions for set {self.ctx.app_id!r} "
