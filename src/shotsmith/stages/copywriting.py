@@ -925,6 +925,16 @@ def build_slots(
                 seen_tabs.add(p.evidence.casefold())
                 slots.tabs.append(p)
         out.append(slots)
+    if out and not out[0].tabs and not out[0].items and (out[0].weak_title or not out[0].title):
+        # slide 1 shows little of its own (a bare "Overview", or nothing was read): the
+        # set's other screens name the app's sections for the tagline
+        sections = [s.title for s in out[1:] if s.title is not None and not s.weak_title]
+        out[0].tabs = list({p.key(): p for p in sections}.values())
+    for slots in out:  # the three shortest sections first, in their order: they fit a tagline
+        short = sorted(sorted(range(len(slots.tabs)), key=lambda i: len(slots.tabs[i].text))[:3])
+        slots.tabs = [slots.tabs[i] for i in short] + [
+            t for i, t in enumerate(slots.tabs) if i not in short
+        ]
     return out
 
 
