@@ -97,90 +97,59 @@ HEADLINE_MAX_CHARS = 30
 HEADLINE_WORDS = (2, 6)
 SUBTITLE_MAX_CHARS = 60
 
-#: Claims the stores reject (App Store review / Google Play metadata policy).
-FORBIDDEN = (
-    "best",
-    "#1",
-    "number one",
-    "top",
-    "free",
-    "sale",
-    "download now",
-    "discount",
-    "award",
-    "ranked",
-    "cheapest",
-)
-_FORBIDDEN_RE = re.compile(
-    r"(?<![\w#])(?:best|top|free|sale|discounts?|awards?|ranked|cheapest|number\s+one"
-    r"|download\s+now)(?![\w])|(?<![\w#])#\s?1(?!\d)",
-    re.IGNORECASE,
-)
 
-#: Upper-case words and capitalised terms that are fine mid-sentence.
-ACRONYMS = frozenset(
-    [
-        "AI",
-        "API",
-        "AR",
-        "CSV",
-        "DIY",
-        "ETA",
-        "EU",
-        "GIF",
-        "GPS",
-        "HD",
-        "HIIT",
-        "ID",
-        "ISO",
-        "JPG",
-        "MP3",
-        "OK",
-        "PDF",
-        "PIN",
-        "PNG",
-        "QR",
-        "RSS",
-        "SMS",
-        "SOS",
-        "SSH",
-        "SVG",
-        "TV",
-        "UK",
-        "UPI",
-        "URL",
-        "US",
-        "USB",
-        "UV",
-        "VPN",
-        "4K",
-        "2FA",
-    ]
-)
-PROPER_TERMS = (
-    "Face ID",
-    "Touch ID",
-    "Apple Pay",
-    "Apple Watch",
-    "iPhone",
-    "iPad",
-    "Mac",
-    "Siri",
-    "VoiceOver",
-    "iCloud",
-    "Google",
-    "Android",
-    "Git",
-    "HealthKit",
-    "CarPlay",
-    "Wi-Fi",
-    "Bluetooth",
-)
+def _table(key: str) -> list[str]:
+    """A word table of ``data/copy_vocabulary.json`` as written (case kept)."""
+    return list(_vocabulary_data().get(key, []))
+
+
+@lru_cache(maxsize=1)
+def _vocabulary_data() -> dict:
+    text = resources.files("shotsmith").joinpath("data/copy_vocabulary.json").read_text("utf-8")
+    return json.loads(text)
+
+
+@lru_cache(maxsize=1)
+def _forbidden_re() -> re.Pattern[str]:
+    """Built from the store-forbidden list: whole words, any spacing inside a phrase."""
+    words, tags = [], []
+    for entry in _table("store_forbidden"):
+        if entry.startswith("#"):  # "#1": not part of "#10", not after a word
+            tags.append(re.escape("#") + r"\s?" + re.escape(entry[1:]) + r"(?!\d)")
+        else:
+            pattern = r"\s+".join(re.escape(w) for w in entry.split())
+            words.append(pattern)
+    alternatives = [r"(?<![\w#])(?:" + "|".join(words) + r")(?![\w])"]
+    alternatives += [r"(?<![\w#])" + t for t in tags]
+    return re.compile("|".join(alternatives), re.IGNORECASE)
+
+
+def __getattr__(name: str) -> object:
+    """FORBIDDEN, ACRONYMS and PROPER_TERMS, read from the vocabulary file when first used."""
+    if name == "FORBIDDEN":
+        return tuple(_table("store_forbidden"))
+    if name == "ACRONYMS":
+        return _acronyms()
+    if name == "PROPER_TERMS":
+        return _proper_terms()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+@lru_cache(maxsize=1)
+def _acronyms() -> frozenset[str]:
+    """Upper-case words that are fine mid-sentence ("CSV", "GPS")."""
+    return frozenset(_table("acronyms"))
+
+
+@lru_cache(maxsize=1)
+def _proper_terms() -> tuple[str, ...]:
+    """Capitalised terms that are fine mid-sentence ("Face ID", "iPhone")."""
+    return tuple(_table("proper_terms"))
 
 
 def forbidden_words(text: str) -> list[str]:
     """Store-forbidden claims in ``text`` (case-insensitive, whole words)."""
-    return [m.group(0) for m in _FORBIDDEN_RE.finditer(text or "")]
+    return [m.group(0) for m in _forbidden_re().finditer(text or "")]
 
 
 def _is_emoji(ch: str) -> bool:
@@ -203,7 +172,7 @@ def _words(text: str) -> list[str]:
 def _allowed_caps(text: str, proper: Iterable[str]) -> set[int]:
     """Character offsets of words that may be capitalised mid-sentence."""
     spans: set[int] = set()
-    for term in (*PROPER_TERMS, *proper):
+    for term in (*_proper_terms(), *proper):
         if not term:
             continue
         for m in re.finditer(r"(?<!\w)" + re.escape(term) + r"(?!\w)", text):
@@ -225,7 +194,7 @@ def _case_problems(text: str, proper: Sequence[str], strict: bool) -> list[str]:
     if not words:
         return ["no words"]
     first = words[0].group(0)
-    if first[0].islower() and first not in PROPER_TERMS and first not in proper:
+    if first[0].islower() and first not in _proper_terms() and first not in proper:
         problems.append("does not start with a capital")
     caps = []
     for m in words[1:]:
@@ -233,11 +202,11 @@ def _case_problems(text: str, proper: Sequence[str], strict: bool) -> list[str]:
         if m.start() in allowed:
             continue
         core = re.sub(r"['’].*$", "", w)
-        if core[-1:] == "s" and core[:-1].isupper() and core[:-1] in ACRONYMS:
+        if core[-1:] == "s" and core[:-1].isupper() and core[:-1] in _acronyms():
             continue  # "PDFs"
-        if len(core) >= 2 and core.isupper() and core.upper() not in ACRONYMS and core != "I":
+        if len(core) >= 2 and core.isupper() and core.upper() not in _acronyms() and core != "I":
             problems.append(f"word in capitals: {w!r}")
-        elif w[0].isupper() and w != "I" and core.upper() not in ACRONYMS:
+        elif w[0].isupper() and w != "I" and core.upper() not in _acronyms():
             before = text[: m.start()].rstrip()
             if before.endswith(("?", ":", "!")):  # "Stuck? Get a hint"
                 continue
@@ -637,7 +606,7 @@ def clean_phrase(
         return None  # dates and units say nothing about what the screen offers
     if all(is_neutral(w) or w in voc.chrome or w == "&" for w in lows):
         return None
-    if len(words) == 1 and not is_unspaced(t) and len(t) < 4 and t.upper() not in ACRONYMS:
+    if len(words) == 1 and not is_unspaced(t) and len(t) < 4 and t.upper() not in _acronyms():
         return None  # "SFO", "Ov": codes and scraps
     if forbidden_words(t):
         return None
@@ -698,7 +667,7 @@ class CasePolicy:
             core = word.strip(",.'’")
             if core.casefold() in self.project_words:
                 out.append(word.replace(core, self.project_words[core.casefold()]))
-            elif core in self.proper or _camel(core) or core in ACRONYMS:
+            elif core in self.proper or _camel(core) or core in _acronyms():
                 out.append(word)
             else:
                 out.append(word.lower())
@@ -763,7 +732,7 @@ def case_policy(strings: Sequence[str], project: str, english: bool) -> CasePoli
             )
     proper |= {w for w in acronyms if not (word_forms(w) & lower_seen)}
     proper |= {w for w in project.split() if w[:1].isupper()}
-    proper |= {w for term in PROPER_TERMS for w in term.split()}
+    proper |= {w for term in _proper_terms() for w in term.split()}
     project_words = {w.casefold(): w for w in project.split()}
     return CasePolicy(english, frozenset(proper), project_words)
 
