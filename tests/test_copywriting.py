@@ -822,7 +822,7 @@ def test_template_slots_are_known():
     known = {
         "Title", "title", "Titles", "titles", "one", "Action", "action", "Action2", "action2",
         "Verb", "Count", "count", "Item1", "item1", "item2", "item3", "Tab1", "tab1", "tab2",
-        "tab3", "Project", "About", "AboutSentence",
+        "tab3", "Project", "About", "AboutSentence", "Heading", "Sentence",
     }  # fmt: skip
     for where, template in _all_templates():
         assert set(re.findall(r"\{(\w+)\}", template)) <= known, (where, template)
@@ -1056,3 +1056,56 @@ def test_pipeline_reads_features_before_the_domain():
     assert names.index("extract_features") < names.index("detect_domain")
     step = ss.Pipeline.default(about="x", copy=Path("c.csv"))["write_copy"]
     assert step.options["about"] == "x" and step.options["copy"] == Path("c.csv")
+
+
+def test_headings_and_the_apps_own_sentences_can_stand_as_lines():
+    frame = evidence_set(
+        "money",
+        "Split Kit",
+        [
+            (
+                "welcome",
+                evidence(
+                    "Split Kit",
+                    headings=["Manage your shared expenses, easily"],
+                    actions=["Log in"],
+                    labels=["Project identifier", "Private code"],
+                ),
+            ),
+            (
+                "statistics",
+                evidence(
+                    "Statistics",
+                    headings=["Expenses by month"],
+                    labels=["Paid", "Received", "Balance"],
+                ),
+            ),
+        ],
+    )
+    out = write_copy(frame)
+    assert out[COPY_SUBTITLE].iloc[0] == "Manage your shared expenses, easily."
+    assert out[COPY_EVIDENCE].iloc[0]["subtitle"] == ["Manage your shared expenses, easily"]
+    assert_grounded(out)
+    assert_set_obeys_rules(out)
+    assert cw.clean_phrase("geo-distance-lite") is None  # an identifier, not a word
+    assert cw.clean_phrase("Good morning, Maya") is None  # a greeting
+    assert cw.clean_phrase("Spent so far") == "Spent so far"  # fine as a phrase...
+    assert out[COPY_HEADLINE].iloc[1] == "Expenses by month"
+
+
+def test_dom_roles_are_read_when_features_gave_no_evidence():
+    """A captured screen's elements (manifest roles) are evidence for frames whose
+    extract_features did not provide the evidence columns."""
+    elements = [
+        {"role": "heading", "text": "Bills", "level": 1},
+        {"role": "link", "text": "Invite people"},
+        {"role": "button", "text": "Add a new bill"},
+        {"role": "label", "text": "For whom?"},
+        {"role": "listitem", "text": "Groceries"},
+        {"role": "listitem", "text": "Rent"},
+        {"role": "text", "text": "12 bills"},
+    ]
+    ev = cw.screen_evidence({SCREEN: "bills", C.SCREEN_ELEMENTS: elements})
+    assert ev.title == "Bills" and ev.source == "evidence"
+    assert ev.actions == ["Invite people", "Add a new bill"]
+    assert ev.labels == ["For whom?", "Groceries", "Rent"] and ev.numbers == ["12 bills"]

@@ -26,6 +26,9 @@ frame whose lines were edited and marked ``copy_source == "user"`` keeps them ve
 An optional LLM backend (any OpenAI-compatible endpoint, :mod:`shotsmith.llm`) gets the
 evidence in its prompt; its answer must pass the same grounding check and every rule,
 else the grounded writer takes over and ``copy_source`` and stderr say why.
+
+The parts live in :mod:`shotsmith.stages.captions` (rules, evidence, writer, user,
+llm_copy); the check in :mod:`shotsmith.grounding`. This module is the stage.
 """
 
 from __future__ import annotations
@@ -60,6 +63,7 @@ from ..columns import (
     POSITION,
     PROJECT_NAME,
     SCREEN,
+    SCREEN_ELEMENTS,
     SCREEN_TEXT,
     stage,
 )
@@ -146,6 +150,7 @@ def _confident(value: object) -> bool:
         FEATURES_NUMBERS,
         FEATURES_EVIDENCE,
         SCREEN_TEXT,
+        SCREEN_ELEMENTS,
         COPY_SOURCE,
     ),
 )

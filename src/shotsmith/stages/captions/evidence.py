@@ -25,6 +25,7 @@ from ...columns import (
     FEATURES_TEXT,
     FEATURES_TITLE,
     SCREEN,
+    SCREEN_ELEMENTS,
     SCREEN_TEXT,
 )
 from ...grounding import (
@@ -137,6 +138,8 @@ def screen_evidence(row: Mapping[str, object]) -> ScreenEvidence:
     for column, field_name in _COLUMN_FIELDS:
         for text in as_list(row.get(column)):
             add(field_name, text)
+    if not (ev.title or ev.headings or ev.actions or ev.labels or ev.tabs or ev.numbers):
+        _read_elements(ev, as_list(row.get(SCREEN_ELEMENTS)), add)
     text = as_text(row.get(FEATURES_TEXT)) or as_text(row.get(SCREEN_TEXT))
     if ev.title or ev.headings or ev.actions or ev.labels or ev.tabs or ev.numbers:
         ev.source = "evidence"
@@ -150,6 +153,42 @@ def screen_evidence(row: Mapping[str, object]) -> ScreenEvidence:
         if name:
             ev.title, ev.source = name, "screen name"
     return ev
+
+
+#: DOM roles (capture's screen_elements) -> evidence fields
+_ELEMENT_FIELDS = {
+    "heading": "headings",
+    "tab": "tabs",
+    "button": "actions",
+    "listitem": "labels",
+    "label": "labels",
+    "link": "labels",
+    "text": "lines",
+}
+
+
+def _read_elements(ev: ScreenEvidence, elements: list, add) -> None:
+    """Evidence from the DOM's roles when extract_features gave none: the first level-1
+    heading titles the screen; numbers are kept apart."""
+    for el in elements:
+        if not isinstance(el, Mapping):
+            continue
+        role, text = str(el.get("role") or "text"), as_text(el.get("text"))
+        if not text or role == "input":
+            continue
+        if role == "heading" and not ev.title and str(el.get("level") or "1") == "1":
+            ev.title = text
+        elif role in ("link", "button") and _verb_led(text):
+            add("actions", text)  # "Invite people", "Add a new bill"
+        elif any(c.isdigit() for c in text) and role in ("text", "listitem", "label"):
+            add("numbers", text)
+        else:
+            add(_ELEMENT_FIELDS.get(role, "lines"), text)
+
+
+def _verb_led(text: str) -> bool:
+    words = words_of(text)
+    return len(words) >= 1 and words[0].casefold() in vocabulary().ui_verbs
 
 
 def _humanize(screen: str) -> str:
@@ -230,6 +269,8 @@ def _plausible(word: str) -> bool:
         return False
     if not all(c.isalpha() or c in "'’-&" for c in core):
         return False
+    if core.count("-") >= 2:
+        return False  # "geo-distance-lite": an identifier, not a word
     if not (core.islower() or core.istitle() or core.isupper() or is_camel_case(core)):
         return False
     low = core.casefold()
@@ -252,12 +293,18 @@ def is_camel_case(word: str) -> bool:
 
 
 def clean_phrase(
-    text: str, *, max_words: int = 3, max_chars: int = 28, trim_numbers: bool = False
+    text: str,
+    *,
+    max_words: int = 3,
+    max_chars: int = 28,
+    trim_numbers: bool = False,
+    dates: bool = False,
 ) -> str | None:
     """A piece of evidence fit to stand in a caption, or None.
 
     Drops numbers, URLs and code, sentences, OCR noise, interface chrome ("See all",
-    "Sign in") and anything that says nothing beyond the neutral vocabulary.
+    "Sign in"), dates and units (unless ``dates``: "Expenses by month" is a fine heading)
+    and anything that says nothing beyond the neutral vocabulary.
     """
     if not isinstance(text, str):
         return None
@@ -285,7 +332,7 @@ def clean_phrase(
     if low in voc.chrome or re.split(r"[,!:;]", low)[0].strip() in voc.chrome:
         return None  # "See all", "Good morning, Maya"
     lows = [w.strip(",.'’").casefold() for w in words]
-    if any(w in voc.calendar_words or w in voc.units for w in lows):
+    if not dates and any(w in voc.calendar_words or w in voc.units for w in lows):
         return None  # dates and units say nothing about what the screen offers
     if all(is_neutral(w) or w in voc.chrome or w == "&" for w in lows):
         return None
@@ -294,6 +341,32 @@ def clean_phrase(
     if forbidden_words(t):
         return None
     return t
+
+
+HEADING_CHARS = 30
+
+
+def clean_sentence(text: str) -> str | None:
+    """A sentence the app itself shows ("Manage your shared expenses, easily"), fit to
+    stand as a subtitle: 4-10 words, no numbers, code or questions, or None."""
+    if not isinstance(text, str):
+        return None
+    t = " ".join(text.split()).rstrip(".").strip()
+    words = t.split()
+    if not 4 <= len(words) <= 10 or len(t) > SENTENCE_CHARS or t.endswith(("?", "!", "…")):
+        return None
+    if any(c.isdigit() for c in t) or _BAD_CHARS.search(t) or '"' in t or "(" in t:
+        return None
+    if not t[:1].isupper() or t.isupper() or re.search(r"[.!?;:]\s", t):
+        return None
+    if not all(_plausible(w.strip(",;")) for w in words):
+        return None
+    if forbidden_words(t) or len([w for w in words_of(t) if not is_neutral(w)]) < 2:
+        return None
+    return t
+
+
+SENTENCE_CHARS = 58
 
 
 @dataclass(frozen=True)
@@ -329,6 +402,8 @@ class Slots:
     items: list[Phrase] = field(default_factory=list)
     counts: list[Phrase] = field(default_factory=list)
     tabs: list[Phrase] = field(default_factory=list)
+    headings: list[Phrase] = field(default_factory=list)  # "Expenses by month", as a line
+    sentences: list[Phrase] = field(default_factory=list)  # the app's own words, a subtitle
 
     def names_anything(self) -> bool:
         return bool(self.title or self.actions or self.items or self.counts)
@@ -535,15 +610,25 @@ def build_slots(
             words[-1] = singular(words[-1]) if words[-1].islower() else words[-1]
             slots.one = Phrase(" ".join(words), slots.title.evidence)
         for text in ev.actions:
-            p = phrase(text)
+            p = phrase(text, max_words=4)
             if p is None:
                 continue
+            n_words = len(words_of(p.evidence))
             first = words_of(p.evidence)[0].casefold()
             if first in voc.ui_verbs and p.evidence.casefold() not in voc.chrome:
-                if len(words_of(p.evidence)) == 1:
+                if n_words == 1:
                     slots.verbs.append(p)  # "Filter": too bare for a caption of its own
                 else:
                     take(p, slots.actions)
+        for text in ev.headings:  # a heading as it stands: "Expenses by month"
+            t = clean_phrase(text, max_words=5, max_chars=HEADING_CHARS, dates=True)
+            if t and len(t.split()) >= 2 and t.casefold() not in repeated:
+                if words_of(t)[0].casefold() not in voc.ui_verbs:
+                    slots.headings.append(Phrase(policy.display(t), t))
+        for text in (*ev.headings, *ev.lines, *ev.labels):
+            t = clean_sentence(text)
+            if t and t.casefold() not in repeated:
+                slots.sentences.append(Phrase(policy.display(t), t))
         ranked: list[tuple[int, int, Phrase]] = []
         sources = [(t, 0, False) for t in ev.headings] + [(t, 1, False) for t in ev.labels]
         sources += [(t, 1, True) for t in ev.actions]

@@ -206,6 +206,10 @@ def _fill(
             value = verbs[0] if verbs else None
         elif low == "count":
             value = counts[0] if counts else None
+        elif low == "heading":
+            value = next(iter(fresh(slots.headings)), None)
+        elif low == "sentence":
+            value = next(iter(fresh(slots.sentences)), None)
         elif low.startswith("item") and low[4:].isdigit():
             k = int(low[4:]) - 1
             value = items[k] if len(items) > k else None
@@ -305,10 +309,10 @@ class _Writer:
             at = next((i for i, g in enumerate(groups) if g[0] in ("name", "vocabulary")), None)
             at = len(groups) if at is None else at
             groups[at:at] = weak
-        if kind == "subtitle" and position == 0 and self.extra["AboutSentence"]:
-            # slide 1: the user's own words, unless the tagline already used them
-            about_first = not self.about_used
-            groups.sort(key=lambda g: 0 if (g[0] == "about" and about_first) else 1)
+        if kind == "subtitle" and position == 0:
+            # slide 1: the user's own words (unless the tagline used them), then the app's
+            first = ("about", "sentence") if not self.about_used else ("sentence",)
+            groups.sort(key=lambda g: first.index(g[0]) if g[0] in first else len(first))
         return groups
 
     about_used = False
@@ -358,6 +362,7 @@ class _Writer:
         phases = [
             (named, 0, False),
             (named, 1, False),
+            (named, 2, False),  # a template used twice beats a line that names nothing
             (fallback, 0, False),
             (fallback, 1, False),
             (groups, 2, False),
