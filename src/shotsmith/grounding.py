@@ -47,6 +47,7 @@ class Vocabulary:
     calendar_words: frozenset[str]
     units: frozenset[str]
     states: frozenset[str]
+    verbs_also_nouns: frozenset[str]
     by_language: dict[str, frozenset[str]]
 
     @property
@@ -80,6 +81,7 @@ def vocabulary() -> Vocabulary:
         calendar_words=words("calendar_words"),
         units=words("units"),
         states=words("states"),
+        verbs_also_nouns=words("verbs_also_nouns"),
         by_language={
             lang: frozenset(w.casefold() for w in ws)
             for lang, ws in data.get("function_words_by_language", {}).items()

@@ -186,6 +186,18 @@ def _read_elements(ev: ScreenEvidence, elements: list, add) -> None:
             add(_ELEMENT_FIELDS.get(role, "lines"), text)
 
 
+def _clearly_an_action(text: str) -> bool:
+    """Without a role to tell: "Add expense" is a button, "Crop family" a column."""
+    words = words_of(text)
+    voc = vocabulary()
+    return (
+        len(words) >= 2
+        and words[0].casefold() in voc.ui_verbs
+        and words[0].casefold() not in voc.verbs_also_nouns
+        and " " in text.strip()
+    )
+
+
 def _verb_led(text: str) -> bool:
     words = words_of(text)
     return len(words) >= 1 and words[0].casefold() in vocabulary().ui_verbs
@@ -216,7 +228,6 @@ def _strip_noise(line: str) -> str:
 
 def _read_lines(ev: ScreenEvidence, text: str) -> None:
     """Evidence from plain visible text, for frames without the evidence columns."""
-    voc = vocabulary()
     name_words = {singular(w.casefold()) for w in words_of(_humanize(ev.screen))}
     lines = [_strip_noise(" ".join(ln.split())) for ln in text.splitlines()]
     lines = [ln for ln in lines if ln]
@@ -232,7 +243,7 @@ def _read_lines(ev: ScreenEvidence, text: str) -> None:
             and len(words) <= 4
         ):
             ev.title = line
-        elif words and words[0].casefold() in voc.ui_verbs and len(words) <= 4:
+        elif len(words) <= 4 and _clearly_an_action(line):
             ev.actions.append(line)
         elif len(words) <= 4:
             ev.labels.append(line)
@@ -279,9 +290,11 @@ def _plausible(word: str) -> bool:
     if re.search(r"(.)\1\1", low):
         return False
     ascii_letters = re.sub(r"[^a-z]", "", low)
-    if ascii_letters == low:  # English-like: needs a vowel, unless an acronym
-        if not re.search(r"[aeiouy]", low) and not (core.isupper() and len(core) <= 5):
-            return False
+    if ascii_letters == re.sub(r"['’&-]", "", low):  # English-like: every part needs a vowel
+        for part in re.split(r"['’&-]", low):
+            if len(part) >= 3 and not re.search(r"[aeiouy]", part):
+                if not (core.isupper() and len(core) <= 5):
+                    return False  # "css-variables", "sSyl": not a word
         if re.search(r"[bcdfghjklmnpqrstvwxz]{6,}", low):
             return False
     return True
@@ -332,7 +345,8 @@ def clean_phrase(
     if low in voc.chrome or re.split(r"[,!:;]", low)[0].strip() in voc.chrome:
         return None  # "See all", "Good morning, Maya"
     lows = [w.strip(",.'’").casefold() for w in words]
-    if not dates and any(w in voc.calendar_words or w in voc.units for w in lows):
+    dated = [w in voc.calendar_words or w in voc.units for w in lows]
+    if any(dated) if not dates else all(dated):
         return None  # dates and units say nothing about what the screen offers
     if all(is_neutral(w) or w in voc.chrome or w == "&" for w in lows):
         return None
@@ -363,6 +377,8 @@ def clean_sentence(text: str) -> str | None:
         return None
     if forbidden_words(t) or len([w for w in words_of(t) if not is_neutral(w)]) < 2:
         return None
+    if words[-1].casefold() in vocabulary().function_words:
+        return None  # "... and record yields in the": a line cut short, not a sentence
     return t
 
 
@@ -569,7 +585,7 @@ def build_slots(
     repeated = {k for k, c in counts.items() if n >= 3 and c > 0.6 * n}
 
     def phrase(text: str, *, max_words: int = 3, title: bool = False) -> Phrase | None:
-        t = clean_phrase(text, max_words=max_words, trim_numbers=title)
+        t = clean_phrase(text, max_words=max_words, trim_numbers=title, dates=title)
         if t is None:
             return None
         low = t.casefold()
@@ -594,11 +610,11 @@ def build_slots(
 
         title_source = [ev.title, *ev.headings] if ev.title else list(ev.headings)
         for candidate in title_source:
-            p = phrase(candidate, max_words=4, title=True)
+            p = phrase(candidate, max_words=4, title=True)  # "Jobs this week" may title
             if p is not None:
                 first = words_of(p.evidence)[0].casefold()
-                if first in voc.ui_verbs and len(words_of(p.evidence)) > 1:
-                    continue  # "Add expense" is an action, not a title
+                if len(words_of(p.evidence)) > 1 and _clearly_an_action(p.evidence):
+                    continue  # "Add expense" is an action, not a title ("Order history" is)
                 slots.title = p
                 # "Overview" says little; "Bear Lake Loop" is data, not what the screen does
                 slots.weak_title = p.evidence.casefold() in voc.weak_titles or _is_name(p)
@@ -640,7 +656,10 @@ def build_slots(
                 continue  # "Spent so far", "In progress": a state, not something to offer
             lead = words_of(p.evidence)[0].casefold()
             several = len(words_of(p.evidence)) > 1
-            if (several or is_action) and (lead in voc.ui_verbs or lead in voc.generic_verbs):
+            verb = lead in voc.generic_verbs or (
+                lead in voc.ui_verbs and (is_action or lead not in voc.verbs_also_nouns)
+            )
+            if (several or is_action) and verb:
                 continue  # actions are listed as actions; "Keep it burning" is a slogan
             # structure ("Categories", "Difficulty") before data ("Whole Foods Market")
             ranked.append((weight + (2 if _is_name(p) else 0), order, p))
