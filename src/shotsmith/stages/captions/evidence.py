@@ -421,9 +421,6 @@ class Slots:
     headings: list[Phrase] = field(default_factory=list)  # "Expenses by month", as a line
     sentences: list[Phrase] = field(default_factory=list)  # the app's own words, a subtitle
 
-    def names_anything(self) -> bool:
-        return bool(self.title or self.actions or self.items or self.counts)
-
 
 @dataclass
 class CasePolicy:

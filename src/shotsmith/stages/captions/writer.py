@@ -254,6 +254,7 @@ class _Writer:
         self.subtitles: set[str] = set()
         self.templates: set[str] = set()
         self.fillers: Counter[str] = Counter()
+        self.about_used = False  # the tagline quoted the user's description
         about_head, about_sub = about_lines(ctx.about, ctx.project)
         self.extra = {"Project": ctx.project, "About": about_head, "AboutSentence": about_sub}
 
@@ -292,14 +293,11 @@ class _Writer:
         if self.ctx.confident and self.ctx.domain:
             domain_bank = bank.get("domains", {}).get(self.ctx.domain, {}).get(kind, {})
         groups: list[tuple[str, list[str]]] = []
-        taglines: dict[str, list[str]] = dict(bank["tagline"]) if tagline else {}
-        for name in list(taglines):
-            groups.append((name, list(taglines.pop(name))))
+        if tagline:  # slide 1: the user's description, the app's sections, its items
+            groups += [(name, list(t)) for name, t in bank["tagline"].items()]
         for name, templates in generic.items():
             if name == "about" and position != 0:
                 continue
-            if name in taglines:
-                groups.append((name, list(taglines.pop(name))))
             if name in domain_bank:
                 groups.append((name, list(domain_bank[name])))
             groups.append((name, list(templates)))
@@ -314,8 +312,6 @@ class _Writer:
             first = ("about", "sentence") if not self.about_used else ("sentence",)
             groups.sort(key=lambda g: first.index(g[0]) if g[0] in first else len(first))
         return groups
-
-    about_used = False
 
     def _ok(self, line: Line, kind: str, relax: int, pair: Line | None) -> bool:
         if kind == "headline":
