@@ -617,7 +617,12 @@ def build_slots(
                 slots.weak_title = p.evidence.casefold() in voc.weak_titles or _is_name(p)
                 taken.add(p.key())
                 break
-        if slots.title is not None and policy.english and _is_plural(slots.title.evidence):
+        if (
+            slots.title is not None
+            and policy.english
+            and _is_plural(slots.title.evidence)
+            and words_of(slots.title.evidence)[0].casefold() not in voc.ui_verbs
+        ):  # "Search messages" is no plural noun: not "Every search message in view"
             slots.plural = True
             words = slots.title.text.split()
             words[-1] = singular(words[-1]) if words[-1].islower() else words[-1]
@@ -656,8 +661,8 @@ def build_slots(
             verb = lead in voc.generic_verbs or (
                 lead in voc.ui_verbs and (is_action or lead not in voc.verbs_also_nouns)
             )
-            if (several or is_action) and verb:
-                continue  # actions are listed as actions; "Keep it burning" is a slogan
+            if verb and (several or is_action or lead not in voc.verbs_also_nouns):
+                continue  # "Create", "Add expense" are actions; "Keep it burning" a slogan
             # structure ("Categories", "Difficulty") before data ("Whole Foods Market")
             ranked.append((weight + (2 if _is_name(p) else 0), order, p))
         ranked.sort(key=lambda r: (r[0], r[1]))
