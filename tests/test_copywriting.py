@@ -1109,3 +1109,18 @@ def test_dom_roles_are_read_when_features_gave_no_evidence():
     assert ev.title == "Bills" and ev.source == "evidence"
     assert ev.actions == ["Invite people", "Add a new bill"]
     assert ev.labels == ["For whom?", "Groceries", "Rent"] and ev.numbers == ["12 bills"]
+
+
+def test_verbs_are_not_read_as_things():
+    """Buttons are actions, not items; a verb-led title is not a plural noun."""
+    for seed in range(6):
+        out = write_copy(chat_client(), seed=seed)
+        text = " ".join([*out[COPY_HEADLINE], *out[COPY_SUBTITLE]]).lower()
+        assert "search message " not in text + " " and "every search" not in text, text
+    frame = evidence_set(
+        "ml",
+        "Runbook",
+        [("runs", evidence("Runs", labels=["Create", "Compare", "Delete", "Name", "Created"]))],
+    )
+    out = write_copy(frame)
+    assert "compare" not in (out[COPY_HEADLINE].iloc[0] + out[COPY_SUBTITLE].iloc[0]).lower()
