@@ -41,6 +41,7 @@ stops after cross-validation, before the test half is touched.
 from __future__ import annotations
 
 import argparse
+import base64
 import csv
 import gzip
 import hashlib
@@ -77,7 +78,7 @@ SPLIT_SALT = "shotsmith-domain-split-v1:"
 FOLDS = 5
 TARGET_PRECISION = 0.90  # of out-of-fold predictions at or above the confidence threshold
 WEIGHT_SCALE = 1000  # weights are stored as integers in thousandths
-PRUNE_BELOW = 0.004  # |weight| under this is dropped from the shipped model
+PRUNE_BELOW = 0.01  # |weight| under this is dropped from the shipped model
 
 # Training views of one app: which fields it keeps.
 VIEWS: dict[str, frozenset[str]] = {
@@ -89,12 +90,12 @@ VIEWS: dict[str, frozenset[str]] = {
 SCORED_VIEWS = ("full", "no_text", "no_name")
 
 GRID = {
-    "l2": [1e-5],
+    "l2": [5e-5, 1e-4, 2e-4],
     "char_weight": [1.0],
-    "text_weight": [1.0],
-    "lexicon_weight": [0.15, 0.3],
+    "text_weight": [1.5],
+    "lexicon_weight": [0.15],
 }
-QUICK_GRID = {"l2": [1e-5], "char_weight": [1.0], "text_weight": [1.0], "lexicon_weight": [0.3]}
+QUICK_GRID = {"l2": [2e-5], "char_weight": [1.0], "text_weight": [1.5], "lexicon_weight": [0.15]}
 
 
 # --- the labelled list -------------------------------------------------------------------
@@ -517,16 +518,28 @@ def evaluate(fitted: Fitted, featurized: Featurized, apps, index, views) -> dict
 
 
 def pruned(fitted: Fitted) -> tuple[list[str], dict, np.ndarray]:
+    """Drop |weight| < PRUNE_BELOW; keep features with any weight left; pack the rest as
+    base64 arrays: weights per feature (uint8), their classes (uint8), the weights
+    (int16, little-endian, in thousandths) -- small integers that gzip well."""
     weights = np.where(np.abs(fitted.weights) >= PRUNE_BELOW, fitted.weights, 0.0)
     keep_rows = np.flatnonzero(np.abs(weights).max(axis=1) > 0)
     by_index = sorted(fitted.vocabulary, key=fitted.vocabulary.get)
     features = [by_index[r] for r in keep_rows]
     kept = weights[keep_rows]
     rows, cols = np.nonzero(kept)
+    values = np.rint(kept[rows, cols] * WEIGHT_SCALE)
+    if np.abs(values).max(initial=0) > np.iinfo(np.int16).max:
+        raise SystemExit("a weight does not fit int16 at WEIGHT_SCALE; lower the scale")
+    kept = np.zeros_like(kept)
+    kept[rows, cols] = values / WEIGHT_SCALE  # what the packed model holds
     sparse = {
-        "rows": rows.tolist(),
-        "cols": cols.tolist(),
-        "values": np.rint(kept[rows, cols] * WEIGHT_SCALE).astype(int).tolist(),
+        "encoding": "base64: counts uint8 (per feature), cols uint8, values int16 LE",
+        "counts": base64.b64encode(
+            np.bincount(rows, minlength=len(features)).astype("u1").tobytes()
+        ).decode("ascii"),
+        "cols": base64.b64encode(cols.astype("u1").tobytes()).decode("ascii"),
+        "values": base64.b64encode(values.astype("<i2").tobytes()).decode("ascii"),
+        "count": int(len(values)),
     }
     return features, sparse, kept
 
@@ -685,7 +698,7 @@ def main(argv: list[str]) -> int:
             small = Fitted(kept, fitted.bias, vocab).logits(rows)
             agree.append(float((fitted.logits(rows).argmax(1) == small.argmax(1)).mean()))
         log(
-            f"{path.name}: {len(features)} features, {len(sparse['values'])} weights after "
+            f"{path.name}: {len(features)} features, {sparse['count']} weights after "
             f"pruning |w| < {PRUNE_BELOW} (same answer as unpruned on >= {min(agree):.1%} "
             "of rows)"
         )

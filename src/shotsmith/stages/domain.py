@@ -27,7 +27,7 @@ The settings live in ``data/domain_features.json``.
 
 Outputs, set-level: the best category, a calibrated probability (temperature fitted on
 cross-validated predictions of the training half), the runner-up, the features that moved
-the decision most (``name 'spotify' -> Music``), and ``domain_confident``: whether the
+the decision most (``name token 'spotify' → Music (+1.20)``), and ``domain_confident``: whether the
 probability clears the threshold chosen by cross-validation on the training half. Below it,
 later stages keep copy and palette neutral rather than be confidently wrong. A set with no
 usable evidence is filed under :data:`FALLBACK_CATEGORY`. Offline and deterministic.
@@ -35,6 +35,7 @@ usable evidence is filed under :data:`FALLBACK_CATEGORY`. Offline and determinis
 
 from __future__ import annotations
 
+import base64
 import gzip
 import hashlib
 import json
@@ -108,7 +109,12 @@ FALLBACK_CATEGORY = "Utilities"
 
 #: The evidence fields, in the order signals name them.
 FIELDS: tuple[str, ...] = ("name", "bundle", "screen", "text")
-SOURCE_LABEL = {"name": "name", "bundle": "bundle id", "screen": "screen", "text": "text"}
+SOURCE_LABEL = {
+    "name": "name token",
+    "bundle": "bundle id token",
+    "screen": "screen",
+    "text": "screen text",
+}
 MAX_SIGNALS = 6
 
 FEATURES_FILE = "data/domain_features.json"
@@ -421,9 +427,19 @@ def build_model(raw: dict) -> DomainModel:
     features = list(raw["features"])
     scale = float(raw["weight_scale"])
     weights = np.zeros((len(features), len(classes)))
-    rows = np.asarray(raw["weights"]["rows"], dtype=np.int64)
-    cols = np.asarray(raw["weights"]["cols"], dtype=np.int64)
-    weights[rows, cols] = np.asarray(raw["weights"]["values"], dtype=np.float64) / scale
+    packed = raw["weights"]
+    counts = np.frombuffer(base64.b64decode(packed["counts"]), dtype="u1")
+    rows = np.repeat(np.arange(len(counts)), counts)
+    cols = np.frombuffer(base64.b64decode(packed["cols"]), dtype="u1")
+    values = np.frombuffer(base64.b64decode(packed["values"]), dtype="<i2")
+    if len(counts) != len(features) or not (
+        len(rows) == len(cols) == len(values) == int(packed["count"])
+    ):
+        raise DomainModelError(
+            "detect_domain: the domain model's weights are damaged; reinstall shotsmith or "
+            "refit it with `python scripts/fit_domain_model.py`."
+        )
+    weights[rows, cols] = values.astype(np.float64) / scale
     fitted = raw["featurizer"]["params"]
     params = FeatureParams(
         char_weight=float(fitted["char_weight"]),
