@@ -26,8 +26,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 def pytest_configure(config):
     # Starlette's TestClient nudges towards httpx2; we test with httpx, which we ship with.
-    config.addinivalue_line("filterwarnings",
-                            "ignore:Using `httpx` with `starlette.testclient`")
+    config.addinivalue_line("filterwarnings", "ignore:Using `httpx` with `starlette.testclient`")
 
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,6 +42,7 @@ def auth(key: str = KEY_A) -> dict[str, str]:
 
 
 # --- images --------------------------------------------------------------------------------
+
 
 def png_bytes(im: Image.Image) -> bytes:
     buf = io.BytesIO()
@@ -70,13 +70,24 @@ def screen_image(title: str, accent=(20, 150, 120), size=(1206, 2622)) -> Image.
     d.rounded_rectangle((w * 0.05, h * 0.15, w * 0.95, h * 0.27), radius=w // 30, fill=accent)
     for i in range(8):
         y = h * (0.29 + i * 0.076)
-        d.rounded_rectangle((w * 0.05, y, w * 0.95, y + h * 0.065), radius=w // 40,
-                            fill=(255, 255, 255))
+        d.rounded_rectangle(
+            (w * 0.05, y, w * 0.95, y + h * 0.065), radius=w // 40, fill=(255, 255, 255)
+        )
     return im
 
 
-SCREENS = ["overview", "budgets", "transactions", "reports", "goals", "settings", "search",
-           "profile", "cards", "alerts"]
+SCREENS = [
+    "overview",
+    "budgets",
+    "transactions",
+    "reports",
+    "goals",
+    "settings",
+    "search",
+    "profile",
+    "cards",
+    "alerts",
+]
 
 
 @cache
@@ -91,9 +102,11 @@ def real_screens(count: int = 10) -> tuple[tuple[str, bytes], ...]:
                 found.append((name, path.read_bytes()))
     if len(found) < count:
         accents = [(20, 150, 120), (90, 60, 200), (230, 110, 40), (30, 120, 220)]
-        found = [(name, png_bytes(screen_image(name.title(), accents[i % 4])))
-                 for i, name in enumerate(SCREENS)]
-        found = (found * (count // len(found) + 1))
+        found = [
+            (name, png_bytes(screen_image(name.title(), accents[i % 4])))
+            for i, name in enumerate(SCREENS)
+        ]
+        found = found * (count // len(found) + 1)
     return tuple(found[:count])
 
 
@@ -104,8 +117,9 @@ def small_png(w: int = 60, h: int = 130) -> bytes:
 
 def design_body(count: int = 1, *, small: bool = True, **extra) -> dict:
     if small:
-        images = [{"data": b64(small_png()), "screen": SCREENS[i % len(SCREENS)]}
-                  for i in range(count)]
+        images = [
+            {"data": b64(small_png()), "screen": SCREENS[i % len(SCREENS)]} for i in range(count)
+        ]
     else:
         images = [{"data": b64(data), "screen": name} for name, data in real_screens(count)]
     return {"project_name": "Pocket Budget", "images": images, **extra}
@@ -140,6 +154,7 @@ def wait_finished(get, job_id: str, key: str = KEY_A, timeout: float = 90.0) -> 
 
 # --- in-process apps -------------------------------------------------------------------------
 
+
 @pytest.fixture(scope="session")
 def shared_app(tmp_path_factory):
     """One in-process app with worker processes, shared by the tests that render."""
@@ -148,8 +163,15 @@ def shared_app(tmp_path_factory):
     from shotsmith.server.app import create_app
 
     data_dir = tmp_path_factory.mktemp("shared-data")
-    app = create_app(data_dir, None, [KEY_A, KEY_B], workers=2, rate_limit=10_000,
-                     design_options={"ocr": False}, webhook_timeout=2.0)
+    app = create_app(
+        data_dir,
+        None,
+        [KEY_A, KEY_B],
+        workers=2,
+        rate_limit=10_000,
+        design_options={"ocr": False},
+        webhook_timeout=2.0,
+    )
     with TestClient(app) as client:
         yield app, client
 
@@ -166,6 +188,7 @@ def store(shared_app):
 
 # --- webhook receiver --------------------------------------------------------------------------
 
+
 class Receiver:
     def __init__(self) -> None:
         self.calls: queue.Queue = queue.Queue()
@@ -174,8 +197,9 @@ class Receiver:
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self):
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-                received.put({"path": self.path, "headers": dict(self.headers),
-                              "body": json.loads(body)})
+                received.put(
+                    {"path": self.path, "headers": dict(self.headers), "body": json.loads(body)}
+                )
                 self.send_response(500 if self.path.startswith("/fail") else 200)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
@@ -212,34 +236,65 @@ def closed_port_url() -> str:
 
 # --- a live server ------------------------------------------------------------------------------
 
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 
 
-def run_cli(*args: str, env: dict | None = None,
-            timeout: float = 60) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "shotsmith.cli", *args], capture_output=True,
-                          text=True, timeout=timeout, cwd=ROOT,
-                          env={**os.environ, **(env or {})})
+def run_cli(
+    *args: str, env: dict | None = None, timeout: float = 60
+) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "shotsmith.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=ROOT,
+        env={**os.environ, **(env or {})},
+    )
 
 
 class LiveServer:
     """``shotsmith serve`` in a subprocess (its own process group, so kill -9 is real)."""
 
-    def __init__(self, data_dir: Path, port: int | None = None, keys: str = KEY_A,
-                 workers: int = 2, extra: tuple[str, ...] = ()):
+    def __init__(
+        self,
+        data_dir: Path,
+        port: int | None = None,
+        keys: str = KEY_A,
+        workers: int = 2,
+        extra: tuple[str, ...] = (),
+    ):
         self.data_dir = data_dir
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = open(data_dir.parent / f"server-{self.port}-{time.time_ns()}.log", "w+b")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "shotsmith.cli", "serve", "--host", "127.0.0.1",
-             "--port", str(self.port), "--data-dir", str(data_dir), "--workers", str(workers),
-             "--log-level", "info", *extra],
-            cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT,
-            env={**os.environ, "SHOTSMITH_API_KEYS": keys}, start_new_session=True)
+            [
+                sys.executable,
+                "-m",
+                "shotsmith.cli",
+                "serve",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                "--data-dir",
+                str(data_dir),
+                "--workers",
+                str(workers),
+                "--log-level",
+                "info",
+                *extra,
+            ],
+            cwd=ROOT,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "SHOTSMITH_API_KEYS": keys},
+            start_new_session=True,
+        )
         self.http = httpx.Client(base_url=self.url, timeout=30)
         deadline = time.monotonic() + 60
         while True:

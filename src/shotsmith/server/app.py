@@ -79,8 +79,10 @@ class ServerState:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             os.close(fd)
-            raise ShotsmithError(f"{self.store.data_dir} is in use by another shotsmith server; "
-                                 "stop it or give this one another --data-dir.") from None
+            raise ShotsmithError(
+                f"{self.store.data_dir} is in use by another shotsmith server; "
+                "stop it or give this one another --data-dir."
+            ) from None
         os.ftruncate(fd, 0)
         os.write(fd, f"{os.getpid()}\n".encode())
         self._lock_fd = fd
@@ -96,20 +98,32 @@ def normalise_base_url(base_url: str | None) -> str | None:
         return None
     parts = urlsplit(base_url)
     if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise ShotsmithError(f"base URL {base_url!r} must be absolute, e.g. "
-                             "http://127.0.0.1:8787 or https://shots.example.com")
+        raise ShotsmithError(
+            f"base URL {base_url!r} must be absolute, e.g. "
+            "http://127.0.0.1:8787 or https://shots.example.com"
+        )
     return base_url.rstrip("/")
 
 
-def create_app(data_dir: str | Path, base_url: str | None = None,
-               api_keys: Iterable[str] | None = None, workers: int | None = None, *,
-               rate_limit: int = DEFAULT_LIMIT, rate_window: float = DEFAULT_WINDOW,
-               webhook_timeout: float = DEFAULT_TIMEOUT,
-               design_options: dict[str, Any] | None = None,
-               max_body_bytes: int = MAX_BODY_BYTES, max_image_bytes: int = MAX_IMAGE_BYTES,
-               shutdown_grace: float = 5.0, max_attempts: int = 3,
-               job_timeout: float = 300.0, capture_workers: int = 1,
-               capture_timeout: float = 60.0, max_active_collections: int = 10) -> FastAPI:
+def create_app(
+    data_dir: str | Path,
+    base_url: str | None = None,
+    api_keys: Iterable[str] | None = None,
+    workers: int | None = None,
+    *,
+    rate_limit: int = DEFAULT_LIMIT,
+    rate_window: float = DEFAULT_WINDOW,
+    webhook_timeout: float = DEFAULT_TIMEOUT,
+    design_options: dict[str, Any] | None = None,
+    max_body_bytes: int = MAX_BODY_BYTES,
+    max_image_bytes: int = MAX_IMAGE_BYTES,
+    shutdown_grace: float = 5.0,
+    max_attempts: int = 3,
+    job_timeout: float = 300.0,
+    capture_workers: int = 1,
+    capture_timeout: float = 60.0,
+    max_active_collections: int = 10,
+) -> FastAPI:
     """Build the /v1 app over ``data_dir``.
 
     ``base_url`` prefixes every returned URL (poll_url, output_urls, webhook bodies);
@@ -133,24 +147,40 @@ def create_app(data_dir: str | Path, base_url: str | None = None,
 
     def new_runners() -> tuple[Notifier, JobRunner, CollectionRunner]:
         notifier = Notifier(store, timeout=webhook_timeout)
-        runner = JobRunner(store, notifier, lambda job: state.output_urls(job),
-                           workers=workers or default_workers(), design_options=design_options,
-                           max_attempts=max_attempts, grace=shutdown_grace,
-                           job_timeout=job_timeout)
-        collections = CollectionRunner(store, workers=capture_workers,
-                                       design_options=design_options,
-                                       capture_timeout=capture_timeout,
-                                       design_timeout=job_timeout, max_attempts=max_attempts,
-                                       grace=shutdown_grace)
+        runner = JobRunner(
+            store,
+            notifier,
+            lambda job: state.output_urls(job),
+            workers=workers or default_workers(),
+            design_options=design_options,
+            max_attempts=max_attempts,
+            grace=shutdown_grace,
+            job_timeout=job_timeout,
+        )
+        collections = CollectionRunner(
+            store,
+            workers=capture_workers,
+            design_options=design_options,
+            capture_timeout=capture_timeout,
+            design_timeout=job_timeout,
+            max_attempts=max_attempts,
+            grace=shutdown_grace,
+        )
         return notifier, runner, collections
 
     notifier, runner, collections = new_runners()
     state = ServerState(
-        store=store, keyring=KeyRing(store, api_keys or ()),
-        limiter=RateLimiter(rate_limit, rate_window), notifier=notifier, runner=runner,
-        collections=collections, base_url=normalise_base_url(base_url),
-        max_body_bytes=max_body_bytes, max_image_bytes=max_image_bytes,
-        max_active_collections=max_active_collections)
+        store=store,
+        keyring=KeyRing(store, api_keys or ()),
+        limiter=RateLimiter(rate_limit, rate_window),
+        notifier=notifier,
+        runner=runner,
+        collections=collections,
+        base_url=normalise_base_url(base_url),
+        max_body_bytes=max_body_bytes,
+        max_image_bytes=max_image_bytes,
+        max_active_collections=max_active_collections,
+    )
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -163,15 +193,22 @@ def create_app(data_dir: str | Path, base_url: str | None = None,
             if removed:
                 log.info("removed %d orphaned folder(s) (no job or collection)", len(removed))
             if not state.keyring.known_hashes():
-                log.warning("no API keys: every /v1 request will get 401. Create one with "
-                            "`shotsmith keys create --data-dir %s --name NAME` or set "
-                            "SHOTSMITH_API_KEYS.", store.data_dir)
+                log.warning(
+                    "no API keys: every /v1 request will get 401. Create one with "
+                    "`shotsmith keys create --data-dir %s --name NAME` or set "
+                    "SHOTSMITH_API_KEYS.",
+                    store.data_dir,
+                )
             await run_in_threadpool(state.runner.start)
             await run_in_threadpool(state.collections.start)
             state.started = True
-            log.info("shotsmith server ready: data dir %s, %d worker process(es), up to %d "
-                     "capture worker(s)", store.data_dir, state.runner.workers,
-                     state.collections.workers)
+            log.info(
+                "shotsmith server ready: data dir %s, %d worker process(es), up to %d "
+                "capture worker(s)",
+                store.data_dir,
+                state.runner.workers,
+                state.collections.workers,
+            )
             yield
         finally:
             state.started = False
@@ -188,10 +225,10 @@ def create_app(data_dir: str | Path, base_url: str | None = None,
         version=__version__,
         summary="Raw app screenshots in, store-ready App Store screenshots out.",
         description="Design jobs (spec v1): POST raw PNG screenshots, poll the job, download "
-                    "the styled 1320x2868 PNGs. Screenshot collections: capture a registered "
-                    "project's app and style the captures, per device size. Every /v1 route "
-                    "except the capability file URLs needs `Authorization: Bearer <API key>`. "
-                    'Every error has the body `{"error": {"code": "...", "message": "..."}}`.',
+        "the styled 1320x2868 PNGs. Screenshot collections: capture a registered "
+        "project's app and style the captures, per device size. Every /v1 route "
+        "except the capability file URLs needs `Authorization: Bearer <API key>`. "
+        'Every error has the body `{"error": {"code": "...", "message": "..."}}`.',
         lifespan=lifespan,
     )
     app.state.server = state
@@ -205,11 +242,21 @@ def _openapi(app: FastAPI) -> dict[str, Any]:
     """FastAPI's document plus the hand-validated request body's schema."""
     if app.openapi_schema:
         return app.openapi_schema
-    schema = get_openapi(title=app.title, version=app.version, summary=app.summary,
-                         description=app.description, routes=app.routes)
-    _, defs = models_json_schema([(DesignJobCreate, "validation"),
-                                  (CollectionCreate, "validation"), (ErrorBody, "validation")],
-                                 ref_template="#/components/schemas/{model}")
+    schema = get_openapi(
+        title=app.title,
+        version=app.version,
+        summary=app.summary,
+        description=app.description,
+        routes=app.routes,
+    )
+    _, defs = models_json_schema(
+        [
+            (DesignJobCreate, "validation"),
+            (CollectionCreate, "validation"),
+            (ErrorBody, "validation"),
+        ],
+        ref_template="#/components/schemas/{model}",
+    )
     components = schema.setdefault("components", {}).setdefault("schemas", {})
     for name, definition in defs.get("$defs", {}).items():
         components.setdefault(name, definition)

@@ -22,8 +22,10 @@ from .store import Store, hash_key
 log = logging.getLogger("shotsmith.server")
 
 bearer_scheme = HTTPBearer(
-    auto_error=False, scheme_name="ApiKey",
-    description="`Authorization: Bearer <API key>`; create a key with `shotsmith keys create`.")
+    auto_error=False,
+    scheme_name="ApiKey",
+    description="`Authorization: Bearer <API key>`; create a key with `shotsmith keys create`.",
+)
 
 
 class KeyRing:
@@ -35,8 +37,11 @@ class KeyRing:
             if not key:
                 continue
             if len(key) < 16:
-                log.warning("an API key given to the server is only %d characters long; "
-                            "use long random keys (shotsmith keys create)", len(key))
+                log.warning(
+                    "an API key given to the server is only %d characters long; "
+                    "use long random keys (shotsmith keys create)",
+                    len(key),
+                )
             self._static.append(hash_key(key))
 
     def known_hashes(self) -> list[str]:
@@ -57,17 +62,21 @@ def _unauthorized(message: str) -> Problem:
 
 
 async def require_api_key(
-        request: Request,
-        credentials: Annotated[HTTPAuthorizationCredentials | None, Security(bearer_scheme)],
+    request: Request,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Security(bearer_scheme)],
 ) -> str:
     """FastAPI dependency: the caller's owner id, or a 401."""
     if credentials is None or not credentials.credentials:
-        raise _unauthorized("Missing API key. Send the header `Authorization: Bearer <API key>` "
-                            "(create a key with `shotsmith keys create`).")
+        raise _unauthorized(
+            "Missing API key. Send the header `Authorization: Bearer <API key>` "
+            "(create a key with `shotsmith keys create`)."
+        )
     owner = request.app.state.server.keyring.identify(credentials.credentials.strip())
     if owner is None:
-        raise _unauthorized("Unknown or revoked API key. Check the key after `Bearer `, "
-                            "or create a new one with `shotsmith keys create`.")
+        raise _unauthorized(
+            "Unknown or revoked API key. Check the key after `Bearer `, "
+            "or create a new one with `shotsmith keys create`."
+        )
     return owner
 
 

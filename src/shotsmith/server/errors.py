@@ -22,8 +22,7 @@ log = logging.getLogger("shotsmith.server")
 class Problem(Exception):
     """Raised anywhere in a request to answer with the error body."""
 
-    def __init__(self, status: int, code: str, message: str,
-                 headers: dict[str, str] | None = None):
+    def __init__(self, status: int, code: str, message: str, headers: dict[str, str] | None = None):
         super().__init__(message)
         self.status = status
         self.code = code
@@ -32,11 +31,16 @@ class Problem(Exception):
 
 
 class ErrorDetail(BaseModel):
-    code: str = Field(description="Stable machine-readable error code, e.g. `invalid_base64`.",
-                      examples=["invalid_image"])
-    message: str = Field(description="What was wrong and what to do about it.",
-                         examples=["images[0].data: not a PNG image (it is a JPEG). "
-                                   "Supply raw screenshots as PNG files."])
+    code: str = Field(
+        description="Stable machine-readable error code, e.g. `invalid_base64`.",
+        examples=["invalid_image"],
+    )
+    message: str = Field(
+        description="What was wrong and what to do about it.",
+        examples=[
+            "images[0].data: not a PNG image (it is a JPEG). Supply raw screenshots as PNG files."
+        ],
+    )
 
 
 class ErrorBody(BaseModel):
@@ -45,10 +49,12 @@ class ErrorBody(BaseModel):
     error: ErrorDetail
 
 
-def error_response(status: int, code: str, message: str,
-                   headers: dict[str, str] | None = None) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status,
-                        headers=headers)
+def error_response(
+    status: int, code: str, message: str, headers: dict[str, str] | None = None
+) -> JSONResponse:
+    return JSONResponse(
+        {"error": {"code": code, "message": message}}, status_code=status, headers=headers
+    )
 
 
 def _response(description: str, headers: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -58,24 +64,49 @@ def _response(description: str, headers: dict[str, Any] | None = None) -> dict[s
     return spec
 
 
-UNAUTHORIZED = {401: _response(
-    "Missing or unknown API key. Send `Authorization: Bearer <API key>`.",
-    {"WWW-Authenticate": {"description": "Always `Bearer`.", "schema": {"type": "string"}}})}
+UNAUTHORIZED = {
+    401: _response(
+        "Missing or unknown API key. Send `Authorization: Bearer <API key>`.",
+        {"WWW-Authenticate": {"description": "Always `Bearer`.", "schema": {"type": "string"}}},
+    )
+}
 NOT_FOUND = {404: _response("No such resource (or it belongs to another API key).")}
 BAD_REQUEST = {400: _response("The body is not JSON, or not a JSON object.")}
-TOO_LARGE = {413: _response("The body is larger than the server accepts, or an image "
-                            "decodes to more than 10 MiB.")}
-INVALID = {422: _response("A field is missing, has the wrong type or an unsupported value, "
-                          "or an image is not a valid PNG.")}
-RATE_LIMITED = {429: _response(
-    "Too many design jobs created with this API key in the current window.",
-    {"Retry-After": {"description": "Seconds to wait before trying again.",
-                     "schema": {"type": "integer"}}})}
+TOO_LARGE = {
+    413: _response(
+        "The body is larger than the server accepts, or an image decodes to more than 10 MiB."
+    )
+}
+INVALID = {
+    422: _response(
+        "A field is missing, has the wrong type or an unsupported value, "
+        "or an image is not a valid PNG."
+    )
+}
+RATE_LIMITED = {
+    429: _response(
+        "Too many design jobs created with this API key in the current window.",
+        {
+            "Retry-After": {
+                "description": "Seconds to wait before trying again.",
+                "schema": {"type": "integer"},
+            }
+        },
+    )
+}
 
-_STATUS_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
-                 405: "method_not_allowed", 406: "not_acceptable", 413: "payload_too_large",
-                 415: "unsupported_media_type", 422: "invalid_request",
-                 429: "rate_limited"}
+_STATUS_CODES = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    406: "not_acceptable",
+    413: "payload_too_large",
+    415: "unsupported_media_type",
+    422: "invalid_request",
+    429: "rate_limited",
+}
 
 
 def install_error_handlers(app: FastAPI) -> None:
@@ -87,11 +118,15 @@ def install_error_handlers(app: FastAPI) -> None:
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = _STATUS_CODES.get(exc.status_code, f"http_{exc.status_code}")
         if exc.status_code == 404:
-            message = (f"No route {request.method} {request.url.path}. "
-                       "See /openapi.json for the routes this server offers.")
+            message = (
+                f"No route {request.method} {request.url.path}. "
+                "See /openapi.json for the routes this server offers."
+            )
         elif exc.status_code == 405:
-            message = (f"{request.method} is not allowed on {request.url.path}. "
-                       "See /openapi.json for the methods of each route.")
+            message = (
+                f"{request.method} is not allowed on {request.url.path}. "
+                "See /openapi.json for the methods of each route."
+            )
         else:
             message = str(exc.detail)
         return error_response(exc.status_code, code, message, getattr(exc, "headers", None))
@@ -101,13 +136,19 @@ def install_error_handlers(app: FastAPI) -> None:
         errors = exc.errors()
         first = errors[0] if errors else {}
         where = ".".join(str(p) for p in first.get("loc", ()) if p not in ("body",))
-        message = f"{where}: {first.get('msg', 'invalid value')}" if where else str(
-            first.get("msg", "invalid request"))
+        message = (
+            f"{where}: {first.get('msg', 'invalid value')}"
+            if where
+            else str(first.get("msg", "invalid request"))
+        )
         return error_response(422, "invalid_request", message + ".")
 
     @app.exception_handler(Exception)
     async def _internal(request: Request, exc: Exception) -> JSONResponse:  # pragma: no cover
         log.exception("unhandled error on %s %s", request.method, request.url.path)
-        return error_response(500, "internal_error",
-                              "The server failed to handle this request; it has been logged. "
-                              "Try again, and report it if it persists.")
+        return error_response(
+            500,
+            "internal_error",
+            "The server failed to handle this request; it has been logged. "
+            "Try again, and report it if it persists.",
+        )

@@ -25,8 +25,10 @@ from .validation import (
 )
 
 #: A 6x13 PNG, so that the documented example is a request the server accepts.
-EXAMPLE_PNG_BASE64 = ("iVBORw0KGgoAAAANSUhEUgAAAAYAAAANCAIAAAAFaYjcAAAAFUlEQVR42mPUiFrAgAqYGDD"
-                      "AsBMCACKjATzxRv4qAAAAAElFTkSuQmCC")
+EXAMPLE_PNG_BASE64 = (
+    "iVBORw0KGgoAAAANSUhEUgAAAAYAAAANCAIAAAAFaYjcAAAAFUlEQVR42mPUiFrAgAqYGDD"
+    "AsBMCACKjATzxRv4qAAAAAElFTkSuQmCC"
+)
 
 Device = Literal[DEVICES]  # type: ignore[valid-type]
 Template = Literal[TEMPLATES]  # type: ignore[valid-type]
@@ -35,35 +37,62 @@ Template = Literal[TEMPLATES]  # type: ignore[valid-type]
 class DesignImage(BaseModel):
     model_config = ConfigDict(extra="forbid", title="DesignImage")
 
-    data: str = Field(description="The PNG file's bytes, standard base64 (a `data:image/png;"
-                                  "base64,` prefix and line breaks are accepted). At most 10 MiB "
-                                  "decoded.", examples=[EXAMPLE_PNG_BASE64])
-    screen: str = Field(min_length=1, max_length=MAX_SCREEN,
-                        description="Screen name, e.g. `home` or `settings`.", examples=["home"])
-    device: Device | None = Field(None, description="Device of the raw screenshot; "
-                                                    "v1 supports only `iphone-16-pro` (default).")
+    data: str = Field(
+        description="The PNG file's bytes, standard base64 (a `data:image/png;"
+        "base64,` prefix and line breaks are accepted). At most 10 MiB "
+        "decoded.",
+        examples=[EXAMPLE_PNG_BASE64],
+    )
+    screen: str = Field(
+        min_length=1,
+        max_length=MAX_SCREEN,
+        description="Screen name, e.g. `home` or `settings`.",
+        examples=["home"],
+    )
+    device: Device | None = Field(
+        None,
+        description="Device of the raw screenshot; v1 supports only `iphone-16-pro` (default).",
+    )
 
 
 class DesignJobCreate(BaseModel):
     model_config = ConfigDict(
-        extra="forbid", title="DesignJobCreate",
-        json_schema_extra={"examples": [{
-            "images": [{"data": EXAMPLE_PNG_BASE64, "screen": "home"}],
-            "project_name": "Pocket Budget", "bundle_id": "com.example.pocketbudget"}]})
+        extra="forbid",
+        title="DesignJobCreate",
+        json_schema_extra={
+            "examples": [
+                {
+                    "images": [{"data": EXAMPLE_PNG_BASE64, "screen": "home"}],
+                    "project_name": "Pocket Budget",
+                    "bundle_id": "com.example.pocketbudget",
+                }
+            ]
+        },
+    )
 
-    images: list[DesignImage] = Field(min_length=1, max_length=MAX_IMAGES,
-                                      description="Raw screenshots in store order, 1 to 10.")
-    project_name: str = Field(min_length=1, max_length=MAX_NAME,
-                              description="The app's name; drives the tagline and design.")
-    bundle_id: str | None = Field(None, max_length=155, pattern=BUNDLE_ID_PATTERN,
-                                  description="Reverse-domain bundle id, "
-                                              "e.g. `com.example.app`.")
-    template: Template | None = Field(None, description="Design template; v1 supports only "
-                                                        "`default` (the default).")
-    webhook_url: str | None = Field(None, max_length=MAX_URL,
-                                    json_schema_extra={"format": "uri"},
-                                    description="Absolute http(s) URL that receives one POST "
-                                                "when the job completes or fails.")
+    images: list[DesignImage] = Field(
+        min_length=1, max_length=MAX_IMAGES, description="Raw screenshots in store order, 1 to 10."
+    )
+    project_name: str = Field(
+        min_length=1,
+        max_length=MAX_NAME,
+        description="The app's name; drives the tagline and design.",
+    )
+    bundle_id: str | None = Field(
+        None,
+        max_length=155,
+        pattern=BUNDLE_ID_PATTERN,
+        description="Reverse-domain bundle id, e.g. `com.example.app`.",
+    )
+    template: Template | None = Field(
+        None, description="Design template; v1 supports only `default` (the default)."
+    )
+    webhook_url: str | None = Field(
+        None,
+        max_length=MAX_URL,
+        json_schema_extra={"format": "uri"},
+        description="Absolute http(s) URL that receives one POST when the job completes or fails.",
+    )
 
 
 class DesignJobCreated(BaseModel):
@@ -93,8 +122,10 @@ class DesignJobCompleted(BaseModel):
     completed_at: str
     project_name: str
     input_count: int
-    output_urls: list[str] = Field(description="Absolute capability URLs of the PNGs, in "
-                                               "store order; fetchable without the API key.")
+    output_urls: list[str] = Field(
+        description="Absolute capability URLs of the PNGs, in "
+        "store order; fetchable without the API key."
+    )
 
 
 class DesignJobFailed(BaseModel):
@@ -108,8 +139,9 @@ class DesignJobFailed(BaseModel):
     error: str = Field(description="What went wrong, as text.")
 
 
-DesignJob = Annotated[DesignJobPending | DesignJobCompleted | DesignJobFailed,
-                      Field(discriminator="status")]
+DesignJob = Annotated[
+    DesignJobPending | DesignJobCompleted | DesignJobFailed, Field(discriminator="status")
+]
 
 
 class Health(BaseModel):
@@ -125,21 +157,31 @@ DeviceSize = Annotated[str, Field(pattern=DEVICE_SIZE_PATTERN, examples=["6.9"])
 
 class CollectionCreate(BaseModel):
     model_config = ConfigDict(
-        extra="forbid", title="CollectionCreate",
-        json_schema_extra={"examples": [{"platforms": ["ios"], "device_sizes": ["6.9"],
-                                         "locale": "en-US"}]})
+        extra="forbid",
+        title="CollectionCreate",
+        json_schema_extra={
+            "examples": [{"platforms": ["ios"], "device_sizes": ["6.9"], "locale": "en-US"}]
+        },
+    )
 
     platforms: list[Platform] | None = Field(
-        None, min_length=1, max_length=2,
-        description="Target platforms (default: the project's).")
+        None, min_length=1, max_length=2, description="Target platforms (default: the project's)."
+    )
     device_sizes: list[DeviceSize] | None = Field(
-        None, min_length=1, max_length=MAX_DEVICE_SIZES,
-        description='Display classes in inches as text: iOS 6.9, 6.5, 6.3, 6.1, 5.5, 13, 11; '
-                    'Android 6.3, 6.7, 6.8. Qualify as "android:6.3" when platforms differ. '
-                    "Default: the required sizes (iOS 6.9, Android 6.3); for a project whose "
-                    "source is a folder, the sizes its screenshots have.")
-    locale: str | None = Field(None, pattern=LOCALE_PATTERN, examples=["en-US"],
-                               description="BCP 47 locale (default: the project's).")
+        None,
+        min_length=1,
+        max_length=MAX_DEVICE_SIZES,
+        description="Display classes in inches as text: iOS 6.9, 6.5, 6.3, 6.1, 5.5, 13, 11; "
+        'Android 6.3, 6.7, 6.8. Qualify as "android:6.3" when platforms differ. '
+        "Default: the required sizes (iOS 6.9, Android 6.3); for a project whose "
+        "source is a folder, the sizes its screenshots have.",
+    )
+    locale: str | None = Field(
+        None,
+        pattern=LOCALE_PATTERN,
+        examples=["en-US"],
+        description="BCP 47 locale (default: the project's).",
+    )
 
 
 class CollectionCreated(BaseModel):
@@ -155,8 +197,10 @@ class CollectionSummary(BaseModel):
     collectionId: str
     status: CollectionStatus
     createdAt: str
-    screenshotCount: int = Field(description="Screenshots captured so far (once completed, "
-                                             "the styled ones: the same number).")
+    screenshotCount: int = Field(
+        description="Screenshots captured so far (once completed, "
+        "the styled ones: the same number)."
+    )
     platforms: list[Platform]
     locale: str
 
@@ -196,8 +240,7 @@ class CollectionBody(BaseModel):
     completedAt: str | None = Field(None, description="Present when completed.")
     screenshots: list[RawScreenshot]
     generatedScreenshots: list[StyledScreenshot]
-    error: str | None = Field(None, description="Present when failed: what went wrong, as "
-                                                "text.")
+    error: str | None = Field(None, description="Present when failed: what went wrong, as text.")
 
 
 class CollectionDetail(BaseModel):

@@ -34,8 +34,9 @@ KEY_PREFIX = "ss_"
 
 #: Schema migrations (each a list of statements), applied in order; ``PRAGMA user_version``
 #: is how many have run.
-MIGRATIONS: list[list[str]] = [[
-    """
+MIGRATIONS: list[list[str]] = [
+    [
+        """
     CREATE TABLE api_keys (
         key_hash   TEXT PRIMARY KEY,          -- sha256 hex of the key; the key is never stored
         name       TEXT NOT NULL,
@@ -43,7 +44,7 @@ MIGRATIONS: list[list[str]] = [[
         created_at TEXT NOT NULL,
         revoked_at TEXT
     )""",
-    """
+        """
     CREATE TABLE design_jobs (
         job_id         TEXT PRIMARY KEY,
         owner          TEXT NOT NULL,         -- sha256 hex of the API key that created it
@@ -66,12 +67,13 @@ MIGRATIONS: list[list[str]] = [[
         webhook_error  TEXT,
         webhook_at     TEXT
     )""",
-    "CREATE INDEX design_jobs_queue ON design_jobs (status, created_at)",
-    "CREATE INDEX design_jobs_owner ON design_jobs (owner, created_at)",
-], [
-    # 2: projects (registered by the operator, visible to every key) and their screenshot
-    # collections (spec 4.1-4.3), each owned by the key hash that created it.
-    """
+        "CREATE INDEX design_jobs_queue ON design_jobs (status, created_at)",
+        "CREATE INDEX design_jobs_owner ON design_jobs (owner, created_at)",
+    ],
+    [
+        # 2: projects (registered by the operator, visible to every key) and their screenshot
+        # collections (spec 4.1-4.3), each owned by the key hash that created it.
+        """
     CREATE TABLE projects (
         project_id  TEXT PRIMARY KEY,
         name        TEXT NOT NULL,
@@ -84,7 +86,7 @@ MIGRATIONS: list[list[str]] = [[
         created_at  TEXT NOT NULL,
         CHECK ((source_url IS NULL) <> (source_dir IS NULL))
     )""",
-    """
+        """
     CREATE TABLE collections (
         collection_id TEXT PRIMARY KEY,
         project_id    TEXT NOT NULL,
@@ -105,10 +107,11 @@ MIGRATIONS: list[list[str]] = [[
         attempts      INTEGER NOT NULL DEFAULT 0,
         claim         TEXT                    -- token of the worker claim while it runs
     )""",
-    "CREATE INDEX collections_list ON collections (project_id, owner, created_at)",
-    "CREATE INDEX collections_queue ON collections (status, claim, created_at)",
-    "CREATE INDEX collections_owner ON collections (owner, status)",
-]]
+        "CREATE INDEX collections_list ON collections (project_id, owner, created_at)",
+        "CREATE INDEX collections_queue ON collections (status, claim, created_at)",
+        "CREATE INDEX collections_owner ON collections (owner, status)",
+    ],
+]
 
 
 def utc_now() -> str:
@@ -161,14 +164,25 @@ class Job:
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> Job:
         return cls(
-            job_id=row["job_id"], owner=row["owner"], status=row["status"],
-            project_name=row["project_name"], input_count=row["input_count"],
-            params=json.loads(row["params"]), webhook_url=row["webhook_url"],
-            base_url=row["base_url"], file_token=row["file_token"],
-            created_at=row["created_at"], started_at=row["started_at"],
-            finished_at=row["finished_at"], outputs=json.loads(row["outputs"] or "[]"),
-            error=row["error"], attempts=row["attempts"], claim=row["claim"],
-            webhook_status=row["webhook_status"], webhook_error=row["webhook_error"])
+            job_id=row["job_id"],
+            owner=row["owner"],
+            status=row["status"],
+            project_name=row["project_name"],
+            input_count=row["input_count"],
+            params=json.loads(row["params"]),
+            webhook_url=row["webhook_url"],
+            base_url=row["base_url"],
+            file_token=row["file_token"],
+            created_at=row["created_at"],
+            started_at=row["started_at"],
+            finished_at=row["finished_at"],
+            outputs=json.loads(row["outputs"] or "[]"),
+            error=row["error"],
+            attempts=row["attempts"],
+            claim=row["claim"],
+            webhook_status=row["webhook_status"],
+            webhook_error=row["webhook_error"],
+        )
 
     @property
     def finished(self) -> bool:
@@ -189,11 +203,17 @@ class Project:
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> Project:
-        return cls(project_id=row["project_id"], name=row["name"],
-                   platforms=json.loads(row["platforms"]), locale=row["locale"],
-                   source_url=row["source_url"], source_dir=row["source_dir"],
-                   bundle_id=row["bundle_id"], max_screens=row["max_screens"],
-                   created_at=row["created_at"])
+        return cls(
+            project_id=row["project_id"],
+            name=row["name"],
+            platforms=json.loads(row["platforms"]),
+            locale=row["locale"],
+            source_url=row["source_url"],
+            source_dir=row["source_dir"],
+            bundle_id=row["bundle_id"],
+            max_screens=row["max_screens"],
+            created_at=row["created_at"],
+        )
 
     @property
     def source(self) -> str:
@@ -226,14 +246,24 @@ class Collection:
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> Collection:
         return cls(
-            collection_id=row["collection_id"], project_id=row["project_id"],
-            owner=row["owner"], status=row["status"], name=row["name"],
-            params=json.loads(row["params"]), base_url=row["base_url"],
-            file_token=row["file_token"], created_at=row["created_at"],
-            started_at=row["started_at"], captured_at=row["captured_at"],
-            finished_at=row["finished_at"], raws=json.loads(row["raws"] or "[]"),
-            outputs=json.loads(row["outputs"] or "[]"), error=row["error"],
-            attempts=row["attempts"], claim=row["claim"])
+            collection_id=row["collection_id"],
+            project_id=row["project_id"],
+            owner=row["owner"],
+            status=row["status"],
+            name=row["name"],
+            params=json.loads(row["params"]),
+            base_url=row["base_url"],
+            file_token=row["file_token"],
+            created_at=row["created_at"],
+            started_at=row["started_at"],
+            captured_at=row["captured_at"],
+            finished_at=row["finished_at"],
+            raws=json.loads(row["raws"] or "[]"),
+            outputs=json.loads(row["outputs"] or "[]"),
+            error=row["error"],
+            attempts=row["attempts"],
+            claim=row["claim"],
+        )
 
     @property
     def finished(self) -> bool:
@@ -258,8 +288,10 @@ class Store:
             self.incoming_dir.mkdir(parents=True, exist_ok=True)
             self.collections_dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise ShotsmithError(f"data dir {self.data_dir}: cannot create it "
-                                 f"({exc.strerror}). Pick a writable --data-dir.") from exc
+            raise ShotsmithError(
+                f"data dir {self.data_dir}: cannot create it "
+                f"({exc.strerror}). Pick a writable --data-dir."
+            ) from exc
         self.db_path = self.data_dir / DB_NAME
         self._local = threading.local()
         self._all: list[sqlite3.Connection] = []
@@ -290,8 +322,9 @@ class Store:
         conn = getattr(self._local, "conn", None)
         if conn is None:
             try:
-                conn = sqlite3.connect(self.db_path, isolation_level=None, timeout=10,
-                                       check_same_thread=False)
+                conn = sqlite3.connect(
+                    self.db_path, isolation_level=None, timeout=10, check_same_thread=False
+                )
             except sqlite3.Error as exc:
                 raise ShotsmithError(f"{self.db_path}: cannot open the database ({exc}).") from exc
             conn.row_factory = sqlite3.Row
@@ -329,8 +362,10 @@ class Store:
                     conn.execute("ROLLBACK")
                     raise
         except sqlite3.DatabaseError as exc:
-            raise ShotsmithError(f"{self.db_path}: not a usable shotsmith database ({exc}). "
-                                 "Point --data-dir at a fresh or shotsmith-made folder.") from exc
+            raise ShotsmithError(
+                f"{self.db_path}: not a usable shotsmith database ({exc}). "
+                "Point --data-dir at a fresh or shotsmith-made folder."
+            ) from exc
 
     # --- API keys ----------------------------------------------------------------
     def create_key(self, name: str) -> str:
@@ -341,18 +376,21 @@ class Store:
         key = new_api_key()
         self._conn().execute(
             "INSERT INTO api_keys (key_hash, name, prefix, created_at) VALUES (?, ?, ?, ?)",
-            (hash_key(key), name, key[:len(KEY_PREFIX) + 6], utc_now()))
+            (hash_key(key), name, key[: len(KEY_PREFIX) + 6], utc_now()),
+        )
         return key
 
     def list_keys(self) -> list[KeyInfo]:
         rows = self._conn().execute(
-            "SELECT name, prefix, created_at, revoked_at FROM api_keys ORDER BY created_at")
+            "SELECT name, prefix, created_at, revoked_at FROM api_keys ORDER BY created_at"
+        )
         return [KeyInfo(r["name"], r["prefix"], r["created_at"], r["revoked_at"]) for r in rows]
 
     def revoke_keys(self, name: str) -> int:
         cur = self._conn().execute(
             "UPDATE api_keys SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL",
-            (utc_now(), name))
+            (utc_now(), name),
+        )
         return cur.rowcount
 
     def active_key_hashes(self) -> list[str]:
@@ -360,35 +398,68 @@ class Store:
         return [r[0] for r in rows]
 
     # --- design jobs: writing ------------------------------------------------------
-    def insert_job(self, *, job_id: str, owner: str, project_name: str, input_count: int,
-                   params: dict[str, Any], webhook_url: str | None, base_url: str) -> Job:
-        row = self._conn().execute(
-            "INSERT INTO design_jobs (job_id, owner, status, project_name, input_count, params,"
-            " webhook_url, base_url, file_token, created_at)"
-            " VALUES (?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?) RETURNING *",
-            (job_id, owner, project_name, input_count, json.dumps(params), webhook_url,
-             base_url, new_file_token(), utc_now())).fetchone()
+    def insert_job(
+        self,
+        *,
+        job_id: str,
+        owner: str,
+        project_name: str,
+        input_count: int,
+        params: dict[str, Any],
+        webhook_url: str | None,
+        base_url: str,
+    ) -> Job:
+        row = (
+            self._conn()
+            .execute(
+                "INSERT INTO design_jobs (job_id, owner, status, project_name, input_count, params,"
+                " webhook_url, base_url, file_token, created_at)"
+                " VALUES (?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?) RETURNING *",
+                (
+                    job_id,
+                    owner,
+                    project_name,
+                    input_count,
+                    json.dumps(params),
+                    webhook_url,
+                    base_url,
+                    new_file_token(),
+                    utc_now(),
+                ),
+            )
+            .fetchone()
+        )
         return Job.from_row(row)
 
     def claim_next(self) -> Job | None:
         """Atomically move the oldest queued job to processing; None when none is queued."""
-        row = self._conn().execute(
-            "UPDATE design_jobs SET status = 'processing', started_at = ?, claim = ?,"
-            " attempts = attempts + 1"
-            " WHERE job_id = (SELECT job_id FROM design_jobs WHERE status = 'queued'"
-            "                 ORDER BY created_at, rowid LIMIT 1)"
-            "   AND status = 'queued' RETURNING *",
-            (utc_now(), secrets.token_hex(8))).fetchone()
+        row = (
+            self._conn()
+            .execute(
+                "UPDATE design_jobs SET status = 'processing', started_at = ?, claim = ?,"
+                " attempts = attempts + 1"
+                " WHERE job_id = (SELECT job_id FROM design_jobs WHERE status = 'queued'"
+                "                 ORDER BY created_at, rowid LIMIT 1)"
+                "   AND status = 'queued' RETURNING *",
+                (utc_now(), secrets.token_hex(8)),
+            )
+            .fetchone()
+        )
         return Job.from_row(row) if row else None
 
     def complete(self, job: Job, outputs: list[str]) -> Job | None:
         """Record success for the claim ``job`` holds; None if that claim is no longer valid."""
-        row = self._conn().execute(
-            "UPDATE design_jobs SET status = 'completed', finished_at = ?, outputs = ?,"
-            " error = NULL, claim = NULL,"
-            " webhook_status = CASE WHEN webhook_url IS NULL THEN NULL ELSE 'pending' END"
-            " WHERE job_id = ? AND status = 'processing' AND claim = ? RETURNING *",
-            (utc_now(), json.dumps(outputs), job.job_id, job.claim)).fetchone()
+        row = (
+            self._conn()
+            .execute(
+                "UPDATE design_jobs SET status = 'completed', finished_at = ?, outputs = ?,"
+                " error = NULL, claim = NULL,"
+                " webhook_status = CASE WHEN webhook_url IS NULL THEN NULL ELSE 'pending' END"
+                " WHERE job_id = ? AND status = 'processing' AND claim = ? RETURNING *",
+                (utc_now(), json.dumps(outputs), job.job_id, job.claim),
+            )
+            .fetchone()
+        )
         return Job.from_row(row) if row else None
 
     def fail(self, job: Job, error: str) -> Job | None:
@@ -397,11 +468,17 @@ class Store:
             where, args = "status = 'queued'", (job.job_id,)
         else:
             where, args = "status = 'processing' AND claim = ?", (job.job_id, job.claim)
-        row = self._conn().execute(
-            "UPDATE design_jobs SET status = 'failed', finished_at = ?, error = ?, claim = NULL,"
-            " webhook_status = CASE WHEN webhook_url IS NULL THEN NULL ELSE 'pending' END"
-            f" WHERE job_id = ? AND {where} RETURNING *",
-            (utc_now(), error, *args)).fetchone()
+        row = (
+            self._conn()
+            .execute(
+                "UPDATE design_jobs SET status = 'failed', finished_at = ?, error = ?,"
+                " claim = NULL,"
+                " webhook_status = CASE WHEN webhook_url IS NULL THEN NULL ELSE 'pending' END"
+                f" WHERE job_id = ? AND {where} RETURNING *",
+                (utc_now(), error, *args),
+            )
+            .fetchone()
+        )
         return Job.from_row(row) if row else None
 
     def requeue(self, job: Job, *, count_attempt: bool = True) -> bool:
@@ -410,26 +487,35 @@ class Store:
             "UPDATE design_jobs SET status = 'queued', claim = NULL, started_at = NULL,"
             " attempts = attempts - ?"
             " WHERE job_id = ? AND status = 'processing' AND claim = ?",
-            (0 if count_attempt else 1, job.job_id, job.claim))
+            (0 if count_attempt else 1, job.job_id, job.claim),
+        )
         return cur.rowcount == 1
 
     def requeue_abandoned(self) -> list[str]:
         """At startup: every job left processing by a previous (killed) server goes back."""
-        rows = self._conn().execute(
-            "UPDATE design_jobs SET status = 'queued', claim = NULL, started_at = NULL"
-            " WHERE status = 'processing' RETURNING job_id").fetchall()
+        rows = (
+            self._conn()
+            .execute(
+                "UPDATE design_jobs SET status = 'queued', claim = NULL, started_at = NULL"
+                " WHERE status = 'processing' RETURNING job_id"
+            )
+            .fetchall()
+        )
         return [r[0] for r in rows]
 
     def set_webhook(self, job_id: str, status: str, error: str | None = None) -> None:
         self._conn().execute(
             "UPDATE design_jobs SET webhook_status = ?, webhook_error = ?, webhook_at = ?"
-            " WHERE job_id = ?", (status, error, utc_now(), job_id))
+            " WHERE job_id = ?",
+            (status, error, utc_now(), job_id),
+        )
 
     def webhooks_due(self) -> list[Job]:
         """Finished jobs whose webhook was never attempted (the server stopped first)."""
         rows = self._conn().execute(
             "SELECT * FROM design_jobs WHERE webhook_status = 'pending'"
-            " AND status IN ('completed', 'failed') ORDER BY finished_at")
+            " AND status IN ('completed', 'failed') ORDER BY finished_at"
+        )
         return [Job.from_row(r) for r in rows]
 
     def abandon_webhooks_in_flight(self) -> int:
@@ -437,50 +523,88 @@ class Store:
         cur = self._conn().execute(
             "UPDATE design_jobs SET webhook_status = 'failed', webhook_at = ?,"
             " webhook_error = 'the server stopped while delivering; not retried'"
-            " WHERE webhook_status = 'sending'", (utc_now(),))
+            " WHERE webhook_status = 'sending'",
+            (utc_now(),),
+        )
         return cur.rowcount
 
     # --- design jobs: reading ------------------------------------------------------
     def get_job(self, job_id: str) -> Job | None:
-        row = self._conn().execute("SELECT * FROM design_jobs WHERE job_id = ?",
-                                   (job_id,)).fetchone()
+        row = (
+            self._conn().execute("SELECT * FROM design_jobs WHERE job_id = ?", (job_id,)).fetchone()
+        )
         return Job.from_row(row) if row else None
 
     def job_by_file_token(self, token: str) -> Job | None:
-        row = self._conn().execute(
-            "SELECT * FROM design_jobs WHERE file_token = ? AND status = 'completed'",
-            (token,)).fetchone()
+        row = (
+            self._conn()
+            .execute(
+                "SELECT * FROM design_jobs WHERE file_token = ? AND status = 'completed'", (token,)
+            )
+            .fetchone()
+        )
         return Job.from_row(row) if row else None
 
     def count_jobs(self, status: str | None = None) -> int:
         if status is None:
             return self._conn().execute("SELECT count(*) FROM design_jobs").fetchone()[0]
-        return self._conn().execute("SELECT count(*) FROM design_jobs WHERE status = ?",
-                                    (status,)).fetchone()[0]
+        return (
+            self._conn()
+            .execute("SELECT count(*) FROM design_jobs WHERE status = ?", (status,))
+            .fetchone()[0]
+        )
 
     def job_ids(self) -> set[str]:
         return {r[0] for r in self._conn().execute("SELECT job_id FROM design_jobs")}
 
     # --- projects --------------------------------------------------------------------
-    def add_project(self, *, project_id: str, name: str, platforms: list[str], locale: str,
-                    source_url: str | None, source_dir: str | None, bundle_id: str = "",
-                    max_screens: int = 6) -> Project:
+    def add_project(
+        self,
+        *,
+        project_id: str,
+        name: str,
+        platforms: list[str],
+        locale: str,
+        source_url: str | None,
+        source_dir: str | None,
+        bundle_id: str = "",
+        max_screens: int = 6,
+    ) -> Project:
         try:
-            row = self._conn().execute(
-                "INSERT INTO projects (project_id, name, platforms, locale, source_url,"
-                " source_dir, bundle_id, max_screens, created_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
-                (project_id, name, json.dumps(platforms), locale, source_url, source_dir,
-                 bundle_id, max_screens, utc_now())).fetchone()
+            row = (
+                self._conn()
+                .execute(
+                    "INSERT INTO projects (project_id, name, platforms, locale, source_url,"
+                    " source_dir, bundle_id, max_screens, created_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
+                    (
+                        project_id,
+                        name,
+                        json.dumps(platforms),
+                        locale,
+                        source_url,
+                        source_dir,
+                        bundle_id,
+                        max_screens,
+                        utc_now(),
+                    ),
+                )
+                .fetchone()
+            )
         except sqlite3.IntegrityError:
-            raise ShotsmithError(f"a project with id {project_id!r} already exists; remove "
-                                 "it first (shotsmith projects remove) or pick another "
-                                 "--id.") from None
+            raise ShotsmithError(
+                f"a project with id {project_id!r} already exists; remove "
+                "it first (shotsmith projects remove) or pick another "
+                "--id."
+            ) from None
         return Project.from_row(row)
 
     def get_project(self, project_id: str) -> Project | None:
-        row = self._conn().execute("SELECT * FROM projects WHERE project_id = ?",
-                                   (project_id,)).fetchone()
+        row = (
+            self._conn()
+            .execute("SELECT * FROM projects WHERE project_id = ?", (project_id,))
+            .fetchone()
+        )
         return Project.from_row(row) if row else None
 
     def list_projects(self) -> list[Project]:
@@ -493,20 +617,32 @@ class Store:
         conn = self._conn()
         conn.execute("BEGIN IMMEDIATE")
         try:
-            if conn.execute("SELECT 1 FROM projects WHERE project_id = ?",
-                            (project_id,)).fetchone() is None:
+            if (
+                conn.execute(
+                    "SELECT 1 FROM projects WHERE project_id = ?", (project_id,)
+                ).fetchone()
+                is None
+            ):
                 conn.execute("ROLLBACK")
                 return None
             active = conn.execute(
                 "SELECT count(*) FROM collections WHERE project_id = ? AND status IN"
-                " ('capturing', 'processing')", (project_id,)).fetchone()[0]
+                " ('capturing', 'processing')",
+                (project_id,),
+            ).fetchone()[0]
             if active:
-                raise ShotsmithError(f"project {project_id!r} has {active} collection(s) still "
-                                     "capturing or processing; wait until they finish, or "
-                                     "stop the server, then remove it.")
-            ids = [r[0] for r in conn.execute(
-                "DELETE FROM collections WHERE project_id = ? RETURNING collection_id",
-                (project_id,))]
+                raise ShotsmithError(
+                    f"project {project_id!r} has {active} collection(s) still "
+                    "capturing or processing; wait until they finish, or "
+                    "stop the server, then remove it."
+                )
+            ids = [
+                r[0]
+                for r in conn.execute(
+                    "DELETE FROM collections WHERE project_id = ? RETURNING collection_id",
+                    (project_id,),
+                )
+            ]
             conn.execute("DELETE FROM projects WHERE project_id = ?", (project_id,))
             conn.execute("COMMIT")
         except BaseException:
@@ -518,49 +654,79 @@ class Store:
         return len(ids)
 
     # --- collections: writing -------------------------------------------------------
-    def insert_collection(self, *, project_id: str, owner: str, name: str,
-                          params: dict[str, Any], base_url: str) -> Collection | None:
+    def insert_collection(
+        self, *, project_id: str, owner: str, name: str, params: dict[str, Any], base_url: str
+    ) -> Collection | None:
         """A new collection (status capturing, waiting for a worker); None when the project
         was removed in the meantime (checked in the same statement)."""
-        row = self._conn().execute(
-            "INSERT INTO collections (collection_id, project_id, owner, status, name, params,"
-            " base_url, file_token, created_at)"
-            " SELECT ?, ?, ?, 'capturing', ?, ?, ?, ?, ?"
-            " WHERE EXISTS (SELECT 1 FROM projects WHERE project_id = ?) RETURNING *",
-            (new_collection_id(), project_id, owner, name, json.dumps(params), base_url,
-             new_file_token(), utc_now(), project_id)).fetchone()
+        row = (
+            self._conn()
+            .execute(
+                "INSERT INTO collections (collection_id, project_id, owner, status, name, params,"
+                " base_url, file_token, created_at)"
+                " SELECT ?, ?, ?, 'capturing', ?, ?, ?, ?, ?"
+                " WHERE EXISTS (SELECT 1 FROM projects WHERE project_id = ?) RETURNING *",
+                (
+                    new_collection_id(),
+                    project_id,
+                    owner,
+                    name,
+                    json.dumps(params),
+                    base_url,
+                    new_file_token(),
+                    utc_now(),
+                    project_id,
+                ),
+            )
+            .fetchone()
+        )
         return Collection.from_row(row) if row else None
 
     def claim_next_collection(self) -> Collection | None:
         """Atomically claim the oldest collection waiting for a worker (in either phase)."""
-        row = self._conn().execute(
-            "UPDATE collections SET claim = ?, attempts = attempts + 1,"
-            " started_at = coalesce(started_at, ?)"
-            " WHERE collection_id = (SELECT collection_id FROM collections"
-            "     WHERE status IN ('capturing', 'processing') AND claim IS NULL"
-            "     ORDER BY created_at, rowid LIMIT 1)"
-            "   AND claim IS NULL RETURNING *",
-            (secrets.token_hex(8), utc_now())).fetchone()
+        row = (
+            self._conn()
+            .execute(
+                "UPDATE collections SET claim = ?, attempts = attempts + 1,"
+                " started_at = coalesce(started_at, ?)"
+                " WHERE collection_id = (SELECT collection_id FROM collections"
+                "     WHERE status IN ('capturing', 'processing') AND claim IS NULL"
+                "     ORDER BY created_at, rowid LIMIT 1)"
+                "   AND claim IS NULL RETURNING *",
+                (secrets.token_hex(8), utc_now()),
+            )
+            .fetchone()
+        )
         return Collection.from_row(row) if row else None
 
-    def collection_captured(self, collection: Collection,
-                            raws: list[dict[str, Any]]) -> Collection | None:
+    def collection_captured(
+        self, collection: Collection, raws: list[dict[str, Any]]
+    ) -> Collection | None:
         """Capture done: record the raw screenshots, move to processing (same claim)."""
-        row = self._conn().execute(
-            "UPDATE collections SET status = 'processing', captured_at = ?, raws = ?"
-            " WHERE collection_id = ? AND status = 'capturing' AND claim = ? RETURNING *",
-            (utc_now(), json.dumps(raws), collection.collection_id,
-             collection.claim)).fetchone()
+        row = (
+            self._conn()
+            .execute(
+                "UPDATE collections SET status = 'processing', captured_at = ?, raws = ?"
+                " WHERE collection_id = ? AND status = 'capturing' AND claim = ? RETURNING *",
+                (utc_now(), json.dumps(raws), collection.collection_id, collection.claim),
+            )
+            .fetchone()
+        )
         return Collection.from_row(row) if row else None
 
-    def complete_collection(self, collection: Collection,
-                            outputs: list[dict[str, Any]]) -> Collection | None:
-        row = self._conn().execute(
-            "UPDATE collections SET status = 'completed', finished_at = ?, outputs = ?,"
-            " error = NULL, claim = NULL"
-            " WHERE collection_id = ? AND status = 'processing' AND claim = ? RETURNING *",
-            (utc_now(), json.dumps(outputs), collection.collection_id,
-             collection.claim)).fetchone()
+    def complete_collection(
+        self, collection: Collection, outputs: list[dict[str, Any]]
+    ) -> Collection | None:
+        row = (
+            self._conn()
+            .execute(
+                "UPDATE collections SET status = 'completed', finished_at = ?, outputs = ?,"
+                " error = NULL, claim = NULL"
+                " WHERE collection_id = ? AND status = 'processing' AND claim = ? RETURNING *",
+                (utc_now(), json.dumps(outputs), collection.collection_id, collection.claim),
+            )
+            .fetchone()
+        )
         return Collection.from_row(row) if row else None
 
     def fail_collection(self, collection: Collection, error: str) -> Collection | None:
@@ -568,11 +734,16 @@ class Store:
         unclaimed)."""
         claim = "claim = ?" if collection.claim is not None else "claim IS NULL"
         args = (collection.claim,) if collection.claim is not None else ()
-        row = self._conn().execute(
-            "UPDATE collections SET status = 'failed', finished_at = ?, error = ?, claim = NULL"
-            f" WHERE collection_id = ? AND status IN ('capturing', 'processing') AND {claim}"
-            " RETURNING *",
-            (utc_now(), error, collection.collection_id, *args)).fetchone()
+        row = (
+            self._conn()
+            .execute(
+                "UPDATE collections SET status = 'failed', finished_at = ?, error = ?, claim = NULL"
+                f" WHERE collection_id = ? AND status IN ('capturing', 'processing') AND {claim}"
+                " RETURNING *",
+                (utc_now(), error, collection.collection_id, *args),
+            )
+            .fetchone()
+        )
         return Collection.from_row(row) if row else None
 
     def requeue_collection(self, collection: Collection, *, count_attempt: bool = True) -> bool:
@@ -580,43 +751,64 @@ class Store:
         cur = self._conn().execute(
             "UPDATE collections SET claim = NULL, attempts = attempts - ?"
             " WHERE collection_id = ? AND status IN ('capturing', 'processing') AND claim = ?",
-            (0 if count_attempt else 1, collection.collection_id, collection.claim))
+            (0 if count_attempt else 1, collection.collection_id, collection.claim),
+        )
         return cur.rowcount == 1
 
     def requeue_abandoned_collections(self) -> list[str]:
         """At startup: every collection a previous (killed) server had claimed goes back."""
-        rows = self._conn().execute(
-            "UPDATE collections SET claim = NULL WHERE claim IS NOT NULL"
-            " AND status IN ('capturing', 'processing') RETURNING collection_id").fetchall()
+        rows = (
+            self._conn()
+            .execute(
+                "UPDATE collections SET claim = NULL WHERE claim IS NOT NULL"
+                " AND status IN ('capturing', 'processing') RETURNING collection_id"
+            )
+            .fetchall()
+        )
         return [r[0] for r in rows]
 
     # --- collections: reading -------------------------------------------------------
     def get_collection(self, collection_id: str) -> Collection | None:
-        row = self._conn().execute("SELECT * FROM collections WHERE collection_id = ?",
-                                   (collection_id,)).fetchone()
+        row = (
+            self._conn()
+            .execute("SELECT * FROM collections WHERE collection_id = ?", (collection_id,))
+            .fetchone()
+        )
         return Collection.from_row(row) if row else None
 
-    def list_collections(self, project_id: str, owner: str, *, limit: int = 20,
-                         before: Collection | None = None) -> list[Collection]:
+    def list_collections(
+        self, project_id: str, owner: str, *, limit: int = 20, before: Collection | None = None
+    ) -> list[Collection]:
         """Newest first; ``before``: only collections created before that one."""
         sql = "SELECT * FROM collections WHERE project_id = ? AND owner = ?"
         args: list[Any] = [project_id, owner]
         if before is not None:
-            sql += (" AND (created_at, rowid) < (SELECT created_at, rowid FROM collections"
-                    " WHERE collection_id = ?)")
+            sql += (
+                " AND (created_at, rowid) < (SELECT created_at, rowid FROM collections"
+                " WHERE collection_id = ?)"
+            )
             args.append(before.collection_id)
         sql += " ORDER BY created_at DESC, rowid DESC LIMIT ?"
         args.append(limit)
         return [Collection.from_row(r) for r in self._conn().execute(sql, args)]
 
     def count_active_collections(self, owner: str) -> int:
-        return self._conn().execute(
-            "SELECT count(*) FROM collections WHERE owner = ? AND status IN"
-            " ('capturing', 'processing')", (owner,)).fetchone()[0]
+        return (
+            self._conn()
+            .execute(
+                "SELECT count(*) FROM collections WHERE owner = ? AND status IN"
+                " ('capturing', 'processing')",
+                (owner,),
+            )
+            .fetchone()[0]
+        )
 
     def collection_by_file_token(self, token: str) -> Collection | None:
-        row = self._conn().execute("SELECT * FROM collections WHERE file_token = ?",
-                                   (token,)).fetchone()
+        row = (
+            self._conn()
+            .execute("SELECT * FROM collections WHERE file_token = ?", (token,))
+            .fetchone()
+        )
         return Collection.from_row(row) if row else None
 
     def collection_ids(self) -> set[str]:
@@ -673,7 +865,6 @@ class Store:
 
     def absolute(self, relative: str) -> Path:
         return self.data_dir / relative
-
 
 
 def _fsync_dir(path: Path) -> None:

@@ -28,12 +28,18 @@ def webhook_body(job: Job, output_urls: list[str]) -> dict[str, Any]:
     return {"job_id": job.job_id, "status": "failed", "error": job.error or ""}
 
 
-def deliver(url: str, body: dict[str, Any], timeout: float = DEFAULT_TIMEOUT
-            ) -> tuple[bool, str | None]:
+def deliver(
+    url: str, body: dict[str, Any], timeout: float = DEFAULT_TIMEOUT
+) -> tuple[bool, str | None]:
     """POST ``body`` once; (delivered, error). Redirects are not followed."""
     try:
-        response = httpx.post(url, json=body, timeout=timeout, follow_redirects=False,
-                              headers={"User-Agent": USER_AGENT})
+        response = httpx.post(
+            url,
+            json=body,
+            timeout=timeout,
+            follow_redirects=False,
+            headers={"User-Agent": USER_AGENT},
+        )
     except httpx.HTTPError as exc:
         return False, f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
     if 200 <= response.status_code < 300:
@@ -52,8 +58,9 @@ class Notifier:
         if not job.webhook_url or self._closed:
             return None
         self.store.set_webhook(job.job_id, "sending")
-        return self._pool.submit(self._deliver, job.job_id, job.webhook_url,
-                                 webhook_body(job, output_urls))
+        return self._pool.submit(
+            self._deliver, job.job_id, job.webhook_url, webhook_body(job, output_urls)
+        )
 
     def _deliver(self, job_id: str, url: str, body: dict[str, Any]) -> None:
         try:
