@@ -157,7 +157,8 @@ def wait_finished(get, job_id: str, key: str = KEY_A, timeout: float = 90.0) -> 
 
 @pytest.fixture(scope="session")
 def shared_app(tmp_path_factory):
-    """One in-process app with worker processes, shared by the tests that render."""
+    """One in-process app with worker processes, shared by the tests that render. Its
+    webhooks may go to private addresses: the test receivers listen on 127.0.0.1."""
     from fastapi.testclient import TestClient
 
     from shotsmith.server.app import create_app
@@ -171,6 +172,7 @@ def shared_app(tmp_path_factory):
         rate_limit=10_000,
         design_options={"ocr": False},
         webhook_timeout=2.0,
+        webhook_allow_private=True,
     )
     with TestClient(app) as client:
         yield app, client
@@ -266,6 +268,7 @@ class LiveServer:
         keys: str = KEY_A,
         workers: int = 2,
         extra: tuple[str, ...] = (),
+        env: dict[str, str] | None = None,
     ):
         self.data_dir = data_dir
         self.port = port or free_port()
@@ -292,7 +295,7 @@ class LiveServer:
             cwd=ROOT,
             stdout=self.log,
             stderr=subprocess.STDOUT,
-            env={**os.environ, "SHOTSMITH_API_KEYS": keys},
+            env={**os.environ, "SHOTSMITH_API_KEYS": keys, **(env or {})},
             start_new_session=True,
         )
         self.http = httpx.Client(base_url=self.url, timeout=30)
