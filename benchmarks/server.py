@@ -33,12 +33,14 @@ import argparse
 import base64
 import io
 import os
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+import uuid
 from pathlib import Path
 
 import httpx
@@ -452,12 +454,35 @@ def post_body(url: str, key: str, body: bytes) -> tuple[int, float]:
             r = http.post(
                 "/v1/design",
                 content=body,
-                headers={"Authorization": f"Bearer {key}", "Content-Type": "application/json"},
+                headers={
+                    "Authorization": f"Bearer {key}",
+                    "Content-Type": "application/json",
+                    "Idempotency-Key": str(uuid.uuid4()),  # as the client library sends
+                },
             )
             status = r.status_code
         except httpx.HTTPError:
             status = 0
     return status, time.perf_counter() - t0
+
+
+def post_in_processes(url: str, key: str, paths: list[Path]) -> list[tuple[int, float]]:
+    """POST each body file from a process of its own, all at once (a sender thread in this
+    process would hold the GIL and slow down the poller that measures latency)."""
+    procs = [
+        subprocess.Popen(
+            [sys.executable, __file__, "--post", url, key, str(path)],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for path in paths
+    ]
+    results = []
+    for proc in procs:
+        out, _ = proc.communicate()
+        status, seconds = out.split()
+        results.append((int(status), float(seconds)))
+    return results
 
 
 def idle_rss(pid: int, seconds: float = 1.0) -> int:
@@ -482,8 +507,12 @@ def upload_section(server: LocalServer, http: httpx.Client, rounds: int) -> None
     small.raise_for_status()
     poll_job = small.json()["job_id"]
     print("  (5) building maximum request bodies (10 noise PNGs of ~9.5 MB each) ...", flush=True)
-    bodies = [maximum_body(seed) for seed in range(max(rounds, 4))]
-    size = len(bodies[0])
+    folder = Path(tempfile.mkdtemp(prefix="shotsmith-bodies-"))
+    bodies = []
+    for seed in range(max(rounds, 4)):
+        bodies.append(folder / f"body-{seed}.json")
+        bodies[-1].write_bytes(maximum_body(seed))
+    size = bodies[0].stat().st_size
     with Poller(server.url, poll_key, poll_job) as idle_poll:
         time.sleep(5)
     base_p95 = percentile(idle_poll.latencies, 0.95)
@@ -493,7 +522,7 @@ def upload_section(server: LocalServer, http: httpx.Client, rounds: int) -> None
         time.sleep(2)
         before = idle_rss(pid)
         with Sampler(pid) as sampler, Poller(server.url, poll_key, poll_job) as poll:
-            status, _ = post_body(server.url, key, body)
+            ((status, _),) = post_in_processes(server.url, key, [body])
         statuses.append(status)
         growth.append(sampler.peak - before)
         single_p95.append(percentile(poll.latencies, 0.95))
@@ -512,16 +541,8 @@ def upload_section(server: LocalServer, http: httpx.Client, rounds: int) -> None
 
     time.sleep(2)
     before = idle_rss(pid)
-    results: list[tuple[int, float]] = []
     with Sampler(pid) as sampler, Poller(server.url, poll_key, poll_job) as poll:
-        threads = [
-            threading.Thread(target=lambda b=b: results.append(post_body(server.url, key, b)))
-            for b in bodies[:4]
-        ]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
+        results = post_in_processes(server.url, key, bodies[:4])
     time.sleep(5)
     after = idle_rss(pid)
     p95 = percentile(poll.latencies, 0.95)
@@ -535,6 +556,7 @@ def upload_section(server: LocalServer, http: httpx.Client, rounds: int) -> None
         f"{p95:.1f} ms = {p95 / base_p95:.1f} x idle   (target p95 <= 50 ms); "
         f"{poll.errors} errors"
     )
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 # --- (6) soak ---------------------------------------------------------------------------------
@@ -682,6 +704,11 @@ def _slope(points: list[tuple[float, int]]) -> float:
 
 
 def main() -> int:
+    if sys.argv[1:2] == ["--post"]:  # a sender process of post_in_processes
+        url, key, path = sys.argv[2:5]
+        status, seconds = post_body(url, key, Path(path).read_bytes())
+        print(status, seconds)
+        return 0
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--workers", type=int, default=None, help="server --workers")
     parser.add_argument("--no-ocr", action="store_true", help="server --no-ocr")
@@ -708,27 +735,34 @@ def main() -> int:
     sections = {s.strip() for s in args.only.split(",") if s.strip()}
 
     images, source = inputs(10)
+    print(
+        f"server benchmark: {os.cpu_count()} CPUs, inputs: {source}, OCR "
+        f"{'off' if args.no_ocr else 'auto'}, workers {args.workers or 'default'}"
+        + (f", server from {args.pythonpath}" if args.pythonpath else "")
+        + "; a fresh server and data dir per section"
+    )
     webapp = serve_folder(ROOT / "sample_inputs" / "webapps" / "pocket-budget")
-    with tempfile.TemporaryDirectory(prefix="shotsmith-bench-") as tmp:
-        add_project(Path(tmp) / "data", "pocket-budget", webapp.url)
-        server = start_server(Path(tmp) / "data", args.workers, args.no_ocr, args.pythonpath)
-        try:
-            http = httpx.Client(base_url=server.url, timeout=120)
-            print(
-                f"server benchmark: {server.url}, {os.cpu_count()} CPUs, inputs: {source}, "
-                f"OCR {'off' if args.no_ocr else 'auto'}, workers "
-                f"{args.workers or 'default'}"
-                + (f", server from {args.pythonpath}" if args.pythonpath else "")
-            )
-            if "timing" in sections:
-                timing_section(server, http, args, images)
-            if "upload" in sections:
-                upload_section(server, http, args.rounds)
-            if "soak" in sections:
-                soak_section(server, args.soak_seconds, args.soak_interval)
-        finally:
-            server.stop(30)
-            webapp.close()
+    try:
+        for name in ("timing", "upload", "soak"):
+            if name not in sections:
+                continue
+            with tempfile.TemporaryDirectory(prefix="shotsmith-bench-") as tmp:
+                add_project(Path(tmp) / "data", "pocket-budget", webapp.url)
+                server = start_server(
+                    Path(tmp) / "data", args.workers, args.no_ocr, args.pythonpath
+                )
+                try:
+                    http = httpx.Client(base_url=server.url, timeout=120)
+                    if name == "timing":
+                        timing_section(server, http, args, images)
+                    elif name == "upload":
+                        upload_section(server, http, args.rounds)
+                    else:
+                        soak_section(server, args.soak_seconds, args.soak_interval)
+                finally:
+                    server.stop(30)
+    finally:
+        webapp.close()
     return 0
 
 

@@ -229,6 +229,69 @@ def receiver() -> Iterator[Receiver]:
     r.close()
 
 
+class DripReceiver:
+    """A webhook endpoint that never finishes answering: after the request it sends one
+    byte every ``interval`` seconds. Records each connection's (path, opened, closed)."""
+
+    def __init__(self, interval: float = 1.0) -> None:
+        self.interval = interval
+        self.connections: list[dict] = []
+        self._lock = threading.Lock()
+        self._sock = socket.socket()
+        self._sock.bind(("127.0.0.1", 0))
+        self._sock.listen(64)
+        self.port = self._sock.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self._stop = threading.Event()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while not self._stop.is_set():
+            try:
+                conn, _ = self._sock.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
+
+    def _serve(self, conn: socket.socket) -> None:
+        record = {"path": None, "opened": time.monotonic(), "closed": None}
+        with self._lock:
+            self.connections.append(record)
+        data = b""
+        conn.settimeout(30)
+        try:
+            while b"\r\n\r\n" not in data:
+                piece = conn.recv(65536)
+                if not piece:
+                    break
+                data += piece
+            record["path"] = data.split(b" ", 2)[1].decode() if b" " in data else None
+            for byte in b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n" * 100:
+                if self._stop.wait(self.interval):
+                    break
+                conn.send(bytes([byte]))
+        except OSError:
+            pass
+        finally:
+            record["closed"] = time.monotonic()
+            conn.close()
+
+    def open_count(self) -> int:
+        with self._lock:
+            return sum(1 for c in self.connections if c["closed"] is None)
+
+    def close(self) -> None:
+        self._stop.set()
+        self._sock.close()
+
+
+@pytest.fixture
+def drip() -> Iterator[DripReceiver]:
+    r = DripReceiver()
+    yield r
+    r.close()
+
+
 def closed_port_url() -> str:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -138,8 +138,12 @@ class Base64FileSink:
         self._padded = False
         self._chars = 0
 
-    def write(self, data: bytes) -> None:
-        data = data.translate(None, _WHITESPACE)
+    def write(self, data: bytes, escaped: bool = False) -> None:
+        if escaped:  # one escaped character: white space (line breaks) is skipped
+            if data in (b"\n", b"\r", b"\t", b"\f", b" "):
+                return
+        elif b" " in data:  # the only white space JSON allows raw in a string
+            data = data.replace(b" ", b"")
         if not data:
             return
         if not self._head_done:
@@ -151,30 +155,37 @@ class Base64FileSink:
             raise self.too_large()
         if self.error is not None:
             return  # counting only, for the size limit
-        bad = _NOT_BASE64.search(data)
-        if bad is not None:
-            char = chr(data[bad.start()]) if data[bad.start()] < 128 else "a non-ASCII byte"
-            return self._invalid(f"{char!r} is not a base64 character")
         if self._padded:
             return self._invalid("data after the '=' padding")
-        text = self._carry + data
+        text = self._carry + data if self._carry else data
         whole = len(text) // 4 * 4
         chunk, self._carry = text[:whole], text[whole:]
         if not chunk:
+            if _NOT_BASE64.search(self._carry):
+                self._explain(self._carry)
             return
-        pad = chunk.find(b"=")
+        pad = chunk.find(b"=", len(chunk) - 4)
         if pad != -1:
-            if pad < len(chunk) - 4 or self._carry:
+            if self._carry:
                 return self._invalid("'=' padding in the middle of the data")
             self._padded = True
-        try:
+        try:  # strict: only the base64 alphabet, padding only at the end
             decoded = binascii.a2b_base64(chunk, strict_mode=True)
-        except binascii.Error as exc:
-            return self._invalid(str(exc))
+        except binascii.Error:
+            return self._explain(chunk)
         self.size += len(decoded)
         if self.size > self.max_bytes:
             raise self.too_large()
         self._fh.write(decoded)
+
+    def _explain(self, chunk: bytes) -> None:
+        """Why ``chunk`` is not base64 (the slow path, once per bad image)."""
+        bad = _NOT_BASE64.search(chunk)
+        if bad is not None:
+            byte = chunk[bad.start()]
+            char = repr(chr(byte)) if byte < 128 else "a non-ASCII character"
+            return self._invalid(f"{char} is not a base64 character")
+        return self._invalid("'=' padding in the middle of the data")
 
     def _strip_data_url(self, data: bytes) -> bytes:
         head = self._head + data
@@ -216,7 +227,6 @@ class Base64FileSink:
             if head.startswith(_DATA_URL):
                 self._invalid("a data: URL without a comma before the base64")
             else:
-                self._chars -= 0
                 self.write(head)
         if self._carry and self.error is None:
             self._invalid("Incorrect padding: the length is not a multiple of 4")

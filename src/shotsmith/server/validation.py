@@ -155,7 +155,7 @@ def _unknown_fields(obj: dict[str, Any], allowed: tuple[str, ...], where: str) -
 def json_problem(exc: JsonError, fields: str) -> Problem:
     """The answer to a body the JSON parser refused."""
     status = JSON_ERROR_STATUS.get(exc.code, 400)
-    message = exc.message[0].upper() + exc.message[1:] if exc.message else "Invalid JSON"
+    message = exc.message or "invalid JSON"  # starts with a field name: keep its case
     if exc.code == "invalid_json":
         message = (
             f"The request body is not valid JSON ({exc.message}). Send a JSON object "

@@ -132,6 +132,18 @@ def _numeric_label(label: str) -> bool:
     return text.isdigit()
 
 
+def _bare(host: str) -> str:
+    return host.lower().strip("[]").rstrip(".")
+
+
+def _addresses(name: str) -> set[IPAddress]:
+    """The addresses a host name stands for without DNS: a literal, or localhost."""
+    if name == "localhost" or name.endswith(".localhost"):
+        return {ipaddress.IPv4Address("127.0.0.1"), ipaddress.IPv6Address("::1")}
+    address = literal_address(name)
+    return {address} if address is not None else set()
+
+
 @dataclass(frozen=True)
 class WebhookPolicy:
     """Where webhooks may go: ``allow_private`` lifts the public-address rule;
@@ -144,21 +156,22 @@ class WebhookPolicy:
         return WebhookPolicy(self.allow_private, self.own | frozenset(pairs))
 
     def is_own(self, host: str, port: int) -> bool:
-        host = host.lower().strip("[]").rstrip(".")
-        address = literal_address(host)
+        """Whether ``host:port`` is this server: the same name, the same address, any
+        loopback address for a server on loopback, or any non-public address for one
+        listening on all addresses (0.0.0.0)."""
+        name = _bare(host)
+        mine = _addresses(name)
         for own_host, own_port in self.own:
             if own_port != port:
                 continue
-            if own_host == host:
+            if _bare(own_host) == name:
                 return True
-            own_address = literal_address(own_host)
-            if address is not None and own_address is not None:
-                if address == own_address or (
-                    own_address.is_unspecified and address_refusal(address) is not None
-                ):
-                    return True
-            elif address is not None and address.is_loopback and own_host == "localhost":
-                return True
+            for own in _addresses(_bare(own_host)):
+                for address in mine:
+                    if address == own or (address.is_loopback and own.is_loopback):
+                        return True
+                    if own.is_unspecified and address_refusal(address) is not None:
+                        return True
         return False
 
     def url_refusal(self, url: str) -> str | None:
