@@ -157,7 +157,8 @@ def storage_unavailable(exc: BaseException) -> JSONResponse:
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(Problem)
     async def _problem(request: Request, exc: Problem) -> JSONResponse:
-        await _drain(request)
+        if exc.code != "body_too_large":  # a body over the limit is not read any further
+            await _drain(request)
         return error_response(exc.status, exc.code, exc.message, exc.headers)
 
     @app.exception_handler(StarletteHTTPException)
