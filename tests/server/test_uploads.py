@@ -187,9 +187,19 @@ def test_refusals_of_a_large_body_reach_a_client_that_sends_it_all(tmp_path):
         server.cleanup()
 
 
-def test_streamed_images_are_the_bytes_sent_whatever_the_chunking(tmp_path: Path):
+@pytest.mark.parametrize("decoder", ["pybase64", "binascii"])
+def test_streamed_images_are_the_bytes_sent_whatever_the_chunking(
+    tmp_path: Path, decoder, monkeypatch
+):
     """Pieces of any size, escapes (\\/ and \\n line breaks), data: URLs, in any order of
-    fields: every image arrives byte for byte; invalid base64 is reported, not raised."""
+    fields: every image arrives byte for byte; invalid base64 is reported, not raised.
+    With the SIMD decoder (pybase64) and without it (binascii), the same."""
+    from shotsmith.server import uploads
+
+    if decoder == "binascii":
+        monkeypatch.setattr(uploads, "_simd_b64decode", None)
+    else:
+        assert uploads._simd_b64decode is not None, "pybase64 is a server dependency"
     rng = random.Random(7)
     pngs = [small_png(), _noise_png(1, (90, 40)), small_png(30, 70)]
     texts = [
