@@ -217,9 +217,12 @@ def test_streamed_images_are_the_bytes_sent_whatever_the_chunking(
         folder = tmp_path / f"t{trial}"
         folder.mkdir()
 
-        def sink_for(path, folder=folder):
+        sinks = []
+
+        def sink_for(path, folder=folder, sinks=sinks):
             if len(path) == 3 and path[0] == "images" and path[2] == "data":
-                return Base64FileSink(path[1], folder / f"{path[1]}.png", 10 * 2**20)
+                sinks.append(Base64FileSink(path[1], folder / f"{path[1]}.png", 10 * 2**20))
+                return sinks[-1]
             return None
 
         parser = JsonStreamParser(sink_for)
@@ -228,7 +231,12 @@ def test_streamed_images_are_the_bytes_sent_whatever_the_chunking(
             size = rng.choice([1, 2, 3, 7, 64, 1000, 65536])
             parser.feed(document[pos : pos + size])
             pos += size
+            if rng.random() < 0.3:
+                for sink in sinks:
+                    sink.flush()  # as the server does between steps, in a thread
         data = parser.close()
+        for sink in sinks:
+            sink.finish()
         assert data["project_name"] == "Chunks" and data["extra"][-1] == "é😀"
         for i, png in enumerate(pngs):
             staged = data["images"][i]["data"]

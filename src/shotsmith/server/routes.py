@@ -260,8 +260,10 @@ async def _receive_design(
     parser = JsonStreamParser(sink_for)
     try:
         async for chunk in body_chunks(request, state.max_body_bytes, UPLOAD_ADVICE):
-            await feed_in_steps(parser, digest, chunk)
+            await feed_in_steps(parser, digest, chunk, sinks)
         data = parser.close()
+        for sink in sinks:
+            await asyncio.to_thread(sink.finish)
     except JsonError as exc:
         raise json_problem(exc, DESIGN_FIELDS) from None
     except OSError as exc:  # writing an image: disk full, not writable
@@ -274,14 +276,19 @@ async def _receive_design(
     )
 
 
-#: Bytes parsed (base64-decoded) between two yields to the event loop: ~0.25 ms of work.
+#: Bytes parsed (base64-decoded) between two yields to the event loop.
 PARSE_STEP = 64 * 1024
+#: Decoded bytes an image may hold in memory before they are written (in a thread).
+WRITE_STEP = 256 * 1024
 
 
-async def feed_in_steps(parser: JsonStreamParser, digest: Any, chunk: bytes) -> None:
+async def feed_in_steps(
+    parser: JsonStreamParser, digest: Any, chunk: bytes, sinks: list[Base64FileSink]
+) -> None:
     """Parse ``chunk`` in short steps, yielding to the event loop in between (polls and
-    other uploads get it every fraction of a millisecond), while ``digest`` (if any) hashes
-    it in a thread: hashlib lets go of the GIL, so that runs beside the loop."""
+    other uploads get it every fraction of a millisecond). Disk writes and hashing run in
+    threads (both let go of the GIL): a write can block while the disk is busy, and the
+    event loop must not."""
     hashing = None
     if digest is not None:
         if len(chunk) > PARSE_STEP:
@@ -292,6 +299,9 @@ async def feed_in_steps(parser: JsonStreamParser, digest: Any, chunk: bytes) -> 
         view = memoryview(chunk)
         for start in range(0, len(chunk), PARSE_STEP):
             parser.feed(bytes(view[start : start + PARSE_STEP]))
+            for sink in sinks:
+                if sink.pending_bytes >= WRITE_STEP:
+                    await asyncio.to_thread(sink.flush)
             await asyncio.sleep(0)
     finally:
         if hashing is not None:

@@ -127,7 +127,12 @@ class Base64FileSink:
     anywhere) into a file, as its pieces arrive. Standard alphabet, ``=`` padding only at
     the end, as ``base64.b64decode(validate=True)`` reads it. Over ``max_bytes`` decoded
     it refuses the request at once (413); invalid base64 is remembered, not raised, so
-    that field errors elsewhere in the body are reported first, as for small bodies."""
+    that field errors elsewhere in the body are reported first, as for small bodies.
+
+    Decoding happens where the parser runs (the event loop); the decoded bytes wait in
+    ``pending`` until :meth:`flush` writes them, which the caller runs in a thread: a
+    ``write`` can block for a long time while the disk is busy (another upload's fsync),
+    and the event loop must not."""
 
     def __init__(self, index: int, path: Path, max_bytes: int):
         self.index = index
@@ -136,7 +141,9 @@ class Base64FileSink:
         self.where = f"images[{index}].data"
         self.size = 0
         self.error: str | None = None
-        self._fh = open(path, "wb")
+        self.pending: list[bytes] = []
+        self.pending_bytes = 0
+        self._fh: Any = None
         self._head = b""  # the first bytes, until it is clear whether it is a data: URL
         self._head_done = False
         self._carry = b""  # base64 characters not yet a multiple of 4
@@ -181,7 +188,23 @@ class Base64FileSink:
         self.size += len(decoded)
         if self.size > self.max_bytes:
             raise self.too_large()
-        self._fh.write(decoded)
+        self.pending.append(decoded)
+        self.pending_bytes += len(decoded)
+
+    def flush(self) -> None:
+        """Write what was decoded so far (blocking: run it in a thread)."""
+        if self._fh is None:
+            self._fh = open(self.path, "wb")
+        chunks, self.pending, self.pending_bytes = self.pending, [], 0
+        for chunk in chunks:
+            self._fh.write(chunk)
+
+    def finish(self) -> None:
+        """Write the rest and close the file (blocking: run it in a thread)."""
+        try:
+            self.flush()
+        finally:
+            self.abort()
 
     def _explain(self, chunk: bytes) -> None:
         """Why ``chunk`` is not base64 (the slow path, once per bad image)."""
@@ -235,11 +258,11 @@ class Base64FileSink:
                 self.write(head)
         if self._carry and self.error is None:
             self._invalid("Incorrect padding: the length is not a multiple of 4")
-        self._fh.close()
         return StagedImage(self.index, self.path, self.size, self.error)
 
     def abort(self) -> None:
-        self._fh.close()
+        if self._fh is not None:
+            self._fh.close()
 
 
 def _decode(chunk: bytes) -> bytes:
