@@ -21,13 +21,21 @@ whichever of the spec's two response shapes the server sends (:func:`parse_colle
 
 Every error response becomes :class:`ApiError` with the server's ``code`` and
 ``message``. New endpoints are one short method each over :meth:`Client.request`.
+
+Creating is safe to retry: ``create_design_job`` and ``create_collection`` send an
+``Idempotency-Key`` (a fresh UUID per call, or the one you pass) and, when the answer is
+lost (a reset, a timeout) or the server asks to wait (429, 503, 409), send the same body
+with the same key again: the server answers with the job it already made rather than a
+second one.
 """
 
 from __future__ import annotations
 
 import base64
 import email.utils
+import json
 import time
+import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -235,8 +243,16 @@ def _device_size(device: str | None) -> str | None:
     return None
 
 
+#: Statuses after which a create is sent again (same key, same body): no answer (0), a key
+#: still in use (409), rate limited (429), the server unable right now (5xx).
+RETRY_STATUSES = frozenset({0, 409, 429, 500, 502, 503, 504})
+
+
 class Client:
-    """``Client(base_url, api_key)``; ``http`` injects an ``httpx.Client`` (tests, proxies)."""
+    """``Client(base_url, api_key)``; ``http`` injects an ``httpx.Client`` (tests, proxies).
+    ``retries``: how many times a create is sent again after a lost answer or a
+    "try again" (see the module docstring); each wait honours ``Retry-After`` (at most
+    ``max_retry_wait`` seconds)."""
 
     def __init__(
         self,
@@ -245,11 +261,15 @@ class Client:
         timeout: float = 60.0,
         *,
         http: httpx.Client | None = None,
+        retries: int = 4,
+        max_retry_wait: float = 60.0,
     ):
         if not api_key:
             raise ShotsmithError("Client: an API key is required (Authorization: Bearer ...).")
         self.base_url = base_url.rstrip("/")
         self.api_key = api_key
+        self.retries = max(0, retries)
+        self.max_retry_wait = max_retry_wait
         self._owns_http = http is None
         self.http = http or httpx.Client(timeout=timeout)
         self.http.headers["User-Agent"] = f"shotsmith-client/{__version__}"
@@ -285,6 +305,28 @@ class Client:
             raise _api_error(response)
         return response
 
+    def create(
+        self, path: str, body: dict[str, Any], idempotency_key: str | None = None
+    ) -> httpx.Response:
+        """POST ``body`` with an ``Idempotency-Key``, sending it again (same key, same
+        bytes) after a lost answer or a "try again" status, up to ``retries`` times."""
+        content = json.dumps(body).encode()
+        headers = {
+            "Content-Type": "application/json",
+            "Idempotency-Key": idempotency_key or str(uuid.uuid4()),
+        }
+        delay = 0.5
+        for attempt in range(self.retries + 1):
+            try:
+                return self.request("POST", path, content=content, headers=headers)
+            except ApiError as exc:
+                if exc.status not in RETRY_STATUSES or attempt == self.retries:
+                    raise
+                pause = exc.retry_after if exc.retry_after is not None else delay
+                time.sleep(min(pause, self.max_retry_wait))
+                delay = min(delay * 2, 8.0)
+        raise AssertionError("unreachable")  # pragma: no cover
+
     # --- design jobs (spec 4.4, 4.5) --------------------------------------------------------
     def create_design_job(
         self,
@@ -295,10 +337,12 @@ class Client:
         device: str | None = None,
         template: str | None = None,
         webhook_url: str | None = None,
+        idempotency_key: str | None = None,
     ) -> dict[str, Any]:
         """POST /v1/design. ``images``: PNG paths or bytes, a folder, or a frame from
         :func:`shotsmith.read_screenshots` (its ``image`` and ``screen`` columns).
-        Returns ``{"job_id", "status", "poll_url"}``."""
+        Returns ``{"job_id", "status", "poll_url"}``. Retried safely (module docstring);
+        pass ``idempotency_key`` to make a retry from another process find the same job."""
         refs, names, frame_project, frame_bundle = _image_refs(images)
         if screens is not None:
             if len(screens) != len(refs):
@@ -325,7 +369,7 @@ class Client:
         ):
             if value is not None:
                 body[key] = value
-        return self.request("POST", "/v1/design", json=body).json()
+        return self.create("/v1/design", body, idempotency_key).json()
 
     def get_design_job(self, job_id: str) -> dict[str, Any]:
         """GET /v1/design/:job_id."""
@@ -384,9 +428,11 @@ class Client:
         platforms: Sequence[str] | None = None,
         device_sizes: Sequence[str] | None = None,
         locale: str | None = None,
+        idempotency_key: str | None = None,
     ) -> Collection:
         """POST /v1/projects/:id/screenshots. Omitted fields take the project's platforms and
-        locale and the required device sizes. Returns the new collection (``capturing``)."""
+        locale and the required device sizes. Returns the new collection (``capturing``).
+        Retried safely, like :meth:`create_design_job`."""
         body: dict[str, Any] = {}
         if platforms is not None:
             body["platforms"] = [platforms] if isinstance(platforms, str) else list(platforms)
@@ -396,7 +442,7 @@ class Client:
             )
         if locale is not None:
             body["locale"] = locale
-        data = self.request("POST", self._collections_path(project_id), json=body).json()
+        data = self.create(self._collections_path(project_id), body, idempotency_key).json()
         return parse_collection(data)
 
     def get_collection(self, project_id: str, collection_id: str) -> Collection:

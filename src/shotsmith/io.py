@@ -27,6 +27,7 @@ except ImportError:  # pragma: no cover - a dependency; Pillow decodes without i
 
 from . import columns as C
 from .errors import InputImageError, ShotsmithError
+from .png import read_header, to_rgb
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 MAX_PIXELS = 40_000_000  # ~ 2 x the largest store canvas; larger is a decompression bomb
@@ -111,37 +112,38 @@ def decode_base64_png(text: str, name: str = "image") -> bytes:
 
 
 def open_image(ref: str | Path | bytes, *, release_gil: bool = False) -> Image.Image:
-    """Decode a raw screenshot reference (path or PNG bytes) to an RGB image.
+    """Decode a raw screenshot reference (path or PNG bytes) to an 8-bit RGB image.
+
+    Every PNG colour type and bit depth comes out as a viewer shows it: 16-bit samples
+    scaled to 8 bits, low bit depths and palettes expanded, alpha and ``tRNS``
+    transparency composited over white (:func:`shotsmith.png.to_rgb`).
 
     libspng decodes 8-bit PNGs in about half Pillow's time but holds the GIL while it
     does; ``release_gil=True`` (several threads decoding at once) uses Pillow, which lets
     the other threads run. The pixels are the same either way.
     """
     im = None if release_gil else _decode_8bit_png(ref)
-    if im is None:  # anything else, and every error message, comes from Pillow
-        try:
-            if isinstance(ref, (bytes, bytearray, memoryview)):
-                im = Image.open(io.BytesIO(bytes(ref)))
-            else:
-                im = Image.open(ref)
-            im.load()
-        except (OSError, SyntaxError, ValueError) as exc:
-            raise InputImageError(f"{_ref_name(ref)}: cannot decode image ({exc}).") from exc
-    if im.mode != "RGB":
-        if im.mode in ("RGBA", "LA") or (im.mode == "P" and "transparency" in im.info):
-            bg = Image.new("RGB", im.size, (255, 255, 255))
-            bg.paste(im.convert("RGBA"), mask=im.convert("RGBA").getchannel("A"))
-            im = bg
+    if im is not None:
+        return im
+    try:  # anything else, and every error message, comes from Pillow
+        if isinstance(ref, (bytes, bytearray, memoryview)):
+            data = bytes(ref)
         else:
-            im = im.convert("RGB")
-    return im
+            with open(ref, "rb") as fh:
+                data = fh.read()
+        im = Image.open(io.BytesIO(data))
+        im.load()
+    except (OSError, SyntaxError, ValueError) as exc:
+        raise InputImageError(f"{_ref_name(ref)}: cannot decode image ({exc}).") from exc
+    return to_rgb(im, data)
 
 
 def _decode_8bit_png(ref: str | Path | bytes) -> Image.Image | None:
     """8-bit RGB/RGBA PNGs (what simulators and browsers write) through libspng.
 
     PNG decoding is lossless, so the pixels are Pillow's own, in about half the time;
-    ``None`` (decode with Pillow) for other kinds, bombs, and anything libspng refuses.
+    ``None`` (decode with Pillow) for other kinds, a ``tRNS`` chunk (libspng would ignore
+    it), bombs, and anything libspng refuses.
     """
     if pyspng is None:
         return None
@@ -156,16 +158,17 @@ def _decode_8bit_png(ref: str | Path | bytes) -> Image.Image | None:
         width, height = _png_header(data, _ref_name(ref))  # the same checks as reading
     except InputImageError:  # Pillow decodes it again and says what is wrong
         return None
+    header = read_header(data)
     mode = {2: "RGB", 6: "RGBA"}.get(data[25])
-    if data[24] != 8 or mode is None:  # bit depth 8, colour type RGB or RGBA only
-        return None
+    if header is None or header.bit_depth != 8 or mode is None or header.transparency:
+        return None  # bit depth 8, colour type RGB or RGBA, no colour key only
     try:
         pixels = pyspng.load(data, format=mode)
     except Exception:  # libspng's own error types: Pillow decodes it again and says why
         return None
     if pixels.shape != (height, width, len(mode)):
         return None
-    return Image.fromarray(pixels, mode)
+    return to_rgb(Image.fromarray(pixels, mode))
 
 
 def _ref_name(ref: Any) -> str:

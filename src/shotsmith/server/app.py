@@ -13,29 +13,33 @@ import fcntl
 import json
 import logging
 import os
+import time
 from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.openapi.utils import get_openapi
 from pydantic.json_schema import models_json_schema
 
 from .. import __version__
 from ..errors import ShotsmithError
-from .auth import KeyRing
+from .auth import AUTHENTICATED, KeyRing
 from .collections import CollectionRunner
 from .errors import ErrorBody, install_error_handlers
+from .idempotency import InFlight
 from .jobs import JobRunner, default_workers
 from .models import CollectionCreate, DesignJobCreate
 from .ratelimit import DEFAULT_LIMIT, DEFAULT_WINDOW, RateLimiter
+from .retention import DEFAULT_DAYS, RetentionSweeper
 from .routes import file_url, router
 from .store import Job, Store
-from .validation import MAX_BODY_BYTES, MAX_IMAGE_BYTES
-from .webhooks import DEFAULT_TIMEOUT, Notifier
+from .uploads import ANONYMOUS_DRAIN, BodyTracker, UploadSlots
+from .validation import MAX_BODY_BYTES, MAX_IMAGE_BYTES, MAX_IMAGES
+from .webhooks import DEFAULT_TIMEOUT, MAX_TIMEOUT, Notifier, Resolver, WebhookPolicy
 
 log = logging.getLogger("shotsmith.server")
 
@@ -49,11 +53,28 @@ class ServerState:
     runner: JobRunner
     collections: CollectionRunner
     base_url: str | None
+    webhook_policy: WebhookPolicy = field(default_factory=WebhookPolicy)
+    uploads: UploadSlots = field(default_factory=lambda: UploadSlots(4))
+    in_flight: InFlight = field(default_factory=InFlight)
+    retention: RetentionSweeper | None = None
     max_body_bytes: int = MAX_BODY_BYTES
     max_image_bytes: int = MAX_IMAGE_BYTES
+    max_images: int = MAX_IMAGES
     max_active_collections: int = 10
     started: bool = False
     _lock_fd: int | None = field(default=None, repr=False)
+
+    def webhook_policy_for(self, request: Request) -> WebhookPolicy:
+        """The policy, with the address this request reached the server at as its own."""
+        url = request.url
+        if not url.hostname:
+            return self.webhook_policy
+        port = url.port or (443 if url.scheme == "https" else 80)
+        return self.webhook_policy.with_own([(url.hostname, port)])
+
+    def drain_limit(self, request: Request) -> int:
+        """How much of an unread body to read before an error answer (see uploads)."""
+        return self.max_body_bytes if request.scope.get(AUTHENTICATED) else ANONYMOUS_DRAIN
 
     def output_urls(self, job: Job) -> list[str]:
         if job.status != "completed":
@@ -74,7 +95,7 @@ class ServerState:
         if self._lock_fd is not None:
             return
         path = self.store.data_dir / "server.lock"
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -123,6 +144,11 @@ def create_app(
     capture_workers: int = 1,
     capture_timeout: float = 60.0,
     max_active_collections: int = 10,
+    webhook_allow_private: bool = False,
+    webhook_resolver: Resolver | None = None,
+    server_address: tuple[str, int] | None = None,
+    retention_days: float = DEFAULT_DAYS,
+    max_uploads: int = 4,
 ) -> FastAPI:
     """Build the /v1 app over ``data_dir``.
 
@@ -139,14 +165,42 @@ def create_app(
     (default 1; started with the first collection), each capture bounded by
     ``capture_timeout`` seconds (the capture stage's ``timeout_s``), the design phase by
     ``job_timeout``. A key may have ``max_active_collections`` capturing or processing.
+
+    Webhooks (:mod:`.webhooks`): each delivery has ``webhook_timeout`` seconds in all (at
+    most 10); they may go only to public addresses unless ``webhook_allow_private``
+    (never to the server itself: ``server_address``, the (host, port) it listens on, and
+    the base URL's); ``webhook_resolver`` replaces ``socket.getaddrinfo`` (tests).
+
+    ``retention_days``: finished jobs and collections are deleted that long after they
+    finished (0: kept forever). ``max_uploads``: large request bodies received at once
+    (more get 503 with ``Retry-After``).
     """
     store = Store(data_dir)
 
     if capture_workers < 1:
         raise ShotsmithError("capture_workers must be at least 1.")
+    if not 0 < webhook_timeout <= MAX_TIMEOUT:
+        raise ShotsmithError(f"webhook_timeout must be more than 0 and at most {MAX_TIMEOUT:g} s.")
+    if retention_days < 0:
+        raise ShotsmithError("retention_days must be 0 (keep forever) or more.")
+    if max_uploads < 1:
+        raise ShotsmithError("max_uploads must be at least 1.")
+    base_url = normalise_base_url(base_url)
+    own: list[tuple[str, int]] = []
+    if server_address is not None:
+        own.append((server_address[0], int(server_address[1])))
+    if base_url:
+        parts = urlsplit(base_url)
+        own.append((parts.hostname or "", parts.port or (443 if parts.scheme == "https" else 80)))
+    policy = WebhookPolicy(allow_private=webhook_allow_private).with_own(own)
 
     def new_runners() -> tuple[Notifier, JobRunner, CollectionRunner]:
-        notifier = Notifier(store, timeout=webhook_timeout)
+        notifier = Notifier(
+            store,
+            timeout=webhook_timeout,
+            policy=policy,
+            **({"resolver": webhook_resolver} if webhook_resolver else {}),
+        )
         runner = JobRunner(
             store,
             notifier,
@@ -176,7 +230,10 @@ def create_app(
         notifier=notifier,
         runner=runner,
         collections=collections,
-        base_url=normalise_base_url(base_url),
+        base_url=base_url,
+        webhook_policy=policy,
+        uploads=UploadSlots(max_uploads),
+        retention=RetentionSweeper(store, retention_days),
         max_body_bytes=max_body_bytes,
         max_image_bytes=max_image_bytes,
         max_active_collections=max_active_collections,
@@ -199,6 +256,8 @@ def create_app(
                     "SHOTSMITH_API_KEYS.",
                     store.data_dir,
                 )
+            if state.retention is not None:
+                await run_in_threadpool(state.retention.start)
             await run_in_threadpool(state.runner.start)
             await run_in_threadpool(state.collections.start)
             state.started = True
@@ -212,10 +271,16 @@ def create_app(
             yield
         finally:
             state.started = False
+            stopping = time.monotonic()
             state.collections.begin_stop()  # both wind down at once
             await run_in_threadpool(state.runner.stop)
             await run_in_threadpool(state.collections.stop)
-            await run_in_threadpool(notifier.close, True)
+            if state.retention is not None:
+                await run_in_threadpool(state.retention.stop)
+            # webhooks under way get what is left of the grace period (at least 1 s), then
+            # are recorded as failed; queued ones go out at the next start
+            left = max(1.0, shutdown_grace - (time.monotonic() - stopping))
+            await run_in_threadpool(notifier.close, left)
             store.close()
             state.unlock_data_dir()
             log.info("shotsmith server stopped")
@@ -233,6 +298,7 @@ def create_app(
     )
     app.state.server = state
     install_error_handlers(app)
+    app.add_middleware(BodyTracker)
     app.include_router(router)
     app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
     return app

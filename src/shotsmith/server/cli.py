@@ -2,9 +2,11 @@
 projects ...`` is in :mod:`.projects`).
 
 Environment (read here, at the edge): ``SHOTSMITH_API_KEYS`` (comma-separated keys the
-server accepts besides those made with ``keys create``), ``SHOTSMITH_API_KEY`` and
-``SHOTSMITH_SERVER`` (defaults for ``submit``). Server dependencies are imported only
-when a command needs them, so the ``shotsmith`` command works without them.
+server accepts besides those made with ``keys create``; each at least 16 characters),
+``SHOTSMITH_WEBHOOK_ALLOW_PRIVATE=1`` (as ``serve --webhook-allow-private``),
+``SHOTSMITH_API_KEY`` and ``SHOTSMITH_SERVER`` (defaults for ``submit``). Server
+dependencies are imported only when a command needs them, so the ``shotsmith`` command
+works without them.
 """
 
 from __future__ import annotations
@@ -68,6 +70,39 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         type=float,
         default=60.0,
         help="seconds one collection's capture may take (default 60)",
+    )
+    p.add_argument(
+        "--webhook-allow-private",
+        action="store_true",
+        default=None,
+        help="let webhooks go to loopback, private and link-local addresses (local "
+        "development and tests only; also SHOTSMITH_WEBHOOK_ALLOW_PRIVATE=1)",
+    )
+    p.add_argument(
+        "--webhook-timeout",
+        type=float,
+        default=10.0,
+        help="seconds one webhook delivery may take in all (default and maximum 10)",
+    )
+    p.add_argument(
+        "--retention-days",
+        type=float,
+        default=30.0,
+        help="delete finished jobs and collections (rows and files) this many days after "
+        "they finished (default 30; 0 keeps them forever)",
+    )
+    p.add_argument(
+        "--max-uploads",
+        type=int,
+        default=4,
+        help="large request bodies (over 1 MiB) received at once; more get 503 with "
+        "Retry-After (default 4)",
+    )
+    p.add_argument(
+        "--header-timeout",
+        type=float,
+        default=15.0,
+        help="seconds a connection has to send complete request headers (default 15)",
     )
     p.add_argument(
         "--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"]
@@ -136,11 +171,19 @@ def env_api_keys() -> list[str]:
     return [k.strip() for k in os.environ.get("SHOTSMITH_API_KEYS", "").split(",") if k.strip()]
 
 
+def env_flag(name: str) -> bool:
+    value = os.environ.get(name, "").strip().lower()
+    if value in ("", "0", "false", "no", "off"):
+        return False
+    if value in ("1", "true", "yes", "on"):
+        return True
+    raise ShotsmithError(f"{name}={value!r}: use 1 (yes) or 0 (no).")
+
+
 def _serve(args: argparse.Namespace) -> int:
     try:
-        import uvicorn
-
         from .app import create_app
+        from .serve import run
     except ImportError as exc:
         raise ShotsmithError(
             f"serve needs the server extras ({exc.name} is missing): "
@@ -152,6 +195,15 @@ def _serve(args: argparse.Namespace) -> int:
         raise ShotsmithError("--capture-workers must be at least 1.")
     if not args.capture_timeout > 0:
         raise ShotsmithError("--capture-timeout must be more than 0 seconds.")
+    if not 0 < args.webhook_timeout <= 10:
+        raise ShotsmithError("--webhook-timeout must be more than 0 and at most 10 seconds.")
+    if args.retention_days < 0:
+        raise ShotsmithError("--retention-days must be 0 (keep forever) or more.")
+    if args.max_uploads < 1:
+        raise ShotsmithError("--max-uploads must be at least 1.")
+    if not 0 < args.header_timeout <= 300:
+        raise ShotsmithError("--header-timeout must be more than 0 and at most 300 seconds.")
+    allow_private = args.webhook_allow_private or env_flag("SHOTSMITH_WEBHOOK_ALLOW_PRIVATE")
     logging.basicConfig(
         level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
@@ -164,16 +216,26 @@ def _serve(args: argparse.Namespace) -> int:
         design_options={"ocr": False} if args.no_ocr else None,
         capture_workers=args.capture_workers,
         capture_timeout=args.capture_timeout,
+        webhook_timeout=args.webhook_timeout,
+        webhook_allow_private=allow_private,
+        server_address=(args.host, args.port),
+        retention_days=args.retention_days,
+        max_uploads=args.max_uploads,
     )
     app.state.server.lock_data_dir()  # fail here, cleanly, if another server has the dir
     print(
         f"shotsmith serve: http://{args.host}:{args.port} (base URL "
-        f"{base_url or 'from each request'}), data dir {args.data_dir.resolve()}",
+        f"{base_url or 'from each request'}), data dir {args.data_dir.resolve()}"
+        + (", webhooks to private addresses allowed" if allow_private else ""),
         file=sys.stderr,
         flush=True,
     )
-    uvicorn.run(
-        app, host=args.host, port=args.port, log_level=args.log_level, timeout_graceful_shutdown=10
+    run(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+        header_timeout=args.header_timeout,
     )
     return 0
 

@@ -31,7 +31,7 @@ from typing import Any
 from urllib.parse import quote
 
 from ..io import slugify
-from .jobs import NO_OUTPUT, PoolRunner
+from .jobs import NO_OUTPUT, PoolRunner, scrub_paths, storage_message
 from .store import Collection, Project, Store
 
 log = logging.getLogger("shotsmith.server")
@@ -163,6 +163,9 @@ def run_collection_design(
         return "error", _scrub(str(exc), collection_dir, params)
     except MemoryError:
         return "error", "the server ran out of memory while designing this collection"
+    except OSError as exc:  # writing the outputs: disk full, data directory not writable
+        traceback.print_exc()
+        return "error", storage_message(exc, "this collection's screenshots")
     except Exception as exc:
         traceback.print_exc()
         return "error", _scrub(
@@ -177,7 +180,7 @@ def _scrub(message: str, collection_dir: str, params: dict[str, Any]) -> str:
     if params.get("kind") == "dir":
         source = str(Path(params["source"]))
         message = message.replace(source + os.sep, "").replace(source, "the project's folder")
-    return message
+    return scrub_paths(message)
 
 
 # --- what the API shows --------------------------------------------------------------------
@@ -445,6 +448,7 @@ class CollectionRunner(PoolRunner):
                 )
 
     def _fail(self, collection: Collection, error: str) -> None:
+        error = scrub_paths(error, self.store.collection_dir(collection.collection_id))
         if self.store.fail_collection(collection, error) is not None:
             log.warning("collection %s failed: %s", collection.collection_id, error)
 

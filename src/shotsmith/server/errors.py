@@ -8,6 +8,8 @@ from any route or none, has the same JSON shape and a message that says what to 
 from __future__ import annotations
 
 import logging
+import re
+import sqlite3
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -15,6 +17,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 log = logging.getLogger("shotsmith.server")
 
@@ -97,6 +100,7 @@ RATE_LIMITED = {
 
 _STATUS_CODES = {
     400: "bad_request",
+    408: "request_timeout",
     401: "unauthorized",
     403: "forbidden",
     404: "not_found",
@@ -109,30 +113,78 @@ _STATUS_CODES = {
 }
 
 
+_FILE_TOKEN = re.compile(r"^/v1/files/[^/]+/")
+
+
+def redact_path(path: str) -> str:
+    """A request path for logs: a file URL's capability token is left out."""
+    return _FILE_TOKEN.sub("/v1/files/<token>/", path)
+
+
+_METHODS = ("DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT")
+
+
+def allowed_methods(request: Request) -> list[str]:
+    """Every method some route takes on this request's path (for ``Allow``): each method
+    is tried against the app's routes (included routers answer ``matches`` too)."""
+    allowed = []
+    for method in _METHODS:
+        scope = {**request.scope, "method": method}
+        if any(route.matches(scope)[0] == Match.FULL for route in request.app.router.routes):
+            allowed.append(method)
+    return allowed
+
+
+async def _drain(request: Request) -> None:
+    from .uploads import drain_unread
+
+    state = getattr(request.app.state, "server", None)
+    if state is not None:
+        await drain_unread(request, state.drain_limit(request))
+
+
+def storage_unavailable(exc: BaseException) -> JSONResponse:
+    detail = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+    return error_response(
+        503,
+        "storage_unavailable",
+        f"The server cannot store or read its data right now ({detail}); it is a problem on "
+        "the server's side. Try again later.",
+        {"Retry-After": "30"},
+    )
+
+
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(Problem)
     async def _problem(request: Request, exc: Problem) -> JSONResponse:
+        if exc.code != "body_too_large":  # a body over the limit is not read any further
+            await _drain(request)
         return error_response(exc.status, exc.code, exc.message, exc.headers)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        await _drain(request)
         code = _STATUS_CODES.get(exc.status_code, f"http_{exc.status_code}")
+        headers = dict(getattr(exc, "headers", None) or {})
         if exc.status_code == 404:
             message = (
                 f"No route {request.method} {request.url.path}. "
                 "See /openapi.json for the routes this server offers."
             )
         elif exc.status_code == 405:
+            allowed = allowed_methods(request)
+            headers["Allow"] = ", ".join(allowed)
             message = (
-                f"{request.method} is not allowed on {request.url.path}. "
-                "See /openapi.json for the methods of each route."
+                f"{request.method} is not allowed on {request.url.path}; it takes "
+                f"{', '.join(allowed)}. See /openapi.json for the methods of each route."
             )
         else:
             message = str(exc.detail)
-        return error_response(exc.status_code, code, message, getattr(exc, "headers", None))
+        return error_response(exc.status_code, code, message, headers or None)
 
     @app.exception_handler(RequestValidationError)
     async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:
+        await _drain(request)
         errors = exc.errors()
         first = errors[0] if errors else {}
         where = ".".join(str(p) for p in first.get("loc", ()) if p not in ("body",))
@@ -143,9 +195,21 @@ def install_error_handlers(app: FastAPI) -> None:
         )
         return error_response(422, "invalid_request", message + ".")
 
+    @app.exception_handler(sqlite3.Error)
+    async def _database(request: Request, exc: sqlite3.Error) -> JSONResponse:
+        log.error("database error on %s %s: %s", request.method, redact_path(request.url.path), exc)
+        await _drain(request)
+        return storage_unavailable(exc)
+
+    @app.exception_handler(OSError)
+    async def _storage(request: Request, exc: OSError) -> JSONResponse:
+        log.error("storage error on %s %s: %s", request.method, redact_path(request.url.path), exc)
+        await _drain(request)
+        return storage_unavailable(exc)
+
     @app.exception_handler(Exception)
     async def _internal(request: Request, exc: Exception) -> JSONResponse:  # pragma: no cover
-        log.exception("unhandled error on %s %s", request.method, request.url.path)
+        log.exception("unhandled error on %s %s", request.method, redact_path(request.url.path))
         return error_response(
             500,
             "internal_error",

@@ -30,6 +30,7 @@ import logging
 import multiprocessing
 import os
 import queue
+import re
 import shutil
 import signal
 import threading
@@ -149,6 +150,9 @@ def run_design(
             "error",
             "the server ran out of memory while designing this job; send fewer or smaller images",
         )
+    except OSError as exc:  # writing the outputs: disk full, data directory not writable
+        traceback.print_exc()
+        return "error", storage_message(exc, "this job's screenshots")
     except Exception as exc:  # a bug: keep the job's error readable, log the traceback
         traceback.print_exc()
         return "error", _scrub(
@@ -158,7 +162,29 @@ def run_design(
 
 def _scrub(message: str, job_dir: str) -> str:
     """Error messages name files relative to the job ("inputs/01.png"), not server paths."""
-    return message.replace(str(Path(job_dir)) + os.sep, "")
+    return scrub_paths(message, job_dir)
+
+
+#: An absolute path (not the ``//host`` of a URL): ``/var/data/jobs/x/out/01.png``
+_ABSOLUTE_PATH = re.compile(r"(?<![\w.:/~-])/(?:[^\s'\"():,;<>/]+/)*([^\s'\"():,;<>/]+)/?")
+
+
+def scrub_paths(message: str, *roots: str | os.PathLike[str]) -> str:
+    """``message`` without server paths: names under ``roots`` become relative
+    ("inputs/01.png"), any other absolute path its last part ("Inter-Bold.otf")."""
+    for root in roots:
+        text = str(Path(root))
+        message = message.replace(text + os.sep, "").replace(text, ".")
+    return _ABSOLUTE_PATH.sub(lambda m: m.group(1), message)
+
+
+def storage_message(exc: OSError, what: str) -> str:
+    """A job's error when the server cannot write: the client's request was fine."""
+    reason = (exc.strerror or type(exc).__name__).lower()
+    return (
+        f"storage unavailable: the server could not write {what} ({reason}); this is a "
+        "problem on the server's side, not with the images. Submit the job again later"
+    )
 
 
 # --- the dispatcher -----------------------------------------------------------------------
@@ -484,6 +510,7 @@ class JobRunner(PoolRunner):
             self._fail(job, str(value) or NO_OUTPUT)
 
     def _fail(self, job: Job, error: str) -> None:
+        error = scrub_paths(error, self.store.job_dir(job.job_id), self.store.data_dir)
         failed = self.store.fail(job, error)
         if failed is not None:
             log.warning("job %s failed: %s", job.job_id, error)

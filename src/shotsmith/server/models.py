@@ -11,7 +11,9 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..stages.capture import CAPTURE_DEVICES
 from .validation import (
+    BASE64_PATTERN,
     BUNDLE_ID_PATTERN,
     DEVICE_SIZE_PATTERN,
     DEVICES,
@@ -22,6 +24,8 @@ from .validation import (
     MAX_SCREEN,
     MAX_URL,
     TEMPLATES,
+    TEXT_PATTERN,
+    WEBHOOK_URL_PATTERN,
 )
 
 #: A 6x13 PNG, so that the documented example is a request the server accepts.
@@ -38,15 +42,18 @@ class DesignImage(BaseModel):
     model_config = ConfigDict(extra="forbid", title="DesignImage")
 
     data: str = Field(
+        min_length=1,
+        pattern=BASE64_PATTERN,
         description="The PNG file's bytes, standard base64 (a `data:image/png;"
         "base64,` prefix and line breaks are accepted). At most 10 MiB "
-        "decoded.",
+        "decoded; any PNG colour type and bit depth.",
         examples=[EXAMPLE_PNG_BASE64],
     )
     screen: str = Field(
         min_length=1,
         max_length=MAX_SCREEN,
-        description="Screen name, e.g. `home` or `settings`.",
+        pattern=TEXT_PATTERN,
+        description="Screen name, e.g. `home` or `settings` (not blank, no control characters).",
         examples=["home"],
     )
     device: Device | None = Field(
@@ -76,22 +83,30 @@ class DesignJobCreate(BaseModel):
     project_name: str = Field(
         min_length=1,
         max_length=MAX_NAME,
-        description="The app's name; drives the tagline and design.",
+        pattern=TEXT_PATTERN,
+        description="The app's name; drives the tagline and design (not blank, no control "
+        "characters).",
     )
     bundle_id: str | None = Field(
         None,
         max_length=155,
         pattern=BUNDLE_ID_PATTERN,
-        description="Reverse-domain bundle id, e.g. `com.example.app`.",
+        description="Reverse-domain bundle id, e.g. `com.example.app`; leave it out (or null) "
+        "when the app has none.",
     )
     template: Template | None = Field(
         None, description="Design template; v1 supports only `default` (the default)."
     )
     webhook_url: str | None = Field(
         None,
+        min_length=1,
         max_length=MAX_URL,
+        pattern=WEBHOOK_URL_PATTERN,
         json_schema_extra={"format": "uri"},
-        description="Absolute http(s) URL that receives one POST when the job completes or fails.",
+        description="Absolute http(s) URL that receives one POST when the job completes or "
+        "fails. It must reach a public internet address: loopback, private, link-local, "
+        "multicast and reserved addresses (in any spelling, or a name resolving to one at "
+        "delivery) and this server itself are refused (422 `invalid_webhook_url`).",
     )
 
 
@@ -152,7 +167,17 @@ class Health(BaseModel):
 
 Platform = Literal["ios", "android"]
 CollectionStatus = Literal["capturing", "processing", "completed", "failed"]
-DeviceSize = Annotated[str, Field(pattern=DEVICE_SIZE_PATTERN, examples=["6.9"])]
+#: Every device size the collection endpoint takes, plain ("6.9") or qualified ("ios:6.9").
+DEVICE_SIZES = tuple(
+    dict.fromkeys(
+        [size for table in CAPTURE_DEVICES.values() for size in table]
+        + [f"{platform}:{size}" for platform, table in CAPTURE_DEVICES.items() for size in table]
+    )
+)
+DeviceSize = Annotated[
+    Literal[DEVICE_SIZES],  # type: ignore[valid-type]
+    Field(pattern=DEVICE_SIZE_PATTERN, examples=["6.9"]),
+]
 
 
 class CollectionCreate(BaseModel):

@@ -9,8 +9,14 @@
     <data_dir>/collections/<id>/out/...     its styled PNGs, one folder per device
 
 Connections are per thread (WAL lets readers run while one writer commits), in
-autocommit mode; the one multi-statement change (claiming a job) is a single
-``UPDATE ... RETURNING``, which SQLite runs atomically. No other module speaks SQL.
+autocommit mode; single changes are single statements (``UPDATE ... RETURNING`` runs
+atomically), and a job or collection is inserted with its idempotency key in one
+transaction. No other module speaks SQL.
+
+The data directory is created ``0700`` and the database ``0600`` (it holds key hashes
+and the capability tokens of every file URL); the job and collection folders are kept
+``0700``. Files are served only through :meth:`Store.open_output`, which opens them
+below their job's folder without following links.
 """
 
 from __future__ import annotations
@@ -21,9 +27,12 @@ import os
 import secrets
 import shutil
 import sqlite3
+import stat
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -110,6 +119,23 @@ MIGRATIONS: list[list[str]] = [
         "CREATE INDEX collections_list ON collections (project_id, owner, created_at)",
         "CREATE INDEX collections_queue ON collections (status, claim, created_at)",
         "CREATE INDEX collections_owner ON collections (owner, status)",
+    ],
+    [
+        # 3: Idempotency-Key: a create request's key, per API key, and what it created
+        """
+    CREATE TABLE idempotency_keys (
+        owner       TEXT NOT NULL,            -- sha256 hex of the API key
+        key         TEXT NOT NULL,            -- the Idempotency-Key header
+        fingerprint TEXT NOT NULL,            -- sha256 of the method, route and body
+        resource    TEXT NOT NULL,            -- the job_id or collectionId it created
+        response    TEXT NOT NULL,            -- JSON: the 202's body and Location
+        created_at  TEXT NOT NULL,
+        PRIMARY KEY (owner, key)
+    )""",
+        "CREATE INDEX idempotency_age ON idempotency_keys (created_at)",
+        "CREATE INDEX idempotency_resource ON idempotency_keys (resource)",
+        "CREATE INDEX design_jobs_finished ON design_jobs (status, finished_at)",
+        "CREATE INDEX collections_finished ON collections (status, finished_at)",
     ],
 ]
 
@@ -278,21 +304,53 @@ class KeyInfo:
     revoked_at: str | None
 
 
+IDEMPOTENCY_HOURS = 24
+
+
+@dataclass(frozen=True)
+class Idempotency:
+    """An ``Idempotency-Key`` of a create request: ``fingerprint`` of what was sent,
+    ``response`` (the 202's ``body`` and ``location``) given for it."""
+
+    key: str
+    fingerprint: str
+    response: dict[str, Any]
+    resource: str = ""
+    created_at: str = ""
+
+
+def utc_ago(**delta: float) -> str:
+    """``utc_now()`` minus a ``timedelta(**delta)``, in the same format (for comparisons)."""
+    when = datetime.now(UTC) - timedelta(**delta)
+    return when.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
 class Store:
     """The SQLite database and the file layout of one data directory."""
 
     def __init__(self, data_dir: str | Path):
         self.data_dir = Path(data_dir).resolve()
         try:
-            self.jobs_dir.mkdir(parents=True, exist_ok=True)
-            self.incoming_dir.mkdir(parents=True, exist_ok=True)
-            self.collections_dir.mkdir(parents=True, exist_ok=True)
+            if not self.data_dir.exists():
+                self.data_dir.mkdir(mode=0o700, parents=True)
+            for folder in (self.jobs_dir, self.incoming_dir, self.collections_dir):
+                folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+                _private(folder, 0o700)  # also a folder an older version made
         except OSError as exc:
             raise ShotsmithError(
                 f"data dir {self.data_dir}: cannot create it "
                 f"({exc.strerror}). Pick a writable --data-dir."
             ) from exc
         self.db_path = self.data_dir / DB_NAME
+        try:  # created 0600 before SQLite opens it; its -wal and -shm files take its mode
+            os.close(os.open(self.db_path, os.O_RDWR | os.O_CREAT, 0o600))
+        except OSError as exc:
+            raise ShotsmithError(
+                f"{self.db_path}: cannot create the database ({exc.strerror}). Pick a "
+                "writable --data-dir."
+            ) from exc
+        for suffix in ("", "-wal", "-shm"):
+            _private(Path(f"{self.db_path}{suffix}"), 0o600)
         self._local = threading.local()
         self._all: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
@@ -398,6 +456,18 @@ class Store:
         return [r[0] for r in rows]
 
     # --- design jobs: writing ------------------------------------------------------
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        conn = self._conn()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield conn
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+
     def insert_job(
         self,
         *,
@@ -408,12 +478,14 @@ class Store:
         params: dict[str, Any],
         webhook_url: str | None,
         base_url: str,
+        idempotency: Idempotency | None = None,
     ) -> Job:
-        row = (
-            self._conn()
-            .execute(
-                "INSERT INTO design_jobs (job_id, owner, status, project_name, input_count, params,"
-                " webhook_url, base_url, file_token, created_at)"
+        """The queued job, and its idempotency key if any, in one transaction: a job a
+        client may not have heard about (the answer lost) is always found by a retry."""
+        with self._transaction() as conn:
+            row = conn.execute(
+                "INSERT INTO design_jobs (job_id, owner, status, project_name, input_count,"
+                " params, webhook_url, base_url, file_token, created_at)"
                 " VALUES (?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?) RETURNING *",
                 (
                     job_id,
@@ -426,10 +498,97 @@ class Store:
                     new_file_token(),
                     utc_now(),
                 ),
+            ).fetchone()
+            if idempotency is not None:
+                self._remember(conn, owner, job_id, idempotency)
+        return Job.from_row(row)
+
+    def _remember(
+        self, conn: sqlite3.Connection, owner: str, resource: str, idempotency: Idempotency
+    ) -> None:
+        conn.execute(
+            "DELETE FROM idempotency_keys WHERE owner = ? AND key = ?", (owner, idempotency.key)
+        )  # an expired use of the key
+        conn.execute(
+            "INSERT INTO idempotency_keys (owner, key, fingerprint, resource, response,"
+            " created_at) VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                owner,
+                idempotency.key,
+                idempotency.fingerprint,
+                resource,
+                json.dumps(idempotency.response),
+                utc_now(),
+            ),
+        )
+
+    def get_idempotency(self, owner: str, key: str) -> Idempotency | None:
+        """The use of ``key`` by ``owner`` within the last 24 hours, if any."""
+        row = (
+            self._conn()
+            .execute(
+                "SELECT * FROM idempotency_keys WHERE owner = ? AND key = ? AND created_at > ?",
+                (owner, key, utc_ago(hours=IDEMPOTENCY_HOURS)),
             )
             .fetchone()
         )
-        return Job.from_row(row)
+        if row is None:
+            return None
+        return Idempotency(
+            key=row["key"],
+            fingerprint=row["fingerprint"],
+            response=json.loads(row["response"]),
+            resource=row["resource"],
+            created_at=row["created_at"],
+        )
+
+    def delete_job(self, job_id: str, owner: str) -> str | None:
+        """Remove a job of ``owner`` (row, files, idempotency keys): ``"deleted"``;
+        ``"processing"`` if a worker has it (not removed); None if there is no such job."""
+        with self._transaction() as conn:
+            row = conn.execute(
+                "SELECT status, owner FROM design_jobs WHERE job_id = ?", (job_id,)
+            ).fetchone()
+            if row is None or row["owner"] != owner:
+                return None
+            if row["status"] == "processing":
+                return "processing"
+            conn.execute("DELETE FROM design_jobs WHERE job_id = ?", (job_id,))
+            conn.execute("DELETE FROM idempotency_keys WHERE resource = ?", (job_id,))
+        shutil.rmtree(self.job_dir(job_id), ignore_errors=True)
+        return "deleted"
+
+    def prune(self, finished_before: str) -> tuple[list[str], list[str]]:
+        """Remove jobs and collections that finished before ``finished_before`` (rows and
+        files), and idempotency keys older than 24 hours. Returns the removed ids."""
+        with self._transaction() as conn:
+            jobs = [
+                r[0]
+                for r in conn.execute(
+                    "DELETE FROM design_jobs WHERE status IN ('completed', 'failed')"
+                    " AND finished_at < ? RETURNING job_id",
+                    (finished_before,),
+                )
+            ]
+            collections = [
+                r[0]
+                for r in conn.execute(
+                    "DELETE FROM collections WHERE status IN ('completed', 'failed')"
+                    " AND finished_at < ? RETURNING collection_id",
+                    (finished_before,),
+                )
+            ]
+            conn.execute(
+                "DELETE FROM idempotency_keys WHERE created_at <= ?",
+                (utc_ago(hours=IDEMPOTENCY_HOURS),),
+            )
+            for resource in jobs + collections:
+                conn.execute("DELETE FROM idempotency_keys WHERE resource = ?", (resource,))
+        for job_id in jobs:
+            shutil.rmtree(self.job_dir(job_id), ignore_errors=True)
+        for collection_id in collections:
+            shutil.rmtree(self.collection_dir(collection_id), ignore_errors=True)
+        return jobs, collections
 
     def claim_next(self) -> Job | None:
         """Atomically move the oldest queued job to processing; None when none is queued."""
@@ -471,7 +630,8 @@ class Store:
         row = (
             self._conn()
             .execute(
-                "UPDATE design_jobs SET status = 'failed', finished_at = ?, error = ?, claim = NULL,"
+                "UPDATE design_jobs SET status = 'failed', finished_at = ?, error = ?,"
+                " claim = NULL,"
                 " webhook_status = CASE WHEN webhook_url IS NULL THEN NULL ELSE 'pending' END"
                 f" WHERE job_id = ? AND {where} RETURNING *",
                 (utc_now(), error, *args),
@@ -654,19 +814,28 @@ class Store:
 
     # --- collections: writing -------------------------------------------------------
     def insert_collection(
-        self, *, project_id: str, owner: str, name: str, params: dict[str, Any], base_url: str
+        self,
+        *,
+        project_id: str,
+        owner: str,
+        name: str,
+        params: dict[str, Any],
+        base_url: str,
+        collection_id: str | None = None,
+        idempotency: Idempotency | None = None,
     ) -> Collection | None:
-        """A new collection (status capturing, waiting for a worker); None when the project
-        was removed in the meantime (checked in the same statement)."""
-        row = (
-            self._conn()
-            .execute(
-                "INSERT INTO collections (collection_id, project_id, owner, status, name, params,"
-                " base_url, file_token, created_at)"
+        """A new collection (status capturing, waiting for a worker), with its idempotency
+        key if any, in one transaction; None when the project was removed in the meantime
+        (checked in the same statement)."""
+        collection_id = collection_id or new_collection_id()
+        with self._transaction() as conn:
+            row = conn.execute(
+                "INSERT INTO collections (collection_id, project_id, owner, status, name,"
+                " params, base_url, file_token, created_at)"
                 " SELECT ?, ?, ?, 'capturing', ?, ?, ?, ?, ?"
                 " WHERE EXISTS (SELECT 1 FROM projects WHERE project_id = ?) RETURNING *",
                 (
-                    new_collection_id(),
+                    collection_id,
                     project_id,
                     owner,
                     name,
@@ -676,9 +845,9 @@ class Store:
                     utc_now(),
                     project_id,
                 ),
-            )
-            .fetchone()
-        )
+            ).fetchone()
+            if row is not None and idempotency is not None:
+                self._remember(conn, owner, collection_id, idempotency)
         return Collection.from_row(row) if row else None
 
     def claim_next_collection(self) -> Collection | None:
@@ -814,32 +983,62 @@ class Store:
         return {r[0] for r in self._conn().execute("SELECT collection_id FROM collections")}
 
     # --- files -----------------------------------------------------------------------
-    def save_inputs(self, job_id: str, images: list[bytes]) -> list[str]:
-        """Write a job's raw PNGs durably (fsync) and move them into place in one rename.
+    def staging_dir(self, job_id: str) -> Path:
+        """Where a request's images are written as they arrive (``inputs/NN.png``)."""
+        return self.incoming_dir / job_id
 
-        Returns their paths relative to the job folder. Called before the job row is
-        inserted, so a queued job always has its inputs on disk.
-        """
-        staging = self.incoming_dir / job_id
-        (staging / "inputs").mkdir(parents=True)
-        names = []
+    def commit_inputs(self, job_id: str) -> None:
+        """Make a request's staged images durable (fsync) and move them into the job's
+        folder in one rename. Called before the job row is inserted, so a queued job always
+        has its inputs on disk."""
+        staging = self.staging_dir(job_id)
         try:
-            for index, data in enumerate(images, start=1):
-                name = f"inputs/{index:02d}.png"
-                with open(staging / name, "wb") as fh:
-                    fh.write(data)
-                    fh.flush()
-                    os.fsync(fh.fileno())
-                names.append(name)
+            for path in sorted((staging / "inputs").iterdir()):
+                fd = os.open(path, os.O_RDONLY)
+                try:
+                    os.fsync(fd)
+                finally:
+                    os.close(fd)
+            _fsync_dir(staging / "inputs")
             os.replace(staging, self.job_dir(job_id))
             _fsync_dir(self.jobs_dir)
         except BaseException:
             shutil.rmtree(staging, ignore_errors=True)
             raise
-        return names
+
+    def open_output(self, relative: str, folder: str) -> int:
+        """A read-only descriptor of the regular file at ``relative`` (data-dir relative),
+        which must lie below ``folder`` (e.g. ``jobs/<job_id>``). No component below the
+        data directory may be a symbolic link and the file may have no other hard link:
+        a link planted in a job's folder cannot serve ``/etc/passwd`` or the database.
+        Raises ``FileNotFoundError`` otherwise."""
+        parts, base = relative.split("/"), folder.split("/")
+        if (
+            parts[: len(base)] != base
+            or len(parts) <= len(base)
+            or any(part in ("", ".", "..") for part in parts)
+        ):
+            raise FileNotFoundError(relative)
+        nofollow = os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+        fd = os.open(self.data_dir, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            for part in parts[:-1]:
+                inner = os.open(part, os.O_RDONLY | os.O_DIRECTORY | nofollow, dir_fd=fd)
+                os.close(fd)
+                fd = inner
+            # O_NONBLOCK: opening a FIFO planted there must not wait for a writer
+            file_fd = os.open(parts[-1], os.O_RDONLY | nofollow | os.O_NONBLOCK, dir_fd=fd)
+        finally:
+            os.close(fd)
+        info = os.fstat(file_fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_nlink != 1:
+            os.close(file_fd)
+            raise FileNotFoundError(relative)
+        os.set_blocking(file_fd, True)
+        return file_fd
 
     def discard_job_files(self, job_id: str) -> None:
-        shutil.rmtree(self.incoming_dir / job_id, ignore_errors=True)
+        shutil.rmtree(self.staging_dir(job_id), ignore_errors=True)
         shutil.rmtree(self.job_dir(job_id), ignore_errors=True)
 
     def remove_orphans(self) -> list[str]:
@@ -864,6 +1063,18 @@ class Store:
 
     def absolute(self, relative: str) -> Path:
         return self.data_dir / relative
+
+
+def _private(path: Path, mode: int) -> None:
+    """Take group and other permissions away from ``path`` if it exists and is ours."""
+    try:
+        st = os.lstat(path)
+        if stat.S_ISLNK(st.st_mode) or stat.S_IMODE(st.st_mode) & 0o077 == 0:
+            return
+        if st.st_uid == os.getuid():
+            os.chmod(path, stat.S_IMODE(st.st_mode) & mode)
+    except OSError:
+        pass
 
 
 def _fsync_dir(path: Path) -> None:

@@ -1,28 +1,31 @@
-"""Checking request bodies: ``POST /v1/design`` (cheap checks first, images last) and
+"""Checking request bodies: ``POST /v1/design`` (fields first, then the images) and
 ``POST /v1/projects/:id/screenshots``.
 
 Every refusal is a :class:`~.errors.Problem` naming the field (``images[2].screen``)
 and saying what to send instead. Status codes: 400 the body is not a JSON object,
 413 too large (body or one image), 422 anything wrong with a field or an image.
-Image decoding reuses :mod:`shotsmith.io` (``decode_base64_png``, ``check_png``);
-platforms and device sizes are the capture stage's (:data:`CAPTURE_DEVICES`).
+Bodies are parsed by :mod:`.jsonstream`; a design request's images arrive already
+decoded into files (:class:`~.uploads.StagedImage`), checked here with
+:func:`shotsmith.png.verify_png`. Platforms and device sizes are the capture stage's
+(:data:`CAPTURE_DEVICES`).
 """
 
 from __future__ import annotations
 
-import json
 import math
-import os
 import re
-from concurrent.futures import ThreadPoolExecutor
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
 from ..errors import InputImageError
-from ..io import check_png, decode_base64_png
+from ..png import verify_png
 from ..stages.capture import CAPTURE_DEVICES, DEFAULT_SIZES, PLATFORMS
 from .errors import Problem
+from .jsonstream import JsonError, loads
+from .uploads import StagedImage
+from .webhooks import WebhookPolicy
 
 MAX_IMAGES = 10
 MAX_IMAGE_BYTES = 10 * 1024 * 1024  # "10 MB" read generously as 10 MiB decoded
@@ -34,6 +37,12 @@ TEMPLATES = ("default",)
 #: Room for ten maximal images in base64 (+5% for JSON escapes such as ``\/``) and the rest.
 MAX_BODY_BYTES = int(MAX_IMAGES * 4 * math.ceil(MAX_IMAGE_BYTES / 3) * 1.05) + 1024 * 1024
 BUNDLE_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9-]*(\.[A-Za-z0-9][A-Za-z0-9-]*)+$"
+#: Text fields (project_name, screen): some visible character, no control characters.
+TEXT_PATTERN = r"^[^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f][^\x00-\x1f\x7f-\x9f]*$"
+#: An absolute http(s) URL with a host and no white space.
+WEBHOOK_URL_PATTERN = r"^[Hh][Tt][Tt][Pp][Ss]?://[^\s/?#@]*@?[^\s/?#]+([/?#]\S*)?$"
+#: A base64 PNG as images[].data takes it (a data: URL prefix, line breaks allowed).
+BASE64_PATTERN = r"^(data:[^,]*,)?[A-Za-z0-9+/=\s]+$"
 
 #: A device size as the collection endpoint takes it: inches as text, optionally
 #: qualified by platform ("6.9", "android:6.3").
@@ -41,6 +50,7 @@ DEVICE_SIZE_PATTERN = r"^((ios|android):)?[0-9]{1,2}(\.[0-9]{1,2})?$"
 LOCALE_PATTERN = r"^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8}){0,3}$"
 MAX_DEVICE_SIZES = 10
 MAX_COLLECTION_BODY = 64 * 1024
+COLLECTION_ID_PATTERN = r"^col_[0-9a-f]{20}$"
 
 _BUNDLE_ID = re.compile(BUNDLE_ID_PATTERN)
 _DEVICE_SIZE = re.compile(DEVICE_SIZE_PATTERN)
@@ -48,13 +58,19 @@ _LOCALE = re.compile(LOCALE_PATTERN)
 _COLLECTION_FIELDS = ("platforms", "device_sizes", "locale")
 _TOP_FIELDS = ("images", "project_name", "bundle_id", "template", "webhook_url")
 _IMAGE_FIELDS = ("data", "screen", "device")
-_WHITESPACE = re.compile(r"\s+")
+#: Status of each :class:`~.jsonstream.JsonError` code.
+JSON_ERROR_STATUS = {
+    "invalid_json": 400,
+    "invalid_text": 422,
+    "value_too_long": 422,
+    "body_too_large": 413,
+}
 
 
 @dataclass(frozen=True)
 class DesignRequest:
     project_name: str
-    images: list[bytes]  # validated PNG bytes, store order
+    images: list[StagedImage]  # decoded into files as the body arrived, store order
     screens: list[str]
     devices: list[str]
     bundle_id: str
@@ -79,6 +95,8 @@ def _invalid(code: str, message: str) -> Problem:
 def _type_name(value: Any) -> str:
     if value is None:
         return "null"
+    if isinstance(value, StagedImage):
+        return "a string"
     return {
         bool: "a boolean",
         int: "a number",
@@ -87,6 +105,13 @@ def _type_name(value: Any) -> str:
         list: "an array",
         dict: "an object",
     }.get(type(value), type(value).__name__)
+
+
+def _control_character(text: str) -> str | None:
+    for char in text:
+        if unicodedata.category(char) in ("Cc", "Cs"):
+            return f"U+{ord(char):04X}"
+    return None
 
 
 def _string(
@@ -109,6 +134,12 @@ def _string(
             "value_too_long",
             f"{where} is {len(value)} characters long; at most {max_len} are accepted.",
         )
+    control = _control_character(value)
+    if control:
+        raise _invalid(
+            "invalid_text",
+            f"{where} contains the control character {control}; send plain text on one line.",
+        )
     return value
 
 
@@ -121,13 +152,22 @@ def _unknown_fields(obj: dict[str, Any], allowed: tuple[str, ...], where: str) -
         )
 
 
-def parse_body(
-    body: bytes,
-    *,
-    fields: str = "images and project_name",
-    example: str = '{"images": [...], "project_name": "..."}',
-) -> dict[str, Any]:
-    """400 unless the body is a JSON object."""
+def json_problem(exc: JsonError, fields: str) -> Problem:
+    """The answer to a body the JSON parser refused."""
+    status = JSON_ERROR_STATUS.get(exc.code, 400)
+    message = exc.message or "invalid JSON"  # starts with a field name: keep its case
+    if exc.code == "invalid_json":
+        message = (
+            f"The request body is not valid JSON ({exc.message}). Send a JSON object "
+            f"with {fields} (Content-Type: application/json)."
+        )
+    elif not message.endswith("."):
+        message += "."
+    return Problem(status, exc.code, message)
+
+
+def parse_body(body: bytes, *, fields: str, example: str) -> dict[str, Any]:
+    """400 unless the (small) body is a JSON object."""
     if not body.strip():
         raise Problem(
             400,
@@ -136,14 +176,13 @@ def parse_body(
             f"{fields} (Content-Type: application/json).",
         )
     try:
-        data = json.loads(body)
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
-        detail = exc.msg if isinstance(exc, json.JSONDecodeError) else type(exc).__name__
-        raise Problem(
-            400,
-            "invalid_json",
-            f"The request body is not valid JSON ({detail}). Send a JSON object with {fields}.",
-        ) from exc
+        data = loads(body)
+    except JsonError as exc:
+        raise json_problem(exc, fields) from None
+    return require_object(data, example)
+
+
+def require_object(data: Any, example: str) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise Problem(
             400,
@@ -153,10 +192,17 @@ def parse_body(
     return data
 
 
-def validate_design_request(
-    body: bytes, *, max_images: int = MAX_IMAGES, max_image_bytes: int = MAX_IMAGE_BYTES
+DESIGN_FIELDS = "images and project_name"
+DESIGN_EXAMPLE = '{"images": [...], "project_name": "..."}'
+
+
+def check_design_fields(
+    data: Any, *, policy: WebhookPolicy | None = None, max_images: int = MAX_IMAGES
 ) -> DesignRequest:
-    data = parse_body(body)
+    """Every field of a parsed design request, in order, before any image is looked at.
+    ``images[i].data`` values are the :class:`StagedImage` files the body was decoded
+    into; :func:`check_design_images` checks them next."""
+    data = require_object(data, DESIGN_EXAMPLE)
     _unknown_fields(data, _TOP_FIELDS, "body")
 
     project_name = _string(
@@ -184,15 +230,9 @@ def validate_design_request(
     if not images:
         raise _invalid("no_images", f"images is empty: send 1 to {max_images} screenshots.")
     if len(images) > max_images:
-        raise _invalid(
-            "too_many_images",
-            f"images has {len(images)} entries; at most "
-            f"{max_images} are accepted per job. Split the set "
-            "into several jobs.",
-        )
+        raise too_many_images(max_images, len(images))
 
-    screens, devices, encoded = [], [], []
-    max_b64 = 4 * math.ceil(max_image_bytes / 3)
+    screens, devices, staged = [], [], []
     for index, item in enumerate(images):
         where = f"images[{index}]"
         if not isinstance(item, dict):
@@ -222,49 +262,35 @@ def validate_design_request(
         if device is not None and device not in DEVICES:
             raise _invalid(
                 "unsupported_device",
-                f"{where}.device {device!r} is not supported; "
-                f"v1 supports only {', '.join(DEVICES)} "
-                "(leave device out to use it).",
+                f"{where}.device {device!r} is not supported; v1 supports only "
+                f"{', '.join(DEVICES)} (leave device out to use it).",
             )
         devices.append(device or DEVICES[0])
         if "data" not in item or item["data"] is None:
             raise _invalid(
                 "missing_field", f"{where}.data is required: the PNG file's bytes as base64."
             )
-        text = item["data"]
-        if not isinstance(text, str):
+        value = item["data"]
+        if not isinstance(value, StagedImage):
             raise _invalid(
-                "invalid_type", f"{where}.data must be a base64 string, got {_type_name(text)}."
+                "invalid_type", f"{where}.data must be a base64 string, got {_type_name(value)}."
             )
-        if _WHITESPACE.search(text):
-            text = _WHITESPACE.sub("", text)
-        payload = text.split(",", 1)[-1] if text.startswith("data:") else text
-        if len(payload) > max_b64 + 4:
-            raise Problem(
-                413,
-                "image_too_large",
-                f"{where}.data decodes to about {len(payload) * 3 // 4 / 2**20:.1f} MiB; "
-                f"each image may be at most {max_image_bytes / 2**20:g} MiB. "
-                "Send a smaller PNG.",
-            )
-        encoded.append(text)
+        staged.append(value)
 
-    bundle_id = (
-        _string(
-            data,
-            "bundle_id",
-            "bundle_id",
-            required=False,
-            max_len=155,
-            hint='use reverse-domain form, e.g. "com.example.app"',
-        )
-        or ""
+    bundle_id = _string(
+        data,
+        "bundle_id",
+        "bundle_id",
+        required=False,
+        max_len=155,
+        hint='use reverse-domain form, e.g. "com.example.app"',
     )
-    if bundle_id and not _BUNDLE_ID.match(bundle_id):
+    if bundle_id is not None and not _BUNDLE_ID.match(bundle_id):
+        detail = "is empty" if not bundle_id else f"{bundle_id!r} is not in reverse-domain form"
         raise _invalid(
             "invalid_bundle_id",
-            f"bundle_id {bundle_id!r} is not in reverse-domain "
-            'form; use e.g. "com.example.app" or leave it out.',
+            f'bundle_id {detail}; use e.g. "com.example.app", or leave it out (or null) '
+            "when the app has none.",
         )
     template = _string(
         data,
@@ -277,64 +303,63 @@ def validate_design_request(
     if template is not None and template not in TEMPLATES:
         raise _invalid(
             "unsupported_template",
-            f"template {template!r} is not supported; v1 "
-            f"supports only {', '.join(TEMPLATES)} "
-            "(leave template out to use it).",
+            f"template {template!r} is not supported; v1 supports only "
+            f"{', '.join(TEMPLATES)} (leave template out to use it).",
         )
-    webhook_url = _string(
-        data,
-        "webhook_url",
-        "webhook_url",
-        required=False,
-        max_len=MAX_URL,
-        hint="give an absolute http(s) URL or leave it out",
-    )
+    webhook_url = data.get("webhook_url")
     if webhook_url is not None:
-        _check_url(webhook_url)
-
-    # Decoding is the expensive part (Pillow releases the GIL): a few threads; the first
-    # bad image in request order is the one reported.
-    threads = max(1, min(len(encoded), os.cpu_count() or 1, 4))
-    with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="check-png") as pool:
-        futures = [
-            pool.submit(_decode_image, index, text, max_image_bytes)
-            for index, text in enumerate(encoded)
-        ]
-        pngs = [future.result() for future in futures]
+        if not isinstance(webhook_url, str):
+            raise _invalid(
+                "invalid_type",
+                f"webhook_url must be a string, got "
+                f"{_type_name(webhook_url)}: give an absolute "
+                "http(s) URL or leave it out.",
+            )
+        if len(webhook_url) > MAX_URL:
+            raise _invalid(
+                "value_too_long",
+                f"webhook_url is {len(webhook_url)} characters "
+                f"long; at most {MAX_URL} are accepted.",
+            )
+        check_webhook_url(webhook_url, policy or WebhookPolicy())
 
     return DesignRequest(
         project_name=project_name or "",
-        images=pngs,
-        screens=screens,
+        images=staged,
+        screens=[s or "" for s in screens],
         devices=devices,
-        bundle_id=bundle_id,
+        bundle_id=bundle_id or "",
         template=template or TEMPLATES[0],
         webhook_url=webhook_url,
     )
 
 
-def _decode_image(index: int, text: str, max_image_bytes: int) -> bytes:
-    """Base64 to PNG bytes, fully decoded once to catch truncated or corrupt files."""
-    name = f"images[{index}].data"
-    try:
-        png = decode_base64_png(text, name)
-    except InputImageError as exc:
-        raise _invalid("invalid_base64", str(exc)) from exc
-    if len(png) > max_image_bytes:
-        raise Problem(
-            413,
-            "image_too_large",
-            f"{name} decodes to {len(png) / 2**20:.1f} MiB; each image may be at "
-            f"most {max_image_bytes / 2**20:g} MiB. Send a smaller PNG.",
-        )
-    try:
-        check_png(png, name)
-    except InputImageError as exc:
-        raise _invalid("invalid_image", str(exc)) from exc
-    return png
+def too_many_images(max_images: int, count: int | None = None) -> Problem:
+    have = f"{count} entries" if count is not None else f"more than {max_images} entries"
+    return _invalid(
+        "too_many_images",
+        f"images has {have}; at most {max_images} are accepted per job. Split the set into "
+        "several jobs.",
+    )
 
 
-def _check_url(url: str) -> None:
+def check_design_images(spec: DesignRequest) -> None:
+    """The images, in request order (the first bad one is reported): valid base64, then a
+    complete, uncorrupted PNG of sane dimensions. Reads the staged files in constant memory
+    (run it in a thread)."""
+    for image in spec.images:
+        name = f"images[{image.index}].data"
+        if image.error is not None:
+            raise _invalid("invalid_base64", image.error)
+        try:
+            verify_png(image.path, name)
+        except InputImageError as exc:
+            raise _invalid("invalid_image", str(exc)) from exc
+
+
+def check_webhook_url(url: str, policy: WebhookPolicy) -> None:
+    """422 ``invalid_webhook_url`` unless ``url`` is an absolute http(s) URL that may
+    receive webhooks under ``policy`` (see :mod:`.webhooks`)."""
     problem = None
     try:
         parts = urlsplit(url)
@@ -346,18 +371,32 @@ def _check_url(url: str) -> None:
             problem = "it must start with http:// or https://"
         elif not parts.hostname:
             problem = "it has no host name"
-        elif any(ch.isspace() for ch in url):
-            problem = "it contains white space"
+        elif any(ch.isspace() for ch in url) or _control_character(url):
+            problem = "it contains white space or control characters"
         elif port == 0:
             problem = "port 0 is not a valid port"
     if problem:
         raise _invalid(
             "invalid_webhook_url",
-            f"webhook_url {url[:200]!r} is not a valid absolute "
-            f"URL ({problem}); give e.g. "
-            '"https://example.com/hooks/shotsmith" or leave '
-            "it out.",
+            f"webhook_url {url[:200]!r} is not a valid absolute URL ({problem}); give e.g. "
+            '"https://example.com/hooks/shotsmith" or leave it out.',
         )
+    refusal = policy.url_refusal(url)
+    if refusal:
+        raise _invalid(
+            "invalid_webhook_url",
+            f"webhook_url may not point at {_host_for_message(url)}: {refusal}. Webhooks go "
+            "only to public internet addresses; give a public URL or leave it out (a server "
+            "run for local development allows private addresses with "
+            "--webhook-allow-private).",
+        )
+
+
+def _host_for_message(url: str) -> str:
+    try:
+        return urlsplit(url).hostname or "that host"
+    except ValueError:
+        return "that host"
 
 
 # --- POST /v1/projects/:id/screenshots -------------------------------------------------------
