@@ -28,6 +28,7 @@ from PIL import Image
 
 from .color import to_hex
 from .devices import Device
+from .png import to_rgb
 from .statusbar import top_color
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -94,12 +95,7 @@ def read_top_rows(ref: str | Path | bytes, rows: int) -> Image.Image | None:
     try:
         with Image.open(io.BytesIO(png)) as im:
             im.load()
-            if im.mode in ("RGBA", "LA") or (im.mode == "P" and "transparency" in im.info):
-                rgba = im.convert("RGBA")
-                flat = Image.new("RGB", rgba.size, (255, 255, 255))
-                flat.paste(rgba, mask=rgba.getchannel("A"))
-                return flat
-            return im.convert("RGB")
+            return to_rgb(im, png)  # every PNG mode as a viewer shows it (png.to_rgb)
     except (OSError, SyntaxError, ValueError):
         return None
 
