@@ -190,8 +190,8 @@ def stage(
             if not args:
                 raise TypeError(f"{name}() takes the frame of screenshots as its first argument")
             frame, rest = args[0], args[1:]
-            contract.check(frame)
-            out = fn(frame.copy(), *rest, **kwargs)  # type: ignore[arg-type]  # frame is checked
+            contract.check(frame)  # refuses anything but a DataFrame
+            out = fn(frame.copy(), *rest, **kwargs)  # type: ignore[attr-defined,arg-type]
             lost = [c for c in contract.provides if c not in out.columns]
             if lost:  # a bug in the stage itself, not in the user's input
                 raise RuntimeError(f"stage {name} did not provide {lost}")
