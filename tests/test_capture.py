@@ -19,7 +19,6 @@ from PIL import Image
 
 from shotsmith import columns as C
 from shotsmith.errors import InputImageError, ShotsmithError
-from shotsmith.io import read_screenshots
 from shotsmith.png import encode_png
 from shotsmith.stages.capture import (
     CAPTURE_DEVICES,
@@ -29,6 +28,7 @@ from shotsmith.stages.capture import (
     capture_report,
     resolve_devices,
 )
+from shotsmith.stages.read import read_screenshots
 from shotsmith.statusbar import StatusBarStyle, draw_status_bar
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -668,10 +668,10 @@ def test_risky_controls_are_never_pressed(trailbook):
     # one copy of the list, in data: the page's buttons include the clause the JS copy lost
     for path in ("/cancelled", "/deleted", "/created", "/saved"):
         assert not trailbook.requested(path) and not trailbook.requested(path, "POST"), path
-    from shotsmith import capture_explore
-    from shotsmith.capture_pages import is_risky_label, rules, script
+    from shotsmith.stages.capture import explore
+    from shotsmith.stages.capture.rules import is_risky_label, rules, script
 
-    assert not hasattr(capture_explore, "RISKY")
+    assert not hasattr(explore, "RISKY")
     assert "subscription" not in script("extract") and "delete" not in script("extract")
     assert "cancel my subscription" in rules()["risky_labels"]["session"]
     for label in ("Cancel my subscription", "Log out", "logout", "Delete account", "New note"):
@@ -682,7 +682,7 @@ def test_risky_controls_are_never_pressed(trailbook):
 
 @needs_browser
 def test_at_most_two_screens_per_page_template(trailbook_capture):
-    from shotsmith.capture_pages import template_key
+    from shotsmith.stages.capture.urls import template_key
 
     report, _ = trailbook_capture
     urls = list(report.frame[C.SCREEN_URL])
@@ -858,13 +858,13 @@ def test_login_and_storage_state_are_checked(tmp_path):
     ],
 )
 def test_template_keys(url, key):
-    from shotsmith.capture_pages import template_key
+    from shotsmith.stages.capture.urls import template_key
 
     assert template_key(url) == key
 
 
 def test_named_children_of_a_list_are_one_template():
-    from shotsmith.capture_pages import collection_of, template_key
+    from shotsmith.stages.capture.urls import collection_of, template_key
 
     seen: dict[str, set[str]] = {}
     for slug in ("pad-thai", "tomato-soup", "green-curry"):
@@ -875,7 +875,7 @@ def test_named_children_of_a_list_are_one_template():
 
 
 def test_page_verdicts():
-    from shotsmith.capture_pages import error_page, is_sign_in_page, not_html
+    from shotsmith.stages.capture.pages import error_page, is_sign_in_page, not_html
 
     assert not_html({"Content-Type": "application/json; charset=utf-8"}).kind == "not-html"
     assert not_html({"content-type": "text/html; charset=utf-8"}) is None

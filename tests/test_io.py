@@ -181,8 +181,12 @@ def test_fast_png_decoder_gives_pillows_pixels(tmp_path: Path, monkeypatch):
     source = Image.open(sorted(sample.glob("*.png"))[0])
     alpha = source.convert("RGBA")
     alpha.putalpha(Image.linear_gradient("L").resize(source.size))  # real transparency
-    kinds = {"RGB": source.convert("RGB"), "RGBA": alpha, "L": source.convert("L"),
-             "P": source.convert("P", palette=Image.Palette.ADAPTIVE)}
+    kinds = {
+        "RGB": source.convert("RGB"),
+        "RGBA": alpha,
+        "L": source.convert("L"),
+        "P": source.convert("P", palette=Image.Palette.ADAPTIVE),
+    }
     for name, im in kinds.items():
         data = png_bytes(im)
         path = tmp_path / f"{name}.png"

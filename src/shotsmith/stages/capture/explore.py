@@ -4,7 +4,7 @@ Playwright drives a Chromium that emulates one device at a time. Starting at the
 URL, the explorer visits the app breadth first: it follows the app's own same-origin links
 and presses its tabs and buttons, watching the URL and the screen for a change. What it
 keeps is what a marketer would put in a store listing, so it is strict about what a
-*screen* is (the judgement itself lives in :mod:`shotsmith.capture_pages`):
+*screen* is (the judgement itself lives in :mod:`.pages`, :mod:`.urls`, :mod:`.similarity`):
 
 * only HTML documents: a response's status and content type are checked (JSON, text,
   CSV, downloads, HTTP >= 400 are skipped), and so is its content (an error page served
@@ -35,93 +35,50 @@ from __future__ import annotations
 import io
 import json
 import logging
-import math
-import os
 import re
-import signal
-import threading
 import time
-import uuid
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from PIL import Image
 
-from .capture_pages import (
-    LINK_RISK_CATEGORIES,
-    PER_TEMPLATE,
-    SAME_SHAPE,
+from ...errors import ShotsmithError
+from .browser import Emulation
+from .pages import (
     SIGN_IN_OTHER_WORDS,
-    Screen,
     Verdict,
-    app_name_from,
-    collection_of,
-    complexity,
-    dhash,
+    clean_info,
+    clean_text,
+    dicts_in,
     error_page,
-    file_extension,
-    hamming,
     is_blank,
+    is_sign_in_page,
+    not_html,
+)
+from .rules import (
+    LINK_RISK_CATEGORIES,
     is_language_link,
     is_risky_link,
-    is_sign_in_page,
-    is_sign_in_route,
-    looks_same,
-    name_screens,
-    normalize_url,
-    not_html,
-    origin_of,
-    phash,
-    rank,
     risky_phrases,
-    route_of,
     rules,
     script,
-    shape_similarity,
-    share_prefix,
     store_links,
-    template_key,
     words_pattern,
 )
-from .errors import ShotsmithError
-
-__all__ = [
-    "CHROMIUM_ARGS",
-    "Emulation",
-    "ExploreResult",
-    "Explorer",
-    "Screen",
-    "Shot",
-    "Skipped",
-    "Watchdog",
-    "app_name_from",
-    "find_browser",
-    "marker",
-    "name_screens",
-    "route_of",
-]
+from .screens import PER_TEMPLATE, ExploreResult, Screen, Shot, Skipped, rank
+from .similarity import SAME_SHAPE, complexity, dhash, hamming, looks_same, phash, shape_similarity
+from .urls import (
+    collection_of,
+    file_extension,
+    is_sign_in_route,
+    normalize_url,
+    origin_of,
+    route_of,
+    share_prefix,
+    template_key,
+)
 
 log = logging.getLogger("shotsmith.capture")
-
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-default-apps",
-    "--hide-scrollbars",
-    "--mute-audio",
-    "--disable-features=Translate,MediaRouter,OptimizationHints",
-]
-BROWSER_CANDIDATES = (
-    "/usr/bin/chromium",
-    "/usr/bin/chromium-browser",
-    "/usr/bin/google-chrome",
-    "/usr/bin/google-chrome-stable",
-)
 
 STILL_CSS = (
     "*,*::before,*::after{animation-delay:0s!important;animation-duration:0.001ms!important;"
@@ -129,72 +86,10 @@ STILL_CSS = (
     "transition-delay:0s!important;scroll-behavior:auto!important;"
     "caret-color:transparent!important}"
 )
+
 MAX_SIGN_INS = 5  # an app that forgets the session on a reload is signed into again, a little
+
 CONTENT_CAP_S = 5.0  # how long a page may show a skeleton / spinner before it is judged
-
-
-# --- data -------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Emulation:
-    """One device as the browser sees it."""
-
-    device_id: str
-    width: int  # CSS viewport, points
-    height: int  # the whole screen, points (rounded up)
-    scale: float  # device_scale_factor
-    px: tuple[int, int]  # exact native pixels of the capture
-    user_agent: str
-    band_pt: float = 0.0  # the status-bar band the page is laid out below
-    is_mobile: bool = True
-    has_touch: bool = True
-
-    @property
-    def band_px(self) -> int:
-        return round(self.band_pt * self.scale)
-
-    @property
-    def page_height(self) -> int:
-        """Viewport height (points) of a page laid out below the band."""
-        return math.ceil((self.px[1] - self.band_px) / self.scale - 1e-6)
-
-
-@dataclass
-class Skipped:
-    """A page or action the explorer did not capture, and why."""
-
-    url: str
-    reason: str
-    # "error" | "http" | "timeout" | "duplicate" | "other-origin" | "budget" | "form" |
-    # "size" | "not-html" | "error-page" | "blank" | "transient" | "template" | "sign-in"
-    kind: str
-    device: str = ""
-
-    def __str__(self) -> str:
-        return f"{self.url}: {self.reason}"
-
-
-@dataclass
-class Shot:
-    """One chosen screen photographed at one device."""
-
-    png: bytes  # the page as drawn, below a band of ``offset`` px
-    text: str
-    offset: int = 0
-    elements: list[dict[str, Any]] = field(default_factory=list)
-    url: str = ""
-    title: str = ""
-
-
-@dataclass
-class ExploreResult:
-    screens: list[Screen]  # ranked, start page first
-    skipped: list[Skipped] = field(default_factory=list)
-    visited: int = 0
-    clicks: int = 0
-    sign_in_url: str = ""  # where the app asked for a sign-in it did not get ("" if never)
-    notes: list[str] = field(default_factory=list)
 
 
 class _Refused(Exception):
@@ -203,74 +98,6 @@ class _Refused(Exception):
     def __init__(self, verdict: Verdict):
         super().__init__(verdict.reason)
         self.verdict = verdict
-
-
-# --- watchdog -----------------------------------------------------------------
-
-
-class Watchdog:
-    """Kill our own browser (found by a unique marker switch) if it outlives a hard deadline.
-
-    A page can wedge its renderer (a busy loop) so that a Playwright call never
-    returns; killing the browser makes that call fail, and the explorer then
-    returns what it has. Linux only (/proc); elsewhere it does nothing.
-    """
-
-    def __init__(self, marker: str, deadline: float):
-        self.marker, self.deadline = marker, deadline
-        self._stop = threading.Event()
-        self.fired = False
-        self._thread = threading.Thread(
-            target=self._run, name="shotsmith-capture-watchdog", daemon=True
-        )
-
-    def __enter__(self) -> Watchdog:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self._stop.set()
-        self._thread.join(timeout=2)
-
-    def _run(self) -> None:
-        while not self._stop.wait(0.25):
-            if time.monotonic() > self.deadline:
-                self.fired = True
-                self.kill()
-                return
-
-    def kill(self) -> None:
-        proc = Path("/proc")
-        if not proc.is_dir():
-            return
-        mine = os.getuid()
-        for entry in proc.iterdir():
-            if not entry.name.isdigit():
-                continue
-            try:
-                if entry.stat().st_uid != mine:
-                    continue
-                cmd = (entry / "cmdline").read_bytes()
-            except OSError:
-                continue
-            if self.marker.encode() in cmd:
-                try:
-                    os.kill(int(entry.name), signal.SIGKILL)
-                except OSError:
-                    pass
-
-
-def find_browser(path: str | None = None) -> str | None:
-    """The Chromium to drive: ``path`` if given, else a system Chromium, else Playwright's own."""
-    if path:
-        return path
-    for candidate in BROWSER_CANDIDATES:
-        if os.path.exists(candidate):
-            return candidate
-    return None
-
-
-# --- the explorer -------------------------------------------------------------
 
 
 @dataclass
@@ -610,7 +437,7 @@ class Explorer:
             },
             timeout_s=min(10.0, self.page_timeout_s),
         )
-        self._info = _clean_info(raw)
+        self._info = clean_info(raw)
         return self._info
 
     def calm(self, *, loaded: bool) -> Verdict | None:
@@ -673,13 +500,13 @@ class Explorer:
         raw = raw if isinstance(raw, dict) else {}
         dialogs = [
             {
-                "label": _text(d.get("label")),
+                "label": clean_text(d.get("label")),
                 "full": bool(d.get("full")),
                 "password": bool(d.get("password")),
             }
-            for d in _dicts(raw.get("dialogs"))
+            for d in dicts_in(raw.get("dialogs"))
         ]
-        menus = [{"label": _text(m.get("label"))} for m in _dicts(raw.get("menus"))]
+        menus = [{"label": clean_text(m.get("label"))} for m in dicts_in(raw.get("menus"))]
         return {"dialogs": dialogs, "menus": menus, "dismiss": bool(raw.get("dismiss"))}
 
     def photo(self) -> tuple[bytes, int]:
@@ -714,7 +541,7 @@ class Explorer:
             "user": bool(raw.get("user")),
             "password": bool(raw.get("password")),
             "submit": bool(raw.get("submit")),
-            "message": _text(raw.get("message")),
+            "message": clean_text(raw.get("message")),
             "others": int(raw.get("others") or 0) if isinstance(raw.get("others"), int) else 0,
             "says": bool(raw.get("says")),
         }
@@ -898,7 +725,9 @@ class Explorer:
     ) -> Screen:
         with Image.open(io.BytesIO(png)) as im:
             im.load()
-            small = im.convert("RGB").resize((im.width // 4 or 1, im.height // 4 or 1), Image.BOX)
+            small = im.convert("RGB").resize(
+                (im.width // 4 or 1, im.height // 4 or 1), Image.Resampling.BOX
+            )
         return Screen(
             url=url,
             via=via,
@@ -1037,14 +866,14 @@ class Explorer:
         if first:  # ... and where it lands is the app's origin
             self.origin = origin_of(final)
         if final != url and any(s.url == final and not s.via for s in screens):
-            dup = next(s for s in screens if s.url == final and not s.via)
+            landed = next(s for s in screens if s.url == final and not s.via)
             self.skipped.append(
                 Skipped(
                     route_of(url),
                     f"asks for a sign-in (goes to {route_of(final)})"
-                    if dup.sign_in
+                    if landed.sign_in
                     else f"duplicate: redirects to {route_of(final)}",
-                    "sign-in" if dup.sign_in else "duplicate",
+                    "sign-in" if landed.sign_in else "duplicate",
                 )
             )
             return False
@@ -1447,109 +1276,6 @@ def sign_in_note(url: str, had_state: bool) -> str:
     )
 
 
-# --- reading what the page said ---------------------------------------------------------
-
-
-def _text(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, dict):  # an SVGAnimatedString that reached Python as an object
-        value = value.get("baseVal", "")
-    return re.sub(r"\s+", " ", str(value)).strip()
-
-
-def _dicts(value: Any) -> list[dict[str, Any]]:
-    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
-
-
-def _clean_info(raw: Any) -> dict[str, Any]:
-    """The in-page extract, every value coerced to the type the explorer expects."""
-    raw = raw if isinstance(raw, dict) else {}
-    links = []
-    for link in _dicts(raw.get("links")):
-        href = link.get("href")
-        if isinstance(href, dict):
-            href = href.get("baseVal", "")
-        href = str(href or "").strip()
-        if href:
-            links.append(
-                {
-                    "href": href,
-                    "text": _text(link.get("text")),
-                    "visible": bool(link.get("visible")),
-                    "inList": bool(link.get("inList")),
-                }
-            )
-    clicks = []
-    for c in _dicts(raw.get("clicks")):
-        try:
-            index = int(c.get("index"))
-        except (TypeError, ValueError):
-            continue
-        clicks.append(
-            {
-                "index": index,
-                "label": _text(c.get("label")),
-                "key": str(c.get("key") or ""),
-                "selected": bool(c.get("selected")),
-                "kind": _text(c.get("kind")),
-            }
-        )
-    elements = []
-    for e in _dicts(raw.get("elements")):
-        box = e.get("box")
-        if not (isinstance(box, list) and len(box) == 4):
-            continue
-        try:
-            box = [float(v) for v in box]
-        except (TypeError, ValueError):
-            continue
-        item: dict[str, Any] = {
-            "role": _text(e.get("role")) or "text",
-            "text": _text(e.get("text")),
-        }
-        if isinstance(e.get("level"), (int, float)):
-            item["level"] = int(e["level"])
-        item["box"] = box
-        if item["text"]:
-            elements.append(item)
-
-    def number(key: str) -> float:
-        try:
-            return float(raw.get(key) or 0)
-        except (TypeError, ValueError):
-            return 0.0
-
-    min_top = raw.get("minTop")
-    shape_raw = raw.get("shape") if isinstance(raw.get("shape"), dict) else {}
-    shape = {str(k): int(v) for k, v in shape_raw.items() if isinstance(v, (int, float))}
-    return {
-        "shape": shape,
-        "url": _text(raw.get("url")),
-        "title": _text(raw.get("title")),
-        "h1": _text(raw.get("h1")),
-        "appName": _text(raw.get("appName")),
-        "text": "\n".join(
-            line for line in (_text(t) for t in str(raw.get("text") or "").split("\n")) if line
-        ),
-        "elements": elements,
-        "links": links,
-        "clicks": clicks,
-        "formsSkipped": int(number("formsSkipped")),
-        "risky": int(number("risky")),
-        "words": int(number("words")),
-        "password": int(number("password")),
-        "passwordWords": int(number("passwordWords")),
-        "userField": bool(raw.get("userField")),
-        "cover": bool(raw.get("cover")),
-        "overflowX": bool(raw.get("overflowX")),
-        "minTop": float(min_top) if isinstance(min_top, (int, float)) else None,
-    }
-
-
-# --- helpers ------------------------------------------------------------------
-
-
 def _quiet(fn: Any) -> None:
     try:
         fn()
@@ -1599,7 +1325,3 @@ def _kind(reason: str) -> str:
 def _where(screen: Screen) -> str:
     route = route_of(screen.url)
     return f"{route} (after pressing {screen.via_label!r})" if screen.via else route
-
-
-def marker() -> str:
-    return f"--shotsmith-capture={uuid.uuid4().hex}"
