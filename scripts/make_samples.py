@@ -30,6 +30,9 @@ from pathlib import Path
 from PIL import Image
 from playwright.sync_api import sync_playwright
 
+from shotsmith.stages.capture import CHROMIUM_ARGS as CAPTURE_ARGS
+from shotsmith.stages.capture import find_browser
+
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_inputs"
 WEBAPPS = SAMPLES / "webapps"
@@ -39,16 +42,9 @@ VIEWPORT = {"width": 402, "height": 874}
 SCALE = 3
 EXPECTED_SIZE = (VIEWPORT["width"] * SCALE, VIEWPORT["height"] * SCALE)  # 1206x2622
 
-CHROMIUM = os.environ.get("SHOTSMITH_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--font-render-hinting=none",
-]
+CHROMIUM = find_browser(os.environ.get("SHOTSMITH_CHROMIUM"))
+# capture's own switches, and glyphs drawn without hinting (as the samples always were)
+CHROMIUM_ARGS = [*CAPTURE_ARGS, "--font-render-hinting=none"]
 
 # Store order: (html page, screen name).  The screen name becomes NN_<screen>.png.
 APPS: dict[str, dict] = {

@@ -985,6 +985,53 @@ def test_sizes_map_to_devices_and_store_canvases():
             assert abs(device.px[0] / device.points[0] * device.points[0] - device.px[0]) < 1e-6
 
 
+def test_one_device_catalogue_in_data_feeds_capture_render_and_the_stores():
+    """Capture's devices are the catalogue's (data/devices.json), geometry and all; no
+    device table is written out in code."""
+    from importlib import resources
+
+    from shotsmith import devices
+
+    table = json.loads(resources.files("shotsmith").joinpath("data/devices.json").read_text())
+    by_id = {e["id"]: e for e in table["devices"]}
+    assert list(devices.CATALOGUE) == list(by_id)
+    assert list(devices.DEVICES) == [i for i, e in by_id.items() if e.get("frame", True)]
+    for platform, sizes in table["capture"].items():
+        if platform not in ("ios", "android"):
+            continue
+        for size, device_id in sizes.items():
+            device, entry = CAPTURE_DEVICES[platform][size], by_id[device_id]
+            assert (device.id, device.platform) == (device_id, platform)
+            assert list(device.px) == entry["screen_px"] and list(device.points) == entry["points"]
+            assert device.top_inset_pt == entry["top_inset_pt"]
+            assert device.canvas in devices.STORE_SIZES[device.store_size]
+    assert {k: [list(s) for s in v] for k, v in devices.STORE_SIZES.items()} == (
+        table["store_sizes"]["sizes"]
+    )
+    package = Path(devices.__file__).parent
+    for path in [package / "devices.py", *(package / "stages" / "capture").glob("*.py")]:
+        text = path.read_text(encoding="utf-8")
+        for entry in by_id.values():  # a device written out in code shows its pixels
+            w, h = entry["screen_px"]
+            assert f"({w}, {h})" not in text, f"{path.name} holds {entry['id']}'s geometry"
+    # a size the capture-only part of the catalogue serves, emulated at its own pixels
+    (d65,) = resolve_devices("ios", ["6.5"])
+    assert (d65.id, d65.px, d65.canvas) == ("iphone-14-plus", (1284, 2778), (1284, 2778))
+
+
+def test_locale_and_bundle_id_rules_are_the_same_for_capture_and_the_server():
+    from shotsmith import ids
+    from shotsmith.server import projects
+
+    for locale in ("en-US", "zh-Hans-CN", "pt_BR", "de"):
+        assert ids.is_locale(locale) and projects._LOCALE.match(locale), locale
+    for locale in ("english please", "e", "en-", "en-US-x-a-b-c"):
+        assert not ids.is_locale(locale) and not projects._LOCALE.match(locale), locale
+        with pytest.raises(ShotsmithError, match="locale must be a BCP 47 tag"):
+            capture("http://127.0.0.1:9/", locale=locale)
+    assert projects._BUNDLE_ID.match("com.example.app") and not projects._BUNDLE_ID.match("app")
+
+
 @pytest.mark.parametrize(
     "kwargs, message",
     [

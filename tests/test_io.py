@@ -447,3 +447,14 @@ def test_every_png_mode_renders_like_its_rgb_picture():
         assert got.shape == want.shape, name
         assert np.abs(got.astype(int) - want).mean() < 0.5, name  # the picture's colours
         assert np.abs(got.astype(int) - blank).mean() > 2, f"{name}: a blank screen"
+
+
+def test_read_stage_lives_in_stages_read_and_old_imports_keep_working():
+    import shotsmith.io as io_module
+    from shotsmith.stages import read
+
+    assert ss.read_screenshots is read.read_screenshots is io_module.read_screenshots
+    assert io_module.concat_sets is read.concat_sets
+    assert io_module.screen_name_from_file(Path("03_search-results.png")) == (3, "search results")
+    with pytest.raises(AttributeError, match="no attribute 'nothing_here'"):
+        io_module.nothing_here  # noqa: B018
