@@ -1019,6 +1019,17 @@ def test_one_device_catalogue_in_data_feeds_capture_render_and_the_stores():
     assert (d65.id, d65.px, d65.canvas) == ("iphone-14-plus", (1284, 2778), (1284, 2778))
 
 
+def test_capture_takes_what_capture_report_takes_and_returns_the_frame():
+    import inspect
+
+    frame_sig, report_sig = inspect.signature(capture), inspect.signature(capture_report)
+    assert frame_sig.parameters == report_sig.parameters
+    assert frame_sig.return_annotation == "pd.DataFrame"
+    assert capture.__name__ == "capture" and "read_screenshots" in capture.__doc__
+    with pytest.raises(TypeError, match="max_screen"):
+        capture("http://127.0.0.1:9/", max_screen=3)  # a misspelt option is refused
+
+
 def test_locale_and_bundle_id_rules_are_the_same_for_capture_and_the_server():
     from shotsmith import ids
     from shotsmith.server import projects

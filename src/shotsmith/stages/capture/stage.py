@@ -4,11 +4,13 @@
 
 from __future__ import annotations
 
+import inspect
 import logging
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any, ParamSpec
 from urllib.parse import urlsplit
 
 import pandas as pd
@@ -22,62 +24,7 @@ from .report import CaptureReport
 from .web import capture_web, load_storage_state, parse_login, run_outside_event_loop
 
 log = logging.getLogger("shotsmith.capture")
-
-
-def capture(
-    source: str | Path,
-    *,
-    platforms: Sequence[str] | str | None = None,
-    device_sizes: Sequence[str | float] | str | None = None,
-    locale: str = "en-US",
-    max_screens: int = 6,
-    timeout_s: float = 60,
-    project_name: str | None = None,
-    bundle_id: str | None = None,
-    status_bar: bool = True,
-    allow_forms: bool = False,
-    supports_ipad: bool = False,
-    out_dir: str | Path | None = None,
-    page_timeout_s: float | None = None,
-    browser_path: str | None = None,
-    progress: bool = False,
-    login: str | tuple[str, str] | None = None,
-    storage_state: str | Path | dict | None = None,
-) -> pd.DataFrame:
-    """Raw screenshots of a web app (URL) or a screenshot folder, as a read_screenshots frame.
-
-    ``platforms`` defaults to iOS for a web app; for a folder, to whatever platform the
-    screenshots' pixel sizes say. One set (``app_id``) per device captured;
-    ``screen_text`` holds the visible DOM text of each web screen, ``screen_elements`` the
-    same text with roles and boxes, ``screen_url`` the page. With ``out_dir`` the PNGs (and
-    a manifest.json per set) are written there and the frame references the files;
-    otherwise it holds the PNG bytes.
-
-    An app behind a sign-in: ``login=("user", "password")`` (or ``"user:password"``) fills
-    the app's own sign-in form once; ``storage_state`` starts from a Playwright storage
-    state (a file saved after signing in, or its dict). Without either, a sign-in wall is
-    reported (logged as a warning, and in :func:`capture_report`'s ``notes``). What was
-    skipped is logged; :func:`capture_report` returns it.
-    """
-    return capture_report(
-        source,
-        platforms=platforms,
-        device_sizes=device_sizes,
-        locale=locale,
-        max_screens=max_screens,
-        timeout_s=timeout_s,
-        project_name=project_name,
-        bundle_id=bundle_id,
-        status_bar=status_bar,
-        allow_forms=allow_forms,
-        supports_ipad=supports_ipad,
-        out_dir=out_dir,
-        page_timeout_s=page_timeout_s,
-        browser_path=browser_path,
-        progress=progress,
-        login=login,
-        storage_state=storage_state,
-    ).frame
+P = ParamSpec("P")
 
 
 def capture_report(
@@ -177,3 +124,42 @@ def capture_report(
             sign_in_url=report.sign_in_url,
         )
     return report
+
+
+def _returns_frame(
+    report: Callable[P, CaptureReport],
+) -> Callable[[Callable[..., Any]], Callable[P, pd.DataFrame]]:
+    """Make the decorated stub ``report``'s twin that returns only the frame: one signature
+    for both (editors and type checkers see it), the stub's own name and docstring."""
+
+    def decorate(stub: Callable[..., Any]) -> Callable[P, pd.DataFrame]:
+        def frame_only(*args: P.args, **kwargs: P.kwargs) -> pd.DataFrame:
+            return report(*args, **kwargs).frame
+
+        for name in ("__module__", "__name__", "__qualname__", "__doc__"):
+            setattr(frame_only, name, getattr(stub, name))
+        signature = inspect.signature(report).replace(return_annotation="pd.DataFrame")
+        setattr(frame_only, "__signature__", signature)  # noqa: B010
+        return frame_only
+
+    return decorate
+
+
+@_returns_frame(capture_report)
+def capture() -> None:
+    """Raw screenshots of a web app (URL) or a screenshot folder, as a read_screenshots
+    frame.
+
+    ``platforms`` defaults to iOS for a web app; for a folder, to whatever platform the
+    screenshots' pixel sizes say. One set (``app_id``) per device captured;
+    ``screen_text`` holds the visible DOM text of each web screen, ``screen_elements`` the
+    same text with roles and boxes, ``screen_url`` the page. With ``out_dir`` the PNGs (and
+    a manifest.json per set) are written there and the frame references the files;
+    otherwise it holds the PNG bytes.
+
+    An app behind a sign-in: ``login=("user", "password")`` (or ``"user:password"``) fills
+    the app's own sign-in form once; ``storage_state`` starts from a Playwright storage
+    state (a file saved after signing in, or its dict). Without either, a sign-in wall is
+    reported (logged as a warning, and in :func:`capture_report`'s ``notes``). What was
+    skipped is logged; :func:`capture_report` returns it.
+    """
