@@ -33,7 +33,8 @@ One job per module:
 ``devices``     the devices a user can ask for ("6.9", "android:6.3") -> CaptureDevice
 ``browser``     Chromium: where it is, its switches, device emulation, the watchdog
 ``web``         a web app: explore, photograph at each device, finish the PNGs
-``explore``     the explorer that walks an app's links and buttons in one browser
+``explore``     the explorer: which page or button next, which screens to keep
+``session``     one page at one device: load, settle, read, photograph; sign in
 ``rules``       ``data/capture/rules.json`` and the matchers built from it; ``js/*.js``
 ``urls``        normalised URLs, origins and page templates
 ``pages``       verdicts on one page: not HTML, an error page, a sign-in wall, blank
