@@ -1019,6 +1019,22 @@ def test_one_device_catalogue_in_data_feeds_capture_render_and_the_stores():
     assert (d65.id, d65.px, d65.canvas) == ("iphone-14-plus", (1284, 2778), (1284, 2778))
 
 
+def test_in_page_scripts_ship_with_the_package_and_share_their_helpers_once():
+    from importlib import resources
+
+    from shotsmith.stages.capture.rules import script
+
+    folder = resources.files("shotsmith.stages.capture").joinpath("js")
+    names = sorted(p.name for p in folder.iterdir() if p.name.endswith(".js"))
+    assert {"calm.js", "extract.js", "init.js", "settle.js", "signin.js"} <= set(names)
+    helper = "if (el.checkVisibility && !el.checkVisibility({opacityProperty: true, visib"
+    assert sum(folder.joinpath(n).read_text().count(helper) for n in names) == 1
+    for name in ("calm", "signin"):
+        code = script(name)
+        assert "@include" not in code and code.count(helper) == 1, name
+        assert "(opts) => {" in code and "const {" in code.split("const shown")[0]
+
+
 def test_capture_takes_what_capture_report_takes_and_returns_the_frame():
     import inspect
 

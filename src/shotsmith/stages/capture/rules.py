@@ -25,10 +25,28 @@ def rules() -> dict[str, Any]:
     return json.loads(text)
 
 
+_INCLUDE = re.compile(r"^[ \t]*// @include ([\w.-]+\.js)[ \t]*\n", re.M)
+
+
 @cache
 def script(name: str) -> str:
-    """One in-page script, ``js/<name>.js`` beside this module (a JS function expression)."""
-    return resources.files(__package__).joinpath(f"js/{name}.js").read_text("utf-8")
+    """One in-page script, ``js/<name>.js`` beside this module (a JS function expression).
+
+    A line ``// @include dom.js`` is replaced by that file's code (its leading comment
+    lines left out): the helpers several scripts share are written once.
+    """
+    return _INCLUDE.sub(lambda m: _js_code(m.group(1)), _js_file(f"{name}.js"))
+
+
+def _js_file(file_name: str) -> str:
+    return resources.files(__package__).joinpath(f"js/{file_name}").read_text("utf-8")
+
+
+def _js_code(file_name: str) -> str:
+    lines = _js_file(file_name).splitlines(keepends=True)
+    while lines and lines[0].startswith("//"):
+        lines.pop(0)
+    return "".join(lines)
 
 
 def risky_phrases(*categories: str) -> list[str]:
