@@ -17,7 +17,8 @@ if TYPE_CHECKING:
 
 @pd.api.extensions.register_dataframe_accessor("shotsmith")
 class ShotsmithAccessor:
-    """``frame.shotsmith.show()``, ``.show_set()``, ``.show_scene(i)``, ``.sets()``, ``.tuner()``."""
+    """``frame.shotsmith``: ``.show()``, ``.show_set()``, ``.show_scene(i)``, ``.sets()``,
+    ``.tuner()``."""
 
     def __init__(self, frame: pd.DataFrame):
         self._frame = frame
