@@ -12,8 +12,9 @@ What it makes, in a temporary folder:
   the raw PNGs and ``manifest.json``; and each captured set designed (``design-captured/``).
 
 Files that hold the run's own circumstances are normalised before hashing: the temporary
-folder and the served site's port become ``<out>`` and ``<site>``, and timings
-(``render_ms``) are dropped from ``design.json``. Everything else is hashed byte for byte.
+folder, the checkout and the served site's port become ``<out>``, ``<repo>`` and ``<site>``
+(so two checkouts can be compared), and timings (``render_ms``) are dropped from
+``design.json``. Everything else is hashed byte for byte.
 
     .venv/bin/python scripts/output_hashes.py > before.txt        # one line a file
     .venv/bin/python scripts/output_hashes.py --check before.txt  # exit 1 naming what differs
@@ -43,7 +44,7 @@ def _normalise_design(data: Any, out: str) -> Any:
     if isinstance(data, list):
         return [_normalise_design(v, out) for v in data]
     if isinstance(data, str):
-        return data.replace(out, "<out>")
+        return data.replace(out, "<out>").replace(str(ROOT), "<repo>")
     return data
 
 
@@ -54,7 +55,7 @@ def _digest(path: Path, out: Path) -> str:
         text = json.dumps(records, indent=2, sort_keys=True)
         data = re.sub(r"http://127\.0\.0\.1:\d+", "<site>", text).encode()
     elif path.name == "manifest.json":
-        text = data.decode("utf-8").replace(str(out), "<out>")
+        text = data.decode("utf-8").replace(str(out), "<out>").replace(str(ROOT), "<repo>")
         data = re.sub(r"http://127\.0\.0\.1:\d+", "<site>", text).encode()
     return hashlib.sha256(data).hexdigest()
 
