@@ -31,7 +31,7 @@ import stat
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -166,6 +166,22 @@ def new_file_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+def _row_fields(cls: type, row: sqlite3.Row) -> dict[str, Any]:
+    """A row's columns as the dataclass ``cls``'s fields: the columns of the same names,
+    JSON columns (``JSON_COLUMNS``) decoded, a NULL JSON list read as empty."""
+    values = {}
+    for f in fields(cls):
+        value = row[f.name]
+        if f.name in JSON_COLUMNS:
+            value = json.loads(value) if value is not None else []
+        values[f.name] = value
+    return values
+
+
+# The columns that hold JSON (lists, or an object for ``params``), in every table.
+JSON_COLUMNS = frozenset({"params", "outputs", "platforms", "raws"})
+
+
 @dataclass(frozen=True)
 class Job:
     job_id: str
@@ -189,26 +205,7 @@ class Job:
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> Job:
-        return cls(
-            job_id=row["job_id"],
-            owner=row["owner"],
-            status=row["status"],
-            project_name=row["project_name"],
-            input_count=row["input_count"],
-            params=json.loads(row["params"]),
-            webhook_url=row["webhook_url"],
-            base_url=row["base_url"],
-            file_token=row["file_token"],
-            created_at=row["created_at"],
-            started_at=row["started_at"],
-            finished_at=row["finished_at"],
-            outputs=json.loads(row["outputs"] or "[]"),
-            error=row["error"],
-            attempts=row["attempts"],
-            claim=row["claim"],
-            webhook_status=row["webhook_status"],
-            webhook_error=row["webhook_error"],
-        )
+        return cls(**_row_fields(cls, row))
 
     @property
     def finished(self) -> bool:
@@ -229,17 +226,7 @@ class Project:
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> Project:
-        return cls(
-            project_id=row["project_id"],
-            name=row["name"],
-            platforms=json.loads(row["platforms"]),
-            locale=row["locale"],
-            source_url=row["source_url"],
-            source_dir=row["source_dir"],
-            bundle_id=row["bundle_id"],
-            max_screens=row["max_screens"],
-            created_at=row["created_at"],
-        )
+        return cls(**_row_fields(cls, row))
 
     @property
     def source(self) -> str:
@@ -271,25 +258,7 @@ class Collection:
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> Collection:
-        return cls(
-            collection_id=row["collection_id"],
-            project_id=row["project_id"],
-            owner=row["owner"],
-            status=row["status"],
-            name=row["name"],
-            params=json.loads(row["params"]),
-            base_url=row["base_url"],
-            file_token=row["file_token"],
-            created_at=row["created_at"],
-            started_at=row["started_at"],
-            captured_at=row["captured_at"],
-            finished_at=row["finished_at"],
-            raws=json.loads(row["raws"] or "[]"),
-            outputs=json.loads(row["outputs"] or "[]"),
-            error=row["error"],
-            attempts=row["attempts"],
-            claim=row["claim"],
-        )
+        return cls(**_row_fields(cls, row))
 
     @property
     def finished(self) -> bool:
