@@ -65,7 +65,17 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         type=Path,
         default=None,
         help="your own captions: a CSV with columns screen, headline, subtitle (optional "
-        "locale); they are kept as written and the other screens are captioned around them",
+        "locale), frameit's title.strings/keyword.strings (or fastlane's screenshots "
+        "folder) or an Xcode .xcstrings catalogue; they are kept as written and the other "
+        "screens are captioned around them",
+    )
+    p.add_argument(
+        "--locale",
+        metavar="LOCALE",
+        default=None,
+        help="the set's language, e.g. ja-JP, ar-SA, de-DE (default: the manifest's, else "
+        "en-US); --copy rows of this locale are used and captions and store text are "
+        "written in it",
     )
     p.set_defaults(func=_design)
 
@@ -86,6 +96,7 @@ def _design(args: argparse.Namespace) -> int:
         copy_backend=args.copy_backend,
         about=args.about,
         copy=args.copy,
+        locale=args.locale,
     )
     if args.copy_backend in ("llm", "auto"):
         _say_when_llm_unused(frame, args.command)

@@ -36,9 +36,9 @@ def _clean_llm_line(text: object, *, headline: bool) -> str:
         return ""
     t = " ".join(text.split()).strip().strip('"“”')
     if headline:
-        t = t.rstrip(".").rstrip()
-    elif t and t[-1] not in ".!?。":
-        t += "."
+        t = t.rstrip(".。．").rstrip()
+    elif t and t[-1] not in ".!?。．！？।۔؟":
+        t += "。" if is_unspaced(t) else "."
     return t
 
 
