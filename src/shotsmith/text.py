@@ -313,13 +313,19 @@ def _visual(text: str, font: ImageFont.FreeTypeFont) -> list[tuple[str, ImageFon
     parts = [(t, f) for t, f in _run_fonts(text, font) if t]
     if not paragraph_rtl(text):
         return parts
-    # a left-to-right run inside a right-to-left line: its space goes to its left side
-    flipped = []
+    # A left-to-right run inside a right-to-left line ("Face ID", "iCloud."): the spaces
+    # and punctuation after it belong to the line's direction, so they go to its left.
+    split: list[tuple[str, ImageFont.FreeTypeFont]] = []
     for t, f in parts:
-        if direction_of(t) is None and t != t.rstrip():
-            t = " " * (len(t) - len(t.rstrip())) + t.rstrip()
-        flipped.append((t, f))
-    return flipped[::-1]
+        if direction_of(t) is None:
+            core = len(t)
+            while core > 0 and unicodedata.bidirectional(t[core - 1]) not in ("L", "EN", "AN"):
+                core -= 1
+            if 0 < core < len(t):
+                split += [(t[:core], f), (t[core:], f)]
+                continue
+        split.append((t, f))
+    return split[::-1]
 
 
 def draw_line(
@@ -405,6 +411,17 @@ def pieces(text: str) -> list[str]:
     return out
 
 
+def _phrase_boundary(first: str, second: str) -> bool:
+    """A CJK break that falls between phrases: after 、 or a closing bracket, or before
+    an opening one ("予定を|「ひと目で」")."""
+    if not first or not second or first[-1] == " ":
+        return False
+    a, b = first[-1], second[0]
+    if not (_breaks_anywhere(a) or _breaks_anywhere(b)):
+        return False
+    return a in "、，,」』）】" or b in "「『（【"
+
+
 def _join(parts: Sequence[str]) -> str:
     return "".join(parts).strip()
 
@@ -438,6 +455,7 @@ def wrap_balanced(
             max(widths)
             + (max_width if orphan else 0)
             + (0.02 * max_width if widths[0] < widths[1] else 0)
+            - (0.12 * max_width if _phrase_boundary(lines[0], lines[1]) else 0)
         )
         if best is None or score < best[0]:
             best = (score, lines)

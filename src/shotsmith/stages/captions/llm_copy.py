@@ -38,7 +38,7 @@ def _clean_llm_line(text: object, *, headline: bool) -> str:
     if headline:
         t = t.rstrip(".。．").rstrip()
     elif t and t[-1] not in ".!?。．！？।۔؟":
-        t += "。" if is_unspaced(t) else "."
+        t += "。" if any("\u3040" <= c <= "\u9fff" for c in t) else "."
     return t
 
 
