@@ -39,7 +39,7 @@ from ...grounding import (
 )
 from .evidence import as_text
 from .rules import headline_problems, subtitle_problems
-from .writer import SetContext, proper_words
+from .writer import SetContext, _reads_english, proper_words
 
 log = logging.getLogger("shotsmith.copy")
 
@@ -280,6 +280,10 @@ def user_lines(
 def warn_user_lines(app: str, screens: Sequence[str], fixed, ctx: SetContext) -> None:
     grounding = ctx.grounding()
     proper = proper_words(ctx.project)
+    # a translation of English screens cannot use the screens' words: do not flag that
+    translated = not ctx.english and _reads_english(
+        [s for ev in ctx.evidence for s in ev.strings()]
+    )
     for screen, (head, sub) in zip(screens, fixed):
         for kind, text, check in (
             ("headline", head, headline_problems),
@@ -288,7 +292,9 @@ def warn_user_lines(app: str, screens: Sequence[str], fixed, ctx: SetContext) ->
             if not text:
                 continue
             problems = check(text, proper=proper, strict=False)
-            claims = [p.split("'")[1] for p in grounding_problems(text, grounding)]
+            claims = (
+                [] if translated else [p.split("'")[1] for p in grounding_problems(text, grounding)]
+            )
             if claims:
                 problems.append(f"words not on the screens: {', '.join(claims)}")
             if problems:
