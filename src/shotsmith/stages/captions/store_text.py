@@ -20,13 +20,27 @@ character counts one). Each field records the evidence it rests on.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
 
 from ...grounding import content_words, word_forms, words_of
 from .evidence import ScreenEvidence
 from .rules import forbidden_words
+
+@lru_cache(maxsize=1)
+def _skip() -> frozenset[str]:
+    """Words on screens that are no search term: greetings, chrome, dates, states, the
+    generic section names (``data/copy_vocabulary.json``)."""
+    data = json.loads(
+        resources.files("shotsmith").joinpath("data/copy_vocabulary.json").read_text("utf-8")
+    )
+    keys = ("keyword_skip", "chrome", "calendar_words", "weak_titles", "states", "generic_sections")
+    return frozenset(w.casefold() for k in keys for w in data.get(k, []) if " " not in w)
+
 
 SUBTITLE_MAX = 30
 PROMOTIONAL_MAX = 170
@@ -83,23 +97,29 @@ def _keywords(
     counts: Counter[str] = Counter()
     first_seen: dict[str, str] = {}
     sources: dict[str, str] = {}
+    skip = _skip()
     for ev in evidence:
         seen_here: set[str] = set()
-        strings = [ev.title, *ev.headings, *ev.tabs, *ev.actions, *ev.labels]
-        for text in strings:
+        # the screen's sections weigh more than a heading; buttons and list items are
+        # too particular (a user's data) to be search terms
+        weighted = [(ev.title, 2), *((t, 2) for t in ev.tabs), *((h, 1) for h in ev.headings)]
+        for text, weight in weighted:
             if not text:
                 continue
-            for word in content_words(text, locale):
+            for n, word in enumerate(content_words(text, locale)):
                 key = word.casefold()
                 if (
-                    len(word) < 2 and word.isascii()
+                    len(word) < 2
+                    or (word.isascii() and len(word) < 4)  # FRI, SFO, OCR splinters
+                    or (n > 0 and word[:1].isupper() and not word.isupper())  # "Sam"
+                    or key in skip
                     or any(ch.isdigit() for ch in word)
                     or word_forms(word) & name_forms
                     or forbidden_words(word)
                 ):
                     continue
                 if key not in seen_here:
-                    counts[key] += 1
+                    counts[key] += weight
                     seen_here.add(key)
                 first_seen.setdefault(key, word.lower() if word[:1].isupper() else word)
                 sources.setdefault(key, text)
