@@ -412,14 +412,17 @@ def pieces(text: str) -> list[str]:
 
 
 def _phrase_boundary(first: str, second: str) -> bool:
-    """A CJK break that falls between phrases: after 、 or a closing bracket, or before
-    an opening one ("予定を|「ひと目で」")."""
+    """A CJK break that falls between phrases: after 、 or a closing bracket, before an
+    opening one ("予定を|「ひと目で」"), or after a case particle ("受信箱を|すっきり")."""
     if not first or not second or first[-1] == " ":
         return False
     a, b = first[-1], second[0]
     if not (_breaks_anywhere(a) or _breaks_anywhere(b)):
         return False
-    return a in "、，,」』）】" or b in "「『（【"
+    if a in "、，,」』）】" or b in "「『（【":
+        return True
+    # after a Japanese case particle before a new word ("受信箱を|すっきり整理")
+    return a in _scripts()["kinsoku"]["phrase_end_particles"] and len(first) >= 3 and b not in "ー"
 
 
 def _join(parts: Sequence[str]) -> str:
