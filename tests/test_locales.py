@@ -248,3 +248,33 @@ def test_unicode_categories_only_no_ascii_letter_classes_in_copy_code():
     for path in [*src.glob("*.py"), Path(T.__file__)]:
         assert "[A-Za-z]" not in path.read_text(encoding="utf-8"), path
     assert unicodedata.category("ต") == "Lo"
+
+
+def test_right_to_left_captions_are_mirrored_in_a_left_aligned_template(tmp_path: Path):
+    _require_fonts()
+    import pandas as pd
+
+    import shotsmith as ss
+
+    copy = pd.DataFrame(
+        [{"screen": "today", "headline": "مهام اليوم بنظرة واحدة",
+          "subtitle": "رتّب مهامك حسب الموعد.", "locale": "ar-SA"}]
+    )
+    frame = ss.design(SAMPLES / "tasklane", template="spotlight", locale="ar-SA", copy=copy,
+                      out_dir=tmp_path, ocr=False)
+    row = frame[frame["screen"] == "today"].iloc[0]
+    im = np.asarray(Image.open(row["render_path"]).convert("L")).astype(int)
+    english = frame[frame["screen"] != "today"].iloc[0]
+    band = slice(150, 420)  # the headline band above the device
+
+    def ink_columns(a):
+        bg = np.median(a[band, :], axis=0)
+        cols = np.nonzero((np.abs(a[band, :] - bg[None, :]) > 60).any(axis=0))[0]
+        return cols.min(), cols.max()
+    left, right = ink_columns(im)
+    other = np.asarray(Image.open(english["render_path"]).convert("L")).astype(int)
+    o_left, o_right = ink_columns(other)
+    width = im.shape[1]
+    # the Arabic headline hugs the right margin as the Latin one hugs the left
+    assert abs((width - right) - o_left) <= 12, (left, right, o_left, o_right)
+    assert left > o_left + 40
