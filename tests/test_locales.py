@@ -33,7 +33,9 @@ CAPTIONS = {
 
 
 def _needed_families() -> list[str]:
-    families = {T.SCRIPT_FAMILIES[T.script_of(t)] for t in CAPTIONS.values() if T.script_of(t) != "LATIN"}
+    families = {
+        T.SCRIPT_FAMILIES[T.script_of(t)] for t in CAPTIONS.values() if T.script_of(t) != "LATIN"
+    }
     return sorted(families | {"Inter"})
 
 
@@ -202,8 +204,17 @@ def test_cli_japanese_set_from_the_users_copy_exports_for_deliver(tmp_path: Path
     )
     out = tmp_path / "out"
     code = main(
-        ["design", str(SAMPLES / "tasklane"), "--locale", "ja-JP", "--copy", str(copy),
-         "--out", str(out), "--no-ocr"]
+        [
+            "design",
+            str(SAMPLES / "tasklane"),
+            "--locale",
+            "ja-JP",
+            "--copy",
+            str(copy),
+            "--out",
+            str(out),
+            "--no-ocr",
+        ]
     )
     assert code == 0
     rows = json.loads((out / "tasklane" / "design.json").read_text(encoding="utf-8"))
@@ -236,8 +247,17 @@ def test_cli_japanese_set_from_the_users_copy_exports_for_deliver(tmp_path: Path
 
 
 def test_a_bad_locale_is_refused_with_what_to_do(tmp_path: Path, capsys):
-    code = main(["design", str(SAMPLES / "tasklane"), "--locale", "japanese please",
-                 "--out", str(tmp_path), "--no-ocr"])
+    code = main(
+        [
+            "design",
+            str(SAMPLES / "tasklane"),
+            "--locale",
+            "japanese please",
+            "--out",
+            str(tmp_path),
+            "--no-ocr",
+        ]
+    )
     assert code != 0
     err = capsys.readouterr().err
     assert "--locale" in err and "ja-JP" in err
@@ -257,11 +277,23 @@ def test_right_to_left_captions_are_mirrored_in_a_left_aligned_template(tmp_path
     import shotsmith as ss
 
     copy = pd.DataFrame(
-        [{"screen": "today", "headline": "مهام اليوم بنظرة واحدة",
-          "subtitle": "رتّب مهامك حسب الموعد.", "locale": "ar-SA"}]
+        [
+            {
+                "screen": "today",
+                "headline": "مهام اليوم بنظرة واحدة",
+                "subtitle": "رتّب مهامك حسب الموعد.",
+                "locale": "ar-SA",
+            }
+        ]
     )
-    frame = ss.design(SAMPLES / "tasklane", template="spotlight", locale="ar-SA", copy=copy,
-                      out_dir=tmp_path, ocr=False)
+    frame = ss.design(
+        SAMPLES / "tasklane",
+        template="spotlight",
+        locale="ar-SA",
+        copy=copy,
+        out_dir=tmp_path,
+        ocr=False,
+    )
     row = frame[frame["screen"] == "today"].iloc[0]
     im = np.asarray(Image.open(row["render_path"]).convert("L")).astype(int)
     english = frame[frame["screen"] != "today"].iloc[0]
@@ -271,6 +303,7 @@ def test_right_to_left_captions_are_mirrored_in_a_left_aligned_template(tmp_path
         bg = np.median(a[band, :], axis=0)
         cols = np.nonzero((np.abs(a[band, :] - bg[None, :]) > 60).any(axis=0))[0]
         return cols.min(), cols.max()
+
     left, right = ink_columns(im)
     other = np.asarray(Image.open(english["render_path"]).convert("L")).astype(int)
     o_left, o_right = ink_columns(other)

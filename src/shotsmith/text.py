@@ -58,7 +58,6 @@ WEIGHT_NAMES = {
 }
 
 
-
 @functools.lru_cache(maxsize=1)
 def _scripts() -> dict:
     """``data/scripts.json``: which Noto family covers which script, the fallback order,
@@ -129,8 +128,8 @@ def find_font(family: str, weight: int = 400, *, fallback: bool = True) -> str:
             pass
     raise ShotsmithError(
         f"no font file found for {family!r} (weight {weight}) in {', '.join(map(str, FONT_DIRS))}. "
-        "Install the fonts (Debian: apt-get install fonts-inter fonts-noto-core fonts-noto-cjk) or set "
-        "SHOTSMITH_FONT_DIRS."
+        "Install the fonts (Debian: apt-get install fonts-inter fonts-noto-core "
+        "fonts-noto-cjk) or set SHOTSMITH_FONT_DIRS."
     )
 
 
@@ -348,7 +347,9 @@ def draw_line(
     total = sum(widths)
     left = x - total / 2 if anchor[0] == "m" else x - total if anchor[0] == "r" else x
     for (t, f), w in zip(parts, widths):
-        draw.text((left, y), t, font=f, fill=fill, anchor="l" + anchor[1], direction=direction_of(t))
+        draw.text(
+            (left, y), t, font=f, fill=fill, anchor="l" + anchor[1], direction=direction_of(t)
+        )
         left += w
 
 

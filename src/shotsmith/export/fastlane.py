@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import ShotsmithError
-from .store_text import app_store_locale, write_store_text
 from .rules import APP_STORE, GOOGLE_PLAY, PLAY_FOLDERS, app_store_class, device_store
+from .store_text import app_store_locale, write_store_text
 from .validate import IMAGE_SUFFIXES
 
 

@@ -19,7 +19,11 @@ from pathlib import Path
 from ..errors import ShotsmithError
 
 LIMITS = {"subtitle": 30, "promotional_text": 170, "keywords": 100}
-FILES = {"subtitle": "subtitle.txt", "promotional_text": "promotional_text.txt", "keywords": "keywords.txt"}
+FILES = {
+    "subtitle": "subtitle.txt",
+    "promotional_text": "promotional_text.txt",
+    "keywords": "keywords.txt",
+}
 
 
 @lru_cache(maxsize=1)
@@ -56,12 +60,16 @@ def store_text_problems(text: dict, project: str = "") -> list[str]:
         value = str(text.get(key) or "")
         if len(value) > limit:
             problems.append(f"{key} is {len(value)} characters (App Store limit {limit})")
-    keywords = [k.strip().casefold() for k in str(text.get("keywords") or "").split(",") if k.strip()]
+    keywords = [
+        k.strip().casefold() for k in str(text.get("keywords") or "").split(",") if k.strip()
+    ]
     if len(keywords) != len(set(keywords)):
         problems.append("keywords repeat a keyword")
     name = {w.casefold() for w in project.split()}
     if name & set(keywords):
-        problems.append(f"keywords repeat the app's name ({', '.join(sorted(name & set(keywords)))})")
+        problems.append(
+            f"keywords repeat the app's name ({', '.join(sorted(name & set(keywords)))})"
+        )
     return problems
 
 

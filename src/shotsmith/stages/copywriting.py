@@ -93,7 +93,6 @@ from .captions.evidence import (  # noqa: F401  (the public names of write_copy'
     screen_evidence,
 )
 from .captions.llm_copy import LLMRejected, llm_brief, llm_copy  # noqa: F401
-from .captions.store_text import StoreText, store_text  # noqa: F401
 from .captions.rules import (  # noqa: F401
     HEADLINE_MAX_CHARS,
     HEADLINE_WORDS,
@@ -105,6 +104,7 @@ from .captions.rules import (  # noqa: F401
     set_problems,
     subtitle_problems,
 )
+from .captions.store_text import StoreText, store_text  # noqa: F401
 from .captions.user import (  # noqa: F401
     USER,
     read_user_copy,

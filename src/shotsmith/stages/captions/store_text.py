@@ -31,6 +31,7 @@ from ...grounding import content_words, word_forms, words_of
 from .evidence import ScreenEvidence
 from .rules import forbidden_words
 
+
 @lru_cache(maxsize=1)
 def _skip() -> frozenset[str]:
     """Words on screens that are no search term: greetings, chrome, dates, states, the
@@ -77,7 +78,9 @@ def _promotional(subtitles: Sequence[str]) -> str:
     for sentence in dict.fromkeys(" ".join((s or "").split()) for s in subtitles):
         if not sentence:
             continue
-        joined = " ".join([*out, sentence]) if not _cjk_join(sentence) else "".join([*out, sentence])
+        joined = (
+            " ".join([*out, sentence]) if not _cjk_join(sentence) else "".join([*out, sentence])
+        )
         if len(joined) > PROMOTIONAL_MAX:
             continue
         out.append(sentence)

@@ -75,9 +75,11 @@ _LOCALE_DIR = re.compile(r"^[a-z]{2,3}([-_][A-Za-z0-9]{2,8})*$", re.IGNORECASE)
 def _unescape(text: str) -> str:
     return re.sub(
         r"\\(u[0-9a-fA-F]{4}|.)",
-        lambda m: chr(int(m.group(1)[1:], 16))
-        if m.group(1).startswith("u") and len(m.group(1)) == 5
-        else {"n": " ", "t": " "}.get(m.group(1), m.group(1)),
+        lambda m: (
+            chr(int(m.group(1)[1:], 16))
+            if m.group(1).startswith("u") and len(m.group(1)) == 5
+            else {"n": " ", "t": " "}.get(m.group(1), m.group(1))
+        ),
         text,
     )
 
@@ -86,7 +88,11 @@ def _read_strings(path: Path) -> dict[str, str]:
     """A ``.strings`` file's ``"key" = "value";`` pairs (UTF-16 with a BOM, or UTF-8)."""
     raw = path.read_bytes()
     try:
-        text = raw.decode("utf-16") if raw[:2] in (b"\xff\xfe", b"\xfe\xff") else raw.decode("utf-8-sig")
+        text = (
+            raw.decode("utf-16")
+            if raw[:2] in (b"\xff\xfe", b"\xfe\xff")
+            else raw.decode("utf-8-sig")
+        )
     except UnicodeDecodeError:
         raise ShotsmithError(
             f"copy: {path} is neither UTF-8 nor UTF-16; save it in one of those."
@@ -103,7 +109,9 @@ def _read_strings(path: Path) -> dict[str, str]:
 
 def _frameit_table(path: Path) -> pd.DataFrame:
     if path.is_dir():
-        folders = sorted({p.parent for p in path.glob("*/*.strings") if p.stem in ("title", "keyword")})
+        folders = sorted(
+            {p.parent for p in path.glob("*/*.strings") if p.stem in ("title", "keyword")}
+        )
         if not folders:
             raise ShotsmithError(
                 f"copy: {path} holds no <locale>/title.strings; pass a CSV, a .strings file "
