@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import sys
 from pathlib import Path
 
@@ -65,15 +66,35 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         type=Path,
         default=None,
         help="your own captions: a CSV with columns screen, headline, subtitle (optional "
-        "locale); they are kept as written and the other screens are captioned around them",
+        "locale), frameit's title.strings/keyword.strings (or fastlane's screenshots "
+        "folder) or an Xcode .xcstrings catalogue; they are kept as written and the other "
+        "screens are captioned around them",
+    )
+    p.add_argument(
+        "--locale",
+        metavar="LOCALE",
+        default=None,
+        help="the set's language, e.g. ja-JP, ar-SA, de-DE (default: the manifest's, else "
+        "en-US); --copy rows of this locale are used and captions and store text are "
+        "written in it",
     )
     p.set_defaults(func=_design)
+
+
+_LOCALE = re.compile(r"[^\W\d_]{2,3}([-_][^\W_]{2,8}){0,3}")
 
 
 def _design(args: argparse.Namespace) -> int:
     from .pipeline import design
 
     out = args.out or Path("out")
+    if args.locale is not None and not _LOCALE.fullmatch(args.locale.strip()):
+        print(
+            f"shotsmith design: --locale {args.locale!r} is not a locale code; use one such "
+            "as ja-JP, ar-SA, de-DE or zh-Hans.",
+            file=sys.stderr,
+        )
+        return 2
     _log_to_stderr(args.command)
     frame = design(
         args.folder,
@@ -86,6 +107,7 @@ def _design(args: argparse.Namespace) -> int:
         copy_backend=args.copy_backend,
         about=args.about,
         copy=args.copy,
+        locale=args.locale.strip() if args.locale else None,
     )
     if args.copy_backend in ("llm", "auto"):
         _say_when_llm_unused(frame, args.command)

@@ -91,6 +91,9 @@ COPY_SOURCE = "copy_source"  # "phrasebank", "llm:<model>", "phrasebank (llm fai
 # dict {"headline": [...], "subtitle": [...]}: the evidence words each line rests on
 # (screen text, app name, the user's description); [] for a line the user wrote
 COPY_EVIDENCE = "copy_evidence"
+# dict per set and locale {"subtitle", "promotional_text", "keywords", "evidence"}: the
+# App Store text written from the same evidence (fastlane export writes it for deliver)
+COPY_STORE_TEXT = "copy_store_text"
 
 # --- plan_layout ------------------------------------------------------------
 LAYOUT_TEMPLATE = "layout_template"

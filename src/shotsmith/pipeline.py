@@ -265,6 +265,7 @@ REPORT_COLUMNS = [
     C.COPY_SUBTITLE,
     C.COPY_SOURCE,
     C.COPY_EVIDENCE,
+    C.COPY_STORE_TEXT,
     C.ABOUT,
     C.LAYOUT_TEMPLATE,
     C.LAYOUT_SIZE,
@@ -333,6 +334,7 @@ def design(
     copy_backend: str = "grounded",
     about: str | None = None,
     copy: str | Path | pd.DataFrame | None = None,
+    locale: str | None = None,
     executor: Executor | None = None,
     write_table: bool = True,
 ) -> pd.DataFrame:
@@ -344,9 +346,11 @@ def design(
     ``design.json``/``design.csv`` beside the PNGs. ``about`` is the user's own
     description of the app, which captions may draw on; ``copy`` the user's own captions
     (a CSV path or frame with ``screen, headline, subtitle``), which are kept verbatim.
+    ``locale`` (e.g. ``"ja-JP"``) is the set's language: its copy rows are used, the
+    captions and store text are written in it.
     """
     if isinstance(source, pd.DataFrame):
-        frame = source
+        frame = source if locale is None else source.assign(**{C.LOCALE: locale})
     else:
         frame = read_screenshots(
             source,
@@ -355,6 +359,7 @@ def design(
             screens=screens,
             images_base64=images_base64,
             devices=devices,
+            locale=locale,
         )
     if about is not None:
         frame = frame.assign(**{C.ABOUT: about})  # recorded in design.json with the copy

@@ -26,7 +26,7 @@ from ..io import open_image
 from ..png import encode_png, write_png
 from ..scene import Background, DeviceFrame, Scene, as_scene
 from ..statusbar import StatusBarStyle, paint_status_bar
-from ..text import direction_of, load_font
+from ..text import draw_line, load_font, paragraph_rtl
 
 SUPERSAMPLE = 4  # antialiasing factor for curved edges
 
@@ -241,15 +241,17 @@ def render_scene(
     draw = ImageDraw.Draw(canvas)
     for block in scene.texts:
         font = load_font(block.font, block.size)
-        anchor = "ms" if block.align == "center" else "ls"
+        x, anchor = block.x, "ms" if block.align == "center" else "ls"
+        if block.align == "left" and paragraph_rtl(block.text):
+            x, anchor = scene.width - block.x, "rs"  # right-to-left: mirror the margin
         for i, line in enumerate(block.lines):
-            draw.text(
-                (block.x, block.baseline + i * block.line_height),
+            draw_line(
+                draw,
+                (x, block.baseline + i * block.line_height),
                 line,
-                font=font,
-                fill=to_rgb(block.color),
-                anchor=anchor,
-                direction=direction_of(line),
+                font,
+                to_rgb(block.color),
+                anchor,
             )
     return canvas
 
