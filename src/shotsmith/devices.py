@@ -133,6 +133,18 @@ DEVICES: dict[str, Device] = {
             top_inset_pt=36,
             store_size="android-phone",
         ),
+        Device(  # 10.95" 16:10 tablet; camera in the bezel, so no punch hole
+            "pixel-tablet",
+            "Pixel Tablet",
+            "android",
+            (1600, 2560),
+            (800, 1280),
+            2,
+            24,
+            top_inset_pt=24,
+            bezel_pt=22,
+            store_size="android-tablet",
+        ),
     ]
 }
 
@@ -145,8 +157,10 @@ STORE_SIZES: dict[str, list[tuple[int, int]]] = {
     "5.5": [(1242, 2208)],
     "13": [(2064, 2752), (2048, 2732)],
     "11": [(1668, 2388), (1640, 2360), (1668, 2420), (1488, 2266)],
-    # Google Play: each side 320..3840 and long side <= 2x short side.
-    "android-phone": [(1080, 2160), (1080, 1920), (1440, 2880)],
+    # Google Play: each side 320..3840 and long side <= 2x short side; 9:16 first (the
+    # aspect Play's promotion surfaces ask for). Tablets: each side 1080..7680, 9:16.
+    "android-phone": [(1080, 1920), (1080, 2160), (1440, 2880)],
+    "android-tablet": [(1440, 2560), (2160, 3840)],
 }
 
 # Sizes the renderer offers by name (the v1 default is the 6.9" primary).
@@ -155,7 +169,8 @@ OUTPUT_SIZES: dict[str, tuple[int, int]] = {
     "6.5": (1284, 2778),
     "6.3": (1206, 2622),
     "13": (2064, 2752),
-    "android-phone": (1080, 2160),
+    "android-phone": (1080, 1920),
+    "android-tablet": (1440, 2560),
 }
 DEFAULT_OUTPUT_SIZE = "6.9"
 
@@ -170,33 +185,12 @@ def get_device(device_id: str) -> Device:
 
 
 def output_size(size: str | tuple[int, int] | None) -> tuple[int, int]:
-    """Resolve ``"6.9"``, ``"1320x2868"`` or ``(w, h)`` to an accepted store canvas."""
-    if size is None:
-        size = DEFAULT_OUTPUT_SIZE
-    if isinstance(size, str):
-        key = size.strip().rstrip('"').removesuffix("in").strip()
-        if key in OUTPUT_SIZES:
-            return OUTPUT_SIZES[key]
-        if "x" in key:
-            try:
-                w, h = (int(v) for v in key.lower().split("x"))
-            except ValueError:
-                w = h = -1
-            size = (w, h)
-        else:
-            raise ShotsmithError(
-                f"unknown output size {size!r}; use one of {', '.join(OUTPUT_SIZES)} "
-                "or an accepted store size such as 1320x2868"
-            )
-    w, h = size
-    if not is_store_size(w, h):
-        raise ShotsmithError(
-            f"{w}x{h} is not an accepted store screenshot size; accepted portrait sizes: "
-            + "; ".join(
-                f"{k}: " + ", ".join(f"{a}x{b}" for a, b in v) for k, v in STORE_SIZES.items()
-            )
-        )
-    return w, h
+    """Resolve ``"6.9"``, ``"1320x2868"`` or ``(w, h)`` to an accepted store canvas
+    (:func:`shotsmith.sizes.parse_size`, the one size parser)."""
+    from .sizes import parse_size
+
+    found = parse_size(DEFAULT_OUTPUT_SIZE if size is None else size)
+    return found.width, found.height
 
 
 def is_store_size(width: int, height: int) -> bool:

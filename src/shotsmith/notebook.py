@@ -494,7 +494,6 @@ def show(obj: Any, **options: Any) -> Any:
 
 from .accessor import ShotsmithAccessor  # noqa: E402,F401  (frame.shotsmith; registered there)
 
-
 # --- the layout tuner --------------------------------------------------------------------------
 
 PALETTES: dict[str, dict[str, Any]] = {

@@ -179,6 +179,9 @@ def _draw_screen(canvas: Image.Image, dev: DeviceFrame, shot: Image.Image) -> No
     if vis_h <= 0 or sx >= W or sx + sw <= 0:
         return
     src_w, src_h = shot.size
+    if dev.fit == "contain":  # another aspect: shown whole, never cropped
+        shot = _letterboxed(shot, sw, sh)
+        src_w, src_h = shot.size
     cover = max(sw / src_w, sh / src_h)  # fill the display, crop the overflow
     src_box_w = sw / cover
     left = (src_w - src_box_w) / 2
@@ -223,6 +226,26 @@ def _draw_screen(canvas: Image.Image, dev: DeviceFrame, shot: Image.Image) -> No
     if dev.punch_hole:
         hx, hy, hd, _ = dev.punch_hole
         _paste_color(canvas, "#000000", rounded_mask(hd, hd, hd // 2), hx, hy)
+
+
+def _letterboxed(shot: Image.Image, screen_w: int, screen_h: int) -> Image.Image:
+    """The screenshot whole on a canvas of the display's aspect, the bars in the colour
+    of the screenshot's own edge rows (or columns) beside them."""
+    src_w, src_h = shot.size
+    if src_h * screen_w > screen_h * src_w:  # taller than the display: bars left and right
+        width, height = round(src_h * screen_w / screen_h), src_h
+        edges = (shot.crop((0, 0, 1, src_h)), shot.crop((src_w - 1, 0, src_w, src_h)))
+        boxes = ((0, 0, (width - src_w) // 2, height), ((width + src_w) // 2, 0, width, height))
+    else:  # wider: bars above and below
+        width, height = src_w, round(src_w * screen_h / screen_w)
+        edges = (shot.crop((0, 0, src_w, 1)), shot.crop((0, src_h - 1, src_w, src_h)))
+        boxes = ((0, 0, width, (height - src_h) // 2), (0, (height + src_h) // 2, width, height))
+    out = Image.new("RGB", (width, height))
+    for edge, box in zip(edges, boxes):
+        color = tuple(int(v) for v in np.asarray(edge).reshape(-1, 3).mean(axis=0).round())
+        out.paste(color, box)
+    out.paste(shot, ((width - src_w) // 2, (height - src_h) // 2))
+    return out
 
 
 def render_scene(
