@@ -12,8 +12,10 @@ import functools
 import json
 import os
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -289,14 +291,21 @@ def output_name(app_id: str, position: int, screen: str) -> str:
     optional=(C.SCREEN,),
 )
 def render(
-    frame: pd.DataFrame, *, out_dir: str | Path | None = "out", threads: int | None = None
+    frame: pd.DataFrame,
+    *,
+    out_dir: str | Path | None = "out",
+    threads: int | None = None,
+    on_rendered: Callable[[dict[str, Any]], None] | None = None,
 ) -> pd.DataFrame:
     """Draw every row's scene to a PNG at the exact store size (RGB, no alpha).
 
     With ``out_dir`` the PNGs are written as ``<out_dir>/<app_id>/NN_<screen>.png``
     and only their paths stay in the frame; with ``out_dir=None`` the PNG bytes
     go into ``render_png`` instead. Rows are drawn by ``threads`` threads (default:
-    one per core, at most 4; ``SHOTSMITH_RENDER_THREADS`` overrides).
+    one per core, at most 4; ``SHOTSMITH_RENDER_THREADS`` overrides). ``on_rendered``
+    is called in this thread, in store order, as each screenshot is done, with its
+    ``app_id``, ``position``, ``screen``, ``path``, ``width``, ``height`` and ``device``
+    (progress for people waiting).
     """
 
     rows = [row for _, row in frame.iterrows()]
@@ -315,11 +324,32 @@ def render(
             path, blob = str(write_png(image, Path(out_dir) / name)), None
         return path, blob, image.width, image.height, (time.perf_counter() - start) * 1000
 
+    def done(row: pd.Series, result: tuple[str, bytes | None, int, int, float]) -> None:
+        if on_rendered is not None:
+            scene = row[C.LAYOUT_SCENE]
+            on_rendered(
+                {
+                    "event": "rendered",
+                    "app_id": str(row[C.APP_ID]),
+                    "position": int(row[C.POSITION]),
+                    "screen": str(row.get(C.SCREEN, "")),
+                    "path": result[0],
+                    "width": result[2],
+                    "height": result[3],
+                    "device": scene["device"]["model"] if isinstance(scene, dict) else "",
+                }
+            )
+
+    results = []
     if workers > 1:  # decoding, resizing and deflate release the GIL: threads share the work
         with ThreadPoolExecutor(workers) as pool:
-            results = list(pool.map(one, rows))
+            for row, result in zip(rows, pool.map(one, rows)):
+                results.append(result)
+                done(row, result)
     else:
-        results = [one(row) for row in rows]
+        for row in rows:
+            results.append(one(row))
+            done(row, results[-1])
     frame[C.RENDER_PATH] = [r[0] for r in results]
     frame[C.RENDER_WIDTH] = [r[2] for r in results]
     frame[C.RENDER_HEIGHT] = [r[3] for r in results]
