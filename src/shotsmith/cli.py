@@ -156,7 +156,8 @@ def _progress_lines(command: str, source, sizes: list[str] | None):
         elif event["event"] == "rendered":
             count["done"] += 1
             print(
-                f"shotsmith {command}: {elapsed} [{count['done']}/{count['total']}] {event['path']} "
+                f"shotsmith {command}: {elapsed} [{count['done']}/{count['total']}] "
+                f"{event['path']} "
                 f"{event['width']}x{event['height']} ({event['device']})",
                 file=sys.stderr,
                 flush=True,

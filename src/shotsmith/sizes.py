@@ -260,11 +260,14 @@ def screenshot_device(
         )
         reason = f"device {hint!r}, {width}x{height} px"
     aspect = max(width, height) / min(width, height)
+    pair = (min(width, height), max(width, height))
+    native = next((d for d in DEVICES.values() if d.screen_px == pair), None)
     candidates = [
         d
         for d in (
             DEVICES.get(hint) if hinted else None,
             DEVICES.get(default_frame or ""),
+            native,  # the device whose screen has exactly these pixels
             DEVICES[FAMILY_FRAME[family]],
         )
         if d is not None and device_family(d) == family
@@ -311,14 +314,18 @@ def output_size_for(
         return parse_size(FAMILY_SIZE[family])
     asked = parse_size(size)
     if family not in size_families(asked):
+        android = family in PLAY_SIDES
         fits = [
             n
             for n in dict.fromkeys([*OUTPUT_SIZES, *STORE_SIZES])
-            if family in size_families(parse_size(n))
+            if n.startswith("android") == android and family in size_families(parse_size(n))
         ]
+        if android:
+            low, high = PLAY_SIDES[family]
+            fits.append(f"WxH with each side {low}-{high} px, the long side at most 2x the short")
         raise InvalidOptionError(
             f"size {asked.name} ({asked}) is not {_store_of(family)} size for "
-            f"{FAMILY_LABEL[family]} screenshots; use {', '.join(fits)} or leave the size "
+            f"{FAMILY_LABEL[family]} screenshots; use {', '.join(fits)}, or leave the size "
             f"out ({FAMILY_SIZE[family]}, {parse_size(FAMILY_SIZE[family])})."
         )
     return asked
