@@ -547,7 +547,7 @@ def run_batch(
 def _template_ref(template: str | Path | dict) -> dict[str, Any]:
     """The template, loaded here once: the workers get the dict itself, so they need
     neither this folder's layouts/ nor the same working directory (remote clusters)."""
-    from .stages.layout import load_template
+    from .templates import load_template
 
     return load_template(template)
 
