@@ -86,7 +86,7 @@ def raw_screenshots(app: str, work: Path) -> dict[str, Path]:
     return folders
 
 
-def strip(paths: list[Path], height: int = 900) -> Image.Image:
+def strip(paths: list[Path], height: int = 640) -> Image.Image:
     """Slides side by side at one height, on white, for the README."""
     thumbs = []
     for path in paths:
@@ -113,15 +113,15 @@ def main() -> int:
     folders = raw_screenshots(args.app, work)
     shotsmith = Path(sys.executable).with_name("shotsmith")
     for name, folder in folders.items():
-        out = work / "out"
+        out = work / f"out-{name}"
         name_args = ["--project-name", NAMES[args.app]]
         subprocess.run(
             [str(shotsmith), "design", str(folder), "--out", str(out), *name_args], check=True
         )
-        slides = sorted((out / folder.name).glob("0*.png"))
+        slides = sorted(next(out.glob("*/design.json")).parent.glob("0*.png"))
         IMAGES.mkdir(parents=True, exist_ok=True)
         strip(slides[:3]).save(IMAGES / f"{args.app}-{name}.png", optimize=True)
-        print(f"{name}: raws in {folder}, set in {out / folder.name}")
+        print(f"{name}: raws in {folder}, set in {out}")
     return 0
 
 

@@ -310,6 +310,8 @@ def render(
 
     rows = [row for _, row in frame.iterrows()]
     workers = render_threads(threads, len(rows))
+    if out_dir is not None:
+        _refuse_other_size(frame, Path(out_dir))
 
     def one(row: pd.Series) -> tuple[str, bytes | None, int, int, float]:
         start = time.perf_counter()
@@ -357,6 +359,29 @@ def render(
     if out_dir is None:
         frame[C.RENDER_PNG] = [r[1] for r in results]
     return frame
+
+
+def _refuse_other_size(frame: pd.DataFrame, out_dir: Path) -> None:
+    """A set folder that holds a design of another store size is not written over: two
+    devices' or two sizes' sets of one app would silently replace each other's PNGs."""
+    for app_id, rows in frame.groupby(C.APP_ID, sort=False):
+        table = out_dir / str(app_id) / "design.json"
+        if not table.is_file() or C.LAYOUT_SIZE not in rows.columns:
+            continue
+        try:
+            before = {str(r.get(C.LAYOUT_SIZE)) for r in json.loads(table.read_text("utf-8"))}
+        except (OSError, ValueError, AttributeError):
+            continue  # not a table shotsmith wrote: nothing to compare with
+        now = set(rows[C.LAYOUT_SIZE].astype(str))
+        if before and "None" not in before and before != now:
+            from ..errors import InvalidOptionError
+
+            raise InvalidOptionError(
+                f"{table.parent} already holds a {', '.join(sorted(before))} set of "
+                f"{app_id}; this one is {', '.join(sorted(now))} and would replace its "
+                "screenshots. Design into another output folder, or name the size "
+                f"(--size / sizes=), which writes to {out_dir}/<size>/{app_id}/."
+            )
 
 
 def render_threads(threads: int | None, rows: int) -> int:
