@@ -351,3 +351,19 @@ def test_a_fastlane_screengrab_folder_is_designed_for_its_device(tmp_path: Path)
     rows = json.loads(table.read_text(encoding="utf-8"))
     assert {r["layout_device"] for r in rows} == {"pixel-9"}
     assert {(r["render_width"], r["render_height"]) for r in rows} == {(1080, 1920)}
+
+
+def test_another_devices_set_of_the_same_app_is_not_written_over(tmp_path: Path, capsys):
+    android = raw_set(tmp_path / "android", (1080, 2424), "android", count=2)
+    ipad = raw_set(tmp_path / "ipad", (2048, 2732), "ipad", count=2)
+    out = tmp_path / "out"
+    base = ["--out", str(out), "--no-ocr", "--quiet", "--project-name", "Trailhead"]
+    assert main(["design", str(android), *base]) == 0
+    before = {p: p.read_bytes() for p in (out / "trailhead").glob("*.png")}
+    assert main(["design", str(ipad), *base]) == 2
+    err = capsys.readouterr().err
+    assert "already holds a 1080x1920 set of trailhead; this one is 2064x2752" in err
+    assert {p: p.read_bytes() for p in (out / "trailhead").glob("*.png")} == before
+    assert main(["design", str(ipad), *base, "--size", "13"]) == 0  # its own folder
+    with Image.open(out / "13" / "trailhead" / "01_home.png") as im:
+        assert im.size == (2064, 2752)
