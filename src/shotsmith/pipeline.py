@@ -372,7 +372,7 @@ def design(
         frame = frame.assign(**{C.ABOUT: about})  # recorded in design.json with the copy
     if copy is not None and not isinstance(copy, pd.DataFrame):
         copy = read_user_copy(copy)  # a bad file fails before any pixel is read
-    from .sizes import parse_sizes
+    from .sizes import StoreSize, parse_sizes
 
     asked = parse_sizes([*([size] if size is not None else []), *(sizes or [])])
     pipe = Pipeline.default(
@@ -387,14 +387,16 @@ def design(
     report = _reporter(progress, len(frame) * max(1, len(asked)))
     if len(asked) <= 1 and report is None:
         result = pipe.run(frame, executor=executor, keep_intermediates=False).output
-        if write_table and out_dir is not None:
-            write_report(result, _size_folder(out_dir, asked[0] if asked else None))
+        folder = _size_folder(out_dir, asked[0] if asked else None)
+        if write_table and folder is not None:
+            write_report(result, folder)
         return result
-    head, (plan, draw) = pipe[:-2], pipe.steps[-2:]
+    head, (plan, draw) = Pipeline(pipe.steps[:-2]), pipe.steps[-2:]
     try:
         frame = _run_reported(head, frame, executor, report)  # read and captioned once
         results = []
-        for each in asked or [None]:
+        runs: list[StoreSize | None] = [*asked] if asked else [None]
+        for each in runs:
             folder = _size_folder(out_dir, each)
             tail = Pipeline(
                 [
