@@ -97,6 +97,7 @@ COPY_STORE_TEXT = "copy_store_text"
 
 # --- plan_layout ------------------------------------------------------------
 LAYOUT_TEMPLATE = "layout_template"
+LAYOUT_DEVICE = "layout_device"  # the device drawn around the screenshot, e.g. "pixel-9"
 LAYOUT_SIZE = "layout_size"  # output store size, e.g. "1320x2868"
 LAYOUT_HEADLINE_SIZE = "layout_headline_size"  # px, one per set
 LAYOUT_VARIANT = "layout_variant"  # the rhythm variant of this slide

@@ -96,33 +96,12 @@ def get_device(device_id: str) -> Device:
 
 
 def output_size(size: str | tuple[int, int] | None) -> tuple[int, int]:
-    """Resolve ``"6.9"``, ``"1320x2868"`` or ``(w, h)`` to an accepted store canvas."""
-    if size is None:
-        size = DEFAULT_OUTPUT_SIZE
-    if isinstance(size, str):
-        key = size.strip().rstrip('"').removesuffix("in").strip()
-        if key in OUTPUT_SIZES:
-            return OUTPUT_SIZES[key]
-        if "x" in key:
-            try:
-                w, h = (int(v) for v in key.lower().split("x"))
-            except ValueError:
-                w = h = -1
-            size = (w, h)
-        else:
-            raise ShotsmithError(
-                f"unknown output size {size!r}; use one of {', '.join(OUTPUT_SIZES)} "
-                "or an accepted store size such as 1320x2868"
-            )
-    w, h = size
-    if not is_store_size(w, h):
-        raise ShotsmithError(
-            f"{w}x{h} is not an accepted store screenshot size; accepted portrait sizes: "
-            + "; ".join(
-                f"{k}: " + ", ".join(f"{a}x{b}" for a, b in v) for k, v in STORE_SIZES.items()
-            )
-        )
-    return w, h
+    """Resolve ``"6.9"``, ``"1320x2868"`` or ``(w, h)`` to an accepted store canvas
+    (:func:`shotsmith.sizes.parse_size`, the one size parser)."""
+    from .sizes import parse_size
+
+    found = parse_size(DEFAULT_OUTPUT_SIZE if size is None else size)
+    return found.width, found.height
 
 
 def is_store_size(width: int, height: int) -> bool:
