@@ -281,7 +281,8 @@ def extract_features(
         members_of.setdefault(app, []).append(i)
     for members in members_of.values():
         set_accent = _set_accent([pixels[i] for i in members])
-        is_dark = sum(bool(pixels[i] and pixels[i].dark) for i in members) * 2 > len(members)
+        shown = [pixels[i] for i in members]
+        is_dark = sum(bool(p is not None and p.dark) for p in shown) * 2 > len(members)
         for i in members:
             accent[i], dark_ui[i] = set_accent, is_dark
     frame[FEATURES_ACCENT] = accent
