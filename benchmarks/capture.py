@@ -22,8 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from shotsmith.localsite import serve_folder  # noqa: E402
-from shotsmith.stages.capture import capture_report  # noqa: E402
+from shotsmith.stages.capture import capture_report, serve_folder  # noqa: E402
 
 ACCOUNT_PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8">

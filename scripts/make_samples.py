@@ -30,25 +30,23 @@ from pathlib import Path
 from PIL import Image
 from playwright.sync_api import sync_playwright
 
+from shotsmith.stages.capture import CHROMIUM_ARGS as CAPTURE_ARGS
+from shotsmith.stages.capture import find_browser
+from shotsmith.stages.capture.devices import capture_device
+
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_inputs"
 WEBAPPS = SAMPLES / "webapps"
 
-DEVICE = "iphone-16-pro"
-VIEWPORT = {"width": 402, "height": 874}
-SCALE = 3
-EXPECTED_SIZE = (VIEWPORT["width"] * SCALE, VIEWPORT["height"] * SCALE)  # 1206x2622
+DEVICE = "iphone-16-pro"  # its geometry comes from the device catalogue (data/devices.json)
+PHONE = capture_device(DEVICE, "6.3")
+VIEWPORT = {"width": PHONE.points[0], "height": PHONE.points[1]}
+SCALE = PHONE.scale
+EXPECTED_SIZE = PHONE.px  # 1206x2622
 
-CHROMIUM = os.environ.get("SHOTSMITH_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--font-render-hinting=none",
-]
+CHROMIUM = find_browser(os.environ.get("SHOTSMITH_CHROMIUM"))
+# capture's own switches, and glyphs drawn without hinting (as the samples always were)
+CHROMIUM_ARGS = [*CAPTURE_ARGS, "--font-render-hinting=none"]
 
 # Store order: (html page, screen name).  The screen name becomes NN_<screen>.png.
 APPS: dict[str, dict] = {
@@ -108,9 +106,9 @@ def _save_png(raw: bytes, dest: Path) -> None:
     if img.mode != "RGB":
         img = img.convert("RGB")
     # a clean iOS status bar (9:41, full battery), as the stores' own screenshots show
-    from shotsmith.statusbar import StatusBarStyle, draw_status_bar
+    from shotsmith.statusbar import draw_status_bar
 
-    img = draw_status_bar(img, StatusBarStyle("ios", 3, 62, island_pt=(126, 37, 11)))
+    img = draw_status_bar(img, PHONE.status_bar_style())
     tmp = dest.with_suffix(".tmp.png")
     img.save(tmp, format="PNG", optimize=True)
     tmp.replace(dest)

@@ -4,7 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-SYSTEM_PACKAGES=(chromium fonts-inter fonts-noto-core tesseract-ocr tesseract-ocr-eng)
+# fonts: Inter for Latin; Noto core for Arabic, Hebrew, Thai, Devanagari and the other
+# scripts; Noto CJK for Chinese, Japanese and Korean (the renderer never draws tofu).
+SYSTEM_PACKAGES=(chromium fonts-inter fonts-noto-core fonts-noto-cjk tesseract-ocr tesseract-ocr-eng)
 PYTHON=${PYTHON:-python3}
 
 missing=()

@@ -19,7 +19,6 @@ from PIL import Image
 
 from shotsmith import columns as C
 from shotsmith.errors import InputImageError, ShotsmithError
-from shotsmith.io import read_screenshots
 from shotsmith.png import encode_png
 from shotsmith.stages.capture import (
     CAPTURE_DEVICES,
@@ -29,6 +28,7 @@ from shotsmith.stages.capture import (
     capture_report,
     resolve_devices,
 )
+from shotsmith.stages.read import read_screenshots
 from shotsmith.statusbar import StatusBarStyle, draw_status_bar
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -668,10 +668,10 @@ def test_risky_controls_are_never_pressed(trailbook):
     # one copy of the list, in data: the page's buttons include the clause the JS copy lost
     for path in ("/cancelled", "/deleted", "/created", "/saved"):
         assert not trailbook.requested(path) and not trailbook.requested(path, "POST"), path
-    from shotsmith import capture_explore
-    from shotsmith.capture_pages import is_risky_label, rules, script
+    from shotsmith.stages.capture import explore
+    from shotsmith.stages.capture.rules import is_risky_label, rules, script
 
-    assert not hasattr(capture_explore, "RISKY")
+    assert not hasattr(explore, "RISKY")
     assert "subscription" not in script("extract") and "delete" not in script("extract")
     assert "cancel my subscription" in rules()["risky_labels"]["session"]
     for label in ("Cancel my subscription", "Log out", "logout", "Delete account", "New note"):
@@ -682,7 +682,7 @@ def test_risky_controls_are_never_pressed(trailbook):
 
 @needs_browser
 def test_at_most_two_screens_per_page_template(trailbook_capture):
-    from shotsmith.capture_pages import template_key
+    from shotsmith.stages.capture.urls import template_key
 
     report, _ = trailbook_capture
     urls = list(report.frame[C.SCREEN_URL])
@@ -858,13 +858,13 @@ def test_login_and_storage_state_are_checked(tmp_path):
     ],
 )
 def test_template_keys(url, key):
-    from shotsmith.capture_pages import template_key
+    from shotsmith.stages.capture.urls import template_key
 
     assert template_key(url) == key
 
 
 def test_named_children_of_a_list_are_one_template():
-    from shotsmith.capture_pages import collection_of, template_key
+    from shotsmith.stages.capture.urls import collection_of, template_key
 
     seen: dict[str, set[str]] = {}
     for slug in ("pad-thai", "tomato-soup", "green-curry"):
@@ -875,7 +875,7 @@ def test_named_children_of_a_list_are_one_template():
 
 
 def test_page_verdicts():
-    from shotsmith.capture_pages import error_page, is_sign_in_page, not_html
+    from shotsmith.stages.capture.pages import error_page, is_sign_in_page, not_html
 
     assert not_html({"Content-Type": "application/json; charset=utf-8"}).kind == "not-html"
     assert not_html({"content-type": "text/html; charset=utf-8"}) is None
@@ -983,6 +983,80 @@ def test_sizes_map_to_devices_and_store_canvases():
         for device in table.values():
             assert device.platform == platform
             assert abs(device.px[0] / device.points[0] * device.points[0] - device.px[0]) < 1e-6
+
+
+def test_one_device_catalogue_in_data_feeds_capture_render_and_the_stores():
+    """Capture's devices are the catalogue's (data/devices.json), geometry and all; no
+    device table is written out in code."""
+    from importlib import resources
+
+    from shotsmith import devices
+
+    table = json.loads(resources.files("shotsmith").joinpath("data/devices.json").read_text())
+    by_id = {e["id"]: e for e in table["devices"]}
+    assert list(devices.CATALOGUE) == list(by_id)
+    assert list(devices.DEVICES) == [i for i, e in by_id.items() if e.get("frame", True)]
+    for platform, sizes in table["capture"].items():
+        if platform not in ("ios", "android"):
+            continue
+        for size, device_id in sizes.items():
+            device, entry = CAPTURE_DEVICES[platform][size], by_id[device_id]
+            assert (device.id, device.platform) == (device_id, platform)
+            assert list(device.px) == entry["screen_px"] and list(device.points) == entry["points"]
+            assert device.top_inset_pt == entry["top_inset_pt"]
+            assert device.canvas in devices.STORE_SIZES[device.store_size]
+    assert {k: [list(s) for s in v] for k, v in devices.STORE_SIZES.items()} == (
+        table["store_sizes"]["sizes"]
+    )
+    package = Path(devices.__file__).parent
+    for path in [package / "devices.py", *(package / "stages" / "capture").glob("*.py")]:
+        text = path.read_text(encoding="utf-8")
+        for entry in by_id.values():  # a device written out in code shows its pixels
+            w, h = entry["screen_px"]
+            assert f"({w}, {h})" not in text, f"{path.name} holds {entry['id']}'s geometry"
+    # a size the capture-only part of the catalogue serves, emulated at its own pixels
+    (d65,) = resolve_devices("ios", ["6.5"])
+    assert (d65.id, d65.px, d65.canvas) == ("iphone-14-plus", (1284, 2778), (1284, 2778))
+
+
+def test_in_page_scripts_ship_with_the_package_and_share_their_helpers_once():
+    from importlib import resources
+
+    from shotsmith.stages.capture.rules import script
+
+    folder = resources.files("shotsmith.stages.capture").joinpath("js")
+    names = sorted(p.name for p in folder.iterdir() if p.name.endswith(".js"))
+    assert {"calm.js", "extract.js", "init.js", "settle.js", "signin.js"} <= set(names)
+    helper = "if (el.checkVisibility && !el.checkVisibility({opacityProperty: true, visib"
+    assert sum(folder.joinpath(n).read_text().count(helper) for n in names) == 1
+    for name in ("calm", "signin"):
+        code = script(name)
+        assert "@include" not in code and code.count(helper) == 1, name
+        assert "(opts) => {" in code and "const {" in code.split("const shown")[0]
+
+
+def test_capture_takes_what_capture_report_takes_and_returns_the_frame():
+    import inspect
+
+    frame_sig, report_sig = inspect.signature(capture), inspect.signature(capture_report)
+    assert frame_sig.parameters == report_sig.parameters
+    assert frame_sig.return_annotation == "pd.DataFrame"
+    assert capture.__name__ == "capture" and "read_screenshots" in capture.__doc__
+    with pytest.raises(TypeError, match="max_screen"):
+        capture("http://127.0.0.1:9/", max_screen=3)  # a misspelt option is refused
+
+
+def test_locale_and_bundle_id_rules_are_the_same_for_capture_and_the_server():
+    from shotsmith import ids
+    from shotsmith.server import projects
+
+    for locale in ("en-US", "zh-Hans-CN", "pt_BR", "de"):
+        assert ids.is_locale(locale) and projects._LOCALE.match(locale), locale
+    for locale in ("english please", "e", "en-", "en-US-x-a-b-c"):
+        assert not ids.is_locale(locale) and not projects._LOCALE.match(locale), locale
+        with pytest.raises(ShotsmithError, match="locale must be a BCP 47 tag"):
+            capture("http://127.0.0.1:9/", locale=locale)
+    assert projects._BUNDLE_ID.match("com.example.app") and not projects._BUNDLE_ID.match("app")
 
 
 @pytest.mark.parametrize(

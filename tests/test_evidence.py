@@ -26,6 +26,7 @@ from shotsmith.columns import (
     FEATURES_TITLE,
 )
 from shotsmith.stages.features import evidence as reader
+from shotsmith.stages.features import keywords_of
 
 from .conftest import INTER_BOLD, ROOT, png_bytes
 
@@ -96,12 +97,10 @@ def test_the_title_is_the_largest_type_near_the_top():
     body = ImageFont.truetype(INTER_BOLD, 46)
     for k, line in enumerate(["Bear Lake Loop", "Sky Pond", "Emerald Lake", "Add a review"]):
         draw.text((60, 560 + k * 110), line, font=body, fill=(40, 40, 40))
-    folder = Path(__file__).parent  # any folder name; the frame is built by hand
     frame = pd.DataFrame(
         {"app_id": ["t"], "position": [0], "screen": ["screen 1"], "image": [png_bytes(im)]}
     )
     out = ss.extract_features(frame, ocr=True).iloc[0]
-    assert folder
     assert out[FEATURES_TITLE] == "Trail Reviews"
     assert "Add a review" in out[FEATURES_ACTIONS]
     assert {"Bear Lake Loop", "Sky Pond", "Emerald Lake"} <= set(out[FEATURES_LABELS])
@@ -161,6 +160,17 @@ def test_words_of_every_script_are_read():
     assert ev.title == "Einkaufsliste"
     texts = [i["text"] for i in ev.items]
     assert "東京の天気" in texts and "مرحبا بالعالم" in texts
+
+
+def test_ocr_lines_and_keywords_in_other_scripts_are_kept():
+    # an OCR line in Japanese or Russian is words, not noise; an accented word is a keyword
+    assert reader.clean_ocr_line("東京の天気") == "東京の天気"
+    assert reader.clean_ocr_line("@ Мои покупки") == "Мои покупки"
+    assert reader.clean_ocr_line("Einkäufe") == "Einkäufe"
+    assert reader.clean_ocr_line("ééé") == ""
+    words = keywords_of("Übersicht", "Einkäufe der Woche\nМои покупки\n東京 天気")
+    assert words[0] == "übersicht"
+    assert {"einkäufe", "woche", "покупки", "東京", "天気"} <= set(words), words
 
 
 # --- the accent: the interface's colour, not the pictures' ------------------------------------

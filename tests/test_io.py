@@ -181,8 +181,12 @@ def test_fast_png_decoder_gives_pillows_pixels(tmp_path: Path, monkeypatch):
     source = Image.open(sorted(sample.glob("*.png"))[0])
     alpha = source.convert("RGBA")
     alpha.putalpha(Image.linear_gradient("L").resize(source.size))  # real transparency
-    kinds = {"RGB": source.convert("RGB"), "RGBA": alpha, "L": source.convert("L"),
-             "P": source.convert("P", palette=Image.Palette.ADAPTIVE)}
+    kinds = {
+        "RGB": source.convert("RGB"),
+        "RGBA": alpha,
+        "L": source.convert("L"),
+        "P": source.convert("P", palette=Image.Palette.ADAPTIVE),
+    }
     for name, im in kinds.items():
         data = png_bytes(im)
         path = tmp_path / f"{name}.png"
@@ -443,3 +447,14 @@ def test_every_png_mode_renders_like_its_rgb_picture():
         assert got.shape == want.shape, name
         assert np.abs(got.astype(int) - want).mean() < 0.5, name  # the picture's colours
         assert np.abs(got.astype(int) - blank).mean() > 2, f"{name}: a blank screen"
+
+
+def test_read_stage_lives_in_stages_read_and_old_imports_keep_working():
+    import shotsmith.io as io_module
+    from shotsmith.stages import read
+
+    assert ss.read_screenshots is read.read_screenshots is io_module.read_screenshots
+    assert io_module.concat_sets is read.concat_sets
+    assert io_module.screen_name_from_file(Path("03_search-results.png")) == (3, "search results")
+    with pytest.raises(AttributeError, match="no attribute 'nothing_here'"):
+        io_module.nothing_here  # noqa: B018

@@ -133,7 +133,9 @@ def test_template_errors_are_clear(screens_dir, tmp_path):
     with pytest.raises(ss.TemplateError, match="align"):
         ss.plan_layout(frame, template=bad)
     with pytest.raises(ss.ShotsmithError, match="not an accepted store screenshot size"):
-        ss.plan_layout(frame, size="1000x1000")
+        ss.plan_layout(frame, size="1000x100")
+    with pytest.raises(ss.ShotsmithError, match="1000x1000.*not an App Store size for iPhone"):
+        ss.plan_layout(frame, size="1000x1000")  # a Google Play size, not for iPhone shots
 
 
 def test_headline_too_long_for_two_lines_is_a_clear_error(screens_dir):

@@ -86,6 +86,26 @@ class FakeLLM(BaseHTTPRequestHandler):
                 "subtitle": "Forecasts you can trust.",
             }
             content = json.dumps({"tagline": GOOD[0][0], "screens": screens})
+        elif mode == "ja":  # Japanese lines built from the Japanese evidence in the brief
+            screens = [
+                {
+                    "position": i + 1,
+                    "headline": f"{sc['title']}の{sc['labels'][0]}",
+                    "subtitle": f"{sc['labels'][0]}と{sc['labels'][1]}を{sc['title']}で。",
+                }
+                for i, sc in enumerate(brief["screens"])
+            ]
+            content = json.dumps({"tagline": screens[0]["headline"], "screens": screens})
+        elif mode == "ja-claim":  # "automatic savings": nowhere on the screens
+            screens = [
+                {
+                    "position": i + 1,
+                    "headline": f"{sc['title']}で自動貯金",
+                    "subtitle": f"{sc['title']}で毎月自動。",
+                }
+                for i, sc in enumerate(brief["screens"])
+            ]
+            content = json.dumps({"tagline": screens[0]["headline"], "screens": screens})
         elif mode == "short":
             content = json.dumps({"tagline": "Money, finally clear", "screens": []})
         else:  # a valid answer, wrapped in a code fence as chat models like to do
@@ -350,3 +370,42 @@ def test_parse_json_object():
 def test_request_copy_round_trip(fake_llm):
     answer = request_copy(config_for(fake_llm), {"app_name": "A", "screens": [{}, {}]})
     assert [s["headline"] for s in answer["screens"]] == GOOD_HEADLINES[:2]
+
+
+def japanese_set() -> pd.DataFrame:
+    from .test_copywriting import evidence, evidence_set
+
+    frame = evidence_set(
+        "kb",
+        "Kakeibo",
+        [
+            ("overview", evidence("家計簿", labels=["食費", "住居費"], tabs=["家計簿", "予算"])),
+            ("budgets", evidence("予算", labels=["外食", "日用品"], actions=["予算を追加"])),
+        ],
+    )
+    frame[LOCALE] = "ja-JP"
+    return frame
+
+
+def test_llm_writes_japanese_for_a_japanese_set_and_it_passes_the_rules(fake_llm):
+    """The endpoint is a local fake (a remote LLM cannot run here); the rules, grounding
+    and the stage are real. Japanese copy is not judged by English word rules."""
+    fake_llm.mode = "ja"
+    out = write_copy(japanese_set(), backend="llm", llm=config_for(fake_llm))
+    assert (out[COPY_SOURCE] == "llm:fake-1").all(), out[COPY_SOURCE].tolist()
+    assert out[COPY_HEADLINE].tolist() == ["家計簿の食費", "予算の外食"]
+    assert out[COPY_SUBTITLE].iloc[1] == "外食と日用品を予算で。"
+    # a line that assembles a claim from stray characters is still rejected
+    fake_llm.mode = "ja-claim"
+    out = write_copy(japanese_set(), backend="llm", llm=config_for(fake_llm))
+    assert out[COPY_SOURCE].iloc[0].startswith("grounded (llm rejected")
+    assert "not on the screens" in out[COPY_SOURCE].iloc[0]
+    assert fake_llm.briefs[0]["locale"] == "ja-JP"
+    assert "Write in the language of the given locale" in COPY_SYSTEM_PROMPT
+
+
+def test_grounded_copy_invents_no_english_for_a_japanese_set():
+    out = write_copy(japanese_set())
+    for head, sub in zip(out[COPY_HEADLINE], out[COPY_SUBTITLE]):
+        for line in (head, sub):
+            assert not any(c.isascii() and c.isalpha() for c in line), line

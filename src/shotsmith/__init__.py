@@ -29,12 +29,10 @@ _EXPORTS: dict[str, str] = {
     "MissingColumnError": ".errors",
     "ShotsmithError": ".errors",
     "TemplateError": ".errors",
-    "concat_sets": ".io",
     "open_image": ".io",
-    "read_screenshots": ".io",
     "LLMConfig": ".llm",
-    "LocalSite": ".localsite",
-    "serve_folder": ".localsite",
+    "LocalSite": ".stages.capture.localsite",
+    "serve_folder": ".stages.capture.localsite",
     "LayoutTuner": ".notebook",
     "LocalServer": ".notebook",
     "show": ".notebook",
@@ -49,11 +47,13 @@ _EXPORTS: dict[str, str] = {
     "Scene": ".scene",
     "capture": ".stages.capture",
     "capture_report": ".stages.capture",
+    "concat_sets": ".stages.read",
+    "read_screenshots": ".stages.read",
     "write_copy": ".stages.copywriting",
     "detect_domain": ".stages.domain",
     "extract_features": ".stages.features",
-    "available_templates": ".stages.layout",
-    "load_template": ".stages.layout",
+    "available_templates": ".templates",
+    "load_template": ".templates",
     "plan_layout": ".stages.layout",
     "render": ".stages.render",
     "render_scene": ".stages.render",
@@ -83,18 +83,20 @@ if TYPE_CHECKING:  # what editors and type checkers see
     from .batch import read_manifest, run_batch, write_manifest
     from .columns import STAGES
     from .errors import InputImageError, MissingColumnError, ShotsmithError, TemplateError
-    from .io import concat_sets, open_image, read_screenshots
+    from .io import open_image
     from .llm import LLMConfig
-    from .localsite import LocalSite, serve_folder
     from .notebook import LayoutTuner, LocalServer, show, show_scene, show_set, start_server
     from .pipeline import Pipeline, PipelineRun, design, report, write_report
     from .scene import Scene
     from .stages.capture import capture, capture_report
+    from .stages.capture.localsite import LocalSite, serve_folder
     from .stages.copywriting import write_copy
     from .stages.domain import detect_domain
     from .stages.features import extract_features
-    from .stages.layout import available_templates, load_template, plan_layout
+    from .stages.layout import plan_layout
+    from .stages.read import concat_sets, read_screenshots
     from .stages.render import render, render_scene
+    from .templates import available_templates, load_template
 
 __all__ = [
     "STAGES",

@@ -547,7 +547,7 @@ def run_batch(
 def _template_ref(template: str | Path | dict) -> dict[str, Any]:
     """The template, loaded here once: the workers get the dict itself, so they need
     neither this folder's layouts/ nor the same working directory (remote clusters)."""
-    from .stages.layout import load_template
+    from .templates import load_template
 
     return load_template(template)
 
@@ -633,7 +633,12 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         default="default",
         help="layout template name in layouts/ or a path to a template file",
     )
-    p.add_argument("--size", default=None, help="output store size: 6.9 (default), 6.5, 6.3")
+    p.add_argument(
+        "--size",
+        default=None,
+        help="one store size for every app (6.9, 6.5, 13, android-phone, WxH); default: "
+        "each app's device's own (iPhone 6.9\", iPad 13\", Android Google Play sizes)",
+    )
     p.add_argument("--no-ocr", action="store_true", help="do not OCR the screenshots")
     p.add_argument(
         "--window",

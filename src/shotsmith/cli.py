@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import sys
 from pathlib import Path
 
@@ -40,7 +41,14 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         help="layout template name in layouts/ or a path to a template file",
     )
     p.add_argument(
-        "--size", default=None, help="output store size: 6.9 (1320x2868, default), 6.5, 6.3, or WxH"
+        "--size",
+        action="append",
+        default=None,
+        metavar="SIZE",
+        help="a store size to design at, instead of the screenshots' device's own (iPhone "
+        '6.9" 1320x2868, iPad 13" 2064x2752, Android phone 1080x1920, tablet 1440x2560): '
+        "6.9, 6.5, 6.3, 6.1, 5.5, 13, 11, android-phone, android-tablet or WxH. Repeat it "
+        "for several sizes (--size 6.9 --size 6.5); each goes to OUT/<size>/<app>/",
     )
     p.add_argument("--out", type=Path, default=None, help="output folder (default: out/)")
     p.add_argument("--no-ocr", action="store_true", help="do not OCR the screenshots")
@@ -65,27 +73,53 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         type=Path,
         default=None,
         help="your own captions: a CSV with columns screen, headline, subtitle (optional "
-        "locale); they are kept as written and the other screens are captioned around them",
+        "locale), frameit's title.strings/keyword.strings (or fastlane's screenshots "
+        "folder) or an Xcode .xcstrings catalogue; they are kept as written and the other "
+        "screens are captioned around them",
+    )
+    p.add_argument(
+        "--locale",
+        metavar="LOCALE",
+        default=None,
+        help="the set's language, e.g. ja-JP, ar-SA, de-DE (default: the manifest's, else "
+        "en-US); --copy rows of this locale are used and captions and store text are "
+        "written in it",
+    )
+    p.add_argument(
+        "--quiet", action="store_true", help="no progress on stderr (errors and warnings only)"
     )
     p.set_defaults(func=_design)
+
+
+_LOCALE = re.compile(r"[^\W\d_]{2,3}([-_][^\W_]{2,8}){0,3}")
 
 
 def _design(args: argparse.Namespace) -> int:
     from .pipeline import design
 
     out = args.out or Path("out")
+    if args.locale is not None and not _LOCALE.fullmatch(args.locale.strip()):
+        print(
+            f"shotsmith design: --locale {args.locale!r} is not a locale code; use one such "
+            "as ja-JP, ar-SA, de-DE or zh-Hans.",
+            file=sys.stderr,
+        )
+        return 2
     _log_to_stderr(args.command)
+    source = _read_source(args)
     frame = design(
-        args.folder,
+        source,
         project_name=args.project_name,
         bundle_id=args.bundle_id,
         template=args.template,
-        size=args.size,
+        sizes=args.size,
         out_dir=out,
         ocr=False if args.no_ocr else "auto",
         copy_backend=args.copy_backend,
         about=args.about,
         copy=args.copy,
+        locale=args.locale.strip() if args.locale else None,
+        progress=False if args.quiet else _progress_lines(args.command, source, args.size),
     )
     if args.copy_backend in ("llm", "auto"):
         _say_when_llm_unused(frame, args.command)
@@ -99,12 +133,59 @@ def _design(args: argparse.Namespace) -> int:
             f"  {row['render_path']}  {row['render_width']}x{row['render_height']}  "
             f"{row['copy_headline']!r}"
         )
-    print(f"table: {out / str(first['app_id']) / 'design.json'}")
     from .export.validate import validate
 
-    for problem in validate(out / str(first["app_id"])):
-        print(f"warning: {problem}", file=sys.stderr)
+    folders = dict.fromkeys(Path(p).parent for p in frame["render_path"])
+    for folder in folders:
+        print(f"table: {folder / 'design.json'}")
+    for folder in folders:
+        for problem in validate(folder):
+            print(f"warning: {problem}", file=sys.stderr)
     return 0
+
+
+def _read_source(args: argparse.Namespace):
+    """The folder as ``design`` reads it; a fastlane folder (``screenshots/<locale>/`` from
+    snapshot, ``metadata/android/<locale>/images/*Screenshots/`` from screengrab) is read by
+    capture's folder reader, so each device's screenshots become a set of that device."""
+    folder = Path(args.folder)
+    if not folder.is_dir() or any(folder.glob("*.png")) or (folder / "manifest.json").exists():
+        return folder
+    if not any(p.is_dir() for p in folder.iterdir()):
+        return folder  # read_screenshots says what is missing
+    from .stages.capture import capture
+
+    return capture(folder, project_name=args.project_name, bundle_id=args.bundle_id)
+
+
+def _progress_lines(command: str, source, sizes: list[str] | None):
+    """Progress on stderr: a line per stage, then one per screenshot as it is written."""
+    import time
+
+    start = time.perf_counter()
+    count = {"done": 0, "total": 0}
+
+    def report(event: dict) -> None:
+        elapsed = f"{time.perf_counter() - start:5.1f}s"
+        if event["event"] == "stage":
+            count["total"] = count["total"] or event["screenshots"] * max(1, len(sizes or []))
+            print(
+                f"shotsmith {command}: {elapsed} {event['stage']} "
+                f"({event['screenshots']} screenshots)",
+                file=sys.stderr,
+                flush=True,
+            )
+        elif event["event"] == "rendered":
+            count["done"] += 1
+            print(
+                f"shotsmith {command}: {elapsed} [{count['done']}/{count['total']}] "
+                f"{event['path']} "
+                f"{event['width']}x{event['height']} ({event['device']})",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    return report
 
 
 def _say_when_llm_unused(frame, command: str) -> None:

@@ -36,10 +36,10 @@ import email.utils
 import json
 import time
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import quote, unquote, urlsplit
 
 import httpx
@@ -49,6 +49,8 @@ from . import __version__
 from . import columns as C
 from .errors import ShotsmithError
 from .io import read_screenshots, screen_name_from_file
+
+T = TypeVar("T")
 
 FINISHED = ("completed", "failed")
 ImageSource = str | Path | bytes
@@ -389,14 +391,36 @@ class Client:
         hiccup (5xx, connection error) waits ``Retry-After`` (or the interval) and
         polls again. Raises :class:`JobTimeout` after ``timeout`` seconds.
         """
+        return self._poll(
+            lambda: self.get_design_job(job_id),
+            lambda job: job.get("status") in FINISHED,
+            f"job {job_id}",
+            timeout,
+            interval,
+            max_interval,
+        )
+
+    def _poll(
+        self,
+        read: Callable[[], T],
+        finished: Callable[[T], bool],
+        what: str,
+        timeout: float,
+        interval: float,
+        max_interval: float,
+    ) -> T:
+        """The one polling loop of :meth:`wait` and :meth:`wait_collection`: ``read()``
+        until ``finished``; the pause grows from ``interval`` by 1.5x to ``max_interval``;
+        a 429, a 5xx or a lost connection waits ``Retry-After`` (or the pause) and reads
+        again; any other API error is raised. :class:`JobTimeout` after ``timeout`` s."""
         deadline = time.monotonic() + timeout
         delay = interval
         while True:
             pause = delay
             try:
-                job = self.get_design_job(job_id)
-                if job.get("status") in FINISHED:
-                    return job
+                item = read()
+                if finished(item):
+                    return item
             except ApiError as exc:
                 if not (exc.status in (0, 429) or exc.status >= 500):
                     raise
@@ -404,7 +428,7 @@ class Client:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise JobTimeout(
-                    f"job {job_id} did not finish within {timeout:g} s; poll it again later."
+                    f"{what} did not finish within {timeout:g} s; poll it again later."
                 )
             time.sleep(min(pause, left))
             delay = min(delay * 1.5, max_interval)
@@ -463,26 +487,14 @@ class Client:
     ) -> Collection:
         """Poll until the collection is completed or failed (returned either way); retries
         like :meth:`wait`. Raises :class:`JobTimeout` after ``timeout`` seconds."""
-        deadline = time.monotonic() + timeout
-        delay = interval
-        while True:
-            pause = delay
-            try:
-                collection = self.get_collection(project_id, collection_id)
-                if collection.finished:
-                    return collection
-            except ApiError as exc:
-                if not (exc.status in (0, 429) or exc.status >= 500):
-                    raise
-                pause = exc.retry_after if exc.retry_after is not None else delay
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise JobTimeout(
-                    f"collection {collection_id} did not finish within "
-                    f"{timeout:g} s; poll it again later."
-                )
-            time.sleep(min(pause, left))
-            delay = min(delay * 1.5, max_interval)
+        return self._poll(
+            lambda: self.get_collection(project_id, collection_id),
+            lambda collection: collection.finished,
+            f"collection {collection_id}",
+            timeout,
+            interval,
+            max_interval,
+        )
 
     def download_collection(
         self, collection: Collection, out_dir: str | Path, *, raw: bool = False

@@ -91,9 +91,13 @@ COPY_SOURCE = "copy_source"  # "phrasebank", "llm:<model>", "phrasebank (llm fai
 # dict {"headline": [...], "subtitle": [...]}: the evidence words each line rests on
 # (screen text, app name, the user's description); [] for a line the user wrote
 COPY_EVIDENCE = "copy_evidence"
+# dict per set and locale {"subtitle", "promotional_text", "keywords", "evidence"}: the
+# App Store text written from the same evidence (fastlane export writes it for deliver)
+COPY_STORE_TEXT = "copy_store_text"
 
 # --- plan_layout ------------------------------------------------------------
 LAYOUT_TEMPLATE = "layout_template"
+LAYOUT_DEVICE = "layout_device"  # the device drawn around the screenshot, e.g. "pixel-9"
 LAYOUT_SIZE = "layout_size"  # output store size, e.g. "1320x2868"
 LAYOUT_HEADLINE_SIZE = "layout_headline_size"  # px, one per set
 LAYOUT_VARIANT = "layout_variant"  # the rhythm variant of this slide

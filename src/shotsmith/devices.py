@@ -1,12 +1,18 @@
-"""Device catalogue and store output sizes (from spec/store-facts.md).
+"""Device catalogue and store output sizes.
 
-Geometry is in points unless a name says ``px``. Store sizes are portrait
-pixels; landscape is the same pair swapped.
+The table itself is data, ``data/devices.json`` (one copy, read once here): the devices
+render frames and capture emulates, the stores' accepted screenshot sizes
+(docs/store-rules.md) and the sizes render offers by name. This module gives it types
+and the lookups every stage shares. Geometry is in points unless a name says ``px``.
+Store sizes are portrait pixels; landscape is the same pair swapped.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from importlib import resources
+from typing import Any
 
 from .errors import ShotsmithError
 
@@ -33,131 +39,51 @@ class Device:
         return self.screen_px[1] / self.screen_px[0]
 
 
+def _device(entry: dict[str, Any]) -> Device:
+    fields = {k: v for k, v in entry.items() if k != "frame"}
+    for key in ("screen_px", "points", "island_pt", "punch_hole_pt"):
+        if fields.get(key) is not None:
+            fields[key] = tuple(fields[key])
+    return Device(**fields)
+
+
+def _load() -> dict[str, Any]:
+    """``data/devices.json``: the one catalogue of devices and store sizes, read once."""
+    text = resources.files("shotsmith").joinpath("data/devices.json").read_text("utf-8")
+    return json.loads(text)
+
+
+_TABLE = _load()
+
+#: every device in the catalogue, by id: the ones render frames and the ones capture
+#: only emulates (``"frame": false``)
+CATALOGUE: dict[str, Device] = {e["id"]: _device(e) for e in _TABLE["devices"]}
+
+#: the devices render draws a frame for, by id
 DEVICES: dict[str, Device] = {
-    d.id: d
-    for d in [
-        Device(
-            "iphone-16-pro",
-            "iPhone 16 Pro",
-            "ios",
-            (1206, 2622),
-            (402, 874),
-            3,
-            62,
-            island_pt=(126, 37, 11),
-            top_inset_pt=62,
-            store_size="6.3",
-        ),
-        Device(
-            "iphone-16-pro-max",
-            "iPhone 16 Pro Max",
-            "ios",
-            (1320, 2868),
-            (440, 956),
-            3,
-            62,
-            island_pt=(126, 37, 11),
-            top_inset_pt=62,
-            store_size="6.9",
-        ),
-        Device(
-            "iphone-16",
-            "iPhone 16",
-            "ios",
-            (1179, 2556),
-            (393, 852),
-            3,
-            55,
-            island_pt=(126, 37, 11),
-            top_inset_pt=59,
-            store_size="6.1",
-        ),
-        Device(
-            "iphone-16-plus",
-            "iPhone 16 Plus",
-            "ios",
-            (1290, 2796),
-            (430, 932),
-            3,
-            55,
-            island_pt=(126, 37, 11),
-            top_inset_pt=59,
-            store_size="6.9",
-        ),
-        Device(
-            "iphone-se-3",
-            "iPhone SE (3rd generation)",
-            "ios",
-            (750, 1334),
-            (375, 667),
-            2,
-            0,
-            top_inset_pt=20,
-            bezel_pt=14,
-            home_button=True,
-            store_size="5.5",
-        ),
-        Device(
-            "ipad-pro-13",
-            "iPad Pro 13-inch (M4)",
-            "ios",
-            (2064, 2752),
-            (1032, 1376),
-            2,
-            18,
-            top_inset_pt=24,
-            bezel_pt=14,
-            store_size="13",
-        ),
-        Device(
-            "pixel-9",
-            "Pixel 9",
-            "android",
-            (1080, 2424),
-            (412, 923),
-            2.625,
-            48,
-            punch_hole_pt=(11, 12),
-            top_inset_pt=36,
-            store_size="android-phone",
-        ),
-        Device(
-            "pixel-9-pro-xl",
-            "Pixel 9 Pro XL",
-            "android",
-            (1344, 2992),
-            (448, 997),
-            3,
-            48,
-            punch_hole_pt=(11, 12),
-            top_inset_pt=36,
-            store_size="android-phone",
-        ),
-    ]
+    e["id"]: CATALOGUE[e["id"]] for e in _TABLE["devices"] if e.get("frame", True)
 }
 
-# Accepted store canvases, portrait, primary first (store-facts.md).
+#: accepted store canvases, portrait, primary first (docs/store-rules.md)
 STORE_SIZES: dict[str, list[tuple[int, int]]] = {
-    "6.9": [(1320, 2868), (1290, 2796), (1260, 2736)],
-    "6.5": [(1284, 2778), (1242, 2688)],
-    "6.3": [(1206, 2622), (1179, 2556)],
-    "6.1": [(1170, 2532), (1125, 2436), (1080, 2340)],
-    "5.5": [(1242, 2208)],
-    "13": [(2064, 2752), (2048, 2732)],
-    "11": [(1668, 2388), (1640, 2360), (1668, 2420), (1488, 2266)],
-    # Google Play: each side 320..3840 and long side <= 2x short side.
-    "android-phone": [(1080, 2160), (1080, 1920), (1440, 2880)],
+    name: [(w, h) for w, h in sizes] for name, sizes in _TABLE["store_sizes"]["sizes"].items()
 }
 
-# Sizes the renderer offers by name (the v1 default is the 6.9" primary).
+#: sizes the renderer offers by name (the v1 default is the 6.9" primary)
 OUTPUT_SIZES: dict[str, tuple[int, int]] = {
-    "6.9": (1320, 2868),
-    "6.5": (1284, 2778),
-    "6.3": (1206, 2622),
-    "13": (2064, 2752),
-    "android-phone": (1080, 2160),
+    name: (w, h) for name, (w, h) in _TABLE["output_sizes"]["sizes"].items()
 }
-DEFAULT_OUTPUT_SIZE = "6.9"
+DEFAULT_OUTPUT_SIZE: str = _TABLE["output_sizes"]["default"]
+
+#: what capture emulates: platform -> display class (inches, as text) -> device id, the
+#: classes captured when none is asked for, and the class an iPad-capable app adds
+CAPTURE_SIZES: dict[str, dict[str, str]] = {
+    platform: dict(_TABLE["capture"][platform]) for platform in ("ios", "android")
+}
+CAPTURE_DEFAULTS: dict[str, tuple[str, ...]] = {
+    platform: tuple(sizes) for platform, sizes in _TABLE["capture"]["defaults"].items()
+}
+CAPTURE_IPAD_SIZE: str = _TABLE["capture"]["ipad"]
 
 
 def get_device(device_id: str) -> Device:
@@ -170,33 +96,12 @@ def get_device(device_id: str) -> Device:
 
 
 def output_size(size: str | tuple[int, int] | None) -> tuple[int, int]:
-    """Resolve ``"6.9"``, ``"1320x2868"`` or ``(w, h)`` to an accepted store canvas."""
-    if size is None:
-        size = DEFAULT_OUTPUT_SIZE
-    if isinstance(size, str):
-        key = size.strip().rstrip('"').removesuffix("in").strip()
-        if key in OUTPUT_SIZES:
-            return OUTPUT_SIZES[key]
-        if "x" in key:
-            try:
-                w, h = (int(v) for v in key.lower().split("x"))
-            except ValueError:
-                w = h = -1
-            size = (w, h)
-        else:
-            raise ShotsmithError(
-                f"unknown output size {size!r}; use one of {', '.join(OUTPUT_SIZES)} "
-                "or an accepted store size such as 1320x2868"
-            )
-    w, h = size
-    if not is_store_size(w, h):
-        raise ShotsmithError(
-            f"{w}x{h} is not an accepted store screenshot size; accepted portrait sizes: "
-            + "; ".join(
-                f"{k}: " + ", ".join(f"{a}x{b}" for a, b in v) for k, v in STORE_SIZES.items()
-            )
-        )
-    return w, h
+    """Resolve ``"6.9"``, ``"1320x2868"`` or ``(w, h)`` to an accepted store canvas
+    (:func:`shotsmith.sizes.parse_size`, the one size parser)."""
+    from .sizes import parse_size
+
+    found = parse_size(DEFAULT_OUTPUT_SIZE if size is None else size)
+    return found.width, found.height
 
 
 def is_store_size(width: int, height: int) -> bool:

@@ -1,23 +1,22 @@
-"""Reading raw screenshots into a frame, and opening them lazily.
+"""Raw screenshot files: checking PNG bytes, decoding base64, opening an image lazily.
 
-The frame holds only a *reference* to each raw image (a path, or the PNG bytes
-when the caller handed bytes/base64); pixels are decoded when a stage needs them.
+The frame holds only a *reference* to each raw image (a path, or the PNG bytes when the
+caller handed bytes/base64); these helpers check it when it is read
+(:func:`shotsmith.stages.read.read_screenshots`) and decode it when a stage needs the
+pixels (:func:`open_image`).
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import importlib
 import io
-import json
-import re
 import struct
 import zlib
-from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
 from PIL import Image
 
 try:  # libspng: decodes PNGs in about half Pillow's time, to the same pixels
@@ -25,16 +24,37 @@ try:  # libspng: decodes PNGs in about half Pillow's time, to the same pixels
 except ImportError:  # pragma: no cover - a dependency; Pillow decodes without it
     pyspng = None
 
-from . import columns as C
-from .errors import InputImageError, ShotsmithError
+from .errors import InputImageError
+from .ids import slugify
 from .png import read_header, to_rgb
+
+__all__ = ["check_png", "decode_base64_png", "open_image", "slugify"]
+
+# Names that moved to the read stage (stages/read.py) and still import from here. Loaded
+# on first use: the read stage itself imports this module.
+_MOVED = {
+    name: "shotsmith.stages.read"
+    for name in (
+        "read_screenshots",
+        "concat_sets",
+        "screen_name_from_file",
+        "MANIFEST_NAMES",
+        "DEFAULT_DEVICE",
+        "DEFAULT_LOCALE",
+        "ELEMENT_ROLES",
+    )
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _MOVED:
+        return getattr(importlib.import_module(_MOVED[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 MAX_PIXELS = 40_000_000  # ~ 2 x the largest store canvas; larger is a decompression bomb
 MAX_SIDE = 16_384
-MANIFEST_NAMES = ("manifest.json", "shotsmith.json")
-DEFAULT_DEVICE = "iphone-16-pro"
-DEFAULT_LOCALE = "en-US"
 
 Image.MAX_IMAGE_PIXELS = MAX_PIXELS  # Pillow itself refuses bombs beyond this too
 
@@ -175,259 +195,3 @@ def _ref_name(ref: Any) -> str:
     if isinstance(ref, (bytes, bytearray, memoryview)):
         return f"<{len(ref)} bytes>"
     return str(ref)
-
-
-_NUMBERED = re.compile(r"^(?P<num>\d+)[\s_.-]*(?P<name>.*)$")
-
-
-def screen_name_from_file(path: Path) -> tuple[int | None, str]:
-    """``03_search-results.png`` -> (3, "search results")."""
-    stem = path.stem
-    m = _NUMBERED.match(stem)
-    num = None
-    if m:
-        num, stem = int(m.group("num")), m.group("name")
-    name = re.sub(r"[_\-.]+", " ", stem).strip().lower()
-    name = re.sub(r"\s+", " ", name)
-    return num, name or f"screen {num if num is not None else ''}".strip()
-
-
-def _read_manifest(folder: Path) -> dict[str, Any] | None:
-    for manifest_name in MANIFEST_NAMES:
-        path = folder / manifest_name
-        if path.exists():
-            try:
-                manifest = json.loads(path.read_text(encoding="utf-8"))
-            except (OSError, json.JSONDecodeError) as exc:
-                raise ShotsmithError(f"{path}: not valid JSON ({exc}). Fix or remove it.") from exc
-            if not isinstance(manifest, dict):
-                raise ShotsmithError(f"{path}: expected a JSON object with a 'screens' list.")
-            return manifest
-    return None
-
-
-ELEMENT_ROLES = ("heading", "tab", "button", "link", "listitem", "label", "input", "text")
-
-
-def _manifest_elements(value: Any, where: str) -> list[dict[str, Any]]:
-    """A manifest screen's ``elements`` (see ``columns.SCREEN_ELEMENTS``), checked."""
-    if value is None:
-        return []
-    if not isinstance(value, list):
-        raise ShotsmithError(
-            f'{where}: \'elements\' must be a list of {{"role", "text"[, "level"][, "box"]}} '
-            f"objects, got {type(value).__name__}. Fix or remove it."
-        )
-    out = []
-    for i, item in enumerate(value, start=1):
-        if not isinstance(item, dict) or not isinstance(item.get("text"), str):
-            raise ShotsmithError(
-                f"{where}: element {i} must be an object with a 'role' and a 'text' string."
-            )
-        role = item.get("role", "text")
-        if role not in ELEMENT_ROLES:
-            raise ShotsmithError(
-                f"{where}: element {i} has role {role!r}; roles are {', '.join(ELEMENT_ROLES)}."
-            )
-        element: dict[str, Any] = {"role": role, "text": item["text"]}
-        if "level" in item:
-            level = item["level"]
-            if not isinstance(level, int) or isinstance(level, bool) or not 1 <= level <= 6:
-                raise ShotsmithError(f"{where}: element {i} has level {level!r}; use 1-6.")
-            element["level"] = level
-        if "box" in item:
-            box = item["box"]
-            if not (
-                isinstance(box, list)
-                and len(box) == 4
-                and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in box)
-            ):
-                raise ShotsmithError(
-                    f"{where}: element {i} has box {box!r}; use [x, y, width, height] in pixels."
-                )
-            element["box"] = box
-        out.append(element)
-    return out
-
-
-def read_screenshots(
-    source: str | Path | Sequence[str | Path | bytes] | None = None,
-    *,
-    project_name: str | None = None,
-    bundle_id: str | None = None,
-    screens: Sequence[str] | None = None,
-    devices: Sequence[str] | str | None = None,
-    locale: str | None = None,
-    app_id: str | None = None,
-    texts: Sequence[str] | None = None,
-    images_base64: Sequence[str] | None = None,
-) -> pd.DataFrame:
-    """Read one set of raw screenshots into a frame (one row per screenshot).
-
-    ``source`` is a folder of PNGs (store order and screen names from file names
-    like ``01_home.png``, or from a ``manifest.json`` in the folder), a list of
-    PNG paths, or a list of PNG bytes. ``images_base64`` takes base64 strings
-    instead (as the /v1 server receives them). Every image is validated (PNG
-    signature, size limits, complete data) and a bad one raises
-    :class:`InputImageError` naming it. Pixels are not kept in the frame.
-    """
-    manifest: dict[str, Any] = {}
-    refs: list[str | bytes] = []
-    names: list[str] = []
-    labels: list[str] = []
-    elements: list[list[dict[str, Any]]] = []  # from manifest.json, per screen
-    urls: list[str] = []
-    if images_base64 is not None:
-        if source is not None:
-            raise ShotsmithError("read_screenshots: pass either source or images_base64, not both.")
-        refs = [decode_base64_png(t, f"image {i + 1}") for i, t in enumerate(images_base64)]
-        labels = [f"image {i + 1}" for i in range(len(refs))]
-    elif isinstance(source, (str, Path)) and Path(source).is_dir():
-        folder = Path(source)
-        manifest = _read_manifest(folder) or {}
-        entries = manifest.get("screens")
-        if entries:
-            for i, entry in enumerate(entries):
-                entry = {"file": entry} if isinstance(entry, str) else entry
-                path = folder / entry["file"]
-                if not path.exists():
-                    raise InputImageError(
-                        f"{folder}/manifest: screen {i + 1} names "
-                        f"{entry['file']!r}, which is not in the folder."
-                    )
-                refs.append(str(path))
-                names.append(entry.get("screen") or screen_name_from_file(path)[1])
-                labels.append(str(path))
-                where = f"{folder}/manifest: screen {i + 1}"
-                elements.append(_manifest_elements(entry.get("elements"), where))
-                url = entry.get("url", "")
-                if not isinstance(url, str):
-                    raise ShotsmithError(f"{where}: 'url' must be text, got {url!r}.")
-                urls.append(url)
-            if texts is None and any("text" in e for e in entries if isinstance(e, dict)):
-                texts = [e.get("text", "") if isinstance(e, dict) else "" for e in entries]
-        else:
-            files = sorted(p for p in folder.iterdir() if p.suffix.lower() == ".png")
-            if not files:
-                others = sorted(p.name for p in folder.iterdir() if p.is_file())[:5]
-                raise InputImageError(
-                    f"{folder}: no .png screenshots found"
-                    + (f" (found {', '.join(others)})" if others else " (folder is empty)")
-                    + ". Put the raw screenshots there as PNG files, e.g. 01_home.png."
-                )
-            keyed = [(screen_name_from_file(p), p) for p in files]
-            keyed.sort(key=lambda kp: (kp[0][0] is None, kp[0][0] or 0, kp[1].name))
-            for (_, name), path in keyed:
-                refs.append(str(path))
-                names.append(name)
-                labels.append(str(path))
-    elif isinstance(source, (str, Path)):
-        raise InputImageError(
-            f"{source}: no such folder. Pass a folder of PNG screenshots or a list of PNG files."
-        )
-    elif source is not None:
-        for i, item in enumerate(source):
-            if isinstance(item, (bytes, bytearray, memoryview)):
-                refs.append(bytes(item))
-                labels.append(f"image {i + 1}")
-            else:
-                path = Path(item)
-                if not path.is_file():
-                    raise InputImageError(f"{path}: no such file.")
-                refs.append(str(path))
-                names.append(screen_name_from_file(path)[1])
-                labels.append(str(path))
-        if names and len(names) != len(refs):
-            names = []
-    else:
-        raise ShotsmithError(
-            "read_screenshots: give a folder, a list of PNG paths or bytes, or images_base64."
-        )
-
-    if not refs:
-        raise InputImageError("read_screenshots: no images given.")
-    if screens is not None:
-        if len(screens) != len(refs):
-            raise ShotsmithError(
-                f"read_screenshots: {len(screens)} screen names for "
-                f"{len(refs)} images; give one name per image."
-            )
-        names = [str(s) for s in screens]
-    if not names:
-        names = [f"screen {i + 1}" for i in range(len(refs))]
-
-    sizes = []
-    for ref, label in zip(refs, labels):
-        data = ref if isinstance(ref, bytes) else _read_bytes(ref)
-        sizes.append(check_png(data, label))
-
-    project = project_name or manifest.get("project_name")
-    if not project:
-        if isinstance(source, (str, Path)):
-            project = Path(source).name.replace("-", " ").replace("_", " ").title()
-        else:
-            raise ShotsmithError(
-                "read_screenshots: project_name is required for images "
-                "given as bytes or files (it drives the tagline and domain)."
-            )
-    bundle = bundle_id if bundle_id is not None else manifest.get("bundle_id", "")
-    loc = locale or manifest.get("locale") or DEFAULT_LOCALE
-    if devices is None:
-        devices = manifest.get("device", DEFAULT_DEVICE)
-    device_list = [devices] * len(refs) if isinstance(devices, str) else list(devices)
-    if len(device_list) != len(refs):
-        raise ShotsmithError("read_screenshots: give one device per image or a single device.")
-    text_list = list(texts) if texts is not None else [""] * len(refs)
-    if len(text_list) != len(refs):
-        raise ShotsmithError("read_screenshots: give one visible-text string per image.")
-    aid = app_id or slugify(project)
-    if len(elements) != len(refs):
-        elements = [[] for _ in refs]
-    if len(urls) != len(refs):
-        urls = [""] * len(refs)
-
-    return pd.DataFrame(
-        {
-            C.APP_ID: [aid] * len(refs),
-            C.POSITION: list(range(len(refs))),
-            C.PROJECT_NAME: [project] * len(refs),
-            C.BUNDLE_ID: [bundle or ""] * len(refs),
-            C.SCREEN: names,
-            C.DEVICE: device_list,
-            C.LOCALE: [loc] * len(refs),
-            C.IMAGE: refs,
-            C.SCREEN_TEXT: [t or "" for t in text_list],
-            C.IMAGE_WIDTH: [w for w, _ in sizes],
-            C.IMAGE_HEIGHT: [h for _, h in sizes],
-            C.SCREEN_ELEMENTS: elements,
-            C.SCREEN_URL: urls,
-        }
-    )
-
-
-def _read_bytes(path: str | Path) -> bytes:
-    try:
-        return Path(path).read_bytes()
-    except OSError as exc:
-        raise InputImageError(f"{path}: cannot read file ({exc.strerror}).") from exc
-
-
-def concat_sets(frames: Iterable[pd.DataFrame]) -> pd.DataFrame:
-    """Several sets (each from read_screenshots) into one frame; app ids made distinct."""
-    out, seen = [], set()
-    for frame in frames:
-        frame = frame.copy()
-        for aid in frame[C.APP_ID].unique():
-            new, n = aid, 2
-            while new in seen:
-                new, n = f"{aid}-{n}", n + 1
-            seen.add(new)
-            if new != aid:
-                frame.loc[frame[C.APP_ID] == aid, C.APP_ID] = new
-        out.append(frame)
-    return pd.concat(out, ignore_index=True)
-
-
-def slugify(text: str) -> str:
-    slug = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
-    return slug or "app"

@@ -154,7 +154,8 @@ Say only what the screens show (App Store Review Guideline 2.3). Rules, all mand
 - Each screen's headline and subtitle name what THAT screen shows: its title, its objects or its actions, framed as a benefit ("Filter 12 trails by region and difficulty", not "Every place, mapped").
 - Where a screen shows little, keep its caption short and plain; never invent.
 - A screen with "user_headline" or "user_subtitle" keeps those lines exactly; do not repeat them elsewhere.
-- Write in the language of the given locale.
+- Write in the language of the given locale (e.g. ja-JP: Japanese, ar-SA: Arabic), in that language's own punctuation; the words must still come from the evidence, which is usually in that language too.
+- In Chinese, Japanese and Thai (no spaces between words) count characters, not words: headline at most 16 characters, subtitle at most 36, ending with 。 (Chinese/Japanese) or a full stop.
 - tagline: the app's strongest promise, 2-6 words, at most 30 characters; screen 1's headline is the tagline.
 - headline: 2-6 words, at most 30 characters, sentence case, no trailing period, no emoji, never ALL CAPS.
 - subtitle: one sentence ending with a period, at most 60 characters (aim for 30-55), sentence case, no emoji.

@@ -45,8 +45,9 @@ from .errors import ShotsmithError, TemplateError
 from .io import open_image
 from .scene import Scene, as_scene
 from .sheets import contact_sheet
-from .stages.layout import load_template, plan_layout, project_layouts_dir
+from .stages.layout import plan_layout
 from .stages.render import render_scene
+from .templates import load_template, project_layouts_dir
 
 IMAGE_COLUMNS = (C.IMAGE, C.RENDER_PATH, C.RENDER_PNG)
 PREVIEW_SCALE = 0.25  # preview renders at a quarter of the store size: ~20 ms a slide
@@ -1016,7 +1017,7 @@ def _merge_dict(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
 
 
 def _available() -> list[str]:
-    from .stages.layout import available_templates
+    from .templates import available_templates
 
     return available_templates()
 

@@ -24,6 +24,7 @@ to 62% of the height instead costs ~145 ms per image, the full height at half si
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -33,6 +34,7 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import lru_cache
+from importlib import resources
 from pathlib import Path
 
 import numpy as np
@@ -54,31 +56,12 @@ SCALE = 2
 TIMEOUT_BASE_S = 10.0
 TIMEOUT_PER_IMAGE_S = 3.0
 
-_LOCALE_LANGS = {
-    "en": "eng",
-    "de": "deu",
-    "fr": "fra",
-    "es": "spa",
-    "it": "ita",
-    "pt": "por",
-    "nl": "nld",
-    "sv": "swe",
-    "da": "dan",
-    "nb": "nor",
-    "no": "nor",
-    "fi": "fin",
-    "pl": "pol",
-    "cs": "ces",
-    "tr": "tur",
-    "ru": "rus",
-    "uk": "ukr",
-    "ja": "jpn",
-    "ko": "kor",
-    "zh": "chi_sim",
-    "ar": "ara",
-    "he": "heb",
-    "hi": "hin",
-}
+
+@lru_cache(maxsize=1)
+def _locale_languages() -> dict[str, str]:
+    """Locale language -> Tesseract language, loaded once from ``data/ocr_languages.json``."""
+    raw = resources.files("shotsmith").joinpath("data/ocr_languages.json").read_text("utf-8")
+    return dict(json.loads(raw)["languages"])
 
 
 class OCRUnavailableError(ShotsmithError):
@@ -214,7 +197,7 @@ def installed_languages(binary: str | None = None) -> frozenset[str]:
 
 def language_for(locale: str | None) -> str:
     """Tesseract language for a BCP 47 locale, falling back to English (+ it when both)."""
-    code = _LOCALE_LANGS.get((locale or "en").replace("_", "-").split("-")[0].lower(), "eng")
+    code = _locale_languages().get((locale or "en").replace("_", "-").split("-")[0].lower(), "eng")
     if code == "eng":
         return "eng"
     langs = installed_languages()

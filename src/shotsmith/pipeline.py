@@ -267,8 +267,10 @@ REPORT_COLUMNS = [
     C.COPY_SUBTITLE,
     C.COPY_SOURCE,
     C.COPY_EVIDENCE,
+    C.COPY_STORE_TEXT,
     C.ABOUT,
     C.LAYOUT_TEMPLATE,
+    C.LAYOUT_DEVICE,
     C.LAYOUT_SIZE,
     C.LAYOUT_HEADLINE_SIZE,
     C.LAYOUT_VARIANT,
@@ -330,13 +332,16 @@ def design(
     devices: Sequence[str] | str | None = None,
     template: str | Path | dict = "default",
     size: str | None = None,
+    sizes: Sequence[str] | None = None,
     out_dir: str | Path | None = "out",
     ocr: bool | str = "auto",
     copy_backend: str = "grounded",
     about: str | None = None,
     copy: str | Path | pd.DataFrame | None = None,
+    locale: str | None = None,
     executor: Executor | None = None,
     write_table: bool = True,
+    progress: bool | Callable[[dict[str, Any]], None] = False,
 ) -> pd.DataFrame:
     """From raw screenshots to a designed, store-ready set: the whole pipeline in one call.
 
@@ -346,9 +351,20 @@ def design(
     ``design.json``/``design.csv`` beside the PNGs. ``about`` is the user's own
     description of the app, which captions may draw on; ``copy`` the user's own captions
     (a CSV path or frame with ``screen, headline, subtitle``), which are kept verbatim.
+    ``locale`` (e.g. ``"ja-JP"``) is the set's language: its copy rows are used, the
+    captions and store text are written in it.
+
+    Each set is designed at its device's store size (iPhone 6.9", iPad 13", Android
+    Google Play sizes; :func:`shotsmith.sizes.output_size_for`) into ``out_dir/<app_id>/``.
+    ``size``/``sizes`` ask for store sizes by name (``sizes=["6.9", "6.5"]``): the
+    screens are read and captioned once, and each size is laid out and rendered into
+    its own folder, ``out_dir/<size>/<app_id>/``, so no size overwrites another.
+    ``progress=True`` shows a bar over the screenshots (tqdm: text in a terminal, a
+    widget in Jupyter); a callable gets each event instead (``{"event": "stage",
+    "stage"}`` and ``{"event": "rendered", "path", ...}``).
     """
     if isinstance(source, pd.DataFrame):
-        frame = source
+        frame = source if locale is None else source.assign(**{C.LOCALE: locale})
     else:
         frame = read_screenshots(
             source,
@@ -357,21 +373,100 @@ def design(
             screens=screens,
             images_base64=images_base64,
             devices=devices,
+            locale=locale,
         )
     if about is not None:
         frame = frame.assign(**{C.ABOUT: about})  # recorded in design.json with the copy
     if copy is not None and not isinstance(copy, pd.DataFrame):
         copy = read_user_copy(copy)  # a bad file fails before any pixel is read
+    from .sizes import StoreSize, parse_sizes
+
+    asked = parse_sizes([*([size] if size is not None else []), *(sizes or [])])
     pipe = Pipeline.default(
         template=template,
-        size=size,
-        out_dir=out_dir,
+        size=asked[0].name if len(asked) == 1 else None,
+        out_dir=_size_folder(out_dir, asked[0]) if len(asked) == 1 else out_dir,
         ocr=ocr,
         copy_backend=copy_backend,
         about=about,
         copy=copy,
     )
-    result = pipe.run(frame, executor=executor, keep_intermediates=False).output
-    if write_table and out_dir is not None:
-        write_report(result, out_dir)
-    return result
+    report = _reporter(progress, len(frame) * max(1, len(asked)))
+    if len(asked) <= 1 and report is None:
+        result = pipe.run(frame, executor=executor, keep_intermediates=False).output
+        folder = _size_folder(out_dir, asked[0] if asked else None)
+        if write_table and folder is not None:
+            write_report(result, folder)
+        return result
+    head, (plan, draw) = Pipeline(pipe.steps[:-2]), pipe.steps[-2:]
+    try:
+        frame = _run_reported(head, frame, executor, report)  # read and captioned once
+        results = []
+        runs: list[StoreSize | None] = [*asked] if asked else [None]
+        for each in runs:
+            folder = _size_folder(out_dir, each)
+            tail = Pipeline(
+                [
+                    Step(plan.name, plan.fn, {**plan.options, "size": each and each.name}),
+                    Step(draw.name, draw.fn, {**draw.options, "out_dir": folder}),
+                ]
+            )
+            result = _run_reported(tail, frame, executor, report)
+            if write_table and folder is not None:
+                write_report(result, folder)
+            results.append(result)
+    finally:
+        if report is not None:
+            report({"event": "close"})
+    return pd.concat(results, ignore_index=True) if len(results) > 1 else results[0]
+
+
+def _size_folder(out_dir: str | Path | None, size: Any) -> Path | None:
+    """Where one asked-for size goes: ``out_dir/<size>/`` (the device's own size, asked
+    for by nobody, goes to ``out_dir`` itself)."""
+    if out_dir is None:
+        return None
+    return Path(out_dir) / size.label if size is not None else Path(out_dir)
+
+
+def _run_reported(
+    pipe: Pipeline,
+    frame: pd.DataFrame,
+    executor: Executor | None,
+    report: Callable[[dict[str, Any]], None] | None,
+) -> pd.DataFrame:
+    """Run a pipeline; with ``report``, stage by stage, telling it each stage and each
+    screenshot rendered (without an executor: in this process, where someone waits)."""
+    if report is None or executor is not None:
+        return pipe.run(frame, executor=executor, keep_intermediates=False).output
+    pipe.validate(frame)
+    for step in pipe.steps:
+        report({"event": "stage", "stage": step.name, "screenshots": len(frame)})
+        if step.fn is render:
+            step = Step(step.name, step.fn, {**step.options, "on_rendered": report})
+        frame = step(frame)
+    return frame
+
+
+def _reporter(
+    progress: bool | Callable[[dict[str, Any]], None] | None, total: int
+) -> Callable[[dict[str, Any]], None] | None:
+    """``progress`` as a callable: given, a tqdm bar over ``total`` screenshots, or None."""
+    if callable(progress):
+        return progress
+    if not progress:
+        return None
+    from tqdm.auto import tqdm
+
+    meter = tqdm(total=total, unit="screenshot", desc="design")
+
+    def report(event: dict[str, Any]) -> None:
+        if event["event"] == "stage":
+            meter.set_description_str(event["stage"], refresh=True)
+        elif event["event"] == "rendered":
+            meter.update(1)
+        elif event["event"] == "close":
+            meter.set_description_str("done", refresh=False)
+            meter.close()
+
+    return report

@@ -58,6 +58,9 @@ class DeviceFrame:
     # {"height": px, "color": "#rrggbb", "status_bar": {StatusBarStyle fields, scale in
     # canvas px per point}}; None when the screenshot keeps its top inset clear itself.
     screen_band: dict[str, Any] | None = None
+    # How the screenshot fills the display: "cover" (it has the display's aspect) or
+    # "contain" (shown whole, letterboxed in its own edge colours; plan_layout warns)
+    fit: str = "cover"
 
     @property
     def screen_box(self) -> tuple[int, int, int, int]:

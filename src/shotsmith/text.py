@@ -2,20 +2,37 @@
 
 Everything that measures or draws text goes through here, so layout planning
 (measuring) and rendering (drawing) agree to the pixel.
+
+Captions come in every language the stores serve, often mixed ("Face ID" inside an
+Arabic line, Hebrew punctuation, a Latin brand in Japanese). No single font covers all
+of that, and a missing glyph draws as a box (tofu, ``.notdef``). So a line is split into
+*runs*, each set in the first font of the line's own family and then
+``data/scripts.json``'s fallback order whose character map (read from the font file
+itself) holds every character of the run. Measuring and drawing both go through
+:func:`runs`, so what the layout planned is what gets drawn. Right-to-left lines are
+shaped by raqm and their runs ordered right to left. Text without spaces (Chinese,
+Japanese) wraps between characters, never breaking the kinsoku rules (no line starts
+with 。 or ッ, none ends with 「).
 """
 
 from __future__ import annotations
 
 import functools
+import json
+import logging
 import os
+import struct
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 
-from PIL import ImageFont, features
+from PIL import ImageDraw, ImageFont, features
 
 from .errors import ShotsmithError
+
+log = logging.getLogger("shotsmith.text")
 
 FONT_DIRS = [Path(p) for p in os.environ.get("SHOTSMITH_FONT_DIRS", "").split(os.pathsep) if p] + [
     Path("/usr/share/fonts/opentype/inter"),
@@ -40,23 +57,19 @@ WEIGHT_NAMES = {
     900: "Black",
 }
 
-# Scripts Inter does not cover, and the Noto family that does (Debian fonts-noto-core).
-SCRIPT_FAMILIES = {
-    "ARABIC": "Noto Sans Arabic",
-    "HEBREW": "Noto Sans Hebrew",
-    "DEVANAGARI": "Noto Sans Devanagari",
-    "BENGALI": "Noto Sans Bengali",
-    "THAI": "Noto Sans Thai",
-    "TAMIL": "Noto Sans Tamil",
-    "GEORGIAN": "Noto Sans Georgian",
-    "ARMENIAN": "Noto Sans Armenian",
-    "CJK": "Noto Sans CJK",
-    "HANGUL": "Noto Sans CJK",
-    "HIRAGANA": "Noto Sans CJK",
-    "KATAKANA": "Noto Sans CJK",
-}
 
-RTL_SCRIPTS = {"ARABIC", "HEBREW"}
+@functools.lru_cache(maxsize=1)
+def _scripts() -> dict:
+    """``data/scripts.json``: which Noto family covers which script, the fallback order,
+    the kinsoku tables and the caption limits of unspaced scripts."""
+    text = resources.files("shotsmith").joinpath("data/scripts.json").read_text("utf-8")
+    return json.loads(text)
+
+
+# Scripts Inter does not cover, and the Noto family that does (Debian fonts-noto-core/-cjk).
+SCRIPT_FAMILIES: dict[str, str] = dict(_scripts()["script_families"])
+RTL_SCRIPTS = frozenset(_scripts()["rtl_scripts"])
+FALLBACK_FAMILIES: tuple[str, ...] = tuple(_scripts()["fallback_families"])
 
 
 def has_raqm() -> bool:
@@ -84,9 +97,21 @@ def script_of(text: str) -> str:
     return "LATIN"
 
 
+def paragraph_rtl(text: str) -> bool:
+    """True when the first strongly directional character of ``text`` is right-to-left."""
+    for ch in text:
+        kind = unicodedata.bidirectional(ch)
+        if kind in ("R", "AL"):
+            return True
+        if kind == "L":
+            return False
+    return False
+
+
 @functools.lru_cache(maxsize=64)
-def find_font(family: str, weight: int = 400) -> str:
-    """Path of an installed font file for ``family`` at the nearest available weight."""
+def find_font(family: str, weight: int = 400, *, fallback: bool = True) -> str:
+    """Path of an installed font file for ``family`` at the nearest available weight
+    (``fallback``: else Inter, else DejaVu Sans)."""
     stem = family.replace(" ", "")
     wanted = sorted(WEIGHT_NAMES, key=lambda w: (abs(w - weight), -w))
     for w in wanted:
@@ -95,16 +120,16 @@ def find_font(family: str, weight: int = 400) -> str:
                 path = d / f"{stem}-{WEIGHT_NAMES[w]}{ext}"
                 if path.exists():
                     return str(path)
-    if family != "DejaVu Sans":
-        fallback = "Inter" if family not in ("Inter", "Noto Sans") else "DejaVu Sans"
+    if fallback and family != "DejaVu Sans":
+        fallback_family = "Inter" if family not in ("Inter", "Noto Sans") else "DejaVu Sans"
         try:
-            return find_font(fallback, weight)
+            return find_font(fallback_family, weight)
         except ShotsmithError:
             pass
     raise ShotsmithError(
         f"no font file found for {family!r} (weight {weight}) in {', '.join(map(str, FONT_DIRS))}. "
-        "Install the fonts (Debian: apt-get install fonts-inter fonts-noto-core) or set "
-        "SHOTSMITH_FONT_DIRS."
+        "Install the fonts (Debian: apt-get install fonts-inter fonts-noto-core "
+        "fonts-noto-cjk) or set SHOTSMITH_FONT_DIRS."
     )
 
 
@@ -124,12 +149,285 @@ def load_font(path: str, size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(path, size, layout_engine=_layout_engine())
 
 
+# --------------------------------------------------------------------------------------
+# Glyph coverage: the character map of a font file, read once
+# --------------------------------------------------------------------------------------
+
+
+def _cmap_table(data: bytes, index: int = 0) -> bytes | None:
+    offset = 0
+    if data[:4] == b"ttcf":  # a collection: the first font's table directory
+        (offset,) = struct.unpack_from(">I", data, 12 + 4 * index)
+    num_tables = struct.unpack_from(">H", data, offset + 4)[0]
+    for i in range(num_tables):
+        tag, _, start, length = struct.unpack_from(">4sIII", data, offset + 12 + 16 * i)
+        if tag == b"cmap":
+            return data[start : start + length]
+    return None
+
+
+def _format4(t: bytes, at: int) -> set[int]:
+    seg = struct.unpack_from(">H", t, at + 6)[0] // 2
+    ends = struct.unpack_from(f">{seg}H", t, at + 14)
+    starts = struct.unpack_from(f">{seg}H", t, at + 16 + 2 * seg)
+    deltas = struct.unpack_from(f">{seg}h", t, at + 16 + 4 * seg)
+    ro_at = at + 16 + 6 * seg
+    ranges = struct.unpack_from(f">{seg}H", t, ro_at)
+    out: set[int] = set()
+    for i in range(seg):
+        for c in range(starts[i], ends[i] + 1):
+            if c == 0xFFFF:
+                continue
+            if ranges[i] == 0:
+                gid = (c + deltas[i]) & 0xFFFF
+            else:
+                addr = ro_at + 2 * i + ranges[i] + 2 * (c - starts[i])
+                gid = struct.unpack_from(">H", t, addr)[0] if addr + 2 <= len(t) else 0
+                gid = (gid + deltas[i]) & 0xFFFF if gid else 0
+            if gid:
+                out.add(c)
+    return out
+
+
+def _format12(t: bytes, at: int) -> set[int]:
+    groups = struct.unpack_from(">I", t, at + 12)[0]
+    out: set[int] = set()
+    for g in range(groups):
+        start, end, glyph = struct.unpack_from(">III", t, at + 16 + 12 * g)
+        out.update(range(start + (1 if glyph == 0 else 0), end + 1))
+    return out
+
+
+@functools.lru_cache(maxsize=64)
+def covered(path: str) -> frozenset[int]:
+    """The code points a font file maps to a real glyph (not ``.notdef``)."""
+    data = Path(path).read_bytes()
+    table = _cmap_table(data)
+    if table is None:
+        return frozenset()
+    n = struct.unpack_from(">H", table, 2)[0]
+    subtables = [struct.unpack_from(">HHI", table, 4 + 8 * i) for i in range(n)]
+    best: set[int] = set()
+    for platform, encoding, at in subtables:
+        if platform not in (0, 3) or (platform == 3 and encoding not in (1, 10)):
+            continue
+        fmt = struct.unpack_from(">H", table, at)[0]
+        chars = _format12(table, at) if fmt == 12 else _format4(table, at) if fmt == 4 else set()
+        if len(chars) > len(best):
+            best = chars
+    return frozenset(best)
+
+
+def _needs_glyph(ch: str) -> bool:
+    """Controls and format characters (ZWJ, bidi marks) have no glyph of their own."""
+    return unicodedata.category(ch) not in ("Cc", "Cf", "Zl", "Zp")
+
+
+def missing_glyphs(text: str, path: str) -> list[str]:
+    """Characters of ``text`` the font at ``path`` would draw as ``.notdef`` (tofu)."""
+    have = covered(path)
+    return [ch for ch in text if _needs_glyph(ch) and ord(ch) not in have]
+
+
+def _weight_of(path: str) -> int:
+    stem = Path(path).stem.lower()
+    for weight, name in sorted(WEIGHT_NAMES.items(), key=lambda kv: -len(kv[1])):
+        if stem.endswith(name.lower()):
+            return weight
+    return 400
+
+
+@functools.lru_cache(maxsize=64)
+def _fallbacks(path: str) -> tuple[str, ...]:
+    """The font files tried after ``path``, at its weight, in ``scripts.json`` order."""
+    weight = _weight_of(path)
+    out: list[str] = []
+    for family in FALLBACK_FAMILIES:
+        try:
+            found = find_font(family, weight, fallback=False)
+        except ShotsmithError:
+            continue
+        if found != path and found not in out:
+            out.append(found)
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=1024)
+def runs(text: str, path: str) -> tuple[tuple[str, str], ...]:
+    """``text`` split into (run, font path) pieces, each set in a font that has its glyphs.
+
+    A character stays in the current run when the run's font has it (spaces and
+    punctuation join their neighbours, combining marks their base); otherwise the
+    line's own font, then the fallback fonts, are tried in order. A character no
+    installed font has is left out (and logged) rather than drawn as a box.
+    """
+    out: list[list[str]] = []
+    chain = (path, *_fallbacks(path))
+    for ch in text:
+        if not _needs_glyph(ch):
+            if out:
+                out[-1][0] += ch
+            continue
+        current = out[-1][1] if out else None
+        if current is not None and ord(ch) in covered(current):
+            out[-1][0] += ch
+            continue
+        font = next((f for f in chain if ord(ch) in covered(f)), None)
+        if font is None:
+            log.warning(
+                "text: no installed font has %r (U+%04X); it is left out. Install a font "
+                "for it (Debian: fonts-noto-core, fonts-noto-cjk) or set SHOTSMITH_FONT_DIRS.",
+                ch,
+                ord(ch),
+            )
+            continue
+        if current == font:
+            out[-1][0] += ch
+        elif ch.isspace() and out:
+            out[-1][0] += ch
+        else:
+            out.append([ch, font])
+    return tuple((t, f) for t, f in out) or (("", path),)
+
+
 def direction_of(text: str) -> str | None:
-    return "rtl" if script_of(text) in RTL_SCRIPTS and has_raqm() else None
+    if not has_raqm():
+        return None
+    return "rtl" if any(unicodedata.bidirectional(c) in ("R", "AL") for c in text) else None
+
+
+def _run_fonts(text: str, font: ImageFont.FreeTypeFont) -> list[tuple[str, ImageFont.FreeTypeFont]]:
+    path = str(getattr(font, "path", ""))
+    if not path:
+        return [(text, font)]
+    return [(t, font if f == path else load_font(f, int(font.size))) for t, f in runs(text, path)]
 
 
 def text_width(text: str, font: ImageFont.FreeTypeFont) -> float:
-    return font.getlength(text, direction=direction_of(text))
+    return sum(f.getlength(t, direction=direction_of(t)) for t, f in _run_fonts(text, font))
+
+
+def _visual(text: str, font: ImageFont.FreeTypeFont) -> list[tuple[str, ImageFont.FreeTypeFont]]:
+    """Runs in drawing order, left to right: a right-to-left line's runs right to left."""
+    parts = [(t, f) for t, f in _run_fonts(text, font) if t]
+    if not paragraph_rtl(text):
+        return parts
+    # A left-to-right run inside a right-to-left line ("Face ID", "iCloud."): the spaces
+    # and punctuation after it belong to the line's direction, so they go to its left.
+    split: list[tuple[str, ImageFont.FreeTypeFont]] = []
+    for t, f in parts:
+        if direction_of(t) is None:
+            core = len(t)
+            while core > 0 and unicodedata.bidirectional(t[core - 1]) not in ("L", "EN", "AN"):
+                core -= 1
+            if 0 < core < len(t):
+                split += [(t[:core], f), (t[core:], f)]
+                continue
+        split.append((t, f))
+    return split[::-1]
+
+
+def draw_line(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    font: ImageFont.FreeTypeFont,
+    fill: object,
+    anchor: str = "ls",
+) -> None:
+    """Draw one line at ``xy`` (anchor ``ls``, ``ms`` or ``rs``), each run in a font that
+    has its glyphs; measured exactly as :func:`text_width` measures it."""
+    parts = _visual(text, font)
+    x, y = xy
+    if len(parts) <= 1:
+        t, f = parts[0] if parts else (text, font)
+        draw.text((x, y), t, font=f, fill=fill, anchor=anchor, direction=direction_of(t))
+        return
+    widths = [f.getlength(t, direction=direction_of(t)) for t, f in parts]
+    total = sum(widths)
+    left = x - total / 2 if anchor[0] == "m" else x - total if anchor[0] == "r" else x
+    for (t, f), w in zip(parts, widths):
+        draw.text(
+            (left, y), t, font=f, fill=fill, anchor="l" + anchor[1], direction=direction_of(t)
+        )
+        left += w
+
+
+# --------------------------------------------------------------------------------------
+# Wrapping: at spaces, and between characters of scripts written without them
+# --------------------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=1)
+def _kinsoku() -> tuple[frozenset[str], frozenset[str]]:
+    table = _scripts()["kinsoku"]
+    return frozenset(table["no_line_start"]), frozenset(table["no_line_end"])
+
+
+def _breaks_anywhere(ch: str) -> bool:
+    """Characters a line may break before or after without a space (CJK, kana, Hangul
+    syllables in Japanese-style setting are kept as words)."""
+    cp = ord(ch)
+    return (
+        0x3000 <= cp <= 0x30FF  # CJK punctuation, hiragana, katakana
+        or 0x3400 <= cp <= 0x4DBF
+        or 0x4E00 <= cp <= 0x9FFF
+        or 0xF900 <= cp <= 0xFAFF
+        or 0xFF00 <= cp <= 0xFFEF
+        or 0x20000 <= cp <= 0x3FFFF
+    )
+
+
+def pieces(text: str) -> list[str]:
+    """The units a line may break between, each with its trailing space.
+
+    Spaced text breaks at spaces; CJK text between any two characters, except that a
+    character that may not start a line sticks to the one before and one that may not
+    end a line to the one after (kinsoku); Latin words inside CJK stay whole.
+    """
+    no_start, no_end = _kinsoku()
+    out: list[str] = []
+    glue_next = False
+    for ch in " ".join(text.split()):
+        if ch == " ":
+            if out:
+                out[-1] += " "
+            glue_next = False
+            continue
+        starts_new = (
+            not out
+            or out[-1].endswith(" ")
+            or _breaks_anywhere(ch)
+            or _breaks_anywhere(out[-1][-1])
+        )
+        if out and (glue_next or ch in no_start):
+            starts_new = False
+        if out and out[-1].endswith(" ") and not glue_next:
+            starts_new = True
+        if starts_new:
+            out.append(ch)
+        else:
+            out[-1] += ch
+        glue_next = ch in no_end
+    return out
+
+
+def _phrase_boundary(first: str, second: str) -> bool:
+    """A CJK break that falls between phrases: after 、 or a closing bracket, before an
+    opening one ("予定を|「ひと目で」"), or after a case particle ("受信箱を|すっきり")."""
+    if not first or not second or first[-1] == " ":
+        return False
+    a, b = first[-1], second[0]
+    if not (_breaks_anywhere(a) or _breaks_anywhere(b)):
+        return False
+    if a in "、，,」』）】" or b in "「『（【":
+        return True
+    # after a Japanese case particle before a new word ("受信箱を|すっきり整理")
+    return a in _scripts()["kinsoku"]["phrase_end_particles"] and len(first) >= 3 and b not in "ー"
+
+
+def _join(parts: Sequence[str]) -> str:
+    return "".join(parts).strip()
 
 
 def wrap_balanced(
@@ -139,18 +437,19 @@ def wrap_balanced(
 
     One line when it fits; otherwise the split whose longest line is shortest
     (balanced), never leaving a single orphan word on the last line when the
-    text has four or more words. Returns None when it cannot fit.
+    text has four or more words. CJK text breaks between characters (kinsoku rules
+    kept). Returns None when it cannot fit.
     """
-    words = text.split()
+    words = pieces(text)
     if not words:
         return [""]
-    if text_width(" ".join(words), font) <= max_width:
-        return [" ".join(words)]
+    if text_width(_join(words), font) <= max_width:
+        return [_join(words)]
     if max_lines < 2 or len(words) < 2:
         return None
     best: tuple[float, list[str]] | None = None
     for cut in range(1, len(words)):
-        lines = [" ".join(words[:cut]), " ".join(words[cut:])]
+        lines = [_join(words[:cut]), _join(words[cut:])]
         widths = [text_width(s, font) for s in lines]
         if max(widths) > max_width:
             continue
@@ -160,6 +459,7 @@ def wrap_balanced(
             max(widths)
             + (max_width if orphan else 0)
             + (0.02 * max_width if widths[0] < widths[1] else 0)
+            - (0.12 * max_width if _phrase_boundary(lines[0], lines[1]) else 0)
         )
         if best is None or score < best[0]:
             best = (score, lines)
@@ -167,9 +467,9 @@ def wrap_balanced(
         return best[1]
     if max_lines >= 3:
         for cut in range(1, len(words) - 1):
-            head = " ".join(words[:cut])
+            head = _join(words[:cut])
             if text_width(head, font) <= max_width:
-                rest = wrap_balanced(" ".join(words[cut:]), font, max_width, max_lines - 1)
+                rest = wrap_balanced(_join(words[cut:]), font, max_width, max_lines - 1)
                 if rest is not None:
                     return [head, *rest]
     return None
@@ -214,5 +514,21 @@ def ink_box(
     text: str, font: ImageFont.FreeTypeFont, x: float, baseline: float, anchor: str
 ) -> tuple[float, float, float, float]:
     """(left, top, right, bottom) of the pixels ``text`` covers when drawn at ``anchor``."""
-    left, top, right, bottom = font.getbbox(text, anchor=anchor, direction=direction_of(text))
-    return x + left, baseline + top, x + right, baseline + bottom
+    parts = _visual(text, font)
+    if len(parts) <= 1:
+        t, f = parts[0] if parts else (text, font)
+        left, top, right, bottom = f.getbbox(t, anchor=anchor, direction=direction_of(t))
+        return x + left, baseline + top, x + right, baseline + bottom
+    total = text_width(text, font)
+    cursor = x - total / 2 if anchor[0] == "m" else x - total if anchor[0] == "r" else x
+    boxes = []
+    for t, f in parts:
+        left, top, right, bottom = f.getbbox(t, anchor="l" + anchor[1], direction=direction_of(t))
+        boxes.append((cursor + left, baseline + top, cursor + right, baseline + bottom))
+        cursor += f.getlength(t, direction=direction_of(t))
+    return (
+        min(b[0] for b in boxes),
+        min(b[1] for b in boxes),
+        max(b[2] for b in boxes),
+        max(b[3] for b in boxes),
+    )

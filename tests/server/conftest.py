@@ -23,6 +23,10 @@ import httpx
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
+from shotsmith.errors import ShotsmithError
+from shotsmith.server.local import free_port as local_free_port
+from shotsmith.server.local import run_local
+
 
 def pytest_configure(config):
     # Starlette's TestClient nudges towards httpx2; we test with httpx, which we ship with.
@@ -303,9 +307,7 @@ def closed_port_url() -> str:
 
 
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    return local_free_port("127.0.0.1")
 
 
 def run_cli(
@@ -322,7 +324,8 @@ def run_cli(
 
 
 class LiveServer:
-    """``shotsmith serve`` in a subprocess (its own process group, so kill -9 is real)."""
+    """``shotsmith serve`` in a subprocess (its own process group, so kill -9 is real),
+    started by :func:`shotsmith.server.local.run_local` with the log kept for asserts."""
 
     def __init__(
         self,
@@ -337,44 +340,24 @@ class LiveServer:
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = open(data_dir.parent / f"server-{self.port}-{time.time_ns()}.log", "w+b")
-        self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "shotsmith.cli",
-                "serve",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(self.port),
-                "--data-dir",
-                str(data_dir),
-                "--workers",
-                str(workers),
-                "--log-level",
-                "info",
-                *extra,
-            ],
-            cwd=ROOT,
-            stdout=self.log,
-            stderr=subprocess.STDOUT,
-            env={**os.environ, "SHOTSMITH_API_KEYS": keys, **(env or {})},
-            start_new_session=True,
-        )
+        try:
+            self.proc = run_local(
+                data_dir,
+                api_keys=keys,
+                port=self.port,
+                workers=workers,
+                log_level="info",
+                args=extra,
+                env=env,
+                output=self.log,
+                cwd=ROOT,
+                own_session=True,
+                log=self.output,
+            ).process
+        except ShotsmithError as exc:
+            self.log.close()
+            raise AssertionError(str(exc)) from None
         self.http = httpx.Client(base_url=self.url, timeout=30)
-        deadline = time.monotonic() + 60
-        while True:
-            if self.proc.poll() is not None:
-                raise AssertionError(f"server exited with {self.proc.returncode}:\n{self.output()}")
-            try:
-                if self.http.get("/healthz").status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline:
-                self.kill()
-                raise AssertionError(f"server did not start:\n{self.output()}")
-            time.sleep(0.1)
 
     def output(self) -> str:
         self.log.flush()

@@ -44,7 +44,10 @@ def _export(args: argparse.Namespace) -> int:
     )
     for e in written:
         print(f"  {e.target}")
-    print(f"exported {len(written)} screenshots to {args.fastlane}")
+    shots = [e for e in written if e.store != "app-store-text"]
+    texts = len(written) - len(shots)
+    extra = f" and {texts} store text files (subtitle, promotional text, keywords)" if texts else ""
+    print(f"exported {len(shots)} screenshots{extra} to {args.fastlane}")
     return _report(args.fastlane)
 
 

@@ -9,6 +9,9 @@ becomes ``screenshots/<locale>/NN_<screen>.png`` and a Play one
 
 The design output is read from its ``design.json`` tables (each row names its PNG,
 device, locale and position), so any folder layout of a design run exports the same.
+App Store sets also get their store text (``metadata/<locale>/subtitle.txt``,
+``promotional_text.txt``, ``keywords.txt``; see :mod:`.store_text`), and App Store locale
+folders use App Store Connect's codes (``ja``, ``zh-Hans``), as ``deliver`` requires.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from pathlib import Path
 
 from ..errors import ShotsmithError
 from .rules import APP_STORE, GOOGLE_PLAY, PLAY_FOLDERS, app_store_class, device_store
+from .store_text import app_store_locale, write_store_text
 from .validate import IMAGE_SUFFIXES
 
 
@@ -102,6 +106,8 @@ def export_fastlane(
         if store != GOOGLE_PLAY:
             store = APP_STORE if app_store_class(width, height) else GOOGLE_PLAY
         locale = str(row.get("locale") or "en-US")
+        if store == APP_STORE:
+            locale = app_store_locale(locale)  # deliver's folder names: "ja", "zh-Hans"
         key = app_store_class(width, height) or "" if store == APP_STORE else kind
         groups[(store, locale, key)].append((int(row.get("position") or 0), source, row))
 
@@ -147,6 +153,9 @@ def export_fastlane(
         tmp = e.target.with_name(e.target.name + ".tmp")
         shutil.copyfile(e.source, tmp)
         os.replace(tmp, e.target)
+    if any(e.store == APP_STORE for e in plan):
+        for path in write_store_text([r for _, r in rows], dest):
+            plan.append(Exported(path, path, "app-store-text", path.parent.name))
     return plan
 
 

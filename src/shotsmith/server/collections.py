@@ -105,7 +105,6 @@ def run_collection_design(
     """Phase 2: design each device's raw set at its store size; ``("ok", [styled records])``
     in the raws' order, or ``("error", message)``."""
     from .. import columns as C
-    from ..devices import OUTPUT_SIZES
     from ..errors import ShotsmithError
     from ..io import read_screenshots
     from ..pipeline import design
@@ -120,9 +119,7 @@ def run_collection_design(
         styled = []
         for device, records in groups.items():
             records = sorted(records, key=lambda r: r["step"])
-            store_size = records[0]["store_size"]
-            width, height = records[0]["canvas"]
-            size = store_size if store_size in OUTPUT_SIZES else f"{width}x{height}"
+            size = records[0]["store_size"]  # the class captured; sizes.output_size_for checks it
             # the capture's folder for this device: PNGs + manifest.json (names, DOM text)
             frame = read_screenshots(Path(records[0]["path"]).parent)
             if len(frame) != len(records):

@@ -17,14 +17,13 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from ..errors import ShotsmithError
+from ..ids import BUNDLE_ID as _BUNDLE_ID
+from ..ids import LOCALE as _LOCALE
 
 PROJECT_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"
 DEFAULT_DATA_DIR = Path("data")
 
 _PROJECT_ID = re.compile(PROJECT_ID_PATTERN)
-# the same rules as the API's (validation.py, which needs the server extras to import)
-_LOCALE = re.compile(r"^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8}){0,3}$")
-_BUNDLE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9-]*(\.[A-Za-z0-9][A-Za-z0-9-]*)+$")
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:

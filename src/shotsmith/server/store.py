@@ -31,7 +31,7 @@ import stat
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -166,6 +166,22 @@ def new_file_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+def _row_fields(cls: type, row: sqlite3.Row) -> dict[str, Any]:
+    """A row's columns as the dataclass ``cls``'s fields: the columns of the same names,
+    JSON columns (``JSON_COLUMNS``) decoded, a NULL JSON list read as empty."""
+    values = {}
+    for f in fields(cls):
+        value = row[f.name]
+        if f.name in JSON_COLUMNS:
+            value = json.loads(value) if value is not None else []
+        values[f.name] = value
+    return values
+
+
+# The columns that hold JSON (lists, or an object for ``params``), in every table.
+JSON_COLUMNS = frozenset({"params", "outputs", "platforms", "raws"})
+
+
 @dataclass(frozen=True)
 class Job:
     job_id: str
@@ -189,26 +205,7 @@ class Job:
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> Job:
-        return cls(
-            job_id=row["job_id"],
-            owner=row["owner"],
-            status=row["status"],
-            project_name=row["project_name"],
-            input_count=row["input_count"],
-            params=json.loads(row["params"]),
-            webhook_url=row["webhook_url"],
-            base_url=row["base_url"],
-            file_token=row["file_token"],
-            created_at=row["created_at"],
-            started_at=row["started_at"],
-            finished_at=row["finished_at"],
-            outputs=json.loads(row["outputs"] or "[]"),
-            error=row["error"],
-            attempts=row["attempts"],
-            claim=row["claim"],
-            webhook_status=row["webhook_status"],
-            webhook_error=row["webhook_error"],
-        )
+        return cls(**_row_fields(cls, row))
 
     @property
     def finished(self) -> bool:
@@ -229,17 +226,7 @@ class Project:
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> Project:
-        return cls(
-            project_id=row["project_id"],
-            name=row["name"],
-            platforms=json.loads(row["platforms"]),
-            locale=row["locale"],
-            source_url=row["source_url"],
-            source_dir=row["source_dir"],
-            bundle_id=row["bundle_id"],
-            max_screens=row["max_screens"],
-            created_at=row["created_at"],
-        )
+        return cls(**_row_fields(cls, row))
 
     @property
     def source(self) -> str:
@@ -271,25 +258,7 @@ class Collection:
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> Collection:
-        return cls(
-            collection_id=row["collection_id"],
-            project_id=row["project_id"],
-            owner=row["owner"],
-            status=row["status"],
-            name=row["name"],
-            params=json.loads(row["params"]),
-            base_url=row["base_url"],
-            file_token=row["file_token"],
-            created_at=row["created_at"],
-            started_at=row["started_at"],
-            captured_at=row["captured_at"],
-            finished_at=row["finished_at"],
-            raws=json.loads(row["raws"] or "[]"),
-            outputs=json.loads(row["outputs"] or "[]"),
-            error=row["error"],
-            attempts=row["attempts"],
-            claim=row["claim"],
-        )
+        return cls(**_row_fields(cls, row))
 
     @property
     def finished(self) -> bool:
@@ -323,6 +292,77 @@ def utc_ago(**delta: float) -> str:
     """``utc_now()`` minus a ``timedelta(**delta)``, in the same format (for comparisons)."""
     when = datetime.now(UTC) - timedelta(**delta)
     return when.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+@dataclass(frozen=True)
+class ClaimableQueue:
+    """One table read as a work queue, for design jobs and collections alike.
+
+    A worker claims the oldest waiting row in one ``UPDATE ... RETURNING`` (a fresh
+    random ``claim`` token, ``attempts`` + 1); every later write names the claim it
+    holds, so the write of a worker whose claim was taken back changes nothing. The
+    SQL fragments say what differs between the tables: which rows wait, which may hold
+    a claim, what a claim and a release also set, and which rows a killed server left.
+    """
+
+    table: str
+    key: str  # the id column
+    waiting: str  # rows a worker may claim
+    held: str  # rows that may hold a claim (with ``claim = ?``)
+    on_claim: str  # more SET on claim, with one ``?`` for the time
+    on_release: str  # more SET when a claim is given back ("" or ", ...")
+    stale: str  # rows a previous server held when it was killed
+
+    def claim(self, conn: sqlite3.Connection) -> sqlite3.Row | None:
+        """Atomically claim the oldest waiting row; None when none waits."""
+        return conn.execute(
+            f"UPDATE {self.table} SET claim = ?, attempts = attempts + 1, {self.on_claim}"
+            f" WHERE {self.key} = (SELECT {self.key} FROM {self.table} WHERE {self.waiting}"
+            "     ORDER BY created_at, rowid LIMIT 1)"
+            f"   AND {self.waiting} RETURNING *",
+            (secrets.token_hex(8), utc_now()),
+        ).fetchone()
+
+    def release(
+        self, conn: sqlite3.Connection, item_id: str, claim: str | None, *, count_attempt: bool
+    ) -> bool:
+        """Give a claimed row back to the queue (a worker crash counts as an attempt;
+        a shutdown does not)."""
+        cur = conn.execute(
+            f"UPDATE {self.table} SET claim = NULL, attempts = attempts - ?{self.on_release}"
+            f" WHERE {self.key} = ? AND {self.held} AND claim = ?",
+            (0 if count_attempt else 1, item_id, claim),
+        )
+        return cur.rowcount == 1
+
+    def recover(self, conn: sqlite3.Connection) -> list[str]:
+        """At start-up: every row a previous (killed) server held goes back, ids returned."""
+        rows = conn.execute(
+            f"UPDATE {self.table} SET claim = NULL{self.on_release}"
+            f" WHERE {self.stale} RETURNING {self.key}"
+        ).fetchall()
+        return [r[0] for r in rows]
+
+
+JOB_QUEUE = ClaimableQueue(
+    table="design_jobs",
+    key="job_id",
+    waiting="status = 'queued'",
+    held="status = 'processing'",
+    on_claim="status = 'processing', started_at = ?",
+    on_release=", status = 'queued', started_at = NULL",
+    stale="status = 'processing'",
+)
+# A collection keeps its phase (capturing, or processing with its raws) across claims.
+COLLECTION_QUEUE = ClaimableQueue(
+    table="collections",
+    key="collection_id",
+    waiting="status IN ('capturing', 'processing') AND claim IS NULL",
+    held="status IN ('capturing', 'processing')",
+    on_claim="started_at = coalesce(started_at, ?)",
+    on_release="",
+    stale="claim IS NOT NULL AND status IN ('capturing', 'processing')",
+)
 
 
 class Store:
@@ -592,18 +632,7 @@ class Store:
 
     def claim_next(self) -> Job | None:
         """Atomically move the oldest queued job to processing; None when none is queued."""
-        row = (
-            self._conn()
-            .execute(
-                "UPDATE design_jobs SET status = 'processing', started_at = ?, claim = ?,"
-                " attempts = attempts + 1"
-                " WHERE job_id = (SELECT job_id FROM design_jobs WHERE status = 'queued'"
-                "                 ORDER BY created_at, rowid LIMIT 1)"
-                "   AND status = 'queued' RETURNING *",
-                (utc_now(), secrets.token_hex(8)),
-            )
-            .fetchone()
-        )
+        row = JOB_QUEUE.claim(self._conn())
         return Job.from_row(row) if row else None
 
     def complete(self, job: Job, outputs: list[str]) -> Job | None:
@@ -642,25 +671,11 @@ class Store:
 
     def requeue(self, job: Job, *, count_attempt: bool = True) -> bool:
         """Give a claimed job back to the queue (worker crash; shutdown does not count)."""
-        cur = self._conn().execute(
-            "UPDATE design_jobs SET status = 'queued', claim = NULL, started_at = NULL,"
-            " attempts = attempts - ?"
-            " WHERE job_id = ? AND status = 'processing' AND claim = ?",
-            (0 if count_attempt else 1, job.job_id, job.claim),
-        )
-        return cur.rowcount == 1
+        return JOB_QUEUE.release(self._conn(), job.job_id, job.claim, count_attempt=count_attempt)
 
     def requeue_abandoned(self) -> list[str]:
         """At startup: every job left processing by a previous (killed) server goes back."""
-        rows = (
-            self._conn()
-            .execute(
-                "UPDATE design_jobs SET status = 'queued', claim = NULL, started_at = NULL"
-                " WHERE status = 'processing' RETURNING job_id"
-            )
-            .fetchall()
-        )
-        return [r[0] for r in rows]
+        return JOB_QUEUE.recover(self._conn())
 
     def set_webhook(self, job_id: str, status: str, error: str | None = None) -> None:
         self._conn().execute(
@@ -852,19 +867,7 @@ class Store:
 
     def claim_next_collection(self) -> Collection | None:
         """Atomically claim the oldest collection waiting for a worker (in either phase)."""
-        row = (
-            self._conn()
-            .execute(
-                "UPDATE collections SET claim = ?, attempts = attempts + 1,"
-                " started_at = coalesce(started_at, ?)"
-                " WHERE collection_id = (SELECT collection_id FROM collections"
-                "     WHERE status IN ('capturing', 'processing') AND claim IS NULL"
-                "     ORDER BY created_at, rowid LIMIT 1)"
-                "   AND claim IS NULL RETURNING *",
-                (secrets.token_hex(8), utc_now()),
-            )
-            .fetchone()
-        )
+        row = COLLECTION_QUEUE.claim(self._conn())
         return Collection.from_row(row) if row else None
 
     def collection_captured(
@@ -916,24 +919,13 @@ class Store:
 
     def requeue_collection(self, collection: Collection, *, count_attempt: bool = True) -> bool:
         """Give a claimed collection back (it keeps its phase: processing keeps its raws)."""
-        cur = self._conn().execute(
-            "UPDATE collections SET claim = NULL, attempts = attempts - ?"
-            " WHERE collection_id = ? AND status IN ('capturing', 'processing') AND claim = ?",
-            (0 if count_attempt else 1, collection.collection_id, collection.claim),
+        return COLLECTION_QUEUE.release(
+            self._conn(), collection.collection_id, collection.claim, count_attempt=count_attempt
         )
-        return cur.rowcount == 1
 
     def requeue_abandoned_collections(self) -> list[str]:
         """At startup: every collection a previous (killed) server had claimed goes back."""
-        rows = (
-            self._conn()
-            .execute(
-                "UPDATE collections SET claim = NULL WHERE claim IS NOT NULL"
-                " AND status IN ('capturing', 'processing') RETURNING collection_id"
-            )
-            .fetchall()
-        )
-        return [r[0] for r in rows]
+        return COLLECTION_QUEUE.recover(self._conn())
 
     # --- collections: reading -------------------------------------------------------
     def get_collection(self, collection_id: str) -> Collection | None:

@@ -20,6 +20,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..errors import InputImageError
+from ..ids import BUNDLE_ID_PATTERN, LOCALE_PATTERN
 from ..png import verify_png
 from ..stages.capture import CAPTURE_DEVICES, DEFAULT_SIZES, PLATFORMS
 from .errors import Problem
@@ -36,7 +37,6 @@ DEVICES = ("iphone-16-pro",)
 TEMPLATES = ("default",)
 #: Room for ten maximal images in base64 (+5% for JSON escapes such as ``\/``) and the rest.
 MAX_BODY_BYTES = int(MAX_IMAGES * 4 * math.ceil(MAX_IMAGE_BYTES / 3) * 1.05) + 1024 * 1024
-BUNDLE_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9-]*(\.[A-Za-z0-9][A-Za-z0-9-]*)+$"
 #: Text fields (project_name, screen): some visible character, no control characters.
 TEXT_PATTERN = r"^[^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f][^\x00-\x1f\x7f-\x9f]*$"
 #: An absolute http(s) URL with a host and no white space.
@@ -47,7 +47,6 @@ BASE64_PATTERN = r"^(data:[^,]*,)?[A-Za-z0-9+/=\s]+$"
 #: A device size as the collection endpoint takes it: inches as text, optionally
 #: qualified by platform ("6.9", "android:6.3").
 DEVICE_SIZE_PATTERN = r"^((ios|android):)?[0-9]{1,2}(\.[0-9]{1,2})?$"
-LOCALE_PATTERN = r"^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8}){0,3}$"
 MAX_DEVICE_SIZES = 10
 MAX_COLLECTION_BODY = 64 * 1024
 COLLECTION_ID_PATTERN = r"^col_[0-9a-f]{20}$"

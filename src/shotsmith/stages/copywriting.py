@@ -19,6 +19,16 @@ app's main sections. Every earlier rule still holds: 2-6 word headlines of at mo
 characters, unique across the set with varied first words, sentence case, store-safe
 words (:func:`headline_problems`, :func:`subtitle_problems`, :func:`set_problems`).
 
+Beside the captions, each set gets its App Store subtitle, promotional text and keyword
+field (``copy_store_text``, :mod:`shotsmith.stages.captions.store_text`), built from the
+same lines and evidence; ``shotsmith export --fastlane`` writes them for ``deliver``.
+
+A set in another language than English is captioned from the screens' own words in that
+language; a screen with no such words gets no invented English (unless the screen itself
+is English): its line is left empty, ``copy_source`` and stderr say so, and the user
+writes it in the copy file (a ``locale`` column, frameit ``.strings`` or an Xcode
+``.xcstrings`` catalogue) or asks the LLM backend, which writes in the set's locale.
+
 Copy a user writes always wins: a CSV of ``screen, headline, subtitle`` (``copy=``) or a
 frame whose lines were edited and marked ``copy_source == "user"`` keeps them verbatim
 (only warned about), and the other lines are written around them.
@@ -46,6 +56,7 @@ from ..columns import (
     COPY_EVIDENCE,
     COPY_HEADLINE,
     COPY_SOURCE,
+    COPY_STORE_TEXT,
     COPY_SUBTITLE,
     COPY_TAGLINE,
     DOMAIN_CATEGORY,
@@ -93,6 +104,7 @@ from .captions.rules import (  # noqa: F401
     set_problems,
     subtitle_problems,
 )
+from .captions.store_text import StoreText, store_text  # noqa: F401
 from .captions.user import (  # noqa: F401
     USER,
     read_user_copy,
@@ -134,7 +146,14 @@ def _confident(value: object) -> bool:
 @stage(
     "write_copy",
     requires=(APP_ID, POSITION, PROJECT_NAME, DOMAIN_CATEGORY, FEATURES_INTENT),
-    provides=(COPY_TAGLINE, COPY_HEADLINE, COPY_SUBTITLE, COPY_SOURCE, COPY_EVIDENCE),
+    provides=(
+        COPY_TAGLINE,
+        COPY_HEADLINE,
+        COPY_SUBTITLE,
+        COPY_SOURCE,
+        COPY_EVIDENCE,
+        COPY_STORE_TEXT,
+    ),
     optional=(
         LOCALE,
         SCREEN,
@@ -196,6 +215,7 @@ def write_copy(
     sub_col: list[str] = [""] * n
     source_col: list[str] = [""] * n
     evidence_col: list[dict[str, list[str]]] = [{"headline": [], "subtitle": []}] * n
+    store_col: list[dict[str, object]] = [{}] * n
 
     groups: dict[object, list[int]] = {}
     for k, app in enumerate(frame[APP_ID].tolist()):
@@ -249,9 +269,31 @@ def write_copy(
             result = grounded_copy(ctx, seed=seed, fixed=fixed)
             if not ctx.english:
                 notes.append(f"the screens' own words; locale {ctx.locale}")
+            if result.missing:
+                screens = [ctx.evidence[i].screen for i, _ in result.missing]
+                notes.append(f"{len(result.missing)} line(s) left to you")
+                log.warning(
+                    "write_copy: %s: no %s line rests on what these screens show: %s; "
+                    "their captions are left empty rather than invented in another "
+                    "language. Write them in --copy (a CSV row per screen with locale %s) "
+                    "or use --copy-backend llm.",
+                    app_id,
+                    ctx.locale,
+                    ", ".join(dict.fromkeys(map(str, screens))),
+                    ctx.locale,
+                )
             if notes:
                 source = f"{GROUNDED} ({'; '.join(notes)})"
+        store = store_text(
+            project=ctx.project,
+            locale=ctx.locale,
+            tagline=result.tagline,
+            headlines=result.headlines,
+            subtitles=result.subtitles,
+            evidence=ctx.evidence,
+        ).as_dict()
         for i, k in enumerate(members):
+            store_col[k] = store
             head, sub = fixed[i]
             tagline_col[k] = result.tagline
             head_col[k], sub_col[k] = result.headlines[i], result.subtitles[i]
@@ -270,4 +312,5 @@ def write_copy(
     frame[COPY_SUBTITLE] = sub_col
     frame[COPY_SOURCE] = source_col
     frame[COPY_EVIDENCE] = pd.Series(evidence_col, index=frame.index, dtype=object)
+    frame[COPY_STORE_TEXT] = pd.Series(store_col, index=frame.index, dtype=object)
     return frame

@@ -8,11 +8,7 @@ rhythm (tone, horizontal offset) and the caption lines change.
 
 from __future__ import annotations
 
-import copy
-import json
-import os
-import tomllib
-from functools import lru_cache
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -30,151 +26,25 @@ from ..color import (
     to_hex,
     worst_contrast,
 )
-from ..devices import get_device, output_size
-from ..errors import ShotsmithError, TemplateError
+from ..devices import Device
+from ..errors import InputImageError, InvalidOptionError, ShotsmithError
+from ..io import open_image
 from ..scene import Background, DeviceFrame, Scene, TextBlock
 from ..screenband import screen_band
+from ..sizes import FAMILY_LABEL, aspect_fits, output_size_for, screenshot_device
+from ..templates import (  # noqa: F401  (re-exported: the old home of these names)
+    BUILTIN_LAYOUTS,
+    TEMPLATE_DEFAULTS,
+    TONES,
+    available_templates,
+    layout_dirs,
+    load_template,
+    project_layouts_dir,
+)
 from ..text import fit_size, font_for, ink_box, load_font, wrap_balanced
 from .render import background_region
 
-#: The built-in templates, shipped inside the package (so a wheel install has them).
-BUILTIN_LAYOUTS = Path(__file__).resolve().parents[1] / "data" / "layouts"
-
-TEMPLATE_DEFAULTS: dict[str, Any] = {
-    "name": "default",
-    "description": "",
-    "text": {
-        "align": "center",
-        "margin_x": 0.06,
-        "top": 0.048,
-        "headline_family": "Inter Display",
-        "headline_weight": 800,
-        "headline_size": [0.072, 0.095],
-        "headline_max_lines": 2,
-        "line_height": 1.08,
-        "subtitle_family": "Inter",
-        "subtitle_weight": 500,
-        "subtitle_size": 0.041,
-        "subtitle_max_lines": 2,
-        "subtitle_line_height": 1.28,
-        "gap": 0.42,
-        "min_contrast": 4.5,
-    },
-    "device": {
-        "model": "iphone-16-pro",
-        "width": 0.80,
-        "gap_below_text": 0.026,
-        "min_top": 0.255,
-        "bleed": True,
-        "bottom_margin": 0.035,
-        "offsets_x": [0.0],
-        "shadow": {"blur": 0.022, "offset_y": 0.010, "opacity": 0.30},
-    },
-    "palette": {"strategy": "accent-gradient", "rhythm": ["deep"]},
-}
-
-TONES = ("deep", "light", "dark", "vivid")
-
-
-def project_layouts_dir(start: Path | None = None) -> Path | None:
-    """The nearest ``layouts/`` folder in the working folder or one of its parents.
-
-    A project keeps its own templates in ``layouts/`` at its top; a notebook or a
-    script run from a subfolder (``notebooks/``) still finds them, as git finds ``.git``.
-    """
-    here = (start or Path.cwd()).resolve()
-    for folder in (here, *here.parents):
-        if (folder / "layouts").is_dir():
-            return folder / "layouts"
-    return None
-
-
-def layout_dirs() -> list[Path]:
-    """Where templates are looked up, first match wins: ``$SHOTSMITH_LAYOUTS`` (a
-    path list), the project's ``layouts/`` (see :func:`project_layouts_dir`), then the
-    built-in templates. The first two are overlays: they add templates or override a
-    built-in one of the same name."""
-    env = [Path(p) for p in os.environ.get("SHOTSMITH_LAYOUTS", "").split(os.pathsep) if p]
-    project = project_layouts_dir()
-    return [*env, *([project] if project else []), BUILTIN_LAYOUTS]
-
-
-def available_templates() -> list[str]:
-    names: set[str] = set()
-    for d in layout_dirs():
-        if d.is_dir():
-            names.update(p.stem for p in d.iterdir() if p.suffix in (".toml", ".json"))
-    return sorted(names)
-
-
-def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
-    out = copy.deepcopy(base)
-    for key, value in over.items():
-        if isinstance(value, dict) and isinstance(out.get(key), dict):
-            out[key] = _merge(out[key], value)
-        else:
-            out[key] = value
-    return out
-
-
-def load_template(template: str | Path | dict[str, Any] = "default") -> dict[str, Any]:
-    """A template by name (``layouts/<name>.toml``/``.json``), by path, or as a dict."""
-    if isinstance(template, dict):
-        return _validate(_merge(TEMPLATE_DEFAULTS, template), "<dict>")
-    path = Path(template)
-    if path.suffix not in (".toml", ".json") or not path.exists():
-        name = str(template)
-        path = next(
-            (
-                d / f"{name}{ext}"
-                for d in layout_dirs()
-                for ext in (".toml", ".json")
-                if (d / f"{name}{ext}").exists()
-            ),
-            None,
-        )  # type: ignore[assignment]
-        if path is None:
-            raise TemplateError(
-                f"no layout template named {name!r}; available: "
-                f"{', '.join(available_templates()) or 'none'}. Add "
-                f"layouts/{name}.toml or pass a path to a template file."
-            )
-    return _load_file(str(path), path.stat().st_mtime)
-
-
-@lru_cache(maxsize=32)
-def _load_file(path: str, _mtime: float) -> dict[str, Any]:
-    try:
-        raw = Path(path).read_text(encoding="utf-8")
-        data = tomllib.loads(raw) if path.endswith(".toml") else json.loads(raw)
-    except (OSError, ValueError) as exc:
-        raise TemplateError(f"{path}: cannot read template ({exc}).") from exc
-    data.setdefault("name", Path(path).stem)
-    return _validate(_merge(TEMPLATE_DEFAULTS, data), path)
-
-
-def _validate(t: dict[str, Any], where: str) -> dict[str, Any]:
-    def need(cond: bool, what: str) -> None:
-        if not cond:
-            raise TemplateError(f"{where}: {what}")
-
-    text, dev, pal = t["text"], t["device"], t["palette"]
-    need(text["align"] in ("center", "left"), "text.align must be 'center' or 'left'")
-    lo, hi = text["headline_size"]
-    need(0.02 <= lo <= hi <= 0.2, "text.headline_size must be [smallest, largest] in 0.02..0.2")
-    need(0 <= text["margin_x"] < 0.3, "text.margin_x must be a fraction of the width < 0.3")
-    need(0.3 <= dev["width"] <= 1.0, "device.width must be a fraction of the width in 0.3..1")
-    need(bool(dev["offsets_x"]), "device.offsets_x needs at least one value")
-    need(
-        all(r in TONES for r in pal["rhythm"]) and bool(pal["rhythm"]),
-        f"palette.rhythm must list tones from {TONES}",
-    )
-    need(
-        pal["strategy"] in ("accent-gradient", "spotlight"),
-        "palette.strategy must be 'accent-gradient' or 'spotlight'",
-    )
-    get_device(dev["model"])
-    return t
+log = logging.getLogger("shotsmith")
 
 
 # --- palette ------------------------------------------------------------------
@@ -235,7 +105,9 @@ def _text_colors(tone: str, accent: str) -> tuple[str, str]:
 
 
 # --- planning --------------------------------------------------------------------
-def _plan_set(rows: pd.DataFrame, t: dict[str, Any], size: tuple[int, int]) -> list[dict]:
+def _plan_set(
+    rows: pd.DataFrame, t: dict[str, Any], size: tuple[int, int], device: Device
+) -> list[dict]:
     W, H = size
     tx, dv, pal = t["text"], t["device"], t["palette"]
     margin = round(tx["margin_x"] * W)
@@ -325,7 +197,6 @@ def _plan_set(rows: pd.DataFrame, t: dict[str, Any], size: tuple[int, int]) -> l
         )
 
     # one device geometry for the set, just below the tallest caption
-    device = get_device(dv["model"])
     top = round(tx["top"] * H)
     tallest = max(c["height"] for c in captions)
     dev_y = max(round(dv["min_top"] * H), top + tallest + round(dv["gap_below_text"] * H))
@@ -339,7 +210,8 @@ def _plan_set(rows: pd.DataFrame, t: dict[str, Any], size: tuple[int, int]) -> l
     band = max(2, round(device.band_pt * k))
     bezel = max(3, round(device.bezel_pt * k))
     screen_w = outer_w - 2 * (band + bezel)
-    screen_h = round(screen_w * device.aspect)
+    screen_aspect = _set_screen_aspect(rows, device)
+    screen_h = round(screen_w * screen_aspect)
     outer_h = screen_h + 2 * (band + bezel)
     s = screen_w / pw  # px per point on the screen
     screen_r = round(device.corner_radius_pt * s)
@@ -396,6 +268,7 @@ def _plan_set(rows: pd.DataFrame, t: dict[str, Any], size: tuple[int, int]) -> l
         tone = tones[i]
         background, colors = palettes[tone]
         dev_x = round((W - outer_w) / 2 + offsets[i % len(offsets)] * W)
+        fit = _fit(row, screen_w, screen_h, device)
         frame = DeviceFrame(
             model=device.id,
             x=dev_x,
@@ -411,7 +284,10 @@ def _plan_set(rows: pd.DataFrame, t: dict[str, Any], size: tuple[int, int]) -> l
             punch_hole=_hole(device, dev_x + band + bezel, dev_y + band + bezel, screen_w, s),
             shadow=shadow_px,
             screenshot=row[C.IMAGE] if isinstance(row[C.IMAGE], str) else None,
-            screen_band=screen_band(row[C.IMAGE], device, screen_w, screen_h),
+            screen_band=(
+                screen_band(row[C.IMAGE], device, screen_w, screen_h) if fit == "cover" else None
+            ),
+            fit=fit,
         )
         texts = []
         for block in slide_blocks:
@@ -432,10 +308,55 @@ def _plan_set(rows: pd.DataFrame, t: dict[str, Any], size: tuple[int, int]) -> l
                 "template": t["name"],
                 "tone": tone,
                 "offset_x": offsets[i % len(offsets)],
+                "device": device.id,
             },
         )
         plans.append(dict(scene=scene, tone=tone, h_size=h_size, contrast=worst))
     return plans
+
+
+def _shot_size(row: pd.Series) -> tuple[int, int]:
+    return int(row[C.IMAGE_WIDTH]), int(row[C.IMAGE_HEIGHT])
+
+
+def _set_screen_aspect(rows: pd.DataFrame, device: Device) -> float:
+    """The aspect of the display drawn for a set: the frame's own, or the screenshots'
+    when they are within a few per cent of it (a Pixel frame drawn for a 1080x2400
+    Android phone), so no screenshot is cropped to fit a slightly different screen."""
+    if C.IMAGE_WIDTH not in rows.columns or C.IMAGE_HEIGHT not in rows.columns:
+        return device.aspect
+    aspects = [h / w for w, h in (_shot_size(r) for _, r in rows.iterrows()) if w and h]
+    if not aspects:
+        return device.aspect
+    common = max(set(aspects), key=aspects.count)
+    return common if aspect_fits(common, device.aspect) else device.aspect
+
+
+def _fit(row: pd.Series, screen_w: int, screen_h: int, device: Device) -> str:
+    """``"cover"`` when the screenshot has the display's aspect (to the pixel), else
+    ``"contain"``: shown whole, letterboxed, with a warning; never cropped."""
+    if C.IMAGE_WIDTH not in row.index:
+        return "cover"
+    width, height = _shot_size(row)
+    if abs(height * screen_w / width - screen_h) <= 1.0:
+        return "cover"
+    bars = "above and below" if height / width < screen_h / screen_w else "left and right"
+    log.warning(
+        "%s: screenshot %d (%s, %dx%d, %.2f:1) does not have the aspect of the %s screen "
+        "(%.2f:1); it is shown whole, letterboxed with bars %s, not cropped. Design "
+        "screenshots of one device per set, or name the device they come from "
+        '(devices= / the manifest\'s "device").',
+        row[C.APP_ID],
+        int(row[C.POSITION]) + 1,
+        row.get(C.SCREEN, "screen"),
+        width,
+        height,
+        height / width,
+        device.name,
+        screen_h / screen_w,
+        bars,
+    )
+    return "contain"
 
 
 def _set_accent(rows: pd.DataFrame) -> str:
@@ -547,6 +468,7 @@ def _palette(
     requires=(C.APP_ID, C.POSITION, C.IMAGE, C.COPY_HEADLINE, C.COPY_SUBTITLE),
     provides=(
         C.LAYOUT_TEMPLATE,
+        C.LAYOUT_DEVICE,
         C.LAYOUT_SIZE,
         C.LAYOUT_HEADLINE_SIZE,
         C.LAYOUT_VARIANT,
@@ -555,7 +477,7 @@ def _palette(
         C.LAYOUT_CONTRAST,
         C.LAYOUT_SCENE,
     ),
-    optional=(C.FEATURES_ACCENT, C.FEATURES_DARK_UI),
+    optional=(C.FEATURES_ACCENT, C.FEATURES_DARK_UI, C.DEVICE, C.IMAGE_WIDTH, C.IMAGE_HEIGHT),
 )
 def plan_layout(
     frame: pd.DataFrame,
@@ -563,16 +485,30 @@ def plan_layout(
     template: str | Path | dict = "default",
     size: str | tuple[int, int] | None = None,
 ) -> pd.DataFrame:
-    """Design each set from a template: palette, type scale, device placement, one scene per row."""
+    """Design each set from a template: palette, type scale, device placement, one scene per row.
+
+    The device follows the screenshots: each set's device (its ``device`` column and the
+    screenshots' pixel size, :func:`shotsmith.sizes.screenshot_device`) picks the frame
+    (``layout_device``) and the store size (:func:`shotsmith.sizes.output_size_for`):
+    iPhone -> 6.9", iPad -> 13", Android -> Google Play sizes. The template's device is
+    the frame when nothing picks another. ``size`` asks for one store size for every set;
+    a size the set's store does not take is refused.
+    """
     t = load_template(template)
-    canvas = output_size(size)
     results: dict[Any, dict] = {}
-    for _, rows in C.set_groups(frame):
-        for idx, plan in zip(rows.index, _plan_set(rows, t, canvas)):
+    devices: dict[Any, str] = {}
+    canvases: dict[Any, tuple[int, int]] = {}
+    for app_id, rows in C.set_groups(frame):
+        device = _set_device(app_id, rows, t["device"]["model"])
+        canvas = output_size_for(device, size)
+        for idx, plan in zip(rows.index, _plan_set(rows, t, (canvas.width, canvas.height), device)):
             results[idx] = plan
+            devices[idx] = device.id
+            canvases[idx] = (canvas.width, canvas.height)
     order = [results[i] for i in frame.index]
     frame[C.LAYOUT_TEMPLATE] = t["name"]
-    frame[C.LAYOUT_SIZE] = f"{canvas[0]}x{canvas[1]}"
+    frame[C.LAYOUT_DEVICE] = [devices[i] for i in frame.index]
+    frame[C.LAYOUT_SIZE] = [f"{w}x{h}" for w, h in (canvases[i] for i in frame.index)]
     frame[C.LAYOUT_HEADLINE_SIZE] = [p["h_size"] for p in order]
     frame[C.LAYOUT_VARIANT] = [f"{p['tone']}/{p['scene'].meta['offset_x']:+.3f}" for p in order]
     frame[C.LAYOUT_BACKGROUND] = [list(p["scene"].background.stops) for p in order]
@@ -580,3 +516,30 @@ def plan_layout(
     frame[C.LAYOUT_CONTRAST] = [round(p["contrast"], 3) for p in order]
     frame[C.LAYOUT_SCENE] = [p["scene"].to_dict() for p in order]
     return frame
+
+
+def _set_device(app_id: Any, rows: pd.DataFrame, template_model: str) -> Device:
+    """The one frame of a set, from every row's device and pixels; a set that mixes
+    phones and tablets, or platforms, or holds a landscape screenshot, is refused."""
+    choices = []
+    for _, row in rows.iterrows():
+        hint = str(row[C.DEVICE]) if C.DEVICE in rows.columns else ""
+        if C.IMAGE_WIDTH in rows.columns:
+            width, height = _shot_size(row)
+        else:
+            width, height = open_image(row[C.IMAGE]).size
+        if width > height:
+            raise InputImageError(
+                f"{app_id}: screenshot {int(row[C.POSITION]) + 1} ({row.get(C.SCREEN, '')}) is "
+                f"landscape ({width}x{height}); shotsmith lays out portrait sets (a caption "
+                "above a portrait device). Leave it out, or use its portrait screenshot."
+            )
+        choices.append(screenshot_device(hint, width, height, default_frame=template_model))
+    families = {c.family for c in choices}
+    if len(families) > 1:
+        raise InvalidOptionError(
+            f"{app_id}: the set mixes {' and '.join(FAMILY_LABEL[f] for f in sorted(families))} "
+            "screenshots; a store set is one device. Design each device's screenshots as a "
+            "set of its own (one folder per device)."
+        )
+    return choices[0].frame

@@ -12,8 +12,10 @@ import functools
 import json
 import os
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -26,7 +28,7 @@ from ..io import open_image
 from ..png import encode_png, write_png
 from ..scene import Background, DeviceFrame, Scene, as_scene
 from ..statusbar import StatusBarStyle, paint_status_bar
-from ..text import direction_of, load_font
+from ..text import draw_line, load_font, paragraph_rtl
 
 SUPERSAMPLE = 4  # antialiasing factor for curved edges
 
@@ -179,6 +181,9 @@ def _draw_screen(canvas: Image.Image, dev: DeviceFrame, shot: Image.Image) -> No
     if vis_h <= 0 or sx >= W or sx + sw <= 0:
         return
     src_w, src_h = shot.size
+    if dev.fit == "contain":  # another aspect: shown whole, never cropped
+        shot = _letterboxed(shot, sw, sh)
+        src_w, src_h = shot.size
     cover = max(sw / src_w, sh / src_h)  # fill the display, crop the overflow
     src_box_w = sw / cover
     left = (src_w - src_box_w) / 2
@@ -225,6 +230,26 @@ def _draw_screen(canvas: Image.Image, dev: DeviceFrame, shot: Image.Image) -> No
         _paste_color(canvas, "#000000", rounded_mask(hd, hd, hd // 2), hx, hy)
 
 
+def _letterboxed(shot: Image.Image, screen_w: int, screen_h: int) -> Image.Image:
+    """The screenshot whole on a canvas of the display's aspect, the bars in the colour
+    of the screenshot's own edge rows (or columns) beside them."""
+    src_w, src_h = shot.size
+    if src_h * screen_w > screen_h * src_w:  # taller than the display: bars left and right
+        width, height = round(src_h * screen_w / screen_h), src_h
+        edges = (shot.crop((0, 0, 1, src_h)), shot.crop((src_w - 1, 0, src_w, src_h)))
+        boxes = ((0, 0, (width - src_w) // 2, height), ((width + src_w) // 2, 0, width, height))
+    else:  # wider: bars above and below
+        width, height = src_w, round(src_w * screen_h / screen_w)
+        edges = (shot.crop((0, 0, src_w, 1)), shot.crop((0, src_h - 1, src_w, src_h)))
+        boxes = ((0, 0, width, (height - src_h) // 2), (0, (height + src_h) // 2, width, height))
+    out = Image.new("RGB", (width, height))
+    for edge, box in zip(edges, boxes):
+        color = tuple(int(v) for v in np.asarray(edge).reshape(-1, 3).mean(axis=0).round())
+        out.paste(color, box)
+    out.paste(shot, ((width - src_w) // 2, (height - src_h) // 2))
+    return out
+
+
 def render_scene(
     scene: Scene | dict | str, screenshot: Image.Image | bytes | str | Path | None = None
 ) -> Image.Image:
@@ -241,15 +266,17 @@ def render_scene(
     draw = ImageDraw.Draw(canvas)
     for block in scene.texts:
         font = load_font(block.font, block.size)
-        anchor = "ms" if block.align == "center" else "ls"
+        x, anchor = block.x, "ms" if block.align == "center" else "ls"
+        if block.align == "left" and paragraph_rtl(block.text):
+            x, anchor = scene.width - block.x, "rs"  # right-to-left: mirror the margin
         for i, line in enumerate(block.lines):
-            draw.text(
-                (block.x, block.baseline + i * block.line_height),
+            draw_line(
+                draw,
+                (x, block.baseline + i * block.line_height),
                 line,
-                font=font,
-                fill=to_rgb(block.color),
-                anchor=anchor,
-                direction=direction_of(line),
+                font,
+                to_rgb(block.color),
+                anchor,
             )
     return canvas
 
@@ -266,18 +293,27 @@ def output_name(app_id: str, position: int, screen: str) -> str:
     optional=(C.SCREEN,),
 )
 def render(
-    frame: pd.DataFrame, *, out_dir: str | Path | None = "out", threads: int | None = None
+    frame: pd.DataFrame,
+    *,
+    out_dir: str | Path | None = "out",
+    threads: int | None = None,
+    on_rendered: Callable[[dict[str, Any]], None] | None = None,
 ) -> pd.DataFrame:
     """Draw every row's scene to a PNG at the exact store size (RGB, no alpha).
 
     With ``out_dir`` the PNGs are written as ``<out_dir>/<app_id>/NN_<screen>.png``
     and only their paths stay in the frame; with ``out_dir=None`` the PNG bytes
     go into ``render_png`` instead. Rows are drawn by ``threads`` threads (default:
-    one per core, at most 4; ``SHOTSMITH_RENDER_THREADS`` overrides).
+    one per core, at most 4; ``SHOTSMITH_RENDER_THREADS`` overrides). ``on_rendered``
+    is called in this thread, in store order, as each screenshot is done, with its
+    ``app_id``, ``position``, ``screen``, ``path``, ``width``, ``height`` and ``device``
+    (progress for people waiting).
     """
 
     rows = [row for _, row in frame.iterrows()]
     workers = render_threads(threads, len(rows))
+    if out_dir is not None:
+        _refuse_other_size(frame, Path(out_dir))
 
     def one(row: pd.Series) -> tuple[str, bytes | None, int, int, float]:
         start = time.perf_counter()
@@ -292,11 +328,32 @@ def render(
             path, blob = str(write_png(image, Path(out_dir) / name)), None
         return path, blob, image.width, image.height, (time.perf_counter() - start) * 1000
 
+    def done(row: pd.Series, result: tuple[str, bytes | None, int, int, float]) -> None:
+        if on_rendered is not None:
+            scene = row[C.LAYOUT_SCENE]
+            on_rendered(
+                {
+                    "event": "rendered",
+                    "app_id": str(row[C.APP_ID]),
+                    "position": int(row[C.POSITION]),
+                    "screen": str(row.get(C.SCREEN, "")),
+                    "path": result[0],
+                    "width": result[2],
+                    "height": result[3],
+                    "device": scene["device"]["model"] if isinstance(scene, dict) else "",
+                }
+            )
+
+    results = []
     if workers > 1:  # decoding, resizing and deflate release the GIL: threads share the work
         with ThreadPoolExecutor(workers) as pool:
-            results = list(pool.map(one, rows))
+            for row, result in zip(rows, pool.map(one, rows)):
+                results.append(result)
+                done(row, result)
     else:
-        results = [one(row) for row in rows]
+        for row in rows:
+            results.append(one(row))
+            done(row, results[-1])
     frame[C.RENDER_PATH] = [r[0] for r in results]
     frame[C.RENDER_WIDTH] = [r[2] for r in results]
     frame[C.RENDER_HEIGHT] = [r[3] for r in results]
@@ -304,6 +361,29 @@ def render(
     if out_dir is None:
         frame[C.RENDER_PNG] = [r[1] for r in results]
     return frame
+
+
+def _refuse_other_size(frame: pd.DataFrame, out_dir: Path) -> None:
+    """A set folder that holds a design of another store size is not written over: two
+    devices' or two sizes' sets of one app would silently replace each other's PNGs."""
+    for app_id, rows in frame.groupby(C.APP_ID, sort=False):
+        table = out_dir / str(app_id) / "design.json"
+        if not table.is_file() or C.LAYOUT_SIZE not in rows.columns:
+            continue
+        try:
+            before = {str(r.get(C.LAYOUT_SIZE)) for r in json.loads(table.read_text("utf-8"))}
+        except (OSError, ValueError, AttributeError):
+            continue  # not a table shotsmith wrote: nothing to compare with
+        now = set(rows[C.LAYOUT_SIZE].astype(str))
+        if before and "None" not in before and before != now:
+            from ..errors import InvalidOptionError
+
+            raise InvalidOptionError(
+                f"{table.parent} already holds a {', '.join(sorted(before))} set of "
+                f"{app_id}; this one is {', '.join(sorted(now))} and would replace its "
+                "screenshots. Design into another output folder, or name the size "
+                f"(--size / sizes=), which writes to {out_dir}/<size>/{app_id}/."
+            )
 
 
 def render_threads(threads: int | None, rows: int) -> int:

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from ... import llm as llm_mod
 from ...grounding import (
+    Grounding,
     content_words,
     grounding_problems,
     is_unspaced,
@@ -27,6 +28,36 @@ from .writer import SetContext, SetCopy, proper_words
 # --------------------------------------------------------------------------------------
 
 
+def unspaced_grounded(token: str, allowed: Grounding, locale: str) -> bool:
+    """A run of Chinese/Japanese text with no spaces is grounded when it can be cut into
+    pieces that are each evidence (two characters or more, seen on the screens) or a
+    function word of the language ("家計簿|の|食費"); a single character seen somewhere is
+    not enough, so no new word is assembled from stray kanji."""
+    lang = (locale or "").replace("_", "-").split("-")[0].lower()
+    small = vocabulary().by_language.get(lang, frozenset())
+    text = allowed.unspaced_text
+    n = len(token)
+    reach = [True] + [False] * n
+    for i in range(n):
+        if not reach[i]:
+            continue
+        for j in range(i + 1, n + 1):
+            piece = token[i:j]
+            if piece in small or (j - i >= 2 and piece.casefold() in text):
+                reach[j] = True
+    return reach[n]
+
+
+def _claims(text: str, allowed: Grounding, locale: str) -> list[str]:
+    out = []
+    for problem in grounding_problems(text, allowed):
+        word = problem.split("'")[1] if problem.count("'") >= 2 else ""
+        if word and is_unspaced(word) and unspaced_grounded(word.strip("。．、"), allowed, locale):
+            continue
+        out.append(problem)
+    return out
+
+
 class LLMRejected(llm_mod.LLMError):
     """The LLM answered, but its copy broke a rule or claimed something not on the screens."""
 
@@ -36,9 +67,9 @@ def _clean_llm_line(text: object, *, headline: bool) -> str:
         return ""
     t = " ".join(text.split()).strip().strip('"“”')
     if headline:
-        t = t.rstrip(".").rstrip()
-    elif t and t[-1] not in ".!?。":
-        t += "."
+        t = t.rstrip(".。．").rstrip()
+    elif t and t[-1] not in ".!?。．！？।۔؟":
+        t += "。" if any("\u3040" <= c <= "\u9fff" for c in t) else "."
     return t
 
 
@@ -120,7 +151,7 @@ def llm_copy(
             problems = check(text, proper=proper, strict=False)
             if problems:
                 raise LLMRejected(f"screen {i} {kind}: {problems[0]}")
-            claims = grounding_problems(text, grounding)
+            claims = _claims(text, grounding, ctx.locale)
             if claims:
                 raise LLMRejected(f"screen {i} {kind} {claims[0]}")
     tagline = heads[0] if heads else ""

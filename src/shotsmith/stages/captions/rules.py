@@ -93,6 +93,34 @@ def _words(text: str) -> list[str]:
     return text.split()
 
 
+def graphemes(text: str) -> int:
+    """Characters as a reader counts them: a base letter with its marks (Thai vowels and
+    tone marks, Devanagari matras, Arabic harakat) and emoji joiners count once."""
+    return sum(
+        1
+        for ch in text
+        if not unicodedata.category(ch).startswith("M") and ch not in "\u200d\ufe0f\u200c"
+    )
+
+
+def unspaced(text: str) -> bool:
+    """Text in a script written without spaces between words (Chinese, Japanese, Thai...)."""
+    from ...grounding import is_unspaced
+
+    return is_unspaced(text)
+
+
+@lru_cache(maxsize=1)
+def _unspaced_limits() -> dict[str, int]:
+    text = resources.files("shotsmith").joinpath("data/scripts.json").read_text("utf-8")
+    return dict(json.loads(text)["copy_limits"])
+
+
+# Sentence ends in the scripts the stores serve: . 。 ． । ۔ and the question/exclamation marks.
+SENTENCE_END = ".。．।۔"
+_MORE_SENTENCES = re.compile(r"[.!?]\s+\S|[。．！？।۔؟]\s*\S")
+
+
 def _allowed_caps(text: str, proper: Iterable[str]) -> set[int]:
     """Character offsets of words that may be capitalised mid-sentence."""
     spans: set[int] = set()
@@ -158,11 +186,16 @@ def headline_problems(
         return ["empty headline"]
     h = headline.strip()
     n = len(_words(h))
-    if not HEADLINE_WORDS[0] <= n <= HEADLINE_WORDS[1]:
-        problems.append(f"{n} words (needs {HEADLINE_WORDS[0]}-{HEADLINE_WORDS[1]})")
-    if len(h) > HEADLINE_MAX_CHARS:
-        problems.append(f"{len(h)} characters (max {HEADLINE_MAX_CHARS})")
-    if h.endswith((".", "!")):
+    if unspaced(h):  # words are not counted by spaces; the length is in characters
+        limit = _unspaced_limits()["unspaced_headline_max"]
+        if graphemes(h) > limit:
+            problems.append(f"{graphemes(h)} characters (max {limit} in this script)")
+    else:
+        if not HEADLINE_WORDS[0] <= n <= HEADLINE_WORDS[1]:
+            problems.append(f"{n} words (needs {HEADLINE_WORDS[0]}-{HEADLINE_WORDS[1]})")
+        if graphemes(h) > HEADLINE_MAX_CHARS:
+            problems.append(f"{graphemes(h)} characters (max {HEADLINE_MAX_CHARS})")
+    if h.endswith((".", "!", "。", "！", "．", "।", "۔")):
         problems.append("ends with punctuation")
     if "\n" in h:
         problems.append("line break")
@@ -183,13 +216,14 @@ def subtitle_problems(
     if not isinstance(subtitle, str) or not subtitle.strip():
         return ["empty subtitle"]
     s = subtitle.strip()
-    if len(s) > SUBTITLE_MAX_CHARS:
-        problems.append(f"{len(s)} characters (max {SUBTITLE_MAX_CHARS})")
-    if not s.endswith("."):
+    limit = _unspaced_limits()["unspaced_subtitle_max"] if unspaced(s) else SUBTITLE_MAX_CHARS
+    if graphemes(s) > limit:
+        problems.append(f"{graphemes(s)} characters (max {limit})")
+    if not s.endswith(tuple(SENTENCE_END)):
         problems.append("does not end with a full stop")
-    if re.search(r"[.!?]\s+\S", s[:-1]) or "\n" in s:
+    if _MORE_SENTENCES.search(s[:-1]) or "\n" in s:
         problems.append("more than one sentence")
-    if len(_words(s)) < 2:
+    if graphemes(s) < 4 if unspaced(s) else len(_words(s)) < 2:
         problems.append("too short")
     if any(_is_emoji(c) for c in s):
         problems.append("emoji")

@@ -1,7 +1,19 @@
-"""Copy the user wrote always wins: a CSV of ``screen, headline, subtitle`` or a frame edit.
+"""Copy the user wrote always wins: a copy file or a frame edit.
+
+The copy file is whatever the user already keeps their store captions in:
+
+* a CSV of ``screen, headline, subtitle`` with an optional ``locale`` column (one row
+  per screen and locale);
+* fastlane frameit's ``title.strings`` (the headline) and ``keyword.strings`` (the
+  subtitle), ``"<screen>" = "<text>";``, UTF-8 or UTF-16; the locale is the folder they
+  sit in (``screenshots/ja/title.strings``). Pass one file (its sibling is read too) or
+  the ``screenshots`` folder (every ``<locale>/title.strings`` under it);
+* an Xcode string catalogue (``.xcstrings``) with keys ``<screen>.headline`` and
+  ``<screen>.subtitle``, one row per screen and translated locale.
 
 Rows are matched by screen name (case, file number and extension aside) and optional
-locale; unmatched rows are reported. User lines are kept verbatim and only warned about.
+locale (a bare language such as ``ja`` matches ``ja-JP``); unmatched rows are reported.
+User lines are kept verbatim and only warned about.
 """
 
 from __future__ import annotations
@@ -27,7 +39,7 @@ from ...grounding import (
 )
 from .evidence import as_text
 from .rules import headline_problems, subtitle_problems
-from .writer import SetContext, proper_words
+from .writer import SetContext, _reads_english, proper_words
 
 log = logging.getLogger("shotsmith.copy")
 
@@ -55,19 +67,133 @@ def _locale_key(value: object) -> str:
     return str(value or "").strip().replace("_", "-").casefold()
 
 
+_STRINGS_ENTRY = re.compile(r'"((?:[^"\\]|\\.)*)"\s*=\s*"((?:[^"\\]|\\.)*)"\s*;')
+_STRINGS_COMMENT = re.compile(r"/\*.*?\*/|^\s*//[^\n]*", re.DOTALL | re.MULTILINE)
+_LOCALE_DIR = re.compile(r"^[a-z]{2,3}([-_][A-Za-z0-9]{2,8})*$", re.IGNORECASE)
+
+
+def _unescape(text: str) -> str:
+    return re.sub(
+        r"\\(u[0-9a-fA-F]{4}|.)",
+        lambda m: (
+            chr(int(m.group(1)[1:], 16))
+            if m.group(1).startswith("u") and len(m.group(1)) == 5
+            else {"n": " ", "t": " "}.get(m.group(1), m.group(1))
+        ),
+        text,
+    )
+
+
+def _read_strings(path: Path) -> dict[str, str]:
+    """A ``.strings`` file's ``"key" = "value";`` pairs (UTF-16 with a BOM, or UTF-8)."""
+    raw = path.read_bytes()
+    try:
+        text = (
+            raw.decode("utf-16")
+            if raw[:2] in (b"\xff\xfe", b"\xfe\xff")
+            else raw.decode("utf-8-sig")
+        )
+    except UnicodeDecodeError:
+        raise ShotsmithError(
+            f"copy: {path} is neither UTF-8 nor UTF-16; save it in one of those."
+        ) from None
+    text = _STRINGS_COMMENT.sub("", text)
+    pairs = {_unescape(k): _unescape(v) for k, v in _STRINGS_ENTRY.findall(text)}
+    if not pairs and text.strip():
+        raise ShotsmithError(
+            f'copy: {path} has no "screen" = "text"; lines. frameit\'s title.strings looks '
+            'like: "home" = "Plan your week";'
+        )
+    return pairs
+
+
+def _frameit_table(path: Path) -> pd.DataFrame:
+    if path.is_dir():
+        folders = sorted(
+            {p.parent for p in path.glob("*/*.strings") if p.stem in ("title", "keyword")}
+        )
+        if not folders:
+            raise ShotsmithError(
+                f"copy: {path} holds no <locale>/title.strings; pass a CSV, a .strings file "
+                "or fastlane's screenshots folder."
+            )
+    else:
+        folders = [path.parent]
+    rows: dict[tuple[str, str], dict[str, str]] = {}
+    for folder in folders:
+        locale = folder.name if _LOCALE_DIR.match(folder.name) else ""
+        for stem, column in (("title", "headline"), ("keyword", "subtitle")):
+            file = folder / f"{stem}.strings"
+            if not file.is_file():
+                continue
+            for key, value in _read_strings(file).items():
+                row = rows.setdefault((key, locale), {"screen": key, "locale": locale})
+                row[column] = value
+    if not path.is_dir() and path.stem not in ("title", "keyword"):
+        for key, value in _read_strings(path).items():
+            rows.setdefault((key, ""), {"screen": key, "locale": ""})["headline"] = value
+    return pd.DataFrame(
+        [{"headline": "", "subtitle": "", **r} for r in rows.values()],
+        columns=["screen", "headline", "subtitle", "locale"],
+    )
+
+
+def _xcstrings_table(path: Path) -> pd.DataFrame:
+    import json
+
+    try:
+        catalog = json.loads(path.read_text(encoding="utf-8-sig"))
+        strings = catalog["strings"]
+    except (ValueError, KeyError, TypeError) as exc:
+        raise ShotsmithError(
+            f"copy: {path} is not an Xcode string catalogue ({type(exc).__name__}); it needs "
+            'a "strings" object with keys like "home.headline" and "home.subtitle".'
+        ) from None
+    rows: dict[tuple[str, str], dict[str, str]] = {}
+    for key, entry in strings.items():
+        screen, _, part = str(key).rpartition(".")
+        column = {"headline": "headline", "title": "headline", "subtitle": "subtitle"}.get(
+            part.casefold()
+        )
+        if not screen or column is None:
+            continue
+        for locale, loc in ((entry or {}).get("localizations") or {}).items():
+            unit = (loc or {}).get("stringUnit") or {}
+            value = unit.get("value")
+            if isinstance(value, str) and value.strip():
+                row = rows.setdefault((screen, locale), {"screen": screen, "locale": locale})
+                row[column] = value
+    if not rows:
+        raise ShotsmithError(
+            f"copy: {path} has no translated keys named <screen>.headline or "
+            "<screen>.subtitle; add them in Xcode's string catalogue editor."
+        )
+    return pd.DataFrame(
+        [{"headline": "", "subtitle": "", **r} for r in rows.values()],
+        columns=["screen", "headline", "subtitle", "locale"],
+    )
+
+
 def read_user_copy(copy: str | Path | pd.DataFrame) -> pd.DataFrame:
     """The user's own captions: a CSV path or a frame with ``screen, headline, subtitle``
-    (optional ``locale``, ``app_id``). A blank cell leaves that line to the writer."""
+    (optional ``locale``, ``app_id``), frameit ``title.strings``/``keyword.strings`` (a
+    file or fastlane's screenshots folder) or an Xcode ``.xcstrings`` catalogue. A blank
+    cell leaves that line to the writer."""
     if isinstance(copy, pd.DataFrame):
         table = copy.copy()
         where = "the copy table"
+    elif Path(copy).suffix.lower() == ".strings" or Path(copy).is_dir():
+        table, where = _frameit_table(Path(copy)), str(copy)
+    elif Path(copy).suffix.lower() == ".xcstrings" and Path(copy).is_file():
+        table, where = _xcstrings_table(Path(copy)), str(copy)
     else:
         path = Path(copy)
         where = str(path)
         if not path.is_file():
             raise ShotsmithError(
                 f"copy: {where} is not a file. Pass a CSV with the columns "
-                "screen, headline, subtitle (optional locale)."
+                "screen, headline, subtitle (optional locale), frameit's title.strings "
+                "or an Xcode .xcstrings catalogue."
             )
         try:
             table = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8-sig")
@@ -127,11 +253,19 @@ def user_lines(
         key = screen_key(rec["screen"])
         want_locale = _locale_key(rec.get("locale", ""))
         want_app = str(rec.get("app_id", "") or "")
+        if want_locale and not any(
+            loc == want_locale or loc.split("-")[0] == want_locale for loc in locales
+        ):
+            continue  # a row for another locale than this set's
         hits = [
             k
             for k in range(n)
             if keys[k] == key
-            and (not want_locale or locales[k] == want_locale)
+            and (
+                not want_locale
+                or locales[k] == want_locale
+                or ("-" not in want_locale and locales[k].split("-")[0] == want_locale)
+            )
             and (not want_app or apps[k] == want_app)
         ]
         if not hits:
@@ -154,6 +288,10 @@ def user_lines(
 def warn_user_lines(app: str, screens: Sequence[str], fixed, ctx: SetContext) -> None:
     grounding = ctx.grounding()
     proper = proper_words(ctx.project)
+    # a translation of English screens cannot use the screens' words: do not flag that
+    translated = not ctx.english and _reads_english(
+        [s for ev in ctx.evidence for s in ev.strings()]
+    )
     for screen, (head, sub) in zip(screens, fixed):
         for kind, text, check in (
             ("headline", head, headline_problems),
@@ -162,7 +300,9 @@ def warn_user_lines(app: str, screens: Sequence[str], fixed, ctx: SetContext) ->
             if not text:
                 continue
             problems = check(text, proper=proper, strict=False)
-            claims = [p.split("'")[1] for p in grounding_problems(text, grounding)]
+            claims = (
+                [] if translated else [p.split("'")[1] for p in grounding_problems(text, grounding)]
+            )
             if claims:
                 problems.append(f"words not on the screens: {', '.join(claims)}")
             if problems:

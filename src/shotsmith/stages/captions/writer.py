@@ -139,6 +139,7 @@ class SetCopy:
     headlines: list[str]
     subtitles: list[str]
     evidence: list[dict[str, list[str]]] = field(default_factory=list)
+    missing: list[tuple[int, str]] = field(default_factory=list)  # (position, kind) unwritten
 
 
 @dataclass
@@ -255,6 +256,7 @@ class _Writer:
         self.templates: set[str] = set()
         self.fillers: Counter[str] = Counter()
         self.about_used = False  # the tagline quoted the user's description
+        self.missing: list[tuple[int, str]] = []  # (position, kind) left to the user
         about_head, about_sub = about_lines(ctx.about, ctx.project)
         self.extra = {"Project": ctx.project, "About": about_head, "AboutSentence": about_sub}
 
@@ -386,7 +388,18 @@ class _Writer:
         )
 
     def _english_fallback(self, kind: str, position: int, slots: Slots, pair: Line | None) -> Line:
-        """A screen with no words of its own in another language: neutral English."""
+        """A screen the set's language has no grounded line for.
+
+        English is written only when the screen itself is English (an app whose UI is
+        not localized, captioned for another store locale): then the words are still the
+        screen's own. A screen in another language gets no invented English: the line is
+        left empty, recorded in ``self.missing``, and the stage tells the user to write
+        it (``--copy`` with a ``locale`` column, or an LLM backend).
+        """
+        strings = self.ctx.evidence[position].strings() if position < len(self.ctx.evidence) else []
+        if not _reads_english(strings):
+            self.missing.append((position, kind))
+            return Line("", [], "left to the user")
         english = SetContext(**{**self.ctx.__dict__, "locale": "en-US"})
         writer = _Writer(english, self.seed)
         writer.headlines, writer.first_words = self.headlines, self.first_words
@@ -433,12 +446,21 @@ def grounded_copy(
             sub_line = writer.write("subtitle", i, all_slots[i], pair=head_line)
             subs[i] = sub_line.text
             evidence[i]["subtitle"] = sub_line.evidence
-    return SetCopy(heads[0] if n else "", heads, subs, evidence)
+    return SetCopy(heads[0] if n else "", heads, subs, evidence, list(writer.missing))
 
 
 def proper_words(project: str) -> list[str]:
     project = (project or "").strip()
     return [project, *project.split()] if project else []
+
+
+def _reads_english(strings: Sequence[str]) -> bool:
+    """True when a screen's words are Latin-script letters, mostly ASCII (its UI is
+    English or untranslated), so an English line still says only what it shows."""
+    letters = [c for text in strings for c in text if c.isalpha()]
+    if len(letters) < 3:
+        return False
+    return sum(c.isascii() for c in letters) / len(letters) >= 0.9
 
 
 def is_english(locale: str) -> bool:

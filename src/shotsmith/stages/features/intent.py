@@ -10,11 +10,19 @@ are the salient words of the name and the text. The words themselves are data
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
+from functools import lru_cache
 
 from .vocabulary import vocabulary
 
-_TOKEN = re.compile(r"[A-Za-z][A-Za-z'’-]*[A-Za-z]|[A-Za-z]")
+#: A word of any script: letters (Unicode word characters without digits or "_"), with
+#: inner apostrophes and hyphens ("don't", "check-in", "Straße", "東京").
+_LETTER = r"[^\W\d_]"
+_TOKEN = re.compile(rf"{_LETTER}(?:(?:{_LETTER}|['’-])*{_LETTER})?")
+_WORDS = re.compile(rf"{_LETTER}+")
+#: Letters and digits of any script: the parts of a screen name.
+_NAME_TOKEN = re.compile(r"[^\W_]+")
 _VOWEL = re.compile(r"[aeiouy]")
 _HAS_DIGIT_OR_MONEY = re.compile(r"[\d$€£¥%#@]")
 
@@ -34,13 +42,15 @@ def singular(word: str) -> str:
 
 
 def _name_tokens(screen: str) -> list[str]:
-    words = re.findall(r"[a-z0-9]+", str(screen or "").lower().replace("-", " "))
+    words = _NAME_TOKEN.findall(str(screen or "").lower().replace("-", " "))
     return [singular(w) if not w.isdigit() else w for w in words]
 
 
 def plausible_word(token: str) -> bool:
     """Keep real-looking words; drop OCR noise like 'sSyol', 'lll' or 'e@'."""
     core = token.strip("'’-")
+    if not core.isascii():  # another script (or accents): no English vowel rules apply
+        return _plausible_other_script(core)
     if len(core) < 3 or len(core) > 18:
         return False
     if not (core.islower() or core.istitle() or core.isupper()):
@@ -51,13 +61,28 @@ def plausible_word(token: str) -> bool:
     return not re.search(r"[bcdfghjklmnpqrstvwxz]{6,}", low)  # no 6 consonants in a row
 
 
+def _plausible_other_script(core: str) -> bool:
+    """A word with letters beyond ASCII. Accented Latin ("café", "Straße") keeps the rules
+    of :func:`plausible_word` on its letters without accents; other cased scripts
+    (Cyrillic, Greek) keep the length and case rules; scripts without case (CJK, Arabic,
+    Devanagari) need only be letters, not one repeated three times."""
+    if len(core) > 30 or not all(ch.isalpha() or ch in "'’-" for ch in core):
+        return False
+    bare = unicodedata.normalize("NFKD", core).encode("ascii", "ignore").decode()
+    if bare and len(bare) >= len(core) - 1 and bare.isalpha():  # Latin with accents
+        return plausible_word(bare)
+    if core.lower() == core.upper():  # a script without case
+        return not re.search(r"(.)\1\1", core)
+    return 3 <= len(core) and (core.islower() or core.istitle() or core.isupper())
+
+
 def keywords_of(screen: str, text: str, *, limit: int = 8, project: str = "") -> list[str]:
     """Salient words: the screen name's first, then the visible text's by frequency.
 
     Stop words, interface chrome, numbers, prices and OCR noise are dropped; singular
     and plural forms count once; the app's own name is left out.
     """
-    project_words = {w.lower() for w in re.findall(r"[A-Za-z]+", project or "")}
+    project_words = {w.lower() for w in _WORDS.findall(project or "")}
     seen: set[str] = set()
     out: list[str] = []
 
@@ -71,13 +96,13 @@ def keywords_of(screen: str, text: str, *, limit: int = 8, project: str = "") ->
             or low in vocabulary().ui_words
             or key in vocabulary().ui_words
             or low in project_words
-            or len(low) < 3
+            or (len(low) < 3 and low.upper() != low)  # "東京" is a word, "ok" is not
         ):
             return
         seen.add(key)
         out.append(low)
 
-    for word in re.findall(r"[A-Za-z]+", str(screen or "")):
+    for word in _WORDS.findall(str(screen or "")):
         if not re.fullmatch(r"screen|image|shot|screenshot", word.lower()):
             consider(word)
     counts: Counter[str] = Counter()
@@ -146,7 +171,16 @@ def _match_name(
 
 
 def _raw_tokens(screen: str) -> list[str]:
-    return re.findall(r"[a-z0-9]+", str(screen or "").lower().replace("-", " "))
+    return _NAME_TOKEN.findall(str(screen or "").lower().replace("-", " "))
+
+
+@lru_cache(maxsize=1)
+def _cue_patterns() -> dict[str, tuple[re.Pattern[str], ...]]:
+    """Each intent's text cues as patterns, built once from ``text_cues`` (whole words)."""
+    return {
+        intent: tuple(re.compile(rf"(?<!{_LETTER}){re.escape(cue)}(?!{_LETTER})") for cue in cues)
+        for intent, cues in vocabulary().text_cues.items()
+    }
 
 
 def _match_text(title: str, text: str, domain: str | None) -> str | None:
@@ -159,10 +193,10 @@ def _match_text(title: str, text: str, domain: str | None) -> str | None:
             return intent
     low = " " + re.sub(r"\s+", " ", (text or "").lower()) + " "
     scores: Counter[str] = Counter()
-    for intent, cues in vocabulary().text_cues.items():
-        for cue in cues:
-            if re.search(r"(?<![a-z])" + re.escape(cue) + r"(?![a-z])", low):
-                scores[intent] += 1
+    for intent, cues in _cue_patterns().items():
+        hits = sum(bool(cue.search(low)) for cue in cues)
+        if hits:
+            scores[intent] = hits
     if not scores:
         return None
     ranked = scores.most_common(2)
@@ -215,6 +249,6 @@ def screen_phrase(intent: str, screen: str, domain: str | None = None, title: st
     phrase: "turn-by-turn directions" is not what an unnamed map screen shows)."""
     things = screen_subject(screen, domain) or title.strip()
     if not things:
-        name = " ".join(re.findall(r"[a-z]+", str(screen or "").lower()))
+        name = " ".join(_WORDS.findall(str(screen or "").lower()))
         things = name if name and not name.startswith("screen") else "the app"
     return vocabulary().phrases.get(intent, "{s}").format(s=things)

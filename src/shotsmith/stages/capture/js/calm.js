@@ -5,16 +5,7 @@
 // the dismiss button of the first open dialog is marked data-shotsmith-dismiss.
 (opts) => {
   const {hide, markDismiss, cookieWords, toastWords, overlays, dismissLabels} = opts;
-  const vw = innerWidth, vh = innerHeight;
-  const str = (v) => (v === null || v === undefined) ? '' : (typeof v === 'object' && 'baseVal' in v) ? String(v.baseVal || '') : String(v);
-  const norm = (s) => str(s).replace(/\s+/g, ' ').trim();
-  const attr = (el, name) => str(el.getAttribute && el.getAttribute(name));
-  const shown = (el) => {
-    if (!el || !el.getClientRects || !el.getClientRects().length) return false;
-    if (el.checkVisibility && !el.checkVisibility({opacityProperty: true, visibilityProperty: true})) return false;
-    const r = el.getBoundingClientRect();
-    return r.width > 1 && r.height > 1 && r.bottom > 0 && r.top < vh && r.right > 0 && r.left < vw;
-  };
+  // @include dom.js
   const floating = (el) => {
     for (let p = el, i = 0; p && p !== document.body && i < 6; p = p.parentElement, i++) {
       const pos = getComputedStyle(p).position;

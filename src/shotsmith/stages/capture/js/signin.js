@@ -4,16 +4,7 @@
 // reads like a failed sign-in, so the explorer can say why signing in did not work.
 (opts) => {
   const {submitWords, failureWords, signInLabels} = opts;
-  const vw = innerWidth, vh = innerHeight;
-  const str = (v) => (v === null || v === undefined) ? '' : (typeof v === 'object' && 'baseVal' in v) ? String(v.baseVal || '') : String(v);
-  const norm = (s) => str(s).replace(/\s+/g, ' ').trim();
-  const attr = (el, name) => str(el.getAttribute && el.getAttribute(name));
-  const shown = (el) => {
-    if (!el || !el.getClientRects || !el.getClientRects().length) return false;
-    if (el.checkVisibility && !el.checkVisibility({opacityProperty: true, visibilityProperty: true})) return false;
-    const r = el.getBoundingClientRect();
-    return r.width > 1 && r.height > 1 && r.bottom > 0 && r.top < vh && r.right > 0 && r.left < vw;
-  };
+  // @include dom.js
   document.querySelectorAll('[data-shotsmith-login]').forEach((e) => e.removeAttribute('data-shotsmith-login'));
   const password = Array.from(document.querySelectorAll('input[type=password]')).find(shown) || null;
   const textLike = (el) => el.tagName === 'INPUT' && /^(|text|email|tel|search)$/.test(attr(el, 'type').toLowerCase()) && shown(el) && !el.readOnly && !el.disabled;

@@ -1,0 +1,166 @@
+"""Store text beside the pictures: an App Store subtitle, promotional text and keywords.
+
+The product page needs more words than the screenshots carry, and they are held to the
+same rule as the captions: say only what the screens show. So all three are built from
+the set's own lines and evidence, never from a template of promises:
+
+* **subtitle** (≤ 30 characters): the set's tagline, else the shortest headline that
+  fits. Those lines are already grounded (or the user's own).
+* **promotional text** (≤ 170): the set's subtitles, in store order, as many whole
+  sentences as fit.
+* **keywords** (≤ 100, comma-separated, no spaces after commas as Apple counts them):
+  the content words of the screens' titles, headings, tabs, actions and labels (words
+  seen on more screens first), never a word of the app's name (Apple indexes the name
+  already and rejects repeats), no neutral filler, no duplicates, no store-forbidden
+  claims, cut at a whole keyword.
+
+Limits are counted in characters as the store counts them (code points, so a CJK
+character counts one). Each field records the evidence it rests on.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+
+from ...grounding import content_words, word_forms, words_of
+from .evidence import ScreenEvidence
+from .rules import forbidden_words
+
+
+@lru_cache(maxsize=1)
+def _skip() -> frozenset[str]:
+    """Words on screens that are no search term: greetings, chrome, dates, states, the
+    generic section names (``data/copy_vocabulary.json``)."""
+    data = json.loads(
+        resources.files("shotsmith").joinpath("data/copy_vocabulary.json").read_text("utf-8")
+    )
+    keys = ("keyword_skip", "chrome", "calendar_words", "weak_titles", "states", "generic_sections")
+    return frozenset(w.casefold() for k in keys for w in data.get(k, []) if " " not in w)
+
+
+SUBTITLE_MAX = 30
+PROMOTIONAL_MAX = 170
+KEYWORDS_MAX = 100
+
+
+@dataclass
+class StoreText:
+    subtitle: str
+    promotional_text: str
+    keywords: str
+    evidence: dict[str, list[str]] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "subtitle": self.subtitle,
+            "promotional_text": self.promotional_text,
+            "keywords": self.keywords,
+            "evidence": self.evidence,
+        }
+
+
+def _subtitle(tagline: str, headlines: Sequence[str], project: str) -> str:
+    name = project.casefold().strip()
+    for line in [tagline, *sorted(headlines, key=len)]:
+        line = " ".join((line or "").split())
+        if line and len(line) <= SUBTITLE_MAX and line.casefold() != name:
+            return line
+    return ""
+
+
+def _promotional(subtitles: Sequence[str]) -> str:
+    out: list[str] = []
+    for sentence in dict.fromkeys(" ".join((s or "").split()) for s in subtitles):
+        if not sentence:
+            continue
+        joined = (
+            " ".join([*out, sentence]) if not _cjk_join(sentence) else "".join([*out, sentence])
+        )
+        if len(joined) > PROMOTIONAL_MAX:
+            continue
+        out.append(sentence)
+    if out and _cjk_join(out[0]):
+        return "".join(out)
+    return " ".join(out)
+
+
+def _cjk_join(text: str) -> bool:
+    return text.endswith(("。", "．", "！", "？"))
+
+
+def _keywords(
+    evidence: Sequence[ScreenEvidence], project: str, locale: str
+) -> tuple[str, list[str]]:
+    name_forms = {f for w in words_of(project) for f in word_forms(w)}
+    counts: Counter[str] = Counter()
+    first_seen: dict[str, str] = {}
+    sources: dict[str, str] = {}
+    skip = _skip()
+    for ev in evidence:
+        seen_here: set[str] = set()
+        # the screen's sections weigh more than a heading; buttons and list items are
+        # too particular (a user's data) to be search terms
+        weighted = [(ev.title, 2), *((t, 2) for t in ev.tabs), *((h, 1) for h in ev.headings)]
+        for text, weight in weighted:
+            if not text:
+                continue
+            for n, word in enumerate(content_words(text, locale)):
+                key = word.casefold()
+                if (
+                    len(word) < 2
+                    or (word.isascii() and len(word) < 4)  # FRI, SFO, OCR splinters
+                    or (n > 0 and word[:1].isupper() and not word.isupper())  # "Sam"
+                    or key in skip
+                    or any(ch.isdigit() for ch in word)
+                    or word_forms(word) & name_forms
+                    or forbidden_words(word)
+                ):
+                    continue
+                if key not in seen_here:
+                    counts[key] += weight
+                    seen_here.add(key)
+                first_seen.setdefault(key, word.lower() if word[:1].isupper() else word)
+                sources.setdefault(key, text)
+    chosen: list[str] = []
+    used_forms: set[str] = set()
+    order = sorted(counts, key=lambda k: (-counts[k], list(first_seen).index(k)))
+    for key in order:
+        forms = word_forms(key)
+        if forms & used_forms:
+            continue  # "plan" and "plans": one keyword
+        candidate = ",".join([*chosen, first_seen[key]])
+        if len(candidate) > KEYWORDS_MAX:
+            continue
+        chosen.append(first_seen[key])
+        used_forms |= forms
+    return ",".join(chosen), [sources[k.casefold()] for k in chosen]
+
+
+def store_text(
+    *,
+    project: str,
+    locale: str,
+    tagline: str,
+    headlines: Sequence[str],
+    subtitles: Sequence[str],
+    evidence: Sequence[ScreenEvidence],
+) -> StoreText:
+    """The App Store subtitle, promotional text and keyword field of one set and locale."""
+    subtitle = _subtitle(tagline, headlines, project)
+    promo = _promotional(subtitles)
+    keywords, keyword_sources = _keywords(evidence, project, locale)
+    return StoreText(
+        subtitle=subtitle,
+        promotional_text=promo,
+        keywords=keywords,
+        evidence={
+            "subtitle": [subtitle] if subtitle else [],
+            "promotional_text": [s for s in subtitles if s and s in promo],
+            "keywords": list(dict.fromkeys(keyword_sources)),
+        },
+    )

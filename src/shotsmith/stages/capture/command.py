@@ -1,0 +1,101 @@
+"""``shotsmith capture``: the command line of the capture stage."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from pathlib import Path
+
+from ... import columns as C
+from .devices import PLATFORMS
+from .stage import capture_report, log
+
+
+def add_commands(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "capture",
+        help="capture raw screenshots of a web app (URL) or check a screenshot folder",
+        description="Capture raw screenshots: explore a web app in Chromium at each device "
+        "size, or read a fastlane snapshot/screengrab/flat folder, and write "
+        "NN_<screen>.png plus a manifest.json that `shotsmith design` reads.",
+    )
+    p.add_argument("source", help="web app URL (http://...) or folder of screenshots")
+    p.add_argument("--out", type=Path, required=True, help="output folder")
+    p.add_argument(
+        "--platform",
+        action="append",
+        choices=PLATFORMS,
+        dest="platforms",
+        help="ios (default) and/or android; repeat for both",
+    )
+    p.add_argument(
+        "--size",
+        action="append",
+        nargs="+",
+        dest="sizes",
+        metavar="SIZE",
+        help="device size in inches: 6.9 (default), 6.5, 6.3, 6.1, 5.5, 13, 11; "
+        "android 6.3 (default), 6.7; qualify as android:6.3",
+    )
+    p.add_argument("--ipad", action="store_true", help='the app supports iPad: add 13"')
+    p.add_argument("--locale", default="en-US", help="browser locale (default en-US)")
+    p.add_argument("--max-screens", type=int, default=6, help="screens per device (default 6)")
+    p.add_argument("--timeout", type=float, default=60, help="overall time limit, seconds")
+    p.add_argument("--project-name", help="the app's name (default: from the pages' titles)")
+    p.add_argument("--bundle-id", help="reverse-domain bundle id, e.g. com.example.app")
+    p.add_argument("--no-status-bar", action="store_true", help="do not draw a status bar")
+    p.add_argument("--allow-forms", action="store_true", help="allow pressing submit buttons")
+    p.add_argument(
+        "--login",
+        metavar="USER:PASSWORD",
+        help="sign in with the app's own sign-in form first (once); USER alone takes the "
+        "password from $SHOTSMITH_LOGIN_PASSWORD",
+    )
+    p.add_argument(
+        "--storage-state",
+        metavar="FILE",
+        type=Path,
+        help="start from a Playwright storage state saved after signing in "
+        "(context.storage_state(path=FILE))",
+    )
+    p.add_argument(
+        "--browser",
+        default=os.environ.get("SHOTSMITH_CHROMIUM"),
+        help="Chromium executable (default: $SHOTSMITH_CHROMIUM or system chromium)",
+    )
+    p.set_defaults(func=_capture_command)
+
+
+def _capture_command(args: argparse.Namespace) -> int:
+    sizes = [s for group in (args.sizes or []) for s in group] or None
+    if not log.handlers:  # the notes are printed below; the library's warnings need not be
+        log.addHandler(logging.NullHandler())
+    report = capture_report(
+        args.source,
+        platforms=args.platforms,
+        device_sizes=sizes,
+        locale=args.locale,
+        max_screens=args.max_screens,
+        timeout_s=args.timeout,
+        project_name=args.project_name,
+        bundle_id=args.bundle_id,
+        status_bar=not args.no_status_bar,
+        allow_forms=args.allow_forms,
+        supports_ipad=args.ipad,
+        out_dir=args.out,
+        browser_path=args.browser,
+        progress=True,
+        login=args.login,
+        storage_state=args.storage_state,
+    )
+    frame = report.frame
+    print(f"{frame[C.PROJECT_NAME].iloc[0]}: {len(frame)} screenshot(s) in {report.seconds:.1f} s")
+    for _, row in frame.iterrows():
+        print(f"  {row[C.IMAGE]}  {row[C.IMAGE_WIDTH]}x{row[C.IMAGE_HEIGHT]}  {row[C.SCREEN]!r}")
+    for s in report.skipped:
+        print(f"  skipped {s.url}: {s.reason}")
+    for note in report.notes:
+        print(f"shotsmith capture: {note}", file=sys.stderr)
+    return 0

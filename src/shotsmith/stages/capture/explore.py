@@ -1,0 +1,606 @@
+"""The web-app explorer behind :func:`shotsmith.stages.capture.capture`.
+
+Playwright drives a Chromium that emulates one device at a time. Starting at the start
+URL, the explorer visits the app breadth first: it follows the app's own same-origin links
+and presses its tabs and buttons, watching the URL and the screen for a change. What it
+keeps is what a marketer would put in a store listing, so it is strict about what a
+*screen* is (each page is loaded, read and photographed by :mod:`.session`; the judgement
+itself lives in :mod:`.pages`, :mod:`.urls` and :mod:`.similarity`):
+
+* only HTML documents: a response's status and content type are checked (JSON, text,
+  CSV, downloads, HTTP >= 400 are skipped), and so is its content (an error page served
+  with 200, a blank page);
+* settled, not transient: the DOM has stopped changing and shows content; cookie
+  banners, toasts and framework warning overlays are hidden; an open dialog or menu is
+  closed (Escape, its dismiss button) or the photo is refused; controls that only open
+  menus are never pressed, nor anything that reads like it changes the user's data;
+* breadth: pages are grouped by template (the path without its query, id-like segments
+  as one), at most two screens per template, the least-visited template first;
+* a sign-in wall is recognised and reported; with the user's credentials (``login``) the
+  explorer fills the form once and goes on behind it, or starts from a saved Playwright
+  storage state;
+* the page is laid out below a reserved status-bar band, as iOS lays out a web view
+  below the status bar, so the drawn status bar never covers page content. A page that
+  declares ``viewport-fit=cover`` is laid out full screen with
+  ``env(safe-area-inset-top)`` set to the band, as inside an app's web view, and kept so
+  only if none of its content starts under the band.
+
+Everything is bounded: a per-page timeout, an overall deadline, caps on pages visited and
+controls pressed, and a watchdog that kills the browser should it stop answering. A page
+that fails, whatever its markup, is recorded as :class:`Skipped` with the reason; it never
+costs the other screens.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...errors import ShotsmithError
+from .browser import Emulation
+from .pages import Verdict
+from .rules import is_language_link, is_risky_link, rules
+from .screens import PER_TEMPLATE, ExploreResult, Screen, Shot, Skipped, rank
+from .session import PageSession, Refused, first_line, verdict_of
+from .similarity import SAME_SHAPE, hamming, looks_same, shape_similarity
+from .urls import (
+    collection_of,
+    file_extension,
+    normalize_url,
+    origin_of,
+    route_of,
+    share_prefix,
+    template_key,
+)
+
+log = logging.getLogger("shotsmith.capture")
+
+
+@dataclass
+class _Run:
+    """The state of one exploration: what is queued, found, tried and left for later."""
+
+    queue: list[tuple[str, int]]
+    queued: set[str]
+    max_visits: int
+    max_clicks: int
+    explore_limit: int
+    max_screens: int
+    progress: Any = None
+    screens: list[Screen] = field(default_factory=list)
+    tried_keys: set[str] = field(default_factory=set)
+    other_origin: set[str] = field(default_factory=set)
+    visited_templates: dict[str, int] = field(default_factory=dict)
+    deferred: list[tuple[Screen, str, int]] = field(default_factory=list)
+    visits: int = 0
+    clicks: int = 0
+    forms_noted: bool = False
+    failed_start: Skipped | None = None
+
+    def kept(self, template: str) -> list[Screen]:
+        return [s for s in self.screens if s.template == template]
+
+    def add(self, screen: Screen) -> None:
+        self.screens.append(screen)
+        if self.progress is not None and len(self.screens) <= self.max_screens:
+            self.progress.update(1)
+
+
+class Explorer(PageSession):
+    """Explore one web app in one browser; capture screens at several emulated devices.
+
+    Where to go next and what to keep: pages breadth first (the least-visited template
+    first), then the page's tabs and buttons; duplicates, other templates beyond two screens
+    and sign-in walls are left out with their reason. How each page is loaded, read and
+    photographed is :class:`PageSession`'s.
+    """
+
+    def explore(
+        self, emu: Emulation, *, max_screens: int, explore_limit: int, progress: Any = None
+    ) -> ExploreResult:
+        """Visit the app breadth first and return its distinct screens, ranked.
+
+        Pages come first: links are followed, least-visited template first, and on each
+        page its tabs (and same-document links the page's script handles) are pressed at
+        once. Its other buttons wait until no page is left to visit, as they cost a reload
+        each and mostly open menus and dialogs.
+        """
+        self.open(emu)
+        self.origin = ""  # the start page may redirect (http -> https, apex -> www) ...
+        start = normalize_url(self.start_url)
+        run = _Run(
+            queue=[(start, 0)],
+            queued={start},
+            max_visits=explore_limit * 3,
+            max_clicks=max_screens * 3,
+            explore_limit=explore_limit,
+            max_screens=max_screens,
+            progress=progress,
+        )
+        if self.login is not None and not self.signed_in:
+            self._sign_in_first(start)
+        while run.queue or run.deferred:
+            if run.queue:
+                url, depth = self._next(run.queue, run.visited_templates)
+                if self._visit(url, depth, run, emu, first=run.visits == 0 and not run.screens):
+                    break  # the start page failed: nothing can be done without it
+            else:
+                base, final, depth = run.deferred.pop(0)
+                self._press_later(base, final, depth, run)
+        if self.sign_in_url and self.login is None:
+            self.notes.append(sign_in_note(self.sign_in_url, self.storage_state is not None))
+        self.close()
+        return ExploreResult(
+            rank(run.screens), self.skipped, run.visits, run.clicks, self.sign_in_url, self.notes
+        )
+
+    def _visit(self, url: str, depth: int, run: _Run, emu: Emulation, *, first: bool) -> bool:
+        """Load one queued page and take what it offers; True when the start page failed."""
+        screens = run.screens
+        if (
+            len(screens) >= run.explore_limit
+            or run.visits >= run.max_visits
+            or self.remaining() < 1.0
+        ):
+            why = (
+                "enough screens found"
+                if len(screens) >= run.explore_limit
+                else "time or page budget used up"
+            )
+            self.skipped.append(Skipped(route_of(url), f"not visited: {why}", "budget"))
+            return False
+        template = template_key(url, self._collections)
+        same = run.kept(template)
+        if screens and run.visited_templates.get(template, 0) > PER_TEMPLATE:
+            self.skipped.append(
+                Skipped(
+                    route_of(url),
+                    f"not visited: {PER_TEMPLATE + 1} pages of its template were visited already",
+                    "template",
+                )
+            )
+            return False
+        if screens and len(same) >= PER_TEMPLATE:
+            self.skipped.append(
+                Skipped(
+                    route_of(url),
+                    f"not visited: the same page template as {_where(same[0])} "
+                    f"(at most {PER_TEMPLATE} screens per template)",
+                    "template",
+                )
+            )
+            return False
+        run.visits += 1
+        run.visited_templates[template] = run.visited_templates.get(template, 0) + 1
+        log.debug("visit %s (template %s, %.1f s left)", url, template, self.remaining())
+        try:
+            verdict = self.load(url)
+        except ShotsmithError:
+            raise
+        except Exception as exc:  # whatever the page did, the others still count
+            verdict = Verdict(f"could not load ({first_line(exc)})", "error")
+            self._new_page()
+        if verdict:
+            if first:
+                run.failed_start = Skipped(url, verdict.reason, verdict.kind)
+                self.skipped.append(run.failed_start)
+                return True
+            self.skipped.append(Skipped(route_of(url), verdict.reason, verdict.kind, emu.device_id))
+            return False
+        final = normalize_url(self._page.url)
+        if first:  # ... and where it lands is the app's origin
+            self.origin = origin_of(final)
+        if final != url and any(s.url == final and not s.via for s in screens):
+            landed = next(s for s in screens if s.url == final and not s.via)
+            self.skipped.append(
+                Skipped(
+                    route_of(url),
+                    f"asks for a sign-in (goes to {route_of(final)})"
+                    if landed.sign_in
+                    else f"duplicate: redirects to {route_of(final)}",
+                    "sign-in" if landed.sign_in else "duplicate",
+                )
+            )
+            return False
+        run.queued.add(final)
+        try:
+            screen = self.photograph(final, (), "", depth, len(screens), loaded=True)
+        except Refused as refused:
+            self.skipped.append(
+                Skipped(
+                    route_of(final), refused.verdict.reason, refused.verdict.kind, emu.device_id
+                )
+            )
+            return False
+        except ShotsmithError:
+            raise
+        except Exception as exc:
+            self.skipped.append(
+                Skipped(
+                    route_of(final),
+                    f"could not capture ({first_line(exc)})",
+                    "error",
+                    emu.device_id,
+                )
+            )
+            self._new_page()
+            return False
+        links, candidates, forms = self._last_links, self._last_clicks, self._last_forms
+
+        if screen.sign_in:
+            self.sign_in_url = self.sign_in_url or final
+            if any(s.sign_in for s in screens):
+                self.skipped.append(
+                    Skipped(route_of(final), "another sign-in form: kept once", "sign-in")
+                )
+                return False
+        twin = next(
+            (
+                s
+                for s in screens
+                if not s.via
+                and s.template != screen.template
+                and share_prefix(s.url, screen.url)
+                and shape_similarity(s.shape, screen.shape) >= SAME_SHAPE
+            ),
+            None,
+        )
+        if twin is not None:  # another record shown by the same page template
+            screen.template = twin.template
+        dup = next((s for s in screens if looks_same(s, screen)), None)
+        if dup is not None:
+            self.skipped.append(
+                Skipped(route_of(final), f"duplicate: looks the same as {_where(dup)}", "duplicate")
+            )
+        elif screens and len(run.kept(screen.template)) >= PER_TEMPLATE:
+            self.skipped.append(
+                Skipped(
+                    route_of(final),
+                    f"the same page template as {_where(run.kept(screen.template)[0])} "
+                    f"(at most {PER_TEMPLATE} screens per template)",
+                    "template",
+                )
+            )
+            dup = screen  # nothing more to learn from its buttons
+        else:
+            run.add(screen)
+        if forms and not run.forms_noted and not screen.sign_in:
+            run.forms_noted = True
+            self.skipped.append(
+                Skipped(
+                    route_of(final),
+                    f"{forms} form submit button(s) not pressed (allow_forms=False)",
+                    "form",
+                )
+            )
+        self._follow_links(links, depth, run.queue, run.queued, run.other_origin)
+        if dup is not None or screen.sign_in:
+            return False
+        now = [c for c in candidates if c["kind"] in ("tab", "hash")]
+        if len(now) < len(candidates):
+            run.deferred.append((screen, final, depth))
+        self._press(screen, final, depth, now, run)
+        return False
+
+    def _press_later(self, base: Screen, final: str, depth: int, run: _Run) -> None:
+        """The deferred buttons of a page: load it again and press them."""
+        if run.clicks >= run.max_clicks or len(run.screens) >= run.explore_limit:
+            return
+        if self.remaining() < 3.0 or self.load(final):
+            return
+        try:
+            self.calm(loaded=True)
+            candidates = self.extract()["clicks"]
+        except Exception:
+            return
+        later = [c for c in candidates if c["kind"] not in ("tab", "hash")]
+        self._press(base, final, depth, later, run)
+
+    def _press(
+        self, base: Screen, final: str, depth: int, candidates: list[dict[str, Any]], run: _Run
+    ) -> None:
+        """Press each candidate once on the loaded ``base`` page, watching for a change."""
+        for cand in candidates:
+            if (
+                run.clicks >= run.max_clicks
+                or len(run.screens) >= run.explore_limit
+                or self.remaining() < 2.0
+            ):
+                break
+            if cand["key"] in run.tried_keys or cand["selected"]:
+                continue
+            run.tried_keys.add(cand["key"])
+            run.clicks += 1
+            log.debug("press %r (%s) on %s", cand["label"], cand["kind"], final)
+            found, restore = self._try_click(
+                base,
+                cand,
+                depth,
+                len(run.screens),
+                run.queued,
+                run.queue,
+                run.screens,
+                run.other_origin,
+                full=lambda template: len(run.kept(template)) >= PER_TEMPLATE,
+            )
+            if found is not None:
+                run.add(found)
+            if restore and self.remaining() > 1.0 and not self._back_to(base):
+                if self.load(final):
+                    break  # cannot get back to this page: stop pressing here
+                try:
+                    self.extract()  # mark the candidates again
+                except Exception:
+                    break
+
+    @property
+    def _last_links(self) -> list[dict[str, Any]]:
+        return self._info.get("links", []) if self._info else []
+
+    @property
+    def _last_clicks(self) -> list[dict[str, Any]]:
+        return self._info.get("clicks", []) if self._info else []
+
+    @property
+    def _last_forms(self) -> int:
+        return int(self._info.get("formsSkipped", 0)) if self._info else 0
+
+    def _next(self, queue: list[tuple[str, int]], visited: dict[str, int]) -> tuple[str, int]:
+        """The next page: the least-visited template first, then the shallowest, then FIFO."""
+        best = min(
+            range(len(queue)),
+            key=lambda i: (
+                visited.get(template_key(queue[i][0], self._collections), 0),
+                queue[i][1],
+                i,
+            ),
+        )
+        return queue.pop(best)
+
+    def _follow_links(
+        self,
+        links: list[dict[str, Any]],
+        depth: int,
+        queue: list[tuple[str, int]],
+        queued: set[str],
+        other_origin: set[str],
+    ) -> None:
+        languages = 0
+        for link in sorted(links, key=lambda link: not link["visible"]):
+            href = link["href"]
+            if not href.startswith(("http:", "https:")):
+                continue
+            if is_language_link(href):
+                languages += 1
+                continue
+            target = normalize_url(href)
+            if origin_of(target) != self.origin:
+                if target not in other_origin:
+                    other_origin.add(target)
+                    self.skipped.append(
+                        Skipped(target, "other origin: not followed", "other-origin")
+                    )
+                continue
+            if is_risky_link(target, link["text"]):
+                continue
+            if target in queued:
+                continue
+            queued.add(target)
+            ext = file_extension(target)
+            if ext in rules()["non_html_extensions"]:
+                self.skipped.append(
+                    Skipped(route_of(target), f"not a web page (a .{ext} file)", "not-html")
+                )
+                continue
+            if link["inList"]:
+                pair = collection_of(target)
+                if pair:
+                    self._collections.setdefault(pair[0], set()).add(pair[1])
+            queue.append((target, depth + 1))
+        if languages and not self._languages_noted:
+            self._languages_noted = True
+            self.skipped.append(
+                Skipped(
+                    f"{languages} language link(s)",
+                    "not followed: they switch the app's language for the whole session",
+                    "language",
+                )
+            )
+
+    def _try_click(
+        self,
+        base: Screen,
+        cand: dict,
+        depth: int,
+        order: int,
+        queued: set[str],
+        queue: list,
+        screens: list[Screen],
+        other_origin: set[str],
+        *,
+        full: Any = None,
+    ) -> tuple[Screen | None, bool]:
+        """Click one candidate on the loaded ``base`` page; (new screen or None, need restore).
+
+        The state a press leaves on the same URL has a template of its own: each tab is one,
+        all the records a page's script opens from same-document links (``#Tomatoes``) are
+        one, each other button is one. ``full(template)`` says that template has its
+        screens already.
+        """
+        page = self._page
+        before_nav, blocked_before = self._nav_requests, len(self._blocked)
+        try:
+            self.click(cand["index"])
+            page.wait_for_timeout(120)
+            if self._nav_requests != before_nav:
+                page.wait_for_load_state("load", timeout=self._ms(self.page_timeout_s))
+        except Exception as exc:
+            log.debug("click %r on %s: %s", cand["label"], base.url, first_line(exc))
+            return None, True
+        if len(self._blocked) != blocked_before:
+            target = self._blocked[-1]
+            if target not in other_origin:
+                other_origin.add(target)
+                kind = (
+                    "form"
+                    if target.split(" ")[0] in ("POST", "PUT", "PATCH", "DELETE")
+                    else "other-origin"
+                )
+                self.skipped.append(
+                    Skipped(
+                        target,
+                        f"{cand['label'] or 'a button'!r} leads to another origin: not followed"
+                        if kind == "other-origin"
+                        else "form submission blocked",
+                        kind,
+                    )
+                )
+            return None, normalize_url(page.url) != base.url
+        now = page.url
+        if not now.startswith(("http:", "https:")) or origin_of(now) != self.origin:
+            return None, True
+        if self.settle(keep_scroll=True):
+            return None, True
+        now = normalize_url(page.url)
+        if now != base.url:  # the button navigated: a page of its own, judged as a link is
+            if now not in queued and not is_risky_link(now):
+                queued.add(now)
+                queue.insert(0, (now, depth + 1))
+            return None, True
+        template = _state_template(base.template, cand)
+        if full is not None and full(template):
+            return None, True
+        label = cand["label"] or "a button"
+        try:
+            screen = self.photograph(
+                base.url,
+                base.via + (cand["key"],),
+                cand["label"],
+                depth + 1,
+                order,
+                loaded=False,
+            )
+        except Refused as refused:
+            self.skipped.append(
+                Skipped(
+                    f"{route_of(base.url)} (after pressing {label!r})",
+                    refused.verdict.reason,
+                    refused.verdict.kind,
+                )
+            )
+            return None, True
+        except ShotsmithError:
+            raise
+        except Exception:
+            return None, True
+        screen.template = template
+        dup = next((s for s in screens if looks_same(s, screen)), None)
+        if dup is not None:
+            return None, hamming(screen.dhash, base.dhash) > 0
+        return screen, True
+
+    def _back_to(self, base: Screen) -> bool:
+        """Undo a press without reloading when Escape does it (a reload costs a heavy app
+        many requests, and some apps limit them): the same URL, nothing open, the same text.
+        The candidates are marked again either way."""
+        try:
+            if normalize_url(self._page.url) != base.url:
+                return False
+            self._page.keyboard.press("Escape")
+            self._page.wait_for_timeout(150)
+            state = self._calm(mark=False)
+            if state["dialogs"] or state["menus"]:
+                return False
+            self._page.evaluate("() => window.scrollTo(0, 0)")
+            return self.extract()["text"] == base.text
+        except Exception:
+            return False
+
+    def recapture(self, emu: Emulation, screens: list[Screen]) -> list[Shot | Skipped]:
+        """Capture the chosen screens again at another device, in the same order."""
+        self.open(emu)
+        out: list[Shot | Skipped] = []
+        for screen in screens:
+            try:
+                verdict = self.load(screen.url)
+                for key in screen.via:
+                    if verdict:
+                        break
+                    info = self.extract()
+                    match = next((c for c in info["clicks"] if c["key"] == key), None)
+                    if match is None:
+                        verdict = Verdict(
+                            f"button {key.split('|')[2]!r} not found at this size", "error"
+                        )
+                        break
+                    self.click(match["index"])
+                    self._page.wait_for_timeout(120)
+                    reason = self.settle(keep_scroll=True)
+                    verdict = verdict_of(reason) if reason else None
+                if verdict:
+                    out.append(Skipped(_where(screen), verdict.reason, verdict.kind, emu.device_id))
+                    continue
+                shot = self.photograph(
+                    screen.url,
+                    screen.via,
+                    screen.via_label,
+                    screen.depth,
+                    screen.order,
+                    loaded=not screen.via,
+                )
+                out.append(
+                    Shot(shot.png, shot.text, shot.offset, shot.elements, screen.url, shot.title)
+                )
+            except Refused as refused:
+                out.append(
+                    Skipped(
+                        _where(screen),
+                        refused.verdict.reason,
+                        refused.verdict.kind,
+                        emu.device_id,
+                    )
+                )
+            except ShotsmithError:
+                raise
+            except Exception as exc:
+                out.append(
+                    Skipped(
+                        _where(screen),
+                        f"could not capture ({first_line(exc)})",
+                        "error",
+                        emu.device_id,
+                    )
+                )
+                self._new_page()
+        self.close()
+        return out
+
+
+def _state_template(base: str, cand: dict[str, Any]) -> str:
+    """The template of the state a press leaves on the same URL (see ``_try_click``)."""
+    kind = cand.get("kind", "")
+    if kind == "hash":
+        return f"{base}#:name"
+    return f"{base}#{kind or 'button'}={cand.get('label', '')}"
+
+
+def sign_in_note(url: str, had_state: bool) -> str:
+    """What the report and the command's stderr say about a sign-in wall."""
+    if had_state:
+        return (
+            f"the app asks for a sign-in at {url} although a storage state was given (it has "
+            "expired or belongs to another app); sign in again and save a new one, or pass "
+            "--login USER:PASSWORD (login=)."
+        )
+    return (
+        f"the app asks for a sign-in at {url}; pass --login USER:PASSWORD (login=(user, "
+        "password) in Python) to sign in with the app's own form, or --storage-state FILE "
+        "(storage_state=) with a Playwright storage state saved after signing in, to capture "
+        "the screens behind it."
+    )
+
+
+def _where(screen: Screen) -> str:
+    route = route_of(screen.url)
+    return f"{route} (after pressing {screen.via_label!r})" if screen.via else route

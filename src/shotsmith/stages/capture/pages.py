@@ -1,0 +1,188 @@
+"""Verdicts on one page, without a browser: is it a screen at all?
+
+Not HTML (a download, JSON, text), an error page served with 200, a sign-in wall, a
+blank page: each is a :class:`Verdict` with the reason the user is shown. What the
+in-page extract returned is coerced to the types the explorer expects first
+(:func:`clean_info`): nothing in a page's markup can reach Python as a surprise.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from PIL import Image
+
+from .rules import phrase_in, rules
+from .urls import is_sign_in_route
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Why a page is not a screen: the reason shown to the user, and its kind."""
+
+    reason: str
+    kind: str  # see Skipped.kind
+
+
+def not_html(headers: Mapping[str, str]) -> Verdict | None:
+    """A response that is not a web page: a download, JSON, text, CSV, an image..."""
+    low = {str(k).lower(): str(v) for k, v in headers.items()}
+    disposition = low.get("content-disposition", "")
+    if disposition.lower().startswith("attachment"):
+        m = re.search(r'filename\*?=(?:UTF-8\'\')?"?([^";]+)', disposition, re.I)
+        name = f" ({m.group(1)})" if m else ""
+        return Verdict(f"a file download{name}, not a page", "not-html")
+    kind = low.get("content-type", "").split(";")[0].strip().lower()
+    if kind and kind not in rules()["html_types"]:
+        return Verdict(f"not a web page ({kind})", "not-html")
+    return None
+
+
+def error_page(title: str, heading: str, text: str) -> Verdict | None:
+    """A page that came with status 200 but shows an error (404, 500, a traceback)."""
+    table = rules()["error_page"]
+    head = f"{title}\n{heading}"
+    found = phrase_in(head, table["title_phrases"])
+    words = len(text.split())
+    if found and (words <= 4 * table["short_page_words"] or phrase_in(heading, [found])):
+        return Verdict(f"an error page ({found!r} in its title), not a screen", "error-page")
+    found = phrase_in(text, table["body_phrases"])
+    if found:
+        return Verdict(f"an error page (it says {found!r}), not a screen", "error-page")
+    if words <= table["short_page_words"]:
+        found = phrase_in(text, table["short_phrases"])
+        if found:
+            return Verdict(
+                f"an error page (a short page saying {found!r}), not a screen", "error-page"
+            )
+    return None
+
+
+SIGN_IN_OTHER_WORDS = 80  # a password form is the page's main content below this many others
+
+
+def is_sign_in_page(info: Mapping[str, Any], url: str = "") -> bool:
+    """The page is a sign-in wall: its main content is a password form (or step one of one).
+
+    One visible password field and few words besides the form's own; a settings page
+    with a "change password" form (two or three password fields) is not a wall.
+    """
+    password = int(info.get("password") or 0)
+    words = int(info.get("words") or 0)
+    if password == 1:
+        others = words - int(info.get("passwordWords") or 0)
+        return others < SIGN_IN_OTHER_WORDS
+    if url and is_sign_in_route(url, account=True):
+        return words < SIGN_IN_OTHER_WORDS  # step one of a sign-in, a reset or sign-up page
+    return False
+
+
+def is_blank(image: Image.Image, words: int) -> bool:
+    """No visible text and nearly one colour: a page that has not drawn anything."""
+    if words > 0:
+        return False
+    g = np.asarray(image.convert("L").resize((64, 128), Image.Resampling.BOX), dtype=np.int16)
+    med = int(np.median(g))
+    return bool((np.abs(g - med) <= 8).mean() >= 0.97)
+
+
+def clean_text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, dict):  # an SVGAnimatedString that reached Python as an object
+        value = value.get("baseVal", "")
+    return re.sub(r"\s+", " ", str(value)).strip()
+
+
+def dicts_in(value: Any) -> list[dict[str, Any]]:
+    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+
+
+def clean_info(raw: Any) -> dict[str, Any]:
+    """The in-page extract, every value coerced to the type the explorer expects."""
+    raw = raw if isinstance(raw, dict) else {}
+    links = []
+    for link in dicts_in(raw.get("links")):
+        href = link.get("href")
+        if isinstance(href, dict):
+            href = href.get("baseVal", "")
+        href = str(href or "").strip()
+        if href:
+            links.append(
+                {
+                    "href": href,
+                    "text": clean_text(link.get("text")),
+                    "visible": bool(link.get("visible")),
+                    "inList": bool(link.get("inList")),
+                }
+            )
+    clicks = []
+    for c in dicts_in(raw.get("clicks")):
+        raw_index: Any = c.get("index")
+        try:
+            index = int(raw_index)
+        except (TypeError, ValueError):
+            continue
+        clicks.append(
+            {
+                "index": index,
+                "label": clean_text(c.get("label")),
+                "key": str(c.get("key") or ""),
+                "selected": bool(c.get("selected")),
+                "kind": clean_text(c.get("kind")),
+            }
+        )
+    elements = []
+    for e in dicts_in(raw.get("elements")):
+        box = e.get("box")
+        if not (isinstance(box, list) and len(box) == 4):
+            continue
+        try:
+            box = [float(v) for v in box]
+        except (TypeError, ValueError):
+            continue
+        item: dict[str, Any] = {
+            "role": clean_text(e.get("role")) or "text",
+            "text": clean_text(e.get("text")),
+        }
+        if isinstance(e.get("level"), (int, float)):
+            item["level"] = int(e["level"])
+        item["box"] = box
+        if item["text"]:
+            elements.append(item)
+
+    def number(key: str) -> float:
+        try:
+            return float(raw.get(key) or 0)
+        except (TypeError, ValueError):
+            return 0.0
+
+    min_top = raw.get("minTop")
+    shape_raw = raw.get("shape") if isinstance(raw.get("shape"), dict) else {}
+    shape = {str(k): int(v) for k, v in shape_raw.items() if isinstance(v, (int, float))}
+    return {
+        "shape": shape,
+        "url": clean_text(raw.get("url")),
+        "title": clean_text(raw.get("title")),
+        "h1": clean_text(raw.get("h1")),
+        "appName": clean_text(raw.get("appName")),
+        "text": "\n".join(
+            line for line in (clean_text(t) for t in str(raw.get("text") or "").split("\n")) if line
+        ),
+        "elements": elements,
+        "links": links,
+        "clicks": clicks,
+        "formsSkipped": int(number("formsSkipped")),
+        "risky": int(number("risky")),
+        "words": int(number("words")),
+        "password": int(number("password")),
+        "passwordWords": int(number("passwordWords")),
+        "userField": bool(raw.get("userField")),
+        "cover": bool(raw.get("cover")),
+        "overflowX": bool(raw.get("overflowX")),
+        "minTop": float(min_top) if isinstance(min_top, (int, float)) else None,
+    }

@@ -1,0 +1,82 @@
+"""When two screens are the same screen: perceptual hashes of the pixels, page shapes.
+
+A difference hash and a DCT hash of a small grey thumbnail say two photos look alike
+(a duplicate); the weighted Jaccard of two pages' element counts says two records are
+shown by one page template; a gradient measure says how busy a screen is (for ranking).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+import numpy as np
+from PIL import Image
+
+if TYPE_CHECKING:
+    from .screens import Screen
+
+DHASH_SIDE = 16  # 16x16 = 256-bit difference hash
+
+DUPLICATE_DHASH = 14  # Hamming distance (of 256) at or below which two screens look the same
+
+DUPLICATE_PHASH = 8  # ... and of the 64-bit DCT hash
+
+SAME_SHAPE = 0.75  # pages under one path prefix this alike in structure are one template
+
+
+def _gray(image: Image.Image, size: tuple[int, int]) -> np.ndarray:
+    return np.asarray(image.convert("L").resize(size, Image.Resampling.BOX), dtype=np.float32)
+
+
+def dhash(image: Image.Image, side: int = DHASH_SIDE) -> int:
+    """Difference hash: side x side bits, each 'is this cell brighter than its right neighbour'."""
+    g = _gray(image, (side + 1, side))
+    bits = (g[:, 1:] > g[:, :-1]).flatten()
+    return int("".join("1" if b else "0" for b in bits), 2)
+
+
+_DCT_CACHE: dict[int, np.ndarray] = {}
+
+
+def _dct_matrix(n: int) -> np.ndarray:
+    if n not in _DCT_CACHE:
+        k = np.arange(n)[:, None]
+        i = np.arange(n)[None, :]
+        m = np.cos(np.pi * (2 * i + 1) * k / (2 * n)) * np.sqrt(2 / n)
+        m[0] /= np.sqrt(2)
+        _DCT_CACHE[n] = m
+    return _DCT_CACHE[n]
+
+
+def phash(image: Image.Image) -> int:
+    """DCT perceptual hash: 64 bits, low frequencies of a 32x32 thumbnail against their median."""
+    g = _gray(image, (32, 32))
+    d = _dct_matrix(32)
+    coeffs = (d @ g @ d.T)[:8, :8].flatten()
+    med = np.median(coeffs[1:])
+    return int("".join("1" if c > med else "0" for c in coeffs), 2)
+
+
+def hamming(a: int, b: int) -> int:
+    return (a ^ b).bit_count()
+
+
+def complexity(image: Image.Image) -> float:
+    """Visual busyness 0..1: mean absolute gradient of a small grey thumbnail."""
+    g = _gray(image, (72, 156)) / 255.0
+    return float(np.abs(np.diff(g, axis=0)).mean() + np.abs(np.diff(g, axis=1)).mean())
+
+
+def looks_same(a: Screen, b: Screen) -> bool:
+    return (
+        hamming(a.dhash, b.dhash) <= DUPLICATE_DHASH
+        and hamming(a.phash, b.phash) <= DUPLICATE_PHASH
+    )
+
+
+def shape_similarity(a: Mapping[str, int], b: Mapping[str, int]) -> float:
+    """Weighted Jaccard of two pages' shapes (element counts per tag and first class)."""
+    keys = set(a) | set(b)
+    top = sum(max(a.get(k, 0), b.get(k, 0)) for k in keys)
+    return sum(min(a.get(k, 0), b.get(k, 0)) for k in keys) / top if top else 0.0

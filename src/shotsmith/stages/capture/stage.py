@@ -1,0 +1,165 @@
+"""The capture stage: a project (a web app's URL or a folder of screenshots) in, the frame
+``read_screenshots`` returns out; see the package's docstring.
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+import re
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, ParamSpec
+from urllib.parse import urlsplit
+
+import pandas as pd
+
+from ...errors import ShotsmithError
+from ...ids import is_locale
+from .devices import resolve_devices
+from .folders import capture_folder
+from .manifest import write_capture
+from .report import CaptureReport
+from .web import capture_web, load_storage_state, parse_login, run_outside_event_loop
+
+log = logging.getLogger("shotsmith.capture")
+P = ParamSpec("P")
+
+
+def capture_report(
+    source: str | Path,
+    *,
+    platforms: Sequence[str] | str | None = None,
+    device_sizes: Sequence[str | float] | str | None = None,
+    locale: str = "en-US",
+    max_screens: int = 6,
+    timeout_s: float = 60,
+    project_name: str | None = None,
+    bundle_id: str | None = None,
+    status_bar: bool = True,
+    allow_forms: bool = False,
+    supports_ipad: bool = False,
+    out_dir: str | Path | None = None,
+    page_timeout_s: float | None = None,
+    browser_path: str | None = None,
+    progress: bool = False,
+    login: str | tuple[str, str] | None = None,
+    storage_state: str | Path | dict | None = None,
+) -> CaptureReport:
+    """Like :func:`capture`, returning a :class:`CaptureReport` (frame + skipped + notes)."""
+    if not isinstance(max_screens, int) or isinstance(max_screens, bool) or max_screens < 1:
+        raise ShotsmithError(f"max_screens must be a whole number >= 1, got {max_screens!r}")
+    if not timeout_s or timeout_s <= 0:
+        raise ShotsmithError(f"timeout_s must be > 0 seconds, got {timeout_s!r}")
+    if page_timeout_s is not None and page_timeout_s <= 0:
+        raise ShotsmithError(f"page_timeout_s must be > 0 seconds, got {page_timeout_s!r}")
+    if not is_locale(locale):
+        raise ShotsmithError(f"locale must be a BCP 47 tag such as en-US, got {locale!r}")
+    locale = locale.strip().replace("_", "-")
+    credentials = parse_login(login)
+    state = load_storage_state(storage_state)
+    started = time.monotonic()
+    text = str(source).strip() if isinstance(source, (str, Path)) else ""
+    if re.match(r"^https?://", text, re.I):
+        parts = urlsplit(text)
+        if not parts.hostname:
+            raise ShotsmithError(f"{text!r} is not a usable URL (no host).")
+        devices = resolve_devices(platforms, device_sizes, supports_ipad=supports_ipad)
+        report = run_outside_event_loop(
+            capture_web,
+            text,
+            devices,
+            locale=locale,
+            max_screens=max_screens,
+            timeout_s=float(timeout_s),
+            project_name=project_name,
+            bundle_id=bundle_id or "",
+            status_bar=status_bar,
+            allow_forms=allow_forms,
+            page_timeout_s=page_timeout_s,
+            browser_path=browser_path,
+            progress=progress,
+            login=credentials,
+            storage_state=state,
+        )
+    elif credentials or state is not None:
+        raise ShotsmithError(
+            "login and storage_state are for capturing a web app (an http(s):// URL), "
+            f"not a folder of screenshots ({source!r})."
+        )
+    elif text and Path(text).is_dir():
+        report = capture_folder(
+            Path(text),
+            platforms=platforms,
+            device_sizes=device_sizes,
+            locale=locale,
+            max_screens=max_screens,
+            project_name=project_name,
+            bundle_id=bundle_id,
+            supports_ipad=supports_ipad,
+        )
+    elif text and Path(text).exists():
+        raise ShotsmithError(
+            f"{text}: a file; capture takes a web app URL (http://...) or a folder of screenshots."
+        )
+    else:
+        raise ShotsmithError(
+            f"{source!r} is neither a web app URL (http:// or https://) nor "
+            "an existing folder of screenshots."
+        )
+    report.seconds = time.monotonic() - started
+    for s in report.skipped:
+        log.info("capture skipped %s: %s", s.url, s.reason)
+    for note in report.notes:
+        log.warning("capture: %s", note)
+    if out_dir is not None:
+        report.frame = write_capture(
+            report.frame,
+            out_dir,
+            skipped=report.skipped,
+            source=report.source,
+            titles=report.titles,
+            notes=report.notes,
+            sign_in_url=report.sign_in_url,
+        )
+    return report
+
+
+def _returns_frame(
+    report: Callable[P, CaptureReport],
+) -> Callable[[Callable[..., Any]], Callable[P, pd.DataFrame]]:
+    """Make the decorated stub ``report``'s twin that returns only the frame: one signature
+    for both (editors and type checkers see it), the stub's own name and docstring."""
+
+    def decorate(stub: Callable[..., Any]) -> Callable[P, pd.DataFrame]:
+        def frame_only(*args: P.args, **kwargs: P.kwargs) -> pd.DataFrame:
+            return report(*args, **kwargs).frame
+
+        for name in ("__module__", "__name__", "__qualname__", "__doc__"):
+            setattr(frame_only, name, getattr(stub, name))
+        signature = inspect.signature(report).replace(return_annotation="pd.DataFrame")
+        setattr(frame_only, "__signature__", signature)  # noqa: B010
+        return frame_only
+
+    return decorate
+
+
+@_returns_frame(capture_report)
+def capture() -> None:
+    """Raw screenshots of a web app (URL) or a screenshot folder, as a read_screenshots
+    frame.
+
+    ``platforms`` defaults to iOS for a web app; for a folder, to whatever platform the
+    screenshots' pixel sizes say. One set (``app_id``) per device captured;
+    ``screen_text`` holds the visible DOM text of each web screen, ``screen_elements`` the
+    same text with roles and boxes, ``screen_url`` the page. With ``out_dir`` the PNGs (and
+    a manifest.json per set) are written there and the frame references the files;
+    otherwise it holds the PNG bytes.
+
+    An app behind a sign-in: ``login=("user", "password")`` (or ``"user:password"``) fills
+    the app's own sign-in form once; ``storage_state`` starts from a Playwright storage
+    state (a file saved after signing in, or its dict). Without either, a sign-in wall is
+    reported (logged as a warning, and in :func:`capture_report`'s ``notes``). What was
+    skipped is logged; :func:`capture_report` returns it.
+    """

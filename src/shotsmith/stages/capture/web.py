@@ -1,0 +1,326 @@
+"""Capturing a web app: explore it at the first device, photograph the chosen screens at
+each other device, and finish each photo (exact native pixels, the status bar drawn in
+the band the page was laid out below).
+
+An app behind a sign-in is passed with the user's credentials (:func:`parse_login`) or
+a saved Playwright storage state (:func:`load_storage_state`), both checked before any
+browser starts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import io
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+from PIL import Image
+
+from ... import columns as C
+from ...errors import ShotsmithError
+from ...ids import slugify
+from ...png import encode_png
+from ...statusbar import draw_status_bar, top_color
+from .browser import CHROMIUM_ARGS, Watchdog, emulation, find_browser, marker
+from .devices import CaptureDevice
+from .explore import Explorer
+from .naming import app_name_from, host_name, name_screens
+from .report import FRAME_COLUMNS, CaptureReport
+from .screens import Screen, Shot, Skipped
+from .urls import route_of
+
+
+def parse_login(login: str | tuple[str, str] | list[str] | None) -> tuple[str, str] | None:
+    """``"user:password"`` or ``(user, password)`` -> (user, password); a clear error if not.
+
+    A bare ``"user"`` takes the password from ``$SHOTSMITH_LOGIN_PASSWORD`` (so it need not
+    appear on a command line).
+    """
+    if login is None or login == "":
+        return None
+    if isinstance(login, str):
+        user, sep, password = login.partition(":")
+        if not sep:
+            password = os.environ.get("SHOTSMITH_LOGIN_PASSWORD", "")
+            if not password:
+                raise ShotsmithError(
+                    "login must be USER:PASSWORD (or set $SHOTSMITH_LOGIN_PASSWORD and pass "
+                    "just USER); got a user name without a password."
+                )
+    elif isinstance(login, (tuple, list)) and len(login) == 2:
+        user, password = (str(v) for v in login)
+    else:
+        raise ShotsmithError(
+            f"login must be 'USER:PASSWORD' or a (user, password) pair, got {type(login).__name__}"
+        )
+    if not password:
+        raise ShotsmithError(
+            "login needs a password (USER:PASSWORD; ':PASSWORD' for an app that asks for a "
+            "password only)."
+        )
+    return user.strip(), password
+
+
+def load_storage_state(state: str | Path | dict | None) -> dict | None:
+    """A Playwright storage state (file or dict), checked; a clear error when it is not one."""
+    if state is None or state == "":
+        return None
+    if isinstance(state, dict):
+        data, where = state, "storage_state"
+    else:
+        path = Path(state)
+        if not path.is_file():
+            raise ShotsmithError(
+                f"storage state {path}: no such file. Save one after signing in (Playwright: "
+                "context.storage_state(path=...)) or pass --login USER:PASSWORD instead."
+            )
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise ShotsmithError(
+                f"storage state {path}: not valid JSON ({exc}). Pass the file Playwright's "
+                "context.storage_state(path=...) wrote."
+            ) from exc
+        where = str(path)
+    if (
+        not isinstance(data, dict)
+        or not isinstance(data.get("cookies", []), list)
+        or not isinstance(data.get("origins", []), list)
+        or not ({"cookies", "origins"} & set(data))
+    ):
+        raise ShotsmithError(
+            f"{where}: not a Playwright storage state (expected an object with 'cookies' and "
+            "'origins' lists, as context.storage_state(path=...) writes)."
+        )
+    return {"cookies": list(data.get("cookies", [])), "origins": list(data.get("origins", []))}
+
+
+def run_outside_event_loop(fn: Any, *args: Any, **kwargs: Any) -> Any:
+    """Playwright's sync API refuses to run inside an asyncio loop (notebooks, servers)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return fn(*args, **kwargs)
+    with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="shotsmith-capture") as ex:
+        return ex.submit(fn, *args, **kwargs).result()
+
+
+def capture_web(
+    url: str,
+    devices: list[CaptureDevice],
+    *,
+    locale: str,
+    max_screens: int,
+    timeout_s: float,
+    project_name: str | None,
+    bundle_id: str,
+    status_bar: bool,
+    allow_forms: bool,
+    page_timeout_s: float | None,
+    browser_path: str | None,
+    progress: bool,
+    login: tuple[str, str] | None,
+    storage_state: dict | None,
+) -> CaptureReport:
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError as exc:
+        raise ShotsmithError(
+            "capturing a web app needs Playwright: pip install "
+            "'shotsmith[capture]' (and a Chromium)."
+        ) from exc
+
+    t0 = time.monotonic()
+    deadline = t0 + timeout_s
+    page_timeout = page_timeout_s or min(15.0, max(3.0, timeout_s / 4))
+    mark = marker()
+    bar = _progress(progress, max_screens * len(devices))
+    skipped: list[Skipped] = []
+    shots: dict[str, list[Shot | Skipped]] = {}
+    try:
+        with Watchdog(mark, deadline + 15), sync_playwright() as pw:
+            try:
+                browser = pw.chromium.launch(
+                    executable_path=find_browser(browser_path),
+                    args=CHROMIUM_ARGS + [mark],
+                    timeout=max(5000, min(30000, timeout_s * 500)),
+                )
+            except Exception as exc:
+                raise ShotsmithError(
+                    f"could not start Chromium ({str(exc).strip().splitlines()[0]}). Install "
+                    "Chromium (Debian: apt-get install chromium) or pass browser_path."
+                ) from exc
+            try:
+                major = (browser.version or "131").split(".")[0]
+                explorer = Explorer(
+                    browser,
+                    url,
+                    locale=locale,
+                    allow_forms=allow_forms,
+                    deadline=t0 + timeout_s * (0.7 if len(devices) > 1 else 1.0),
+                    page_timeout_s=page_timeout,
+                    login=login,
+                    storage_state=storage_state,
+                )
+                # look beyond max_screens so ranking has a choice (the start page is always first)
+                explore_limit = 1 if max_screens == 1 else max_screens + max(4, max_screens)
+                result = explorer.explore(
+                    emulation(devices[0], major),
+                    max_screens=max_screens,
+                    explore_limit=explore_limit,
+                    progress=bar,
+                )
+                if not result.screens:
+                    why = result.skipped[-1].reason if result.skipped else "unknown error"
+                    raise ShotsmithError(
+                        f"could not capture {url}: the start page could not be loaded: {why}. "
+                        "Check that the web app is running and the URL is right."
+                    )
+                chosen = result.screens[:max_screens]
+                for extra in result.screens[max_screens:]:
+                    skipped.append(
+                        Skipped(
+                            route_of(extra.url),
+                            f"ranked below the first {max_screens} screens (max_screens)",
+                            "budget",
+                        )
+                    )
+                app = project_name or app_name_from(result.screens) or host_name(url)
+                name_screens(chosen, app)
+                shots[devices[0].id] = [
+                    Shot(s.png, s.text, s.offset, s.elements, s.url, s.title) for s in chosen
+                ]
+                explorer.deadline = deadline
+                for device in devices[1:]:
+                    shots[device.id] = explorer.recapture(emulation(device, major), chosen)
+                    if bar is not None:
+                        bar.update(sum(isinstance(s, Shot) for s in shots[device.id]))
+                skipped = explorer.skipped + skipped
+            finally:
+                try:
+                    browser.close()
+                except Exception:
+                    pass
+    finally:
+        if bar is not None:
+            bar.close()
+
+    rows, titles = _web_frame(
+        chosen,
+        shots,
+        devices,
+        app=app,
+        bundle_id=bundle_id,
+        locale=locale,
+        status_bar=status_bar,
+        skipped=skipped,
+    )
+    return CaptureReport(
+        frame=rows,
+        skipped=skipped,
+        devices=devices,
+        source=url,
+        explored=len(result.screens),
+        visited=result.visited,
+        sign_in_url=result.sign_in_url,
+        notes=list(dict.fromkeys(result.notes)),
+        titles=titles,
+    )
+
+
+def _web_frame(
+    chosen: list[Screen],
+    shots: dict[str, list[Shot | Skipped]],
+    devices: list[CaptureDevice],
+    *,
+    app: str,
+    bundle_id: str,
+    locale: str,
+    status_bar: bool,
+    skipped: list[Skipped],
+) -> tuple[pd.DataFrame, dict[int, str]]:
+    jobs = []
+    for device in devices:
+        for screen, shot in zip(chosen, shots.get(device.id, [])):
+            if isinstance(shot, Skipped):
+                skipped.append(shot)
+                continue
+            jobs.append((device, screen, shot))
+    with concurrent.futures.ThreadPoolExecutor(min(4, os.cpu_count() or 1)) as pool:
+        pngs = list(
+            pool.map(
+                lambda j: finish_png(j[2].png, j[0], offset=j[2].offset, status_bar=status_bar),
+                jobs,
+            )
+        )
+    base = slugify(app)
+    records: list[dict[str, Any]] = []
+    titles: dict[int, str] = {}
+    positions: dict[str, int] = {}
+    for (device, screen, shot), png in zip(jobs, pngs):
+        app_id = base if len(devices) == 1 else f"{base}-{device.id}"
+        pos = positions.get(app_id, 0)
+        positions[app_id] = pos + 1
+        titles[len(records)] = shot.title
+        records.append(
+            {
+                C.APP_ID: app_id,
+                C.POSITION: pos,
+                C.PROJECT_NAME: app,
+                C.BUNDLE_ID: bundle_id,
+                C.SCREEN: screen.name,
+                C.DEVICE: device.id,
+                C.LOCALE: locale,
+                C.IMAGE: png,
+                C.SCREEN_TEXT: shot.text,
+                C.IMAGE_WIDTH: device.px[0],
+                C.IMAGE_HEIGHT: device.px[1],
+                C.SCREEN_ELEMENTS: shot.elements,
+                C.SCREEN_URL: shot.url,
+            }
+        )
+    return pd.DataFrame(records, columns=list(FRAME_COLUMNS)), titles
+
+
+def finish_png(
+    png: bytes, device: CaptureDevice, *, offset: int = 0, status_bar: bool = True
+) -> bytes:
+    """Browser screenshot -> exact native pixels, RGB, status bar drawn (optional), PNG.
+
+    ``offset``: the page was laid out below a status-bar band this many pixels high (as iOS
+    lays out a web view below the status bar); the band shows the page's own top colour and
+    the status bar is drawn there, so it never covers the page.
+    """
+    with Image.open(io.BytesIO(png)) as im:
+        im.load()
+        page = im.convert("RGB")
+    w, h = device.px
+    if page.width != w:
+        page = page.resize(
+            (w, max(1, round(page.height * w / page.width))), Image.Resampling.LANCZOS
+        )
+    if offset > 0:
+        image = Image.new("RGB", (w, h), top_color(page))
+        image.paste(page.crop((0, 0, w, min(page.height, h - offset))), (0, offset))
+    elif page.height >= h:
+        image = page.crop((0, 0, w, h))  # the viewport was rounded up by < 1 point
+    else:
+        image = page.resize((w, h), Image.Resampling.LANCZOS)
+    if status_bar:
+        image = draw_status_bar(image, device.status_bar_style())
+    return encode_png(image)
+
+
+def _progress(enabled: bool, total: int) -> Any:
+    if not enabled:
+        return None
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:  # pragma: no cover - tqdm is a dependency
+        return None
+    return tqdm(total=total, desc="capture", unit="screen")

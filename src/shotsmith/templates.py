@@ -1,0 +1,226 @@
+"""Layout templates: find, load, validate and write them, in one place.
+
+A template is data (TOML or JSON): text band, type scale, device size and placement,
+palette strategy and rhythm. The built-in ones ship inside the package
+(``data/layouts/``), so a wheel install has them; a ``layouts/`` folder in the working
+folder (or a parent) and the folders in ``$SHOTSMITH_LAYOUTS`` are overlays that add
+templates or override a built-in of the same name. ``plan_layout`` loads them here, the
+layout tuner writes them here (:func:`write_template`), batch names them here.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import re
+import tomllib
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from .devices import get_device
+from .errors import TemplateError
+
+#: The built-in templates, shipped inside the package (so a wheel install has them).
+BUILTIN_LAYOUTS = Path(__file__).resolve().parent / "data" / "layouts"
+
+TEMPLATE_DEFAULTS: dict[str, Any] = {
+    "name": "default",
+    "description": "",
+    "text": {
+        "align": "center",
+        "margin_x": 0.06,
+        "top": 0.048,
+        "headline_family": "Inter Display",
+        "headline_weight": 800,
+        "headline_size": [0.072, 0.095],
+        "headline_max_lines": 2,
+        "line_height": 1.08,
+        "subtitle_family": "Inter",
+        "subtitle_weight": 500,
+        "subtitle_size": 0.041,
+        "subtitle_max_lines": 2,
+        "subtitle_line_height": 1.28,
+        "gap": 0.42,
+        "min_contrast": 4.5,
+    },
+    "device": {
+        "model": "iphone-16-pro",
+        "width": 0.80,
+        "gap_below_text": 0.026,
+        "min_top": 0.255,
+        "bleed": True,
+        "bottom_margin": 0.035,
+        "offsets_x": [0.0],
+        "shadow": {"blur": 0.022, "offset_y": 0.010, "opacity": 0.30},
+    },
+    "palette": {"strategy": "accent-gradient", "rhythm": ["deep"]},
+}
+
+TONES = ("deep", "light", "dark", "vivid")
+
+
+def project_layouts_dir(start: Path | None = None) -> Path | None:
+    """The nearest ``layouts/`` folder in the working folder or one of its parents.
+
+    A project keeps its own templates in ``layouts/`` at its top; a notebook or a
+    script run from a subfolder (``notebooks/``) still finds them, as git finds ``.git``.
+    """
+    here = (start or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        if (folder / "layouts").is_dir():
+            return folder / "layouts"
+    return None
+
+
+def layout_dirs() -> list[Path]:
+    """Where templates are looked up, first match wins: ``$SHOTSMITH_LAYOUTS`` (a
+    path list), the project's ``layouts/`` (see :func:`project_layouts_dir`), then the
+    built-in templates. The first two are overlays: they add templates or override a
+    built-in one of the same name."""
+    env = [Path(p) for p in os.environ.get("SHOTSMITH_LAYOUTS", "").split(os.pathsep) if p]
+    project = project_layouts_dir()
+    return [*env, *([project] if project else []), BUILTIN_LAYOUTS]
+
+
+def available_templates() -> list[str]:
+    names: set[str] = set()
+    for d in layout_dirs():
+        if d.is_dir():
+            names.update(p.stem for p in d.iterdir() if p.suffix in (".toml", ".json"))
+    return sorted(names)
+
+
+def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    out = copy.deepcopy(base)
+    for key, value in over.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def load_template(template: str | Path | dict[str, Any] = "default") -> dict[str, Any]:
+    """A template by name (``layouts/<name>.toml``/``.json``), by path, or as a dict."""
+    if isinstance(template, dict):
+        return _validate(_merge(TEMPLATE_DEFAULTS, template), "<dict>")
+    path = Path(template)
+    if path.suffix not in (".toml", ".json") or not path.exists():
+        name = str(template)
+        path = next(
+            (
+                d / f"{name}{ext}"
+                for d in layout_dirs()
+                for ext in (".toml", ".json")
+                if (d / f"{name}{ext}").exists()
+            ),
+            None,
+        )  # type: ignore[assignment]
+        if path is None:
+            raise TemplateError(
+                f"no layout template named {name!r}; available: "
+                f"{', '.join(available_templates()) or 'none'}. Add "
+                f"layouts/{name}.toml or pass a path to a template file."
+            )
+    return _load_file(str(path), path.stat().st_mtime)
+
+
+@lru_cache(maxsize=32)
+def _load_file(path: str, _mtime: float) -> dict[str, Any]:
+    try:
+        raw = Path(path).read_text(encoding="utf-8")
+        data = tomllib.loads(raw) if path.endswith(".toml") else json.loads(raw)
+    except (OSError, ValueError) as exc:
+        raise TemplateError(f"{path}: cannot read template ({exc}).") from exc
+    data.setdefault("name", Path(path).stem)
+    return _validate(_merge(TEMPLATE_DEFAULTS, data), path)
+
+
+def _validate(t: dict[str, Any], where: str) -> dict[str, Any]:
+    def need(cond: bool, what: str) -> None:
+        if not cond:
+            raise TemplateError(f"{where}: {what}")
+
+    text, dev, pal = t["text"], t["device"], t["palette"]
+    need(text["align"] in ("center", "left"), "text.align must be 'center' or 'left'")
+    lo, hi = text["headline_size"]
+    need(0.02 <= lo <= hi <= 0.2, "text.headline_size must be [smallest, largest] in 0.02..0.2")
+    need(0 <= text["margin_x"] < 0.3, "text.margin_x must be a fraction of the width < 0.3")
+    need(0.3 <= dev["width"] <= 1.0, "device.width must be a fraction of the width in 0.3..1")
+    need(bool(dev["offsets_x"]), "device.offsets_x needs at least one value")
+    need(
+        all(r in TONES for r in pal["rhythm"]) and bool(pal["rhythm"]),
+        f"palette.rhythm must list tones from {TONES}",
+    )
+    need(
+        pal["strategy"] in ("accent-gradient", "spotlight"),
+        "palette.strategy must be 'accent-gradient' or 'spotlight'",
+    )
+    get_device(dev["model"])
+    return t
+
+
+def default_layouts_dir() -> Path:
+    """Where a tuned template is saved: $SHOTSMITH_LAYOUTS's first folder, else the
+    nearest layouts/ folder in the working folder or its parents, else ./layouts."""
+    env = [p for p in os.environ.get("SHOTSMITH_LAYOUTS", "").split(os.pathsep) if p]
+    if env:
+        return Path(env[0])
+    return project_layouts_dir() or Path.cwd() / "layouts"
+
+
+def _toml_key(key: str) -> str:
+    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else json.dumps(key)
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return repr(round(value, 4))
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return (
+            "{ "
+            + ", ".join(
+                f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items() if v is not None
+            )
+            + " }"
+        )
+    raise TemplateError(f"template value {value!r} cannot be written as TOML")
+
+
+def template_toml(template: dict[str, Any], header: str = "") -> str:
+    """A template dict as TOML text (top-level scalars, then one table per section)."""
+    lines = [f"# {line}" if line else "#" for line in header.splitlines()]
+    scalars = {k: v for k, v in template.items() if not isinstance(v, dict)}
+    tables = {k: v for k, v in template.items() if isinstance(v, dict)}
+    lines += [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in scalars.items() if v is not None]
+    for name, table in tables.items():
+        lines += ["", f"[{_toml_key(name)}]"]
+        lines += [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in table.items() if v is not None]
+    return "\n".join(lines) + "\n"
+
+
+def write_template(template: dict[str, Any], path: str | Path, header: str = "") -> Path:
+    """Write ``template`` as TOML at ``path`` (atomically), after checking that
+    :func:`load_template` reads back exactly a valid template; returns the path."""
+    path = Path(path)
+    text = template_toml(template, header=header)
+    load_template(tomllib.loads(text))  # what load_template will read, checked before writing
+    path.parent.mkdir(parents=True, exist_ok=True)
+    old_mtime = path.stat().st_mtime_ns if path.exists() else None
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+    new = path.stat().st_mtime_ns
+    if old_mtime is not None and new <= old_mtime:  # load_template caches by mtime
+        os.utime(path, ns=(new, old_mtime + 1000))
+    return path
