@@ -60,8 +60,10 @@ TRAIN_HALF_MODEL = DATA / "domain_model_train_half.json.gz"
 DEV_CSV = Path(os.environ.get("SHOTSMITH_DOMAINS_CSV") or DATA / "domains_dev.csv")
 
 # Floors: a little under what the train-half model measured when it was fitted (see the
-# model's provenance and benchmarks/domain_accuracy.py), so a regression fails.
-TEST_HALF_FLOOR = 0.85
+# model's provenance and benchmarks/domain_accuracy.py), so a regression fails. The test
+# half measured 88.1% (334 of 379); issue 12 asks for 90%, not reached yet, so the floor
+# sits just under the measured figure rather than at the goal.
+TEST_HALF_FLOOR = 0.875
 TEST_HALF_NO_TEXT_FLOOR = 0.75
 DEV_FLOOR = 0.85
 
