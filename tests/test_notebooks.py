@@ -10,13 +10,16 @@ pytest-notebook against a golden copy in tests/notebooks/.
 from __future__ import annotations
 
 import io
+import json
 import re
+import shutil
 import socket
 import sys
 import tomllib
 from pathlib import Path
 
 import nbformat
+import numpy as np
 import pandas as pd
 import pytest
 from PIL import Image
@@ -285,7 +288,10 @@ def test_show_scene_and_show_set(with_copy):
     grid = ss.show_set(planned, thumb_width=120)  # no renders yet: scenes drawn at preview size
     assert grid.image.width == 24 + 5 * (120 + 24)
     rendered = ss.render(planned.head(2), out_dir=None)
-    assert ss.show_set(rendered, thumb_width=100).image.width == 24 + 2 * (100 + 24)
+    two = np.asarray(ss.show_set(rendered, thumb_width=100).image.convert("L"))
+    assert two.shape[1] >= 24 + 2 * (100 + 24)  # wider only when the title needs it
+    ink = np.flatnonzero((two[:30] < 128).any(axis=0))  # the title, above the thumbnails
+    assert ink.size and ink.max() < two.shape[1] - 12  # drawn whole, not cut off
     small = scale_scene(planned[C.LAYOUT_SCENE].iloc[0], 0.5)
     assert (small.width, small.height) == (660, 1434)
 
@@ -307,6 +313,8 @@ def test_tuner_controls_change_the_previews_and_the_saved_template(
     whole = c["set_preview"].value
     image = tuner.preview_image()
     assert png_of(shown).size == image.size == (330, 717)
+    # shown at its own pixel size, never stretched by the column around it
+    assert (c["preview"].layout.width, c["preview"].layout.height) == ("330px", "717px")
 
     first = tuner.save_template("tuned")
     first_text = first.read_text()
@@ -329,12 +337,13 @@ def test_tuner_controls_change_the_previews_and_the_saved_template(
         assert c["preview"].value != before, name
         assert tuner.error is None, (name, tuner.error)
     c["headline_2"].value = "Every charge, found"
-    assert tuner.headlines[2] == "Every charge, found"
+    assert tuner.headlines[2] == "Every charge, found" and tuner.edited == [2]
     assert tuner.scene(2)["texts"][0]["text"] == "Every charge, found"
 
     c["save_name"].value = "tuned"
     c["save"].click()  # the button writes the same file again
-    assert "saved" in c["save_status"].value
+    assert "Saved" in c["save_status"].value
+    assert c["template"].value == "tuned" and "tuned" in c["template"].options
     text = first.read_text()
     assert text != first_text
     data = tomllib.loads(text)
@@ -343,6 +352,15 @@ def test_tuner_controls_change_the_previews_and_the_saved_template(
     assert data["text"]["headline_size"] == [0.06, 0.06]
     assert data["text"]["align"] == "left" and data["text"]["top"] == 0.07
     assert data["palette"]["strategy"] == "spotlight"
+
+    # the headline edit is not lost: it is in the copy file beside the template
+    copy_file = tmp_path / "tuned.pocket-budget.copy.csv"
+    assert tuner.saved_copy == copy_file
+    copy = pd.read_csv(copy_file, keep_default_na=False)
+    assert list(copy.columns) == ["screen", "headline", "subtitle"]
+    assert list(copy["screen"]) == list(with_copy[C.SCREEN])
+    assert copy["headline"].iloc[2] == "Every charge, found"
+    assert list(copy["subtitle"]) == list(with_copy[C.COPY_SUBTITLE])
 
     # usable by plan_layout, by path and by name, and it reproduces the tuned scenes
     by_path = ss.plan_layout(tuner.frame, template=first)
@@ -354,18 +372,63 @@ def test_tuner_controls_change_the_previews_and_the_saved_template(
         assert by_name[C.LAYOUT_SCENE].iloc[i]["device"] == tuner.scene(i)["device"]
 
 
+def test_tuner_readouts_say_what_the_controls_did(with_copy, tmp_path):
+    tuner = LayoutTuner(with_copy, layouts_dir=tmp_path)
+    c, r = tuner.widget and tuner.controls, tuner.readouts
+    # the headline slider is a largest size: the readout shows the size really used
+    c["headline_size"].value = 0.14
+    used = int(tuner.planned[C.LAYOUT_HEADLINE_SIZE].iloc[0])
+    assert used < round(0.14 * 1320)
+    assert (
+        r["headline_size"].value.startswith(f"{used} px") and "max 185" in r["headline_size"].value
+    )
+    # the caption is centred in the room above a low device: the readout says where it went
+    c["device_top"].value = 0.5
+    ink_top = min(t["box"][1] for t in tuner.scene()["texts"])
+    assert f"text at {ink_top} px" in r["caption_top"].value
+    assert tuner.scene()["device"]["y"] == round(0.5 * 2868)
+    # a small device "bleeding" off the bottom does not reach it: the readout says so
+    c["device_width"].value = 0.5
+    device = tuner.scene()["device"]
+    assert device["y"] + device["height"] < 2868
+    assert f"ends {2868 - device['y'] - device['height']} px above" in r["device_bleed"].value
+    # nothing to mirror at a zero offset: the checkbox is greyed out and says why
+    c["device_offset_x"].value = 0.0
+    assert c["device_alternate"].disabled and "no offset" in r["device_alternate"].value
+    c["device_offset_x"].value = 0.05
+    assert not c["device_alternate"].disabled
+    assert r["device_offset_x"].value == f"{round(0.05 * 1320):+d} px"
+
+
 def test_tuner_template_switch_and_guards(with_copy, tmp_path):
     tuner = LayoutTuner(with_copy, layouts_dir=tmp_path)
     c = tuner.widget and tuner.controls
+    assert c["save_name"].value == "default-tuned"
     c["template"].value = "spotlight"
     assert c["caption_align"].value == "left" and c["device_bleed"].value is False
     assert c["palette"].value == "spotlight, dark / light"
     assert tuner.template["name"] == "spotlight"
+    assert c["save_name"].value == "spotlight-tuned"  # follows the template...
+    c["save_name"].value = "my-brand"
+    c["template"].value = "default"
+    assert c["save_name"].value == "my-brand"  # ...unless the user named it
     c["screenshot"].value = 3
     assert tuner.index == 3
+    # a file the tuner did not write, and a built-in's name, need 'replace'
     (tmp_path / "mine.toml").write_text('name = "mine"\n')
     with pytest.raises(ss.ShotsmithError, match="not written by the tuner"):
         tuner.save_template("mine")
+    c["save_name"].value = "mine"
+    c["save"].click()
+    assert "tick 'replace'" in c["save_status"].value
+    assert (tmp_path / "mine.toml").read_text() == 'name = "mine"\n'
+    c["overwrite"].value = True
+    c["save"].click()
+    assert "Saved" in c["save_status"].value and c["overwrite"].value is False
+    assert tomllib.loads((tmp_path / "mine.toml").read_text())["name"] == "mine"
+    with pytest.raises(ss.ShotsmithError, match="built-in template"):
+        tuner.save_template("default")
+    assert not (tmp_path / "default.toml").exists()
     with pytest.raises(ss.ShotsmithError, match="lower-case"):
         tuner.save_template("My Template")
     c["save_name"].value = "Bad Name"
@@ -376,6 +439,40 @@ def test_tuner_template_switch_and_guards(with_copy, tmp_path):
     c["headline_0"].value = "Supercalifragilisticexpialidocious " * 3
     assert tuner.error and "does not fit" in tuner.error and c["preview"].value == shown
     assert "does not fit" in c["status"].value
+
+
+def test_tuner_design_command_designs_the_set_as_tuned(with_copy, tmp_path):
+    """The command the tuner prints runs from where it says and draws what was tuned."""
+    import subprocess
+
+    project = tmp_path / "project"
+    shutil.copytree(POCKET, project / "shots" / "pocket-budget")
+    shots = ss.write_copy(
+        ss.extract_features(
+            ss.detect_domain(ss.read_screenshots(project / "shots" / "pocket-budget")), ocr=False
+        )
+    )
+    tuner = LayoutTuner(shots, layouts_dir=project / "layouts")
+    assert tuner.widget is not None
+    tuner.controls["device_width"].value = 0.66
+    tuner.controls["headline_1"].value = "Budgets that add up"
+    tuner.save_template("brand")
+    root, command = tuner.design_command()
+    assert root == project.resolve()
+    assert command.startswith("shotsmith design shots/pocket-budget --template brand")
+    done = subprocess.run(
+        command.replace("shotsmith", f"{sys.executable} -m shotsmith.cli", 1) + " --no-ocr",
+        shell=True,
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    design = json.loads((root / "out" / "pocket-budget" / "design.json").read_text())
+    assert {r["layout_template"] for r in design} == {"brand"}
+    if "--copy" in command:
+        assert design[1]["copy_headline"] == "Budgets that add up"
 
 
 def test_kernel_is_this_interpreter():

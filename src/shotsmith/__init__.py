@@ -16,7 +16,15 @@ from .errors import InputImageError, MissingColumnError, ShotsmithError, Templat
 from .io import concat_sets, open_image, read_screenshots
 from .llm import LLMConfig
 from .localsite import LocalSite, serve_folder
-from .notebook import LayoutTuner, LocalServer, show, show_scene, show_set, start_server
+from .notebook import (
+    LayoutTuner,
+    LocalServer,
+    scene_table,
+    show,
+    show_scene,
+    show_set,
+    start_server,
+)
 from .pipeline import Pipeline, PipelineRun, design, report, write_report
 from .scene import Scene
 from .stages.capture import capture, capture_report
@@ -58,6 +66,7 @@ __all__ = [
     "render_scene",
     "report",
     "run_batch",
+    "scene_table",
     "serve_folder",
     "show",
     "show_scene",

@@ -217,6 +217,35 @@ def _device_size(device: str | None) -> str | None:
     return None
 
 
+class _WaitMeter:
+    """What :meth:`Client.wait` shows while it waits: the status and the seconds waited,
+    ticking every half second between polls (nothing when nobody is watching)."""
+
+    def __init__(self, what: str, progress: bool | None):
+        from .progress import bar, wanted
+
+        self.what = what
+        self.bar = (bar(total=None, desc=f"{what}: submitted", bar_format="{desc} [{elapsed}]")
+                    if wanted(progress) else None)
+
+    def status(self, status: str) -> None:
+        if self.bar is not None:
+            self.bar.set_description_str(f"{self.what}: {status}", refresh=True)
+
+    def sleep(self, seconds: float) -> None:
+        if self.bar is None:
+            time.sleep(seconds)
+            return
+        end = time.monotonic() + seconds
+        while (left := end - time.monotonic()) > 0:
+            time.sleep(min(0.5, left))
+            self.bar.refresh()
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
 class Client:
     """``Client(base_url, api_key)``; ``http`` injects an ``httpx.Client`` (tests, proxies)."""
 
@@ -296,30 +325,42 @@ class Client:
         return self.request("GET", f"/v1/design/{job_id}").json()
 
     def wait(self, job_id: str, timeout: float = 600.0, *, interval: float = 0.5,
-             max_interval: float = 5.0) -> dict[str, Any]:
+             max_interval: float = 5.0, progress: bool | None = None) -> dict[str, Any]:
         """Poll until the job is completed or failed (returned either way).
 
         The interval grows from ``interval`` to ``max_interval``; a 429 or a server
         hiccup (5xx, connection error) waits ``Retry-After`` (or the interval) and
         polls again. Raises :class:`JobTimeout` after ``timeout`` seconds.
+        ``progress`` shows the job's status and the time waited (a text line in a
+        terminal, a widget in Jupyter); ``None`` shows it when someone is watching.
         """
+        meter = _WaitMeter(f"job {job_id}", progress)
+        try:
+            return self._wait(job_id, timeout, interval, max_interval, meter)
+        finally:
+            meter.close()
+
+    def _wait(self, job_id: str, timeout: float, interval: float, max_interval: float,
+              meter: _WaitMeter) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
         delay = interval
         while True:
             pause = delay
             try:
                 job = self.get_design_job(job_id)
+                meter.status(str(job.get("status")))
                 if job.get("status") in FINISHED:
                     return job
             except ApiError as exc:
                 if not (exc.status in (0, 429) or exc.status >= 500):
                     raise
                 pause = exc.retry_after if exc.retry_after is not None else delay
+                meter.status(f"waiting for the server ({exc.code})")
             left = deadline - time.monotonic()
             if left <= 0:
                 raise JobTimeout(f"job {job_id} did not finish within {timeout:g} s; "
                                  "poll it again later.")
-            time.sleep(min(pause, left))
+            meter.sleep(min(pause, left))
             delay = min(delay * 1.5, max_interval)
 
     # --- screenshot collections (spec 4.1-4.3) ----------------------------------------------

@@ -41,8 +41,8 @@ import pandas as pd
 from PIL import Image
 
 from . import columns as C
-from .errors import ShotsmithError, TemplateError
-from .io import open_image
+from .errors import MissingColumnError, ShotsmithError, TemplateError
+from .io import MANIFEST_NAMES, open_image
 from .scene import Scene, as_scene
 from .sheets import contact_sheet
 from .stages.layout import load_template, plan_layout, project_layouts_dir
@@ -147,10 +147,71 @@ def _scene_summary(value: Any) -> str:
     return f"{scene.width}×{scene.height} {tone} · {head!r}"
 
 
-def _display_columns(frame: pd.DataFrame, columns: Sequence[str] | None) -> list[str]:
+#: Shown first, in this order, when a frame is shown without ``columns=``: the pictures,
+#: which row it is, what went wrong, then what each stage decided. The rest follow.
+FIRST_COLUMNS = (
+    C.IMAGE,
+    C.RENDER_PATH,
+    C.RENDER_PNG,
+    C.APP_ID,
+    C.POSITION,
+    C.SCREEN,
+    "status",
+    "error",
+    "seconds",
+    "note",
+    C.COPY_HEADLINE,
+    C.COPY_SUBTITLE,
+    C.DOMAIN_CATEGORY,
+    C.LAYOUT_SCENE,
+)
+MAX_AUTO_COLUMNS = 12  # more than this without columns=: the rest are listed by name
+
+
+def _display_columns(
+    frame: pd.DataFrame, columns: Sequence[str] | None
+) -> tuple[list[str], list[str]]:
+    """(columns to show, columns left out). Unknown names in ``columns`` are an error
+    that says which, and what the frame has."""
     if columns is not None:
-        return [c for c in columns if c in frame.columns]
-    return list(frame.columns)
+        columns = [columns] if isinstance(columns, str) else list(columns)
+        unknown = [c for c in columns if c not in frame.columns]
+        if unknown:
+            import difflib
+
+            hints = []
+            for c in unknown:
+                close = difflib.get_close_matches(str(c), [str(x) for x in frame.columns], n=1)
+                hints.append(f"{c!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
+            raise MissingColumnError(
+                f"show: no column {', '.join(hints)} in this frame. It has: "
+                f"{', '.join(map(str, frame.columns))}."
+            )
+        return columns, []
+    ordered = [c for c in FIRST_COLUMNS if c in frame.columns]
+    ordered += [c for c in frame.columns if c not in ordered]
+    return ordered[:MAX_AUTO_COLUMNS], ordered[MAX_AUTO_COLUMNS:]
+
+
+def _header(name: str) -> str:
+    """A column name that may wrap after its underscores (long names, narrow cells)."""
+    return html.escape(str(name)).replace("_", "_<wbr>")
+
+
+# Thumbnails keep their size (never squeezed by a wide table); text wraps in its cell,
+# long paths anywhere; the table scrolls sideways only as a last resort.
+_TABLE_CSS = (
+    "<style>"
+    ".shotsmith-frame{max-width:100%;overflow-x:auto}"
+    ".shotsmith-frame table{border-collapse:collapse;table-layout:auto;width:auto}"
+    ".shotsmith-frame th,.shotsmith-frame td{text-align:left;vertical-align:top;"
+    "white-space:normal;overflow-wrap:anywhere;max-width:24em;padding:3px 6px;"
+    "border-bottom:1px solid rgba(128,128,128,.25)}"
+    ".shotsmith-frame td.img{max-width:none}"
+    ".shotsmith-frame img{max-width:none!important;height:auto}"
+    ".shotsmith-frame .more{color:#666;font-size:90%;margin-top:4px;overflow-wrap:anywhere}"
+    "</style>"
+)
 
 
 def frame_html(
@@ -161,10 +222,13 @@ def frame_html(
     max_rows: int = 40,
     max_chars: int = 80,
 ) -> str:
-    """An HTML table of a frame of screenshots, image columns as inline thumbnails."""
-    cols = _display_columns(frame, columns)
+    """An HTML table of a frame of screenshots, image columns as inline thumbnails.
+
+    Without ``columns`` the columns that matter come first (pictures, row, error, copy)
+    and past :data:`MAX_AUTO_COLUMNS` the rest are listed by name below the table."""
+    cols, rest = _display_columns(frame, columns)
     shown = frame.head(max_rows)
-    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in cols)
+    head = "".join(f"<th>{_header(c)}</th>" for c in cols)
     body = []
     for _, row in shown.iterrows():
         cells = []
@@ -174,28 +238,39 @@ def frame_html(
                 uri = thumbnail_uri(value, thumb_width)
                 label = html.escape(_cell_text(value, 48))
                 cells.append(
-                    f'<td><img src="{uri}" width="{thumb_width}" title="{label}"></td>'
+                    f'<td class="img"><img src="{uri}" width="{thumb_width}" '
+                    f'style="width:{thumb_width}px" title="{label}"></td>'
                     if uri
                     else f"<td>{html.escape(_cell_text(value, max_chars))}</td>"
                 )
             elif c == C.LAYOUT_SCENE:
                 cells.append(f"<td>{html.escape(_scene_summary(value))}</td>")
             else:
-                cells.append(
-                    f'<td style="text-align:left">{html.escape(_cell_text(value, max_chars))}</td>'
-                )
+                cells.append(f"<td>{html.escape(_cell_text(value, max_chars))}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
+    caption = _caption(frame, max_rows, len(cols), len(rest))
+    more = (
+        f'<div class="more">not shown: {html.escape(", ".join(map(str, rest)))} '
+        f"(choose with <code>columns=[...]</code>)</div>"
+        if rest
+        else ""
+    )
+    return (
+        f'{_TABLE_CSS}<div class="shotsmith-frame"><div><b>{html.escape(caption)}</b></div>'
+        f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+        f"{more}</div>"
+    )
+
+
+def _caption(frame: pd.DataFrame, max_rows: int, shown: int, hidden: int) -> str:
     sets = frame[C.APP_ID].nunique() if C.APP_ID in frame.columns else None
     caption = f"{len(frame)} rows" + (
         f" in {sets} set{'s' if sets != 1 else ''}" if sets is not None else ""
     )
     if len(frame) > max_rows:
         caption += f", first {max_rows} shown"
-    caption += f", {len(cols)} columns"
-    return (
-        f'<div class="shotsmith-frame"><div><b>{html.escape(caption)}</b></div>'
-        f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>"
-    )
+    caption += f", {shown} columns" + (f" of {shown + hidden}" if hidden else "")
+    return caption
 
 
 def frame_text(
@@ -206,7 +281,7 @@ def frame_text(
     max_chars: int = 40,
 ) -> str:
     """A plain-text view of the same table (paths, no pixels), for terminals and diffs."""
-    cols = _display_columns(frame, columns)
+    cols, rest = _display_columns(frame, columns)
     data = {}
     for c in cols:
         if c == C.LAYOUT_SCENE:
@@ -216,6 +291,8 @@ def frame_text(
     text = pd.DataFrame(data, index=frame.index[:max_rows]).to_string()
     if len(frame) > max_rows:
         text += f"\n... {len(frame) - max_rows} more rows"
+    if rest:
+        text += f"\nnot shown: {', '.join(map(str, rest))} (choose with columns=[...])"
     return text
 
 
@@ -223,6 +300,7 @@ class FrameView:
     """What :func:`show` returns for a frame: an HTML table with thumbnails."""
 
     def __init__(self, frame: pd.DataFrame, **options: Any):
+        _display_columns(frame, options.get("columns"))  # unknown columns: say so now
         self.frame = frame
         self.options = options
 
@@ -345,6 +423,71 @@ def _describe_scene(scene: Scene) -> str:
     return "\n".join(lines)
 
 
+def scene_table(scene: Any, row: int = 0) -> pd.DataFrame:
+    """A scene's parts, one row each: the canvas and its background, every text block,
+    the device. Where each is drawn (x, y, width, height in canvas px), its size, colour
+    and contrast: the compact view of a ``layout_scene`` (a Scene, dict, JSON, a frame
+    row, or a frame's ``row``-th row)."""
+    if isinstance(scene, pd.DataFrame):
+        if C.LAYOUT_SCENE not in scene.columns:
+            raise MissingColumnError(
+                "scene_table: the frame has no layout_scene column; run plan_layout first."
+            )
+        scene = scene.iloc[row]
+    if isinstance(scene, pd.Series):
+        scene = scene[C.LAYOUT_SCENE]
+    s = as_scene(scene)
+    bg = s.background
+    parts: list[dict[str, Any]] = [
+        {
+            "part": "canvas",
+            "what": f"{bg.kind} background" + (f", glow {bg.glow}" if bg.glow else ""),
+            "x": 0,
+            "y": 0,
+            "width": s.width,
+            "height": s.height,
+            "size": None,
+            "color": " → ".join(bg.stops),
+            "contrast": None,
+        }
+    ]
+    for t in s.texts:
+        x, y, w, h = t.box
+        parts.append(
+            {
+                "part": t.role,
+                "what": " / ".join(t.lines),
+                "x": x,
+                "y": y,
+                "width": w,
+                "height": h,
+                "size": t.size,
+                "color": t.color,
+                "contrast": round(t.contrast, 2),
+            }
+        )
+    d = s.device
+    below = d.y + d.height - s.height
+    parts.append(
+        {
+            "part": "device",
+            "what": f"{d.model}, "
+            + (f"runs {below} px off the bottom" if below > 0 else f"{-below} px above the bottom"),
+            "x": d.x,
+            "y": d.y,
+            "width": d.width,
+            "height": d.height,
+            "size": None,
+            "color": d.band_color,
+            "contrast": None,
+        }
+    )
+    table = pd.DataFrame(parts)
+    for c in ("x", "y", "width", "height", "size"):
+        table[c] = table[c].astype("Int64")
+    return table
+
+
 def show_scene(
     scene: Any, screenshot: Any = None, *, scale: float = PREVIEW_SCALE, row: int = 0
 ) -> ImageView:
@@ -430,7 +573,14 @@ def show_set(
         tagline = str(first.get(C.COPY_TAGLINE, "") or "")
         if titles:
             title = f"{name} - {tagline}" if tagline else name
-        sheets.append(contact_sheet(_set_images(rows, scale), thumb_width=thumb_width, title=title))
+        sheets.append(
+            contact_sheet(
+                _set_images(rows, scale),
+                thumb_width=thumb_width,
+                title=title,
+                title_size=max(14, min(34, round(thumb_width * 0.15))),
+            )
+        )
         heads = (
             list(rows[C.COPY_HEADLINE])
             if C.COPY_HEADLINE in rows.columns
@@ -602,17 +752,42 @@ def _ready_for_layout(frame: pd.DataFrame, ocr: bool | str) -> pd.DataFrame:
     return write_copy(frame)
 
 
+COPY_FILE_SUFFIX = ".copy.csv"  # <template>.<app_id>.copy.csv: the tuned set's own copy
+PREVIEW_GAP_PX = 16
+
+
+def _design_takes(option: str) -> bool:
+    """Does this shotsmith's ``design()`` (and so ``shotsmith design``) take ``option``?"""
+    import inspect
+
+    from .pipeline import design
+
+    return option in inspect.signature(design).parameters
+
+
+def _builtin_templates() -> set[str]:
+    from .stages.layout import BUILTIN_LAYOUTS
+
+    return {p.stem for p in BUILTIN_LAYOUTS.iterdir() if p.suffix in (".toml", ".json")}
+
+
 class LayoutTuner:
     """Tune a layout template on one set, live, then save it as a template file.
 
     ``LayoutTuner(frame)`` takes a frame after ``write_copy`` (or earlier: the missing
     stages run first) and tunes its first set (or ``app_id``). ``.widget`` is the
     ipywidgets UI; ``.controls`` are its inputs by name (set ``.value`` in code and the
-    previews follow); ``.template`` is the tuned template; ``.frame`` the set with any
-    edited headlines; ``.preview_image()`` / ``.set_preview()`` are the previews as PIL
-    images (rendered at ``preview_scale`` x the store size so sliders feel instant);
+    previews follow) and ``.readouts`` what each one really did on the canvas (the
+    fitted headline size, where the caption and the device ended up); ``.template`` is
+    the tuned template; ``.frame`` the set with any edited headlines;
+    ``.preview_image()`` / ``.set_preview()`` are the previews as PIL images (rendered at
+    ``preview_scale`` x the store size so sliders feel instant, shown at their own size).
+
     ``.save_template(name)`` writes ``layouts/<name>.toml``, which
-    ``plan_layout(template=name)`` and ``shotsmith design --template name`` use.
+    ``plan_layout(template=name)`` and ``shotsmith design --template name`` use, and
+    beside it ``<name>.<app_id>.copy.csv`` (``screen, headline, subtitle``: the set's
+    copy as tuned, edits included), which ``shotsmith design --copy`` reads.
+    ``.design_command()`` is the command that designs the set as tuned.
     """
 
     def __init__(
@@ -647,12 +822,15 @@ class LayoutTuner:
         self.base = template if isinstance(template, str) and not Path(template).suffix else None
         self._template = copy.deepcopy(load_template(template))
         self._started = {self._template["name"]: copy.deepcopy(self._template)}
+        self._generated = list(self.headlines)  # the copy as written, to tell edits apart
         self.index = 0
         self.error: str | None = None
         self.planned: pd.DataFrame | None = None
         self.saved: Path | None = None
+        self.saved_copy: Path | None = None
         self._widget = None
         self.controls: dict[str, Any] = {}
+        self.readouts: dict[str, Any] = {}
         self._syncing = False
         self.replan()
 
@@ -665,6 +843,11 @@ class LayoutTuner:
     @property
     def headlines(self) -> list[str]:
         return [str(h) for h in self.frame[C.COPY_HEADLINE]]
+
+    @property
+    def edited(self) -> list[int]:
+        """Positions (0-based) of the screenshots whose headline was edited here."""
+        return [i for i, (a, b) in enumerate(zip(self.headlines, self._generated)) if a != b]
 
     def set_headline(self, index: int, text: str) -> None:
         self.frame.loc[index, C.COPY_HEADLINE] = text
@@ -719,13 +902,51 @@ class LayoutTuner:
             x += im.width + gap
         return strip
 
+    def measures(self, index: int | None = None) -> dict[str, Any]:
+        """What the current settings really did on the canvas (px), for one screenshot:
+        the fitted headline size and the largest allowed, where the caption's ink starts
+        and where its band starts, the device's box, how far it runs off the bottom."""
+        if self.planned is None:
+            raise ShotsmithError(f"LayoutTuner: nothing planned yet ({self.error}).")
+        i = self.index if index is None else index
+        scene = as_scene(self.scene(i))
+        t = self._template
+        width, height = scene.width, scene.height
+        device = scene.device
+        offsets = t["device"]["offsets_x"]
+        return {
+            "canvas": (width, height),
+            "headline_px": int(self.planned[C.LAYOUT_HEADLINE_SIZE].iloc[i]),
+            "headline_max_px": round(t["text"]["headline_size"][1] * width),
+            "band_top_px": round(t["text"]["top"] * height),
+            "caption_top_px": min(b.box[1] for b in scene.texts) if scene.texts else 0,
+            "device_box": (device.x, device.y, device.width, device.height),
+            "device_asked_px": round(t["device"]["width"] * width),
+            "device_min_top_px": round(t["device"]["min_top"] * height),
+            "offset_px": round(offsets[i % len(offsets)] * width),
+            "below_bottom_px": device.y + device.height - height,
+        }
+
+    # --- saving ----------------------------------------------------------------------
+    def copy_table(self) -> pd.DataFrame:
+        """The set's copy as tuned: ``screen, headline, subtitle`` (what ``--copy`` reads)."""
+        return pd.DataFrame(
+            {
+                "screen": [str(s) for s in self.frame[C.SCREEN]],
+                "headline": self.headlines,
+                "subtitle": [str(s) for s in self.frame[C.COPY_SUBTITLE]],
+            }
+        )
+
     def save_template(
         self, name: str, layouts_dir: str | Path | None = None, *, overwrite: bool = False
     ) -> Path:
         """Write the tuned template as ``<layouts_dir>/<name>.toml``; returns its path.
 
-        An existing file written by the tuner is replaced; any other existing template
-        (e.g. the shipped ``default``) only with ``overwrite=True``."""
+        Beside it, ``<name>.<app_id>.copy.csv`` keeps the set's headlines (edits
+        included) and subtitles. An existing file written by the tuner is replaced; any
+        other template file, or a new file that would shadow a built-in template (such as
+        ``default``), only with ``overwrite=True`` (in the UI: tick *replace*)."""
         if not re.fullmatch(r"[a-z0-9][a-z0-9_-]{0,63}", name or ""):
             raise TemplateError(
                 f"template name {name!r}: use lower-case letters, digits, "
@@ -736,16 +957,20 @@ class LayoutTuner:
             if layouts_dir is not None
             else (self.layouts_dir or default_layouts_dir())
         )
-        folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{name}.toml"
-        old_mtime = None
-        if path.exists():
-            old_mtime = path.stat().st_mtime_ns
-            if not overwrite and not path.read_text(encoding="utf-8").startswith(TUNER_MARK):
+        if not overwrite:
+            if path.exists() and not path.read_text(encoding="utf-8").startswith(TUNER_MARK):
                 raise TemplateError(
-                    f"{path} exists and was not written by the tuner; pick "
-                    "another name or pass overwrite=True."
+                    f"{path} exists and was not written by the tuner. Pick another name, "
+                    "or replace it: tick 'replace' beside Save (overwrite=True in code)."
                 )
+            if not path.exists() and name in _builtin_templates():
+                raise TemplateError(
+                    f"{name!r} is a built-in template: {path} would replace it for everything "
+                    "designed from this folder. Pick another name, or replace it: tick "
+                    "'replace' beside Save (overwrite=True in code)."
+                )
+        folder.mkdir(parents=True, exist_ok=True)
         template = self.template
         template["name"] = name
         base = self.base or "a template"
@@ -759,20 +984,57 @@ class LayoutTuner:
         )
         parsed = tomllib.loads(text)  # what load_template will read, checked before writing
         load_template(parsed)
-        tmp = path.with_suffix(".toml.tmp")
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, path)
-        new = path.stat().st_mtime_ns
-        if old_mtime is not None and new <= old_mtime:  # load_template caches by mtime
-            os.utime(path, ns=(new, old_mtime + 1000))
-        self.saved = path
+        _write_text(path, text)
+        copy_path = folder / f"{name}.{self.app_id}{COPY_FILE_SUFFIX}"
+        _write_text(copy_path, self.copy_table().to_csv(index=False))
+        self.saved, self.saved_copy = path, copy_path
+        self._started[name] = copy.deepcopy(template)
+        self.base = name
         if self._widget is not None:
-            self.controls["save_status"].value = (
-                f"saved <code>{html.escape(str(path))}</code>: use "
-                f"<code>plan_layout(template={name!r})</code> or "
-                f"<code>shotsmith design FOLDER --template {html.escape(name)}</code>"
-            )
+            self._show_saved(name)
         return path
+
+    def source_folder(self) -> Path | None:
+        """The folder the set's screenshots were read from, when they are files in one."""
+        refs = list(self.frame[C.IMAGE])
+        if not refs or not all(isinstance(r, (str, Path)) for r in refs):
+            return None
+        parents = {Path(r).resolve().parent for r in refs}
+        return parents.pop() if len(parents) == 1 else None
+
+    def design_command(self, out: str = "out") -> tuple[Path, str]:
+        """``(folder, command)``: run ``command`` from ``folder`` to design this set as
+        tuned (the saved template, and the saved copy when ``design`` takes ``--copy``).
+
+        A template saved in a ``layouts/`` folder is named, and the command runs from that
+        folder's parent (a project's root, where ``shotsmith design`` finds it); any
+        other is passed by path."""
+        if self.saved is None:
+            raise ShotsmithError("design_command: save the template first (save_template).")
+        import shlex
+
+        layouts = self.saved.resolve().parent
+        if layouts.name == "layouts":
+            root, template = layouts.parent, self.saved.stem
+        else:
+            root, template = Path.cwd().resolve(), str(self.saved.resolve())
+
+        def rel(path: Path) -> str:
+            try:
+                return path.resolve().relative_to(root).as_posix()
+            except ValueError:
+                return str(path.resolve())
+
+        source = self.source_folder()
+        parts = ["shotsmith", "design", rel(source) if source else "FOLDER"]
+        name = str(self.frame[C.PROJECT_NAME].iloc[0])
+        if source is None or name != _folder_project_name(source):
+            parts += ["--project-name", name]
+        parts += ["--template", template]
+        if self.saved_copy is not None and _design_takes("copy"):
+            parts += ["--copy", rel(self.saved_copy)]
+        parts += ["--out", out]
+        return root, " ".join(shlex.quote(p) for p in parts)
 
     # --- widgets ---------------------------------------------------------------------
     @property
@@ -799,21 +1061,33 @@ class LayoutTuner:
         import ipywidgets as W
 
         t = self._template
-        style = {"description_width": "110px"}
-        wide = W.Layout(width="340px")
+        style = {"description_width": "92px"}
+        wide = W.Layout(width="392px")
+        c, r = self.controls, self.readouts
 
-        def slider(label: str, value: float, lo: float, hi: float, step: float):
-            return W.FloatSlider(
+        def readout(key: str):
+            r[key] = W.HTML(layout=W.Layout(width="150px", margin="0 0 0 6px"))
+            return r[key]
+
+        def slider(key: str, label: str, value: float, lo: float, hi: float, step: float):
+            c[key] = W.FloatSlider(
                 value=value,
                 min=lo,
                 max=hi,
                 step=step,
                 description=label,
-                readout_format=".3f",
+                readout=False,  # the readout beside it says what it did, in px
                 style=style,
-                layout=wide,
+                layout=W.Layout(width="236px"),
                 continuous_update=True,
             )
+            return W.HBox([c[key], readout(key)])
+
+        def checkbox(key: str, label: str, value: bool):
+            c[key] = W.Checkbox(
+                value=value, description=label, indent=False, layout=W.Layout(width="auto")
+            )
+            return W.HBox([c[key], readout(key)])
 
         names = list(dict.fromkeys([*_available(), t["name"]]))
         palette_options = list(PALETTES)
@@ -823,36 +1097,41 @@ class LayoutTuner:
             palette_options.insert(0, current)
         self._custom_palette = (current, copy.deepcopy(t["palette"]))
         offsets = t["device"]["offsets_x"]
-        c = self.controls
         c["template"] = W.Dropdown(
             options=names, value=t["name"], description="template", style=style, layout=wide
         )
-        c["headline_size"] = slider(
-            "headline size", t["text"]["headline_size"][1], 0.04, 0.14, 0.001
-        )
-        c["device_width"] = slider("device scale", t["device"]["width"], 0.4, 1.0, 0.01)
-        c["device_offset_x"] = slider("device x offset", offsets[0], -0.2, 0.2, 0.005)
-        c["device_alternate"] = W.Checkbox(
-            value=len(offsets) > 1 and offsets[1] == -offsets[0],
-            description="alternate the offset",
-            indent=False,
-        )
-        c["device_top"] = slider("device top", t["device"]["min_top"], 0.12, 0.6, 0.005)
-        c["device_bleed"] = W.Checkbox(
-            value=bool(t["device"]["bleed"]),
-            description="device bleeds off the bottom",
-            indent=False,
-        )
         c["palette"] = W.Dropdown(
             options=palette_options, value=current, description="palette", style=style, layout=wide
+        )
+        rows = [c["template"], c["palette"]]
+        rows.append(
+            slider("headline_size", "headline", t["text"]["headline_size"][1], 0.04, 0.14, 0.001)
         )
         c["caption_align"] = W.ToggleButtons(
             options=["center", "left"],
             value=t["text"]["align"],
             description="caption",
-            style={**style, "button_width": "80px"},
+            style={**style, "button_width": "70px"},
         )
-        c["caption_top"] = slider("caption top", t["text"]["top"], 0.0, 0.2, 0.002)
+        rows.append(c["caption_align"])
+        rows.append(slider("caption_top", "caption area", t["text"]["top"], 0.0, 0.2, 0.002))
+        rows.append(slider("device_width", "device width", t["device"]["width"], 0.4, 1.0, 0.01))
+        rows.append(slider("device_top", "device top", t["device"]["min_top"], 0.12, 0.6, 0.005))
+        rows.append(slider("device_offset_x", "device x", offsets[0], -0.2, 0.2, 0.005))
+        rows.append(
+            checkbox(
+                "device_alternate",
+                "mirror the x offset on every other slide",
+                len(offsets) > 1 and offsets[1] == -offsets[0],
+            )
+        )
+        rows.append(
+            checkbox(
+                "device_bleed",
+                "let a tall device run off the bottom (else shrink it to fit)",
+                bool(t["device"]["bleed"]),
+            )
+        )
         c["screenshot"] = W.Dropdown(
             options=[(f"{i + 1}. {s}", i) for i, s in enumerate(self.frame[C.SCREEN])],
             value=self.index,
@@ -860,26 +1139,53 @@ class LayoutTuner:
             style=style,
             layout=wide,
         )
+        rows.append(c["screenshot"])
+        c["save_name"] = W.Text(
+            value=f"{t['name']}-tuned",
+            description="save as",
+            style=style,
+            layout=W.Layout(width="252px"),
+        )
+        c["save"] = W.Button(
+            description="Save template",
+            icon="save",
+            button_style="primary",
+            layout=W.Layout(width="136px", margin="0 0 0 4px"),
+        )
+        c["overwrite"] = W.Checkbox(
+            value=False,
+            description="replace a template of that name that the tuner did not write",
+            indent=False,
+            layout=W.Layout(width="auto"),
+        )
+        c["save_status"] = W.HTML(layout=W.Layout(width="392px"))
+        rows += [W.HBox([c["save_name"], c["save"]]), c["overwrite"], c["save_status"]]
+
         headline_boxes = []
         for i, head in enumerate(self.headlines):
             box = W.Text(
                 value=head,
                 description=f"{i + 1}. {self.frame[C.SCREEN].iloc[i]}",
                 continuous_update=False,
-                style=style,
-                layout=W.Layout(width="520px"),
+                style={"description_width": "140px"},
+                layout=W.Layout(width="560px"),
             )
             c[f"headline_{i}"] = box
             box.observe(self._on_headline(i), names="value")
             headline_boxes.append(box)
-        c["preview"] = W.Image(format="png")
-        c["set_preview"] = W.Image(format="png")
-        c["status"] = W.HTML()
-        c["save_name"] = W.Text(
-            value=f"{t['name']}-tuned", description="save as", style=style, layout=wide
+
+        shown = self.preview_image() if self.planned is not None else None
+        pw, ph = shown.size if shown is not None else (330, 717)
+        # the preview keeps its own pixel size: never stretched by the column, never
+        # squeezed by a long message beside it (the status wraps inside its width)
+        c["preview"] = W.Image(
+            format="png",
+            layout=W.Layout(width=f"{pw}px", height=f"{ph}px", object_fit="contain"),
         )
-        c["save"] = W.Button(description="Save template", icon="save", button_style="primary")
-        c["save_status"] = W.HTML()
+        c["status"] = W.HTML(layout=W.Layout(width=f"{pw}px"))
+        c["set_preview"] = W.Image(
+            format="png", layout=W.Layout(width="auto", max_width="100%", height="auto")
+        )
 
         c["template"].observe(self._on_template, names="value")
         for key in (
@@ -897,32 +1203,21 @@ class LayoutTuner:
         c["screenshot"].observe(self._on_screenshot, names="value")
         c["save"].on_click(lambda _: self._on_save())
 
-        controls = W.VBox(
-            [
-                c["template"],
-                c["palette"],
-                c["headline_size"],
-                c["caption_align"],
-                c["caption_top"],
-                c["device_width"],
-                c["device_top"],
-                c["device_offset_x"],
-                c["device_alternate"],
-                c["device_bleed"],
-                c["screenshot"],
-                W.HBox([c["save_name"], c["save"]]),
-                c["save_status"],
-            ]
+        controls = W.VBox(rows, layout=W.Layout(width="400px", flex="0 0 400px"))
+        preview = W.VBox(
+            [c["preview"], c["status"]],
+            layout=W.Layout(width=f"{pw}px", flex="0 0 auto", margin=f"0 0 0 {PREVIEW_GAP_PX}px"),
         )
         headlines = W.Accordion(children=[W.VBox(headline_boxes)])
         headlines.set_title(0, "headlines (per screenshot)")
         return W.VBox(
             [
-                W.HBox([controls, W.VBox([c["preview"], c["status"]])]),
+                W.HBox([controls, preview], layout=W.Layout(flex_flow="row wrap")),
                 headlines,
                 W.HTML("<b>the whole set</b>"),
                 c["set_preview"],
-            ]
+            ],
+            layout=W.Layout(width="100%"),
         )
 
     def _sync_controls(self) -> None:
@@ -952,12 +1247,15 @@ class LayoutTuner:
     def _on_template(self, change: dict) -> None:
         if self._syncing:
             return
-        name = change["new"]
-        started = self._started.get(name)  # the template given by path or dict, as it was
+        old, name = change["old"], change["new"]
+        started = self._started.get(name)  # given by path or dict, or saved here
         self._template = copy.deepcopy(
             started if started is not None and name not in _available() else load_template(name)
         )
         self.base = name
+        save_name = self.controls["save_name"]
+        if save_name.value.strip() in ("", f"{old}-tuned"):  # not a name the user typed
+            save_name.value = f"{name}-tuned"
         self._sync_controls()
         self.replan()
 
@@ -974,7 +1272,7 @@ class LayoutTuner:
             t["device"]["width"] = round(float(c["device_width"].value), 4)
         elif key in ("device_offset_x", "device_alternate"):
             o = round(float(c["device_offset_x"].value), 4)
-            t["device"]["offsets_x"] = [o, -o] if c["device_alternate"].value else [o]
+            t["device"]["offsets_x"] = [o, -o] if c["device_alternate"].value and o else [o]
         elif key == "device_top":
             t["device"]["min_top"] = round(float(c["device_top"].value), 4)
         elif key == "device_bleed":
@@ -1002,12 +1300,38 @@ class LayoutTuner:
         self._refresh_widgets(set_too=False)
 
     def _on_save(self) -> None:
+        c = self.controls
         try:
-            self.save_template(self.controls["save_name"].value.strip())
+            self.save_template(c["save_name"].value.strip(), overwrite=bool(c["overwrite"].value))
         except ShotsmithError as exc:
-            self.controls[
-                "save_status"
-            ].value = f'<span style="color:#b00020">{html.escape(str(exc))}</span>'
+            c["save_status"].value = _wrapping(
+                f'<span style="color:#b00020">{html.escape(str(exc), quote=False)}</span>'
+            )
+        c["overwrite"].value = False  # a replacement is confirmed once, not for good
+
+    def _show_saved(self, name: str) -> None:
+        """After a save: the template is in the dropdown (and chosen), and the message says
+        what was written and the command that designs the set with it."""
+        c = self.controls
+        names = list(dict.fromkeys([*_available(), *self._started, name]))
+        self._syncing = True
+        try:
+            c["template"].options = names
+            c["template"].value = name
+            c["save_name"].value = name
+        finally:
+            self._syncing = False
+        root, command = self.design_command()
+        copy_note = (
+            f" and the set's copy to <code>{html.escape(self.saved_copy.name)}</code>"
+            if self.saved_copy is not None
+            else ""
+        )
+        c["save_status"].value = _wrapping(
+            f"Saved <code>{html.escape(str(self.saved))}</code>{copy_note}. "
+            f"From <code>{html.escape(str(root))}</code>:<br>"
+            f"<code>{html.escape(command)}</code>"
+        )
 
     def _refresh_widgets(self, set_too: bool = True) -> None:
         if self._widget is None and not self.controls:
@@ -1019,15 +1343,82 @@ class LayoutTuner:
                 c["set_preview"].value = _png_bytes(self.set_preview())
             row = self.planned.iloc[self.index]
             info = (
-                f"headline {int(row[C.LAYOUT_HEADLINE_SIZE])} px for the whole set · "
                 f"tone {row[C.LAYOUT_VARIANT]} · caption contrast "
-                f"{float(row[C.LAYOUT_CONTRAST]):.2f}"
+                f"{float(row[C.LAYOUT_CONTRAST]):.2f} · preview at "
+                f"{self.preview_scale:g}× the {row[C.LAYOUT_SIZE]} canvas"
             )
+            self._refresh_readouts()
         else:
             info = ""
         if self.error:
             info += f'<br><span style="color:#b00020">{html.escape(self.error)}</span>'
-        c["status"].value = info
+        c["status"].value = _wrapping(info)
+
+    def _refresh_readouts(self) -> None:
+        """Say, beside each control, what it did on the full-size canvas."""
+        r, c = self.readouts, self.controls
+        if not r:
+            return
+        m = self.measures()
+        grey = '<span style="color:#777">{}</span>'
+        head, cap = m["headline_px"], m["headline_max_px"]
+        r["headline_size"].value = (
+            f"{head} px"
+            if head >= cap
+            else f"{head} px " + grey.format(f"(max {cap}: fitted to the longest headline)")
+        )
+        band, ink = m["band_top_px"], m["caption_top_px"]
+        lowered = ink - band > 0.6 * head  # centred lower, in the room above the device
+        r["caption_top"].value = f"from {band} px" + (
+            "<br>" + grey.format(f"centred above the device: text at {ink} px") if lowered else ""
+        )
+        x, y, width, height = m["device_box"]
+        asked = m["device_asked_px"]
+        r["device_width"].value = f"{width} px wide" + (
+            "<br>" + grey.format(f"(asked {asked}: shrunk to fit)") if width < asked - 1 else ""
+        )
+        low = m["device_min_top_px"]
+        r["device_top"].value = f"at {y} px" + (
+            "<br>" + grey.format(f"(at least {low}: below the caption)")
+            if y > low + 1
+            else "<br>" + grey.format(f"(asked {low}: raised to fit)")
+            if y < low - 1
+            else ""
+        )
+        offset = m["offset_px"]
+        r["device_offset_x"].value = f"{offset:+d} px" if offset else "centred"
+        alternate = c["device_alternate"]
+        alternate.disabled = float(c["device_offset_x"].value) == 0
+        r["device_alternate"].value = (
+            grey.format("(no offset to mirror)") if alternate.disabled else ""
+        )
+        below = m["below_bottom_px"]
+        r["device_bleed"].value = grey.format(
+            f"runs {below} px off" if below > 0 else f"ends {-below} px above"
+        )
+
+
+def _wrapping(inner: str) -> str:
+    """HTML for a message that wraps inside its widget's width (long paths included)."""
+    return f'<div style="white-space:normal;overflow-wrap:anywhere;line-height:1.35">{inner}</div>'
+
+
+def _write_text(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def _folder_project_name(folder: Path) -> str:
+    """The project name ``read_screenshots(folder)`` (and ``shotsmith design``) would use."""
+    for name in MANIFEST_NAMES:
+        try:
+            data = json.loads((folder / name).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(data, dict) and data.get("project_name"):
+            return str(data["project_name"])
+    return folder.name.replace("-", " ").replace("_", " ").title()
 
 
 def _merge_dict(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:

@@ -24,6 +24,7 @@ import pandas as pd
 from . import columns as C
 from .errors import ShotsmithError
 from .io import read_screenshots
+from .progress import bar, wanted
 from .stages.copywriting import write_copy
 from .stages.domain import detect_domain
 from .stages.features import extract_features
@@ -169,31 +170,56 @@ class Pipeline:
         *,
         executor: Executor | None = None,
         keep_intermediates: bool = True,
-        progress: bool = False,
+        progress: bool | None = None,
     ) -> PipelineRun:
-        """Run every stage; with an executor, sets run in parallel (one task per set)."""
+        """Run every stage; with an executor, sets run in parallel (one task per set).
+
+        ``progress`` shows a bar (tqdm.auto: a text bar in a terminal, a widget in
+        Jupyter) of the stages as they run, or of the sets with an executor; ``None``
+        (the default) shows it when someone is watching: in a notebook kernel, or on a
+        terminal (see :mod:`shotsmith.progress`)."""
         self.validate(frame)
+        show = wanted(progress)
         start = time.perf_counter()
         if executor is None:
-            frames, timings = _run_steps(self.steps, frame, keep_intermediates)
+            meter = _stage_bar(show, self.steps, frame)
+            try:
+                frames, timings = _run_steps(self.steps, frame, keep_intermediates, meter)
+            finally:
+                if meter is not None:
+                    meter.close()
         else:
             sets = [rows for _, rows in frame.groupby(C.APP_ID, sort=False)]
             futures = [
                 executor.submit(_run_set, self.steps, rows, keep_intermediates) for rows in sets
             ]
             results = []
-            for fut in _progress(futures, progress, total=len(futures)):
+            for fut in _progress(futures, show, total=len(futures)):
                 results.append(fut.result())
             frames, timings = _merge_results(results)
         return PipelineRun(frames, timings, time.perf_counter() - start)
 
 
+def _stage_bar(show: bool, steps: list[Step], frame: pd.DataFrame):
+    """A bar over the stages of one run in this process, named after the running stage."""
+    if not show or not steps:
+        return None
+    sets = frame[C.APP_ID].nunique() if C.APP_ID in frame.columns else 1
+    return bar(
+        total=len(steps),
+        desc=steps[0].name,
+        unit="stage",
+        postfix=f"{len(frame)} screenshots, {sets} set{'s' if sets != 1 else ''}",
+        bar_format="{desc:<16} {percentage:3.0f}%|{bar}| {n}/{total} stages "
+        "[{elapsed}<{remaining}{postfix}]",
+        leave=True,
+    )
+
+
 def _progress(futures: list, show: bool, total: int) -> Iterable:
     if not show:
         return futures
-    from tqdm.auto import tqdm
-
-    return tqdm(futures, total=total, desc="sets", unit="set")
+    return bar(iterable=futures, total=total, desc="sets", unit="set")
 
 
 def _run_set(
@@ -206,16 +232,22 @@ def _run_set(
 
 
 def _run_steps(
-    steps: list[Step], frame: pd.DataFrame, keep: bool
+    steps: list[Step], frame: pd.DataFrame, keep: bool, meter: Any = None
 ) -> tuple[dict[str, pd.DataFrame], dict[str, float]]:
     frames: dict[str, pd.DataFrame] = {"input": frame} if keep else {}
     timings: dict[str, float] = {}
     for step in steps:
+        if meter is not None:
+            meter.set_description_str(step.name, refresh=True)
         t0 = time.perf_counter()
         frame = step(frame)
         timings[step.name] = time.perf_counter() - t0
         if keep:
             frames[step.name] = frame
+        if meter is not None:
+            meter.update(1)
+    if meter is not None:
+        meter.set_description_str("done", refresh=True)
     if not keep:
         frames[steps[-1].name if steps else "input"] = frame
     return frames, timings
