@@ -19,6 +19,7 @@ COMMAND_MODULES = (
     "shotsmith.batch",  # batch
     "shotsmith.stages.capture",  # capture
     "shotsmith.server.projects",  # projects
+    "shotsmith.export.cli",  # export, validate
 )
 
 
@@ -77,6 +78,10 @@ def _design(args: argparse.Namespace) -> int:
             f"{row['copy_headline']!r}"
         )
     print(f"table: {out / str(first['app_id']) / 'design.json'}")
+    from .export.validate import validate
+
+    for problem in validate(out / str(first["app_id"])):
+        print(f"warning: {problem}", file=sys.stderr)
     return 0
 
 
