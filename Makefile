@@ -1,6 +1,6 @@
 # The two commands: `make demo` designs the bundled sample apps, `make test` runs the tests.
 # Both set everything up first (system packages, .venv) and are safe to re-run.
-.PHONY: setup demo test lint samples bench
+.PHONY: setup demo test test-fast lint format typecheck samples bench
 
 setup:
 	@bash scripts/setup.sh
@@ -11,8 +11,19 @@ demo: setup
 test: setup
 	@.venv/bin/python -m pytest -q
 
+# The quick loop while editing (no browser, no live server, no notebooks, nothing slow).
+test-fast: setup
+	@.venv/bin/python -m pytest -q -m "not slow and not browser and not live_server and not notebook"
+
 lint: setup
 	@.venv/bin/ruff check src tests benchmarks scripts
+	@.venv/bin/ruff format --check src tests benchmarks scripts
+
+format: setup
+	@.venv/bin/ruff format src tests benchmarks scripts
+
+typecheck: setup
+	@.venv/bin/python -m mypy
 
 samples: setup
 	@.venv/bin/python scripts/make_samples.py

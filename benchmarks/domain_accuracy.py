@@ -1,16 +1,30 @@
-"""Accuracy of detect_domain on the shared labelled dev file, with its confusions.
+"""Accuracy of detect_domain: train-CV, the frozen test half, the dev list, per category.
 
-    python benchmarks/domain_accuracy.py [path/to/domains_dev.csv] [--all]
+    python benchmarks/domain_accuracy.py [--cv] [--repeat N]
 
-Prints the accuracy, the time taken, every misclassified app with its top-2 scores and
-signals, and (with --all) every app. The CSV has columns project_name, bundle_id, screens
-(separated by ';') and category. Default path: $SHOTSMITH_DOMAINS_CSV, else the labelled
-dev file kept in tests/data/domains_dev.csv.
+Prints, for the labelled list tests/data/domain_apps.csv:
+
+* train-CV accuracy: recorded by scripts/fit_domain_model.py when the model was fitted
+  (``--cv`` recomputes it: ~5-15 minutes on 2 cores);
+* test-half accuracy of the model fitted on the train half alone
+  (tests/data/domain_model_train_half.json.gz), through detect_domain itself, for three
+  views: everything, no visible text (name, bundle id, screens) and no name (screens, text);
+* accuracy on tests/data/domains_dev.csv (names, bundle ids, screens; no text), with the
+  train-half model and with the shipped model;
+* per-category recall on the test half and the confusions of the worst categories;
+* the time detect_domain takes on the test half (median of ``--repeat`` runs, default 5),
+  against a baseline measured in the same run: featurising alone.
+
+Nothing printed here is used to choose features, weights or thresholds.
 """
 
 from __future__ import annotations
 
-import os
+import argparse
+import gzip
+import importlib.util
+import json
+import statistics
 import sys
 import time
 from collections import Counter
@@ -23,82 +37,157 @@ from shotsmith.columns import (
     BUNDLE_ID,
     DOMAIN_CATEGORY,
     DOMAIN_CONFIDENCE,
-    DOMAIN_SIGNALS,
+    DOMAIN_CONFIDENT,
     POSITION,
     PROJECT_NAME,
     SCREEN,
+    SCREEN_TEXT,
 )
-from shotsmith.stages.domain import detect_domain, score_domains
+from shotsmith.stages import domain
+from shotsmith.stages.domain import build_model, detect_domain, featurize, load_model
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
-def default_csv() -> Path:
-    env = os.environ.get("SHOTSMITH_DOMAINS_CSV")
-    return Path(env) if env else Path(__file__).resolve().parents[1] / "tests/data/domains_dev.csv"
+def load_fitter():
+    """scripts/fit_domain_model.py as a module (its list loaders and CV code)."""
+    spec = importlib.util.spec_from_file_location(
+        "fit_domain_model", ROOT / "scripts" / "fit_domain_model.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
-def frame_from_csv(apps: pd.DataFrame) -> pd.DataFrame:
+def frame_of(apps, view: str = "full") -> pd.DataFrame:
+    """One row per screen, the visible text on the first screen of each set."""
     rows = []
-    for app in apps.itertuples(index=False):
-        for i, screen in enumerate(s.strip() for s in app.screens.split(";")):
+    for app in apps:
+        evidence = app.evidence(view) if hasattr(app, "evidence") else app
+        screens = evidence.screens or ("",)
+        for i, screen in enumerate(screens):
             rows.append(
                 {
-                    APP_ID: app.project_name,
+                    APP_ID: app.name,
                     POSITION: i,
-                    PROJECT_NAME: app.project_name,
-                    BUNDLE_ID: app.bundle_id,
+                    PROJECT_NAME: evidence.name,
+                    BUNDLE_ID: evidence.bundle_id,
                     SCREEN: screen,
+                    SCREEN_TEXT: evidence.text if i == 0 else "",
                 }
             )
     return pd.DataFrame(rows)
 
 
-def main(argv: list[str]) -> int:
-    show_all = "--all" in argv
-    paths = [a for a in argv if not a.startswith("--")]
-    path = Path(paths[0]) if paths else default_csv()
-    apps = pd.read_csv(path, dtype=str, keep_default_na=False)
-    frame = frame_from_csv(apps)
-
-    start = time.perf_counter()
-    out = detect_domain(frame)
-    elapsed = time.perf_counter() - start
+def predictions(apps, view: str = "full") -> pd.DataFrame:
+    out = detect_domain(frame_of(apps, view))
     per_set = out.groupby(APP_ID, sort=False).first()
+    return per_set.loc[[a.name for a in apps]]
 
-    wrong = []
-    for app in apps.itertuples(index=False):
-        got = per_set.loc[app.project_name]
-        if show_all or got[DOMAIN_CATEGORY] != app.category:
-            wrong.append((app, got))
-    n_wrong = sum(1 for app, got in wrong if got[DOMAIN_CATEGORY] != app.category)
+
+def accuracy(apps, per_set: pd.DataFrame) -> float:
+    truth = [a.category for a in apps]
+    return sum(t == p for t, p in zip(truth, per_set[DOMAIN_CATEGORY])) / len(apps)
+
+
+def use_model(path: Path) -> None:
+    """Make detect_domain use the model at ``path`` (the train-half model) for a while."""
+    raw = json.loads(gzip.decompress(path.read_bytes()).decode("utf-8"))
+    model = build_model(raw)
+    domain.load_model = lambda: model  # type: ignore[assignment]
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--cv", action="store_true", help="recompute train-CV accuracy")
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args(argv)
+    fit = load_fitter()
+    apps = fit.load_apps()
+    train = [a for a in apps if a.split == "train"]
+    test = [a for a in apps if a.split == "test"]
+    dev = fit.load_dev()
+    shipped = load_model()
+    prov = shipped.provenance
+    print(f"labelled list: {len(apps)} apps ({len(train)} train, {len(test)} test)")
+    print(f"hyper-parameters (chosen by train-CV): {prov['hyper_parameters']}")
     print(
-        f"{path}: {len(apps) - n_wrong}/{len(apps)} correct = "
-        f"{(len(apps) - n_wrong) / len(apps):.1%}  ({elapsed * 1000:.0f} ms for "
-        f"{len(frame)} rows)"
+        "train-CV accuracy (recorded at fit time): "
+        + ", ".join(f"{k} {v:.1%}" for k, v in prov["train_cv_accuracy"].items())
     )
-    conf = per_set[DOMAIN_CONFIDENCE]
-    print(f"confidence: median {conf.median():.2f}, min {conf.min():.2f}")
+    if args.cv:
+        subprocess_args = [sys.executable, str(ROOT / "scripts" / "fit_domain_model.py")]
+        print("recomputing train-CV:", " ".join(subprocess_args + ["--cv-only"]))
+        import subprocess
 
-    confusion = Counter(
-        (app.category, got[DOMAIN_CATEGORY])
-        for app, got in wrong
-        if got[DOMAIN_CATEGORY] != app.category
-    )
-    if confusion:
-        print("\nconfusions (expected -> got):")
-        for (expected, got), count in confusion.most_common():
-            print(f"  {expected} -> {got}: {count}")
+        subprocess.run([*subprocess_args, "--cv-only"], check=True)
 
-    for app, got in wrong:
-        mark = "ok " if got[DOMAIN_CATEGORY] == app.category else "BAD"
-        top2 = score_domains(app.project_name, app.bundle_id, app.screens)[:2]
-        print(f"\n{mark} {app.project_name} ({app.bundle_id}; {app.screens})")
+    original = domain.load_model
+    use_model(ROOT / "tests" / "data" / "domain_model_train_half.json.gz")
+    try:
+        results = {}
+        for view in ("full", "no_text", "no_name"):
+            per_set = predictions(test, view)
+            results[view] = per_set
+            print(f"test half, train-half model, view {view:8s}: {accuracy(test, per_set):.1%}")
+        dev_half = predictions(dev)
         print(
-            f"    expected {app.category}, got {got[DOMAIN_CATEGORY]} "
-            f"(confidence {got[DOMAIN_CONFIDENCE]:.2f}); top-2: "
-            + ", ".join(f"{c} {s:.1f}" for c, s in top2)
+            f"dev list ({len(dev)} apps, no text), train-half model: {accuracy(dev, dev_half):.1%}"
         )
-        for signal in got[DOMAIN_SIGNALS]:
-            print(f"      - {signal}")
+    finally:
+        domain.load_model = original
+    dev_shipped = predictions(dev)
+    print(f"dev list, shipped model: {accuracy(dev, dev_shipped):.1%}")
+
+    full = results["full"]
+    confident = full[DOMAIN_CONFIDENT]
+    right = pd.Series([a.category for a in test], index=full.index) == full[DOMAIN_CATEGORY]
+    print(
+        f"test half, full view: {confident.mean():.0%} of sets confident, "
+        f"{right[confident].mean():.1%} of those right; "
+        f"{right[~confident].mean():.1%} right below the threshold"
+        if (~confident).any()
+        else ""
+    )
+    print(f"median confidence {full[DOMAIN_CONFIDENCE].median():.2f}")
+
+    recall = Counter()
+    total = Counter()
+    confusion = Counter()
+    for app, got in zip(test, full[DOMAIN_CATEGORY]):
+        total[app.category] += 1
+        recall[app.category] += got == app.category
+        if got != app.category:
+            confusion[(app.category, got)] += 1
+    print("\nper-category recall on the test half (full view):")
+    ranked = sorted(total, key=lambda c: (recall[c] / total[c], c))
+    for category in ranked:
+        print(
+            f"  {category:24s} {recall[category]:2d}/{total[category]:2d} "
+            f"{recall[category] / total[category]:.0%}"
+        )
+    print("\nconfusions of the five worst categories (expected -> got):")
+    for category in ranked[:5]:
+        wrong = [(got, n) for (want, got), n in confusion.most_common() if want == category]
+        print(f"  {category}: " + (", ".join(f"{g} x{n}" for g, n in wrong) or "none"))
+
+    frame = frame_of(test)
+    detect_domain(frame)  # warm the model cache
+    times, base = [], []
+    for _ in range(args.repeat):
+        start = time.perf_counter()
+        detect_domain(frame)
+        times.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        for app in test:
+            featurize(app.evidence("full"), shipped.params)
+        base.append(time.perf_counter() - start)
+    t, b = statistics.median(times), statistics.median(base)
+    print(
+        f"\ndetect_domain on {len(test)} sets ({len(frame)} rows): {t * 1000:.0f} ms median of "
+        f"{args.repeat}; featurising alone {b * 1000:.0f} ms (ratio {t / b:.2f})"
+    )
     return 0
 
 

@@ -5,6 +5,11 @@ encode) to a plain Pillow ``save()`` of a same-size RGB canvas, measured in the
 same run on the same machine (the baseline). One core: everything runs in this
 process, sequentially.
 
+A second set is the same app as raw web screenshots without a status bar (the top inset
+cut off, so the page's header sits where the Dynamic Island goes): plan_layout gives each
+a status-bar band (``DeviceFrame.screen_band``) and render draws it. Its whole render and
+plan_layout's time per screenshot are printed beside the plain set's.
+
     .venv/bin/python benchmarks/render.py [--rounds 7] [--app sample_inputs/pocket-budget]
 """
 
@@ -14,6 +19,7 @@ import argparse
 import io
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -44,12 +50,9 @@ def main() -> int:
     args = parser.parse_args()
 
     frame = ss.read_screenshots(args.app)
-    planned = (
-        frame.pipe(ss.detect_domain)
-        .pipe(ss.extract_features, ocr=False)
-        .pipe(ss.write_copy)
-        .pipe(ss.plan_layout)
-    )
+    copied = frame.pipe(ss.detect_domain).pipe(ss.extract_features, ocr=False).pipe(ss.write_copy)
+    planned = ss.plan_layout(copied)
+    plan_ms = median_ms(lambda: ss.plan_layout(copied), args.rounds) / len(copied)
     rows = list(planned.itertuples(index=False))
     scenes = [(getattr(r, C.LAYOUT_SCENE), getattr(r, C.IMAGE)) for r in rows]
     w, h = scenes[0][0]["width"], scenes[0][0]["height"]
@@ -79,6 +82,45 @@ def main() -> int:
     print(f"  baseline: Pillow save() of a same-size RGB canvas  {baseline:7.1f} ms")
     print(f"  (Pillow save() of the rendered image itself        {pillow_same:7.1f} ms)")
     print(f"  ratio whole render / baseline  {whole / baseline:5.2f}   (target <= 1.5)")
+
+    with tempfile.TemporaryDirectory() as tmp:  # the same screens without a status bar
+        raw = copied.copy()
+        for i, ref in enumerate(copied[C.IMAGE]):
+            shot = ss.open_image(ref)
+            inset = 62 * shot.width // 402
+            moved = Image.new("RGB", shot.size, shot.getpixel((0, shot.height - 1)))
+            moved.paste(shot.crop((0, inset, shot.width, shot.height)), (0, 0))
+            path = Path(tmp) / f"{i:02d}.png"
+            moved.save(path)
+            raw.loc[raw.index[i], C.IMAGE] = str(path)
+        banded = ss.plan_layout(raw)
+        band_plan_ms = median_ms(lambda: ss.plan_layout(raw), args.rounds) / len(raw)
+        with_band = [
+            (getattr(r, C.LAYOUT_SCENE), getattr(r, C.IMAGE))
+            for r in banded.itertuples(index=False)
+        ]
+        count = sum(bool(s["device"]["screen_band"]) for s, _ in with_band)
+        without = [
+            ({**s, "device": {**s["device"], "screen_band": None}}, img) for s, img in with_band
+        ]
+        render_scene(*with_band[0])
+
+        def whole_ms(pairs: list) -> float:
+            return median_ms(
+                lambda: [encode_png(render_scene(s, i)) for s, i in pairs], args.rounds
+            )
+
+        band_whole = whole_ms(with_band) / n
+        band_none = whole_ms(without) / n
+    print(f"  raw web screenshots without a status bar: {count} of {n} get a status-bar band")
+    print(
+        f"  whole render with the band     {band_whole:7.1f} ms / image   (the same screenshots "
+        f"drawn without it: {band_none:5.1f} ms, ratio {band_whole / band_none:4.2f})"
+    )
+    print(
+        f"  plan_layout (with the band check) {plan_ms:6.1f} ms / image with status bars, "
+        f"{band_plan_ms:5.1f} without"
+    )
     return 0
 
 

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import io
+import os
 from pathlib import Path
 
 import pytest
@@ -47,3 +48,73 @@ def screens_dir(tmp_path: Path) -> Path:
     for i, name in enumerate(["overview", "budgets", "transactions", "reports"], start=1):
         fake_screen(name.title()).save(folder / f"{i:02d}_{name}.png")
     return folder
+
+
+# --- markers and CI strictness ------------------------------------------------------------------
+# Every test file gets the markers of what it needs (registered in pyproject.toml, which runs
+# pytest with --strict-markers), so `make test-fast` can leave out the slow parts:
+#   browser      drives a real Chromium (capture, the JupyterLab check)
+#   live_server  starts a real uvicorn process (or an HTTP receiver) on 127.0.0.1
+#   notebook     executes notebooks in a real kernel
+#   slow         builds a wheel, installs venvs, runs the README's commands, Dask clusters
+# A file not listed runs in the fast loop. Tests may add markers of their own.
+FILE_MARKERS: dict[str, tuple[str, ...]] = {
+    "test_capture.py": ("browser", "slow"),
+    "test_notebooks.py": ("notebook", "slow"),
+    "test_readme.py": ("slow",),
+    "test_wheel.py": ("slow",),
+    "test_batch.py": ("slow",),
+    "server/test_live.py": ("live_server", "slow"),
+    "server/test_readme.py": ("live_server", "slow"),
+    "server/test_hardening.py": ("live_server",),
+    "server/test_uploads.py": ("live_server",),
+    "server/test_idempotency.py": ("live_server",),
+    "server/test_collections.py": ("live_server",),
+    "server/test_retention.py": ("live_server",),
+    "server/test_webhook_safety.py": ("live_server",),
+}
+
+
+def pytest_collection_modifyitems(config, items):
+    tests = Path(__file__).resolve().parent
+    for item in items:
+        try:
+            relative = Path(str(item.fspath)).resolve().relative_to(tests).as_posix()
+        except ValueError:
+            continue
+        for marker in FILE_MARKERS.get(relative, ()):
+            item.add_marker(marker)
+        if relative.startswith("notebooks/"):
+            item.add_marker("notebook")
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
+
+
+CI_SKIP_MESSAGE = (
+    "skipped under CI=true: {reason}\nCI must exercise every required part (Chromium, "
+    "Tesseract, fonts, Dask, curl): `make setup` installs them; fix the set-up, not the test."
+)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Under CI=true a skipped test fails: a broken set-up must not pass green."""
+    outcome = yield
+    report = outcome.get_result()
+    if in_ci() and report.skipped and not hasattr(report, "wasxfail"):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        report.outcome = "failed"
+        report.longrepr = CI_SKIP_MESSAGE.format(reason=reason)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector):
+    """The same for a whole module skipped at import (``pytest.importorskip``)."""
+    outcome = yield
+    report = outcome.get_result()
+    if in_ci() and report.skipped:
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        report.outcome = "failed"
+        report.longrepr = CI_SKIP_MESSAGE.format(reason=reason)

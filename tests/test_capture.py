@@ -6,11 +6,12 @@ import argparse
 import http.server
 import io
 import json
+import re
 import socket
 import threading
 import time
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
 import numpy as np
 import pytest
@@ -22,6 +23,7 @@ from shotsmith.io import read_screenshots
 from shotsmith.png import encode_png
 from shotsmith.stages.capture import (
     CAPTURE_DEVICES,
+    FRAME_COLUMNS,
     add_commands,
     capture,
     capture_report,
@@ -99,6 +101,258 @@ class Server:
         self.httpd.server_close()
 
 
+TRAPS = SITE / "traps"
+WALL = SITE / "wall"
+TRAILS = [  # id, name, length, difficulty, colour
+    (1, "Mesa Trail", "6.7 mi", "Moderate", "#6b8f3a"),
+    (2, "Royal Arch", "3.4 mi", "Hard", "#a0522d"),
+    (3, "Chautauqua Loop", "1.9 mi", "Easy", "#3a7d8f"),
+    (4, "Bear Peak", "8.1 mi", "Hard", "#5a3a8f"),
+    (5, "Sanitas Valley", "2.6 mi", "Easy", "#8f7d3a"),
+    (6, "Flagstaff Summit", "4.0 mi", "Moderate", "#3a8f5a"),
+    (7, "Fern Canyon", "5.2 mi", "Hard", "#8f3a5a"),
+    (8, "Boulder Creek Path", "5.5 mi", "Easy", "#3a5a8f"),
+]
+
+
+class AppServer:
+    """A small dynamic web app on 127.0.0.1 (free port) that records every request."""
+
+    def __init__(self):
+        self.hits: list[tuple[str, str]] = []
+        app = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def log_message(self, *args):  # quiet
+                pass
+
+            def do_GET(self):
+                app.hits.append(("GET", urlsplit(self.path).path))
+                app.get(self)
+
+            def do_POST(self):
+                app.hits.append(("POST", urlsplit(self.path).path))
+                length = int(self.headers.get("Content-Length") or 0)
+                app.post(self, self.rfile.read(length).decode())
+
+        class Quiet(http.server.ThreadingHTTPServer):
+            daemon_threads = True
+
+            def handle_error(self, request, client_address):  # the browser hung up: fine
+                pass
+
+        self.httpd = Quiet(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    @staticmethod
+    def send(
+        handler,
+        body: str | bytes,
+        kind: str = "text/html; charset=utf-8",
+        status: int = 200,
+        headers: dict | None = None,
+    ) -> None:
+        data = body.encode() if isinstance(body, str) else body
+        handler.send_response(status)
+        handler.send_header("Content-Type", kind)
+        handler.send_header("Content-Length", str(len(data)))
+        for key, value in (headers or {}).items():
+            handler.send_header(key, value)
+        handler.end_headers()
+        handler.wfile.write(data)
+
+    def get(self, handler) -> None:  # pragma: no cover - overridden
+        self.send(handler, "", status=404)
+
+    def post(self, handler, body: str) -> None:
+        self.send(handler, "ok")
+
+    def requested(self, path: str, method: str = "GET") -> bool:
+        return (method, path) in self.hits
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+class TrailbookServer(AppServer):
+    """Trailbook, a hiking app whose pages hold the traps real web apps set for a capture:
+    raw data and downloads behind plain links, error pages served with 200, a blank page,
+    menus and dialogs left open, a cookie banner, a toast, a framework warning overlay, an
+    SVG link, a page whose script breaks DOM walking, and a table with sort/facet variants
+    and one detail page per trail."""
+
+    def page(self, name: str) -> str:
+        tabbar = (TRAPS / "_tabbar.html").read_text(encoding="utf-8")
+        return (TRAPS / name).read_text(encoding="utf-8").replace("<!--tabbar-->", tabbar)
+
+    def get(self, h) -> None:
+        parts = urlsplit(h.path)
+        path, query = parts.path, dict(parse_qsl(parts.query))
+        pages = {
+            "/": "index.html",
+            "/search": "search.html",
+            "/settings": "settings.html",
+            "/alerts": "alerts.html",
+            "/conditions": "conditions.html",
+            "/permits": "permits.html",
+            "/map": "map.html",
+            "/about": "about.html",
+            "/crashy": "crashy.html",
+            "/cover": "cover.html",
+            "/cover-naive": "cover-naive.html",
+            "/get-the-app": "get-the-app.html",
+            "/journal": "journal.html",
+            "/loading": "loading.html",
+        }
+        if path == "/popular" and self.hits.count(("GET", "/popular")) == 1:
+            return self.send(h, "slow down", "text/plain", status=429, headers={"Retry-After": "1"})
+        if path == "/popular":
+            return self.send(h, self.page("popular.html"))
+        if path in pages:
+            return self.send(h, self.page(pages[path]))
+        if path == "/app.css":
+            return self.send(h, (TRAPS / "app.css").read_bytes(), "text/css")
+        if path == "/trails":
+            rows = list(TRAILS)
+            if query.get("sort") == "name":
+                rows.sort(key=lambda t: t[1])
+            elif query.get("sort") == "length":
+                rows.sort(key=lambda t: float(t[2].split()[0]))
+            if "facet" in query:
+                rows = [t for t in rows if t[3].lower() == query["facet"]]
+            body = "".join(
+                f'<tr><td><a href="/trails/{i}">{n}</a></td><td>{ln}</td><td>{d}</td></tr>'
+                for i, n, ln, d, _ in rows
+            )
+            return self.send(h, self.page("trails.html").replace("<!--rows-->", body))
+        m = re.fullmatch(r"/trails/(\d+)", path)
+        if m and 1 <= int(m.group(1)) <= len(TRAILS):
+            i, name, length, difficulty, colour = TRAILS[int(m.group(1)) - 1]
+            html = self.page("trail.html")
+            for key, value in (
+                ("name", name),
+                ("length", length),
+                ("difficulty", difficulty),
+                ("colour", colour),
+                ("gain", str(300 * i + 120)),
+                ("next", str(i % len(TRAILS) + 1)),
+            ):
+                html = html.replace(f"<!--{key}-->", value)
+            return self.send(h, html)
+        if path in ("/api/trails", "/trails.json"):
+            return self.send(
+                h, json.dumps([{"id": t[0], "name": t[1]} for t in TRAILS]), "application/json"
+            )
+        if path == "/notes":
+            return self.send(h, "Trailbook 4.2\n- offline maps\n", "text/plain; charset=utf-8")
+        if path == "/table":
+            return self.send(h, "id,name\n1,Mesa Trail\n", "text/csv")
+        if path == "/guide":
+            return self.send(
+                h,
+                b"%PDF-1.4 trail guide",
+                "application/pdf",
+                headers={"Content-Disposition": 'attachment; filename="guide.pdf"'},
+            )
+        if path == "/status":
+            return self.send(h, "<h1>Internal Server Error</h1>", status=500)
+        if path == "/old-trails":
+            return self.send(
+                h,
+                "<!doctype html><title>Trailbook</title><h1>404</h1>"
+                "<p>Page not found. The trail you are looking for has moved.</p>",
+            )
+        if path == "/debug":
+            return self.send(
+                h,
+                "<!doctype html><title>Trailbook</title><pre>Traceback (most "
+                'recent call last):\n  File "app.py", line 12, in view\n'
+                "KeyError: 'trail'</pre>",
+            )
+        if path == "/empty":
+            return self.send(
+                h, "<!doctype html><html><head><title>Trailbook</title></head><body></body></html>"
+            )
+        return self.send(h, "<h1>Not Found</h1>", status=404)
+
+
+WALL_USER, WALL_PASSWORD = "maya", "trail-mix-42"
+
+
+class ChatterServer(AppServer):
+    """Chatter, a chat app behind a sign-in wall: every page redirects to /login until the
+    session cookie is set, which only a POST of the right user name and password does."""
+
+    cookie = "chatter_session=s3cr3t"
+
+    def login_page(self, next_path: str, error: str = "") -> str:
+        html = (WALL / "login.html").read_text(encoding="utf-8")
+        html = html.replace("<!--next-->", f"?next={next_path}" if next_path else "")
+        return html.replace(
+            "<!--error-->", f'<p class="error" role="alert">{error}</p>' if error else ""
+        )
+
+    def get(self, h) -> None:
+        parts = urlsplit(h.path)
+        path = parts.path
+        if path == "/login":
+            return self.send(h, self.login_page(dict(parse_qsl(parts.query)).get("next", "")))
+        if path == "/forgot":
+            return self.send(
+                h,
+                "<!doctype html><title>Forgot · Chatter</title><h1>Reset your "
+                "password</h1><p>We will send you a link.</p>",
+            )
+        pages = {
+            "/": (
+                "Chats",
+                "<ul><li>Ana: see you at the trailhead</li><li>Ben: photos from "
+                "Saturday</li><li>Climbing club: 3 new messages</li></ul>"
+                '<p><a href="/rooms/new">New room</a></p>',
+            ),
+            "/rooms/new": (  # a form with a password field that is not a sign-in
+                "New room",
+                '<form method="post" action="/rooms"><label>Room name <input name="room">'
+                '</label><label>Room password <input name="password" type="password"></label>'
+                "<button>Create the room</button></form>",
+            ),
+            "/contacts": (
+                "Contacts",
+                "<ul><li>Ana Ortiz</li><li>Ben Kim</li><li>Chloe Ng</li><li>Dev Patel</li></ul>",
+            ),
+            "/settings": (
+                "Settings",
+                "<h2>Notifications</h2><p>Message previews: on</p>"
+                "<h2>Privacy</h2><p>Read receipts: off</p>",
+            ),
+        }
+        if path not in pages:
+            return self.send(h, "<h1>Not Found</h1>", status=404)
+        if self.cookie not in (h.headers.get("Cookie") or ""):
+            return self.send(h, "", status=302, headers={"Location": f"/login?next={path}"})
+        title, body = pages[path]
+        html = (WALL / "page.html").read_text(encoding="utf-8")
+        return self.send(h, html.replace("<!--title-->", title).replace("<!--body-->", body))
+
+    def post(self, h, body: str) -> None:
+        parts = urlsplit(h.path)
+        form = dict(parse_qsl(body))
+        next_path = dict(parse_qsl(parts.query)).get("next", "/")
+        if parts.path == "/login" and (form.get("username"), form.get("password")) == (
+            WALL_USER,
+            WALL_PASSWORD,
+        ):
+            return self.send(
+                h,
+                "",
+                status=303,
+                headers={"Location": next_path, "Set-Cookie": f"{self.cookie}; Path=/; HttpOnly"},
+            )
+        return self.send(h, self.login_page(next_path, "Wrong user name or password."))
+
+
 @pytest.fixture(scope="module")
 def webapp_server():
     server = Server(WEBAPP)
@@ -142,7 +396,7 @@ def webapp_capture(webapp_server, tmp_path_factory):
 def test_web_app_captured_at_two_sizes_exact_pixels(webapp_capture):
     report, out, seconds = webapp_capture
     frame = report.frame
-    assert list(frame.columns) == list(C.INPUT_COLUMNS)
+    assert list(frame.columns) == list(FRAME_COLUMNS)
     assert set(frame[C.DEVICE]) == {"iphone-16-pro-max", "iphone-16-pro"}
     expected = {"iphone-16-pro-max": (1320, 2868), "iphone-16-pro": (1206, 2622)}
     names_by_device = {}
@@ -282,6 +536,361 @@ def test_start_url_failures_are_clear_errors(site_servers):
     assert time.monotonic() - start < 20
 
 
+# --- real-app traps: what a marketer would not ship ------------------------------------
+
+BAND_6_9 = 62 * 3  # the 6.9" iPhone's status-bar band, px (top inset 62 pt at 3x)
+TOP_54_PT = 54 * 3
+
+
+@pytest.fixture(scope="module")
+def trailbook():
+    server = TrailbookServer()
+    yield server
+    server.close()
+
+
+@pytest.fixture(scope="module")
+def trailbook_capture(trailbook, tmp_path_factory):
+    out = tmp_path_factory.mktemp("trailbook")
+    report = capture_report(
+        trailbook.url + "/", device_sizes="6.9", max_screens=10, timeout_s=90, out_dir=out
+    )
+    return report, out
+
+
+def _skipped(report, route: str):
+    found = [s for s in report.skipped if s.url == route]
+    assert found, f"{route} not reported; skipped: {[str(s) for s in report.skipped]}"
+    return found[0]
+
+
+@needs_browser
+def test_only_html_documents_become_screens(trailbook, trailbook_capture):
+    report, _ = trailbook_capture
+    urls = [urlsplit(u).path for u in report.frame[C.SCREEN_URL]]
+    for route, kind, says in [
+        ("/api/trails", "not-html", "application/json"),
+        ("/notes", "not-html", "text/plain"),
+        ("/table", "not-html", "text/csv"),
+        ("/guide", "not-html", "download"),
+        ("/trails.json", "not-html", ".json"),
+        ("/status", "http", "500"),
+        ("/old-trails", "error-page", "404"),
+        ("/debug", "error-page", "traceback"),
+        ("/empty", "blank", "blank"),
+        ("/get-the-app", "store-links", "stores"),
+    ]:
+        skipped = _skipped(report, route)
+        assert skipped.kind == kind and says in skipped.reason.lower(), str(skipped)
+        assert route not in urls
+    # the content type was asked of the server, not guessed from the URL ...
+    assert trailbook.requested("/api/trails") and trailbook.requested("/notes")
+    # ... except for a file name that says what it is
+    assert not trailbook.requested("/trails.json")
+
+
+@needs_browser
+def test_language_links_are_never_followed_and_a_short_retry_after_is_honoured(
+    trailbook, trailbook_capture
+):
+    report, _ = trailbook_capture
+    for path in ("/lang/de", "/lang/fr"):  # each would switch the session's language
+        assert not trailbook.requested(path), path
+    assert sum(1 for m, p in trailbook.hits if (m, p) == ("GET", "/")) == 1  # not /?lang=es
+    (languages,) = [s for s in report.skipped if s.kind == "language"]
+    assert languages.url == "3 language link(s)"
+    # /popular answered 429 with Retry-After: 1 the first time: asked again, once
+    assert trailbook.hits.count(("GET", "/popular")) == 2
+    explored = {urlsplit(u).path for u in report.frame[C.SCREEN_URL]} | {
+        s.url for s in report.skipped if s.kind == "budget"
+    }
+    assert "/popular" in explored
+
+
+@needs_browser
+def test_links_a_script_handles_become_screens_two_at_most(trailbook):
+    frame = capture(trailbook.url + "/journal", device_sizes="6.9", max_screens=5)
+    names = list(frame[C.SCREEN])
+    assert names[0] == "journal"
+    notes = [n for n in names if n in ("mesa", "royal arch", "bear peak")]
+    assert len(notes) == 2, names  # one template: the notes the page's script opens
+    texts = "\n".join(frame[C.SCREEN_TEXT])
+    assert sum(t in texts for t in ("Shady in the morning", "Steep stone", "summit block")) == 2
+    assert "back to top" not in names  # an anchor on the page is not a screen
+
+
+@needs_browser
+def test_a_loading_page_is_photographed_once_it_has_loaded(trailbook):
+    frame = capture(trailbook.url + "/loading", device_sizes="6.9", max_screens=1)
+    assert "Trail conditions" in frame[C.SCREEN_TEXT].iloc[0]
+    assert "Loading trails" not in frame[C.SCREEN_TEXT].iloc[0]
+
+
+@needs_browser
+def test_markup_that_breaks_a_reader_costs_one_page_not_the_capture(trailbook_capture):
+    report, _ = trailbook_capture
+    crashy = _skipped(report, "/crashy")
+    assert crashy.kind == "error" and "no walking here" in crashy.reason
+    urls = [urlsplit(u).path for u in report.frame[C.SCREEN_URL]]
+    assert len(urls) >= 6 and urls[0] == "/"
+    # the SVG link (href is an SVGAnimatedString) was read and followed
+    assert "/about" in urls or _skipped(report, "/about").kind == "budget"
+
+
+@needs_browser
+def test_screens_are_settled_not_transient(trailbook, trailbook_capture):
+    report, _ = trailbook_capture
+    shown = "\n".join(report.frame[C.SCREEN_TEXT])
+    for transient in (
+        "Archive all",  # the header's menu: its trigger is never pressed
+        "Mark all as read",  # a menu open on load: closed with Escape
+        "What's new",  # a dialog open on load: closed with its close button
+        "cookies",  # the cookie banner: hidden
+        "Saved for offline",  # a toast: hidden
+        "Failed to resolve import",  # a dev server's warning overlay: hidden
+    ):
+        assert transient not in shown, transient
+    for _, row in report.frame.iterrows():
+        texts = " ".join(e["text"] for e in row[C.SCREEN_ELEMENTS])
+        assert "cookies" not in texts and "Archive all" not in texts
+    permits = _skipped(report, "/permits")  # a dialog nothing closes: no photo
+    assert permits.kind == "transient" and "Security check" in permits.reason
+    explored = {urlsplit(u).path for u in report.frame[C.SCREEN_URL]} | {
+        s.url for s in report.skipped if s.kind == "budget"
+    }
+    assert {"/alerts", "/conditions", "/map"} <= explored
+    for path in ("/menu-opened", "/archived", "/cookie-accepted"):
+        assert not trailbook.requested(path), path
+
+
+@needs_browser
+def test_risky_controls_are_never_pressed(trailbook):
+    # one copy of the list, in data: the page's buttons include the clause the JS copy lost
+    for path in ("/cancelled", "/deleted", "/created", "/saved"):
+        assert not trailbook.requested(path) and not trailbook.requested(path, "POST"), path
+    from shotsmith import capture_explore
+    from shotsmith.capture_pages import is_risky_label, rules, script
+
+    assert not hasattr(capture_explore, "RISKY")
+    assert "subscription" not in script("extract") and "delete" not in script("extract")
+    assert "cancel my subscription" in rules()["risky_labels"]["session"]
+    for label in ("Cancel my subscription", "Log out", "logout", "Delete account", "New note"):
+        assert is_risky_label(label), label
+    for label in ("Trails", "Weekly", "Show details", "Open map"):
+        assert not is_risky_label(label), label
+
+
+@needs_browser
+def test_at_most_two_screens_per_page_template(trailbook_capture):
+    from shotsmith.capture_pages import template_key
+
+    report, _ = trailbook_capture
+    urls = list(report.frame[C.SCREEN_URL])
+    templates = [template_key(u) for u in urls]
+    assert max(templates.count(t) for t in templates) <= 2, urls
+    assert "/trails" in templates and "/trails/:id" in templates
+    grouped = [s for s in report.skipped if s.kind == "template"]
+    assert grouped and all("template" in s.reason for s in grouped)
+    # breadth: home, list, detail, search and settings all made it
+    assert {"/", "/trails", "/search", "/settings"} <= {urlsplit(u).path for u in urls}
+
+
+@needs_browser
+def test_status_bar_band_is_free_of_page_text(trailbook_capture):
+    report, _ = trailbook_capture
+    style = CAPTURE_DEVICES["ios"]["6.9"].status_bar_style()
+    for _, row in report.frame.iterrows():
+        boxes = [e["box"] for e in row[C.SCREEN_ELEMENTS]]
+        assert boxes and min(y for _, y, _, _ in boxes) >= BAND_6_9 >= TOP_54_PT, row[C.SCREEN]
+        image = _decode(row[C.IMAGE]).convert("RGB")
+        band = np.asarray(image)[:BAND_6_9]
+        # the band is the page's own top colour with the status bar on it, nothing else
+        colour = tuple(int(v) for v in band[2, image.width // 2])
+        expected = draw_status_bar(Image.new("RGB", (image.width, BAND_6_9), colour), style)
+        assert np.abs(band.astype(int) - np.asarray(expected, dtype=int)).max() <= 2
+        below = np.asarray(image)[BAND_6_9 : BAND_6_9 + 6]
+        assert np.abs(below.astype(int) - np.array(colour)).mean() < 40  # the page starts there
+
+
+@needs_browser
+def test_manifest_records_url_title_and_elements_and_reads_back(trailbook_capture):
+    report, out = trailbook_capture
+    manifest = json.loads((out / "manifest.json").read_text())
+    for entry, (_, row) in zip(manifest["screens"], report.frame.iterrows()):
+        assert entry["url"] == row[C.SCREEN_URL] and entry["url"].startswith("http://127.0.0.1")
+        assert entry["title"].endswith("Trailbook")
+        assert entry["elements"] == row[C.SCREEN_ELEMENTS]
+    again = read_screenshots(out)
+    assert list(again.columns) == list(report.frame.columns)
+    import pandas as pd
+
+    pd.testing.assert_frame_equal(again, report.frame)
+    roles = {e["role"] for elements in report.frame[C.SCREEN_ELEMENTS] for e in elements}
+    assert {"heading", "tab", "button", "link", "listitem", "label", "input", "text"} <= roles
+    home = report.frame[C.SCREEN_ELEMENTS].iloc[0]
+    assert {"role": "tab", "text": "Trails"} in [{k: e[k] for k in ("role", "text")} for e in home]
+    heading = next(e for e in home if e["text"] == "Trailbook")
+    assert heading["role"] == "heading" and heading["level"] == 1
+    x, y, w, h = heading["box"]
+    assert 0 <= x and BAND_6_9 <= y and x + w <= 1320 and y + h <= 2868
+
+
+@needs_browser
+def test_viewport_fit_cover_pages_get_the_inset_or_the_band(trailbook):
+    band = BAND_6_9
+    padded = capture(trailbook.url + "/cover", device_sizes="6.9", max_screens=1)
+    naive = capture(trailbook.url + "/cover-naive", device_sizes="6.9", max_screens=1)
+    for frame in (padded, naive):
+        boxes = [e["box"] for e in frame[C.SCREEN_ELEMENTS].iloc[0]]
+        assert min(y for _, y, _, _ in boxes) >= band  # no text under the status bar
+    # env(safe-area-inset-top) honoured: the page's green header runs under the status bar
+    padded_px = np.asarray(_decode(padded[C.IMAGE].iloc[0]).convert("RGB"), dtype=int)
+    green = np.array([0x2F, 0x6B, 0x3A])
+    assert np.abs(padded_px[5, 20] - green).max() <= 3
+    heading = next(e for e in padded[C.SCREEN_ELEMENTS].iloc[0] if e["text"] == "Trailbook")
+    assert band <= heading["box"][1] < band + 30 * 3
+    # a cover page that pads nothing is laid out below the band, which takes its colour
+    naive_px = np.asarray(_decode(naive[C.IMAGE].iloc[0]).convert("RGB"), dtype=int)
+    assert np.abs(naive_px[5, 20] - green).max() <= 3
+    heading = next(e for e in naive[C.SCREEN_ELEMENTS].iloc[0] if e["text"] == "Trailbook")
+    assert heading["box"][1] >= band
+
+
+# --- sign-in walls --------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def chatter():
+    server = ChatterServer()
+    yield server
+    server.close()
+
+
+@needs_browser
+def test_sign_in_wall_is_said_plainly(chatter, tmp_path, capsys):
+    out = tmp_path / "walled"
+    assert _run_cli(["capture", chatter.url + "/", "--out", str(out), "--max-screens", "4"]) == 0
+    err = capsys.readouterr().err
+    assert f"the app asks for a sign-in at {chatter.url}/login" in err
+    assert "--login USER:PASSWORD" in err and "--storage-state FILE" in err
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["sign_in"].startswith(chatter.url + "/login")
+    assert any("asks for a sign-in" in n for n in manifest["notes"])
+    assert [s["screen"] for s in manifest["screens"]] == ["sign in"]  # kept once, not twice
+    assert not chatter.requested("/login", "POST")
+
+
+@needs_browser
+def test_login_signs_in_once_and_captures_behind_the_wall(chatter):
+    before = chatter.hits.count(("POST", "/login"))
+    report = capture_report(
+        chatter.url + "/", device_sizes="6.9", max_screens=4, login=f"{WALL_USER}:{WALL_PASSWORD}"
+    )
+    assert chatter.hits.count(("POST", "/login")) - before == 1
+    paths = {urlsplit(u).path for u in report.frame[C.SCREEN_URL]}
+    assert {"/", "/contacts", "/settings"} <= paths and "/login" not in paths
+    # a form with a password field that is not a sign-in is never filled in
+    assert chatter.requested("/rooms/new") and not chatter.requested("/rooms", "POST")
+    assert not report.sign_in_url and not report.notes
+    assert "Ana: see you at the trailhead" in report.frame[C.SCREEN_TEXT].iloc[0]
+    assert not chatter.requested("/logout")
+
+
+@needs_browser
+def test_wrong_password_is_a_clear_error(chatter):
+    with pytest.raises(ShotsmithError, match=r"did not work.*Wrong user name or password"):
+        capture(chatter.url + "/", device_sizes="6.9", max_screens=2, login=(WALL_USER, "nope"))
+
+
+@needs_browser
+def test_storage_state_file_captures_behind_the_wall(chatter, tmp_path):
+    name, value = ChatterServer.cookie.split("=")
+    state = tmp_path / "state.json"
+    cookie = {
+        "name": name,
+        "value": value,
+        "domain": "127.0.0.1",
+        "path": "/",
+        "expires": -1,
+        "httpOnly": True,
+        "secure": False,
+        "sameSite": "Lax",
+    }
+    state.write_text(json.dumps({"cookies": [cookie], "origins": []}))
+    before = chatter.hits.count(("POST", "/login"))
+    frame = capture(chatter.url + "/", device_sizes="6.9", max_screens=2, storage_state=state)
+    assert chatter.hits.count(("POST", "/login")) == before
+    assert urlsplit(frame[C.SCREEN_URL].iloc[0]).path == "/"
+    assert "Chats" in frame[C.SCREEN_TEXT].iloc[0]
+
+
+def test_login_and_storage_state_are_checked(tmp_path):
+    with pytest.raises(ShotsmithError, match="USER:PASSWORD"):
+        capture("http://127.0.0.1:9/", login="maya")
+    with pytest.raises(ShotsmithError, match="no such file"):
+        capture("http://127.0.0.1:9/", storage_state=tmp_path / "missing.json")
+    bad = tmp_path / "bad.json"
+    bad.write_text("[1, 2]")
+    with pytest.raises(ShotsmithError, match="not a Playwright storage state"):
+        capture("http://127.0.0.1:9/", storage_state=bad)
+    folder = tmp_path / "shots"
+    _png(folder / "01_home.png", (1320, 2868))
+    with pytest.raises(ShotsmithError, match="web app"):
+        capture(folder, login="maya:pw")
+
+
+# --- what the explorer decides, without a browser ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    "url, key",
+    [
+        ("http://a/trails?sort=name", "/trails"),
+        ("http://a/trails?facet=easy&page=2", "/trails"),
+        ("http://a/trails/17", "/trails/:id"),
+        ("http://a/trails/3f2a9c1e-77b1-4a55-9d7e-0c5e9e1f2b3a/reviews", "/trails/:id/reviews"),
+        ("http://a/ledger/2024-11-03", "/ledger/:id"),
+        ("http://a/commit/9fceb02d0ae598e95dc970b74767f19372d61af8", "/commit/:id"),
+        ("http://a/recipes/pad-thai-2", "/recipes/:id"),
+        ("http://a/index.php?module=settings&id=4", "/index.php?module=settings"),
+        ("http://a/#/items/42", "/#/items/:id"),
+        ("http://a/settings", "/settings"),
+    ],
+)
+def test_template_keys(url, key):
+    from shotsmith.capture_pages import template_key
+
+    assert template_key(url) == key
+
+
+def test_named_children_of_a_list_are_one_template():
+    from shotsmith.capture_pages import collection_of, template_key
+
+    seen: dict[str, set[str]] = {}
+    for slug in ("pad-thai", "tomato-soup", "green-curry"):
+        parent, child = collection_of(f"http://a/recipes/{slug}")
+        seen.setdefault(parent, set()).add(child)
+    assert template_key("http://a/recipes/pad-thai", seen) == "/recipes/:name"
+    assert template_key("http://a/settings", seen) == "/settings"  # top-level pages stay apart
+
+
+def test_page_verdicts():
+    from shotsmith.capture_pages import error_page, is_sign_in_page, not_html
+
+    assert not_html({"Content-Type": "application/json; charset=utf-8"}).kind == "not-html"
+    assert not_html({"content-type": "text/html; charset=utf-8"}) is None
+    assert "download" in not_html({"Content-Disposition": "attachment; filename=a.csv"}).reason
+    assert error_page("Not Found", "", "The page you asked for is gone.")
+    assert error_page("Shop", "Oops", "Something went wrong")
+    assert error_page("App", "", "Traceback (most recent call last):\n  File x")
+    assert error_page("Errors · Sentry", "Errors", " ".join(["issue"] * 200)) is None
+    assert error_page("Trails", "Trails", "No trails found for 'xyz'. Try another search.") is None
+    assert is_sign_in_page({"password": 1, "words": 30, "passwordWords": 12})
+    settings = {"password": 3, "words": 40, "passwordWords": 20}  # change-password form
+    assert not is_sign_in_page(settings)
+    assert not is_sign_in_page({"password": 1, "words": 400, "passwordWords": 12})
+
+
 # --- folders -------------------------------------------------------------------
 
 
@@ -300,7 +909,7 @@ def test_fastlane_snapshot_folder(tmp_path):
         _png(shots / loc / "iPhone 16 Pro Max-01_Home.png", (1320, 2868))
         _png(shots / loc / "iPad Pro 13-inch (M4)-01_Home.png", (2064, 2752))
     frame = capture(shots)
-    assert list(frame.columns) == list(C.INPUT_COLUMNS)
+    assert list(frame.columns) == list(FRAME_COLUMNS)
     assert set(frame[C.DEVICE]) == {"iphone-16-pro-max", "ipad-pro-13"}
     iphone = frame[frame[C.DEVICE] == "iphone-16-pro-max"]
     assert list(iphone[C.SCREEN]) == ["home", "budgets"]

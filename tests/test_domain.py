@@ -1,10 +1,21 @@
-"""detect_domain: accuracy on the shared dev file and on a held-out set, and the stage contract."""
+"""detect_domain: held-out accuracy of the fitted model, what it tells the user, the contract.
+
+The accuracy tests read the labelled lists and fail below their floors; nothing is skipped.
+The frozen test half of tests/data/domain_apps.csv is scored with the model fitted on the
+train half alone (tests/data/domain_model_train_half.json.gz, written by
+scripts/fit_domain_model.py next to the shipped model); the shipped model has seen every row.
+"""
 
 from __future__ import annotations
 
+import csv
+import gzip
+import hashlib
+import json
 import math
 import os
-import time
+from collections import Counter, defaultdict
+from importlib import resources
 from pathlib import Path
 
 import pandas as pd
@@ -15,431 +26,412 @@ from shotsmith.columns import (
     BUNDLE_ID,
     DOMAIN_CATEGORY,
     DOMAIN_CONFIDENCE,
+    DOMAIN_CONFIDENT,
+    DOMAIN_RUNNER_UP,
     DOMAIN_SIGNALS,
+    FEATURES_EVIDENCE,
+    FEATURES_TEXT,
     POSITION,
     PROJECT_NAME,
     SCREEN,
     SCREEN_TEXT,
 )
 from shotsmith.errors import MissingColumnError, ShotsmithError
+from shotsmith.stages import domain
 from shotsmith.stages.domain import (
     CATEGORIES,
     FALLBACK_CATEGORY,
-    _lexicon,
+    MODEL_FILE,
+    DomainModelError,
+    build_model,
     detect_domain,
+    featurizer_config,
+    load_model,
+    phrases,
     score_domains,
 )
 
-# The labelled dev file, kept in the repository so the accuracy test always runs;
+DATA = Path(__file__).parent / "data"
+APPS_CSV = DATA / "domain_apps.csv"
+EXTRA_CSV = DATA / "domain_apps_extra.csv"
+TRAIN_HALF_MODEL = DATA / "domain_model_train_half.json.gz"
+# The older labelled dev file (names, bundle ids, screens; no visible text);
 # SHOTSMITH_DOMAINS_CSV points it at another labelled file with the same columns.
-DEV_CSV = Path(
-    os.environ.get("SHOTSMITH_DOMAINS_CSV") or Path(__file__).parent / "data" / "domains_dev.csv"
-)
+DEV_CSV = Path(os.environ.get("SHOTSMITH_DOMAINS_CSV") or DATA / "domains_dev.csv")
+
+# Floors: a little under what the train-half model measured when it was fitted (see the
+# model's provenance and benchmarks/domain_accuracy.py), so a regression fails.
+TEST_HALF_FLOOR = 0.85
+TEST_HALF_NO_TEXT_FLOOR = 0.75
+DEV_FLOOR = 0.85
 
 
-def frame_from_apps(apps: list[tuple[str, str, str, str]]) -> pd.DataFrame:
-    """One row per screen; app_id = project_name; position = index inside the set."""
+# --- helpers ----------------------------------------------------------------------------------
+
+
+def read_rows(path: Path) -> list[dict]:
+    with path.open(encoding="utf-8", newline="") as handle:
+        return list(csv.DictReader(handle))
+
+
+def frame_of(apps: list[dict], *, text: bool = True) -> pd.DataFrame:
+    """One row per screen; the app's line of visible text on its first screen."""
     rows = []
-    for name, bundle, screens, _category in apps:
-        for i, screen in enumerate(s.strip() for s in screens.split(";")):
+    for app in apps:
+        screens = [s.strip() for s in app["screens"].split(";") if s.strip()] or [""]
+        for i, screen in enumerate(screens):
             rows.append(
-                {APP_ID: name, POSITION: i, PROJECT_NAME: name, BUNDLE_ID: bundle, SCREEN: screen}
+                {
+                    APP_ID: app["name"],
+                    POSITION: i,
+                    PROJECT_NAME: app["name"],
+                    BUNDLE_ID: app["bundle_id"],
+                    SCREEN: screen,
+                    SCREEN_TEXT: app.get("screen_text", "") if text and i == 0 else "",
+                }
             )
     return pd.DataFrame(rows)
 
 
-def accuracy(apps: list[tuple[str, str, str, str]]) -> tuple[float, list[str]]:
-    out = detect_domain(frame_from_apps(apps))
+def accuracy(apps: list[dict], *, text: bool = True) -> tuple[float, list[str]]:
+    out = detect_domain(frame_of(apps, text=text))
     got = out.groupby(APP_ID, sort=False)[DOMAIN_CATEGORY].first()
-    wrong = [
-        f"{name}: expected {cat}, got {got[name]}" for name, _b, _s, cat in apps if got[name] != cat
-    ]
+    wrong = [a["name"] for a in apps if got[a["name"]] != a["category"]]
     return 1 - len(wrong) / len(apps), wrong
 
 
-def load_dev() -> list[tuple[str, str, str, str]]:
+@pytest.fixture
+def train_half_model(monkeypatch):
+    """detect_domain with the model that never saw the test half."""
+    raw = json.loads(gzip.decompress(TRAIN_HALF_MODEL.read_bytes()).decode("utf-8"))
+    model = build_model(raw)
+    monkeypatch.setattr(domain, "load_model", lambda: model)
+    return model
+
+
+def held_out_rows() -> list[dict]:
+    """The frozen test half."""
+    return [r for r in read_rows(APPS_CSV) if r["split"] == "test"]
+
+
+def dev_rows() -> list[dict]:
     assert DEV_CSV.exists(), f"{DEV_CSV} is missing: the accuracy test needs it"
-    dev = pd.read_csv(DEV_CSV, dtype=str, keep_default_na=False)
-    return list(
-        dev[["project_name", "bundle_id", "screens", "category"]].itertuples(index=False, name=None)
-    )
+    return [
+        {
+            "name": r["project_name"],
+            "bundle_id": r["bundle_id"],
+            "screens": r["screens"],
+            "category": r["category"],
+        }
+        for r in read_rows(DEV_CSV)
+    ]
 
 
-# Written before the lexicon was built, a few per category, some deliberately ambiguous
-# (distractor words from other categories). Not used to tune individual apps.
-HELD_OUT: list[tuple[str, str, str, str]] = [
-    ("Ledgerly", "com.ledgerly.money", "accounts;spending;net worth;goals", "Finance"),
-    ("StockPilot", "io.stockpilot.invest", "watchlist;stock detail;trade;portfolio", "Finance"),
-    ("TaxTide", "com.taxtide.app", "deductions;receipts;file return;refund status", "Finance"),
-    ("RunRhythm", "com.runrhythm.app", "start run;pace;history;training plan", "Health & Fitness"),
-    (
-        "CycleSense",
-        "io.cyclesense.tracker",
-        "calendar;period log;symptoms;fertility window",
-        "Health & Fitness",
-    ),
-    ("Dozey", "com.dozey.sleep", "sleep score;sounds;alarm;trends", "Health & Fitness"),
-    ("Flashcard Forge", "com.flashcardforge.study", "decks;study;quiz;stats", "Education"),
-    (
-        "ChemLab Tutor",
-        "org.chemlabtutor.app",
-        "courses;lesson video;practice quiz;grades",
-        "Education",
-    ),
-    ("Inkwell", "com.inkwell.app", "notes;notebook;tags;sync", "Productivity"),
-    ("Mailbird Go", "com.mailbirdgo.mail", "inbox;compose;threads;folders", "Productivity"),
-    ("KeyKeeper", "com.keykeeper.passwords", "vault;passwords;generator;autofill", "Productivity"),
-    (
-        "StayHopper",
-        "com.stayhopper.hotels",
-        "search hotels;room details;reservations;reviews",
-        "Travel",
-    ),
-    ("Voyago", "io.voyago.app", "destinations;trip planner;tickets;travel guide", "Travel"),
-    ("RouteRunner", "com.routerunner.gps", "map;turn by turn;traffic;eta", "Navigation"),
-    ("TransitTrack", "io.transittrack.app", "nearby stops;departures;lines;live map", "Navigation"),
-    ("Huddle", "com.huddle.social", "feed;stories;messages;followers", "Social Networking"),
-    ("Yapster", "app.yapster.chat", "chats;voice call;contacts;status", "Social Networking"),
-    ("ChordBuddy", "com.chordbuddy.guitar", "tuner;chords;songs;metronome", "Music"),
-    ("Wavelength", "com.wavelength.music", "playlists;now playing;albums;artists", "Music"),
-    ("Lumina Cam", "com.luminacam.camera", "camera;presets;adjust;album", "Photo & Video"),
-    ("ReelForge", "io.reelforge.app", "clips;trim;transitions;music overlay", "Photo & Video"),
-    (
-        "Binge Buddy",
-        "com.bingebuddy.tv",
-        "watchlist;episodes;trailers;what to watch",
-        "Entertainment",
-    ),
-    (
-        "Popcorn Times",
-        "com.popcorntimes.movies",
-        "showtimes;movie details;tickets;theaters",
-        "Entertainment",
-    ),
-    ("ThriftLoop", "com.thriftloop.market", "browse;item;sell;orders", "Shopping"),
-    ("CouponCove", "io.couponcove.app", "coupons;cashback;favorite brands;wallet", "Shopping"),
-    ("Grubly", "com.grubly.delivery", "restaurants;menu;basket;track order", "Food & Drink"),
-    ("VinoVault", "com.vinovault.wine", "cellar;scan label;tasting notes;pairings", "Food & Drink"),
-    ("Novella", "com.novella.ebooks", "bookshelf;reading;chapters;bookmarks", "Books"),
-    ("Earshot Audiobooks", "io.earshot.listen", "library;now playing;chapters;narrators", "Books"),
-    ("Headline Hub", "com.headlinehub.app", "for you;breaking;local news;video", "News"),
-    ("Civic Wire", "com.civicwire.news", "headlines;politics;world;opinion", "News"),
-    ("Forecastly", "com.forecastly.weather", "today;radar;hourly;alerts", "Weather"),
-    ("Stormwatch", "io.stormwatch.app", "live radar;storm tracker;warnings;wind", "Weather"),
-    ("GolfCaddie", "com.golfcaddie.app", "courses;scorecard;shot tracker;handicap", "Sports"),
-    ("GoalLine", "com.goalline.football", "fixtures;live scores;table;highlights", "Sports"),
-    (
-        "Palettely",
-        "com.palettely.colors",
-        "color palettes;picker;gradients;export",
-        "Graphics & Design",
-    ),
-    (
-        "FloorPlanner 3D",
-        "io.floorplanner.design",
-        "rooms;furniture;3d view;measure",
-        "Graphics & Design",
-    ),
-    (
-        "Scripture Daily",
-        "com.scripturedaily.bible",
-        "verse of the day;reading plan;bible;prayer",
-        "Reference",
-    ),
-    ("HowToHero", "io.howtohero.guides", "guides;step by step;categories;saved", "Reference"),
-    ("Storefront POS", "com.storefront.pos", "register;sales;inventory;employees", "Business"),
-    ("LeadLoop CRM", "com.leadloop.crm", "leads;pipeline;contacts;deals", "Business"),
-    ("QR Snap", "com.qrsnap.scanner", "scan qr;history;create code;settings", "Utilities"),
-    ("Calcu", "io.calcu.app", "calculator;scientific;history;themes", "Utilities"),
-    ("FlashBeam", "com.flashbeam.torch", "flashlight;strobe;sos;widgets", "Utilities"),
-    ("ShellDock", "com.shelldock.ssh", "hosts;terminal;keys;snippets", "Developer Tools"),
-    ("JSON Lens", "io.jsonlens.app", "paste json;tree view;validate;format", "Developer Tools"),
-    (
-        "NestFinder",
-        "com.nestfinder.homes",
-        "rentals;listing;tour booking;saved searches",
-        "Lifestyle",
-    ),
-    (
-        "GreenThumb",
-        "com.greenthumb.garden",
-        "my garden;plant care;watering schedule;tips",
-        "Lifestyle",
-    ),
-    ("Closet Muse", "com.closetmuse.style", "wardrobe;outfits;style ideas;calendar", "Lifestyle"),
-    ("PillPal", "com.pillpal.reminders", "medications;dose schedule;refills;pharmacy", "Medical"),
-    (
-        "CareChart",
-        "io.carechart.patient",
-        "health records;lab results;appointments;messages with doctor",
-        "Medical",
-    ),
-    (
-        "Issue Stand",
-        "com.issuestand.magazines",
-        "newsstand;latest issues;reader;subscriptions",
-        "Magazines & Newspapers",
-    ),
-    (
-        "The Morning Gazette",
-        "com.morninggazette.paper",
-        "today's edition;sections;crossword;epaper",
-        "Magazines & Newspapers",
-    ),
-    ("Word Duel", "com.wordduel.game", "play;daily puzzle;leaderboard;friends", "Games"),
-    ("Galaxy Tycoon", "io.galaxytycoon.idle", "base;upgrades;missions;store", "Games"),
-]
-
-
-# Written after the first version of the lexicon, without looking at it, to estimate how it
-# does on apps it was not built from. Its first measurement was 53/60 (88%); the misses led to
-# general vocabulary additions (dermatology, smart home, astrology, dating words...), not to
-# per-app entries, so the current score overstates a little.
-BLIND: list[tuple[str, str, str, str]] = [
-    ("Mintora", "com.mintora.finance", "dashboard;cash flow;categories;bills due", "Finance"),
-    ("Nomi", "io.nomi.app", "balance;send money;request;cards", "Finance"),
-    ("Crumbs", "com.crumbs.roundups", "round-ups;investments;auto save;account", "Finance"),
-    (
-        "Lift Log",
-        "com.liftlog.app",
-        "routines;exercise library;personal records;body weight",
-        "Health & Fitness",
-    ),
-    (
-        "Serene",
-        "com.serene.app",
-        "guided sessions;sleep stories;breathing;streak",
-        "Health & Fitness",
-    ),
-    (
-        "WaterDrop",
-        "com.waterdrop.reminder",
-        "today's intake;reminders;history;cups",
-        "Health & Fitness",
-    ),
-    (
-        "DermaScan",
-        "com.dermascan.skin",
-        "skin check;mole tracking;dermatologist;reports",
-        "Medical",
-    ),
-    ("GlucoTrack", "io.glucotrack.app", "readings;insulin log;a1c;share with doctor", "Medical"),
-    ("Kanji Quest", "com.kanjiquest.learn", "lessons;stroke order;review;jlpt levels", "Education"),
-    ("Brainy Kids", "com.brainykids.abc", "letters;numbers;shapes;parent zone", "Education"),
-    ("Docket", "com.docket.app", "today;upcoming;projects;labels", "Productivity"),
-    (
-        "Scribe Pad",
-        "com.scribepad.notes",
-        "all notes;handwriting;pdf annotate;icloud sync",
-        "Productivity",
-    ),
-    (
-        "Slotwise",
-        "com.slotwise.calendar",
-        "week view;events;availability;invitations",
-        "Productivity",
-    ),
-    ("Bolt Browser", "com.boltbrowser.ios", "tabs;private mode;bookmarks;downloads", "Utilities"),
-    (
-        "Tidy Phone",
-        "com.tidyphone.cleaner",
-        "similar photos;large videos;contacts merge;storage",
-        "Utilities",
-    ),
-    ("Measura", "io.measura.ar", "measure;level;ruler;saved measurements", "Utilities"),
-    ("Etymo", "com.etymo.words", "word origins;search;random word;bookmarks", "Reference"),
-    ("Daily Dua", "com.dailydua.islam", "duas;prayer times;qibla;hadith", "Reference"),
-    (
-        "Feather Finder",
-        "com.featherfinder.birds",
-        "identify by photo;species list;sightings;sounds",
-        "Reference",
-    ),
-    (
-        "Waypointer",
-        "com.waypointer.hike",
-        "topo maps;record track;waypoints;elevation profile",
-        "Navigation",
-    ),
-    ("FuelFinder", "io.fuelfinder.app", "stations nearby;prices;route;favorites", "Navigation"),
-    ("Jetsetter", "com.jetsetter.trips", "upcoming trips;flight status;hotel;documents", "Travel"),
-    (
-        "Railway Rover",
-        "com.railwayrover.tickets",
-        "search trains;tickets;seat reservation;timetable",
-        "Travel",
-    ),
-    ("Bunk", "com.bunk.stays", "stays;map;wishlists;trips", "Travel"),
-    ("Pals", "com.pals.app", "feed;friends;chat;events", "Social Networking"),
-    ("Threadly", "com.threadly.social", "home;replies;activity;profile", "Social Networking"),
-    (
-        "Campfire",
-        "io.campfire.community",
-        "communities;threads;voice rooms;inbox",
-        "Social Networking",
-    ),
-    ("Strum", "com.strum.learn", "song lessons;chord chart;tuner;practice", "Music"),
-    ("Pulse FM", "com.pulsefm.radio", "live;schedule;podcasts;dj sets", "Music"),
-    ("Grainy", "com.grainy.film", "camera;film stocks;develop;roll", "Photo & Video"),
-    ("Cutscene", "io.cutscene.editor", "new project;timeline;text;audio", "Photo & Video"),
-    (
-        "Flixbox",
-        "com.flixbox.streaming",
-        "home;continue watching;new releases;my list",
-        "Entertainment",
-    ),
-    (
-        "Soundboard Party",
-        "com.soundboardparty.fun",
-        "sounds;boards;favorites;record",
-        "Entertainment",
-    ),
-    ("Merge Manor", "com.mergemanor.game", "board;merge chain;orders;decorate", "Games"),
-    ("Hex Tactics", "io.hextactics.strategy", "campaign;army;skirmish;research", "Games"),
-    (
-        "Sudoku Zen",
-        "com.sudokuzen.puzzle",
-        "new game;difficulty;statistics;daily challenge",
-        "Games",
-    ),
-    ("Courtside", "com.courtside.nba", "games;box scores;standings;players", "Sports"),
-    ("PeakSki", "com.peakski.resorts", "snow report;lift status;trail map;track runs", "Sports"),
-    ("Stylebox", "com.stylebox.shop", "new in;categories;bag;checkout", "Shopping"),
-    ("BasketRun", "com.basketrun.grocery", "aisles;cart;delivery slots;order status", "Shopping"),
-    (
-        "Tablefor2",
-        "com.tablefor2.dining",
-        "nearby restaurants;reserve;reviews;bookings",
-        "Food & Drink",
-    ),
-    ("Sip", "io.sip.cocktails", "recipes;my bar;ingredients;favorites", "Food & Drink"),
-    (
-        "Inkling Reads",
-        "com.inklingreads.app",
-        "library;reading now;book store;collections",
-        "Books",
-    ),
-    ("Fable Nights", "com.fablenights.kids", "stories;read to me;characters;bedtime", "Books"),
-    ("Newsly", "com.newsly.app", "my feed;local;world;sports", "News"),
-    (
-        "The Briefing Room",
-        "com.briefingroom.politics",
-        "latest;analysis;podcasts;newsletters",
-        "News",
-    ),
-    ("Glossy", "com.glossy.magazines", "shelf;issues;read;subscribe", "Magazines & Newspapers"),
-    (
-        "Harbor Times",
-        "com.harbortimes.epaper",
-        "todays paper;sections;puzzles;obituaries",
-        "Magazines & Newspapers",
-    ),
-    ("Nimbus", "com.nimbus.app", "now;next hour;7 days;maps", "Weather"),
-    ("Gusty", "io.gusty.wind", "spots;wind forecast;tides;alerts", "Weather"),
-    ("Punchclock", "com.punchclock.time", "clock in;breaks;timesheet;team", "Business"),
-    ("Quotely", "com.quotely.estimates", "quotes;customers;jobs;payments", "Business"),
-    ("Dashly", "io.dashly.analytics", "revenue;orders;customers;reports", "Business"),
-    ("BuildBell", "com.buildbell.ci", "pipelines;builds;logs;notifications", "Developer Tools"),
-    ("Regexly", "io.regexly.app", "pattern;test string;matches;cheat sheet", "Developer Tools"),
-    ("Vectra", "com.vectra.design", "artboards;pen tool;shapes;export svg", "Graphics & Design"),
-    (
-        "Inkblot",
-        "io.inkblot.draw",
-        "new canvas;brush library;layers;timelapse",
-        "Graphics & Design",
-    ),
-    ("Hearth", "com.hearth.home", "rooms;devices;scenes;automations", "Lifestyle"),
-    ("Zodiaq", "com.zodiaq.astro", "daily horoscope;birth chart;compatibility;moon", "Lifestyle"),
-    ("Kindred", "com.kindred.dating", "discover;likes you;chats;prompts", "Lifestyle"),
-]
-
-
-# --- accuracy -------------------------------------------------------------------------------
-
-
-def test_dev_accuracy_at_least_90_percent():
-    acc, wrong = accuracy(load_dev())
-    assert acc >= 0.90, f"dev accuracy {acc:.1%}; misclassified: {wrong}"
-
-
-def test_held_out_accuracy_at_least_85_percent():
-    acc, wrong = accuracy(HELD_OUT)
-    assert acc >= 0.85, f"held-out accuracy {acc:.1%}; misclassified: {wrong}"
-
-
-def test_blind_accuracy_at_least_85_percent():
-    acc, wrong = accuracy(BLIND)
-    assert acc >= 0.85, f"blind accuracy {acc:.1%}; misclassified: {wrong}"
-
-
-def test_held_out_covers_every_category():
-    assert {cat for *_x, cat in HELD_OUT} == set(CATEGORIES)
-    assert {cat for *_x, cat in BLIND} == set(CATEGORIES)
-    dev_names = {name.lower() for name, *_x in load_dev()}
-    assert not dev_names & {name.lower() for name, *_x in HELD_OUT + BLIND}
-
-
-def test_fast():
-    apps = load_dev()
-    frame = frame_from_apps(apps)
-    detect_domain(frame)  # warm the lexicon cache
-    start = time.perf_counter()
-    detect_domain(frame)
-    assert time.perf_counter() - start < 1.0
-
-
-# --- output shape and contract --------------------------------------------------------------
+def frame_from_apps(apps: list[tuple[str, str, str]]) -> pd.DataFrame:
+    return frame_of([{"name": n, "bundle_id": b, "screens": s} for n, b, s in apps], text=False)
 
 
 def sample_frame() -> pd.DataFrame:
     return frame_from_apps(
         [
-            (
-                "Pocket Budget",
-                "com.example.pocketbudget",
-                "overview;budgets;transactions",
-                "Finance",
-            ),
-            ("Skyline Forecast", "com.skyline.weather", "today;radar;hourly", "Weather"),
+            ("Pocket Budget", "com.example.pocketbudget", "overview;budgets;transactions"),
+            ("Skyline Forecast", "com.skyline.weather", "today;radar;hourly"),
         ]
     )
 
 
-def test_labels_are_the_store_labels():
-    assert len(CATEGORIES) == 25
-    assert "Stickers" not in CATEGORIES
-    assert {
-        "Health & Fitness",
-        "Magazines & Newspapers",
-        "Food & Drink",
-        "Graphics & Design",
-        "Photo & Video",
-        "Social Networking",
-    } <= set(CATEGORIES)
-    assert FALLBACK_CATEGORY == "Utilities"
+# --- the labelled list --------------------------------------------------------------------
+
+
+def test_labelled_list_is_large_covers_every_category_and_split_is_frozen():
+    rows = read_rows(APPS_CSV)
+    assert len(rows) >= 250
+    names = [r["name"].casefold() for r in rows]
+    assert len(set(names)) == len(names)
+    per_category = Counter(r["category"] for r in rows)
+    assert set(per_category) == set(CATEGORIES)
+    assert min(per_category.values()) >= 12, per_category
+    # the frozen rule: per category, sha256 order, alternating train/test
+    by_category = defaultdict(list)
+    for row in rows:
+        by_category[row["category"]].append(row)
+    for members in by_category.values():
+        ordered = sorted(
+            members,
+            key=lambda r: hashlib.sha256(
+                ("shotsmith-domain-split-v1:" + r["name"]).encode("utf-8")
+            ).hexdigest(),
+        )
+        for rank, row in enumerate(ordered):
+            assert row["split"] == ("train" if rank % 2 == 0 else "test"), row["name"]
+    assert all(any(r["split"] == "test" for r in m) for m in by_category.values())
+    assert sum(r["bundle_known"] == "true" for r in rows) >= 100
+    assert sum(not r["name"].isascii() for r in rows) >= 50  # names in many scripts
+
+
+def test_extra_training_list_never_repeats_the_frozen_list():
+    frozen = {r["name"].casefold() for r in read_rows(APPS_CSV)}
+    extra = read_rows(EXTRA_CSV)
+    assert {r["category"] for r in extra} <= set(CATEGORIES)
+    assert not frozen & {r["name"].casefold() for r in extra}
+    assert "split" not in extra[0]  # training rows only
+
+
+# --- accuracy -----------------------------------------------------------------------------
+
+
+def test_train_half_model_was_fitted_on_this_list_without_its_test_half(train_half_model):
+    provenance = train_half_model.provenance
+    assert provenance["labelled_list_sha256"] == hashlib.sha256(APPS_CSV.read_bytes()).hexdigest()
+    assert provenance["rows"]["test"] == len(held_out_rows())
+    assert "train half only" in provenance["weights"]
+
+
+def test_accuracy_on_the_frozen_test_half(train_half_model):
+    acc, wrong = accuracy(held_out_rows())
+    assert acc >= TEST_HALF_FLOOR, f"test-half accuracy {acc:.1%}; wrong: {wrong}"
+
+
+def test_accuracy_on_the_frozen_test_half_without_visible_text(train_half_model):
+    acc, wrong = accuracy(held_out_rows(), text=False)
+    assert acc >= TEST_HALF_NO_TEXT_FLOOR, f"accuracy without text {acc:.1%}; wrong: {wrong}"
+
+
+def test_accuracy_on_the_dev_list_train_half_model(train_half_model):
+    acc, wrong = accuracy(dev_rows(), text=False)
+    assert acc >= DEV_FLOOR, f"dev accuracy {acc:.1%}; misclassified: {wrong}"
+
+
+def test_accuracy_on_the_dev_list_shipped_model():
+    acc, wrong = accuracy(dev_rows(), text=False)
+    assert acc >= DEV_FLOOR, f"dev accuracy {acc:.1%}; misclassified: {wrong}"
+
+
+def test_confident_sets_are_right_more_often(train_half_model):
+    apps = held_out_rows()
+    out = detect_domain(frame_of(apps)).groupby(APP_ID, sort=False).first()
+    truth = pd.Series({a["name"]: a["category"] for a in apps})
+    right = out[DOMAIN_CATEGORY] == truth[out.index]
+    confident = out[DOMAIN_CONFIDENT].astype(bool)
+    assert confident.any() and (~confident).any()
+    assert right[confident].mean() > right[~confident].mean()
+    assert right[confident].mean() >= 0.9
+
+
+# --- the model ------------------------------------------------------------------------------
+
+
+def test_model_loads_from_package_data():
+    packed = resources.files("shotsmith").joinpath(MODEL_FILE)
+    assert packed.is_file()
+    assert len(packed.read_bytes()) < 2_000_000
+    model = load_model()
+    assert set(model.classes) == set(CATEGORIES)
+    assert 0.0 < model.threshold < 1.0 and model.temperature > 0
+    assert model.provenance["labelled_list"] == "tests/data/domain_apps.csv"
+    assert "all rows" in model.provenance["weights"]
+    assert model.provenance["test_accuracy_train_half_model"]["full"] >= TEST_HALF_FLOOR
+
+
+def test_damaged_model_is_a_clear_error():
+    with pytest.raises(DomainModelError, match="fit_domain_model"):
+        build_model({"format": "something else"})
+
+
+def test_featurizer_is_the_one_the_model_was_fitted_with():
+    raw = json.loads(
+        gzip.decompress(resources.files("shotsmith").joinpath(MODEL_FILE).read_bytes())
+    )
+    assert raw["featurizer"]["config_sha256"] == featurizer_config().digest
+
+
+def test_no_lexicon_table_is_left_in_the_package():
+    assert not resources.files("shotsmith").joinpath("data/domain_lexicon.json").is_file()
+
+
+# --- what the user sees -------------------------------------------------------------------
 
 
 def test_set_level_values_repeated_on_every_row():
     out = detect_domain(sample_frame())
     for _app, rows in out.groupby(APP_ID):
-        assert rows[DOMAIN_CATEGORY].nunique() == 1
-        assert rows[DOMAIN_CONFIDENCE].nunique() == 1
+        for column in (DOMAIN_CATEGORY, DOMAIN_CONFIDENCE, DOMAIN_RUNNER_UP, DOMAIN_CONFIDENT):
+            assert rows[column].nunique() == 1, column
         assert len({tuple(s) for s in rows[DOMAIN_SIGNALS]}) == 1
     cats = out.groupby(APP_ID)[DOMAIN_CATEGORY].first()
     assert cats["Pocket Budget"] == "Finance"
     assert cats["Skyline Forecast"] == "Weather"
 
 
-def test_output_types_and_signals():
+def test_output_types():
     out = detect_domain(sample_frame())
     assert set(out[DOMAIN_CATEGORY]) <= set(CATEGORIES)
-    conf = out[DOMAIN_CONFIDENCE]
-    assert all(isinstance(c, float) and 0.0 <= c <= 1.0 for c in conf)
+    assert set(out[DOMAIN_RUNNER_UP]) <= set(CATEGORIES)
+    assert (out[DOMAIN_RUNNER_UP] != out[DOMAIN_CATEGORY]).all()
+    assert all(isinstance(c, float) and 0.0 <= c <= 1.0 for c in out[DOMAIN_CONFIDENCE])
+    assert out[DOMAIN_CONFIDENT].dtype == bool
     for signals in out[DOMAIN_SIGNALS]:
         assert isinstance(signals, list) and 1 <= len(signals) <= 6
         assert all(isinstance(s, str) and s for s in signals)
-    first = out.loc[out[APP_ID] == "Pocket Budget", DOMAIN_SIGNALS].iloc[0]
-    assert any("budget" in s and "Finance" in s for s in first)
+
+
+def test_signals_name_real_inputs_with_their_source():
+    out = detect_domain(sample_frame())
+    budget = out.loc[out[APP_ID] == "Pocket Budget", DOMAIN_SIGNALS].iloc[0]
+    evidence = [s for s in budget if "→" in s]
+    assert evidence and all("Finance" in s for s in evidence)
+    words = {"pocket", "budget", "pocketbudget", "budgets", "transactions", "overview"}
+    for line in evidence:
+        source, quoted = line.split(" '", 1)
+        assert source in {"name token", "bundle id token", "screen", "screen text"}
+        assert quoted.split("'", 1)[0] in words, line
+    assert any(s.startswith("runner-up ") for s in budget)
+
+
+def test_low_confidence_sets_are_not_confident_and_have_a_runner_up():
+    frame = frame_from_apps([("Zorblax", "com.zorblax.app", "home;settings;profile;detail")])
+    out = detect_domain(frame)
+    assert not out[DOMAIN_CONFIDENT].any()
+    assert out[DOMAIN_RUNNER_UP].iloc[0] in CATEGORIES
+    assert out[DOMAIN_RUNNER_UP].iloc[0] != out[DOMAIN_CATEGORY].iloc[0]
+    assert out[DOMAIN_CONFIDENCE].iloc[0] < load_model().threshold
+    assert any("stay neutral" in s for s in out[DOMAIN_SIGNALS].iloc[0])
+
+
+def test_clear_sets_are_confident():
+    frame = frame_from_apps(
+        [("Skyline Forecast", "com.skyline.weather", "radar;hourly forecast;rain;storm alerts")]
+    )
+    out = detect_domain(frame)
+    assert out[DOMAIN_CATEGORY].iloc[0] == "Weather"
+    assert out[DOMAIN_CONFIDENT].all()
+
+
+def test_visible_text_is_the_strongest_evidence():
+    frame = frame_from_apps([("Zorblax", "com.zorblax.app", "home;detail")])
+    plain = detect_domain(frame)
+    frame[SCREEN_TEXT] = ["7-day forecast · Rain radar · Humidity 64%", "UV index · Wind 12 km/h"]
+    out = detect_domain(frame)
+    assert (out[DOMAIN_CATEGORY] == "Weather").all()
+    assert out[DOMAIN_CONFIDENCE].iloc[0] > plain[DOMAIN_CONFIDENCE].iloc[0]
+    assert any(s.startswith("screen text '") for s in out[DOMAIN_SIGNALS].iloc[0])
+
+
+def test_features_text_and_evidence_from_extract_features_are_read():
+    frame = frame_from_apps([("Zorblax", "com.zorblax.app", "home;detail")])
+    frame[FEATURES_TEXT] = ["Playlists · Liked Songs · Now playing", ""]
+    out = detect_domain(frame)
+    assert out[DOMAIN_CATEGORY].iloc[0] == "Music"
+    frame = frame_from_apps([("Zorblax", "com.zorblax.app", "home;detail")])
+    frame[FEATURES_EVIDENCE] = [
+        [{"role": "title", "text": "Boarding pass", "source": "ocr"}],
+        [{"role": "action", "text": "Check in for your flight", "source": "ocr"}, "junk"],
+    ]
+    out = detect_domain(frame)
+    assert out[DOMAIN_CATEGORY].iloc[0] == "Travel"
+
+
+def test_a_wall_of_text_does_not_outweigh_everything_else():
+    frame = frame_from_apps(
+        [("RunRhythm", "com.runrhythm.app", "workouts;training plan;calories;steps")]
+    )
+    frame[SCREEN_TEXT] = ["Sunny, 21°. Hourly forecast " * 200] + [""] * 3
+    out = detect_domain(frame)
+    assert out[DOMAIN_CATEGORY].iloc[0] in {"Health & Fitness", "Weather"}
+    ranking = dict(
+        score_domains("RunRhythm", "com.runrhythm.app", "workouts;training plan;calories;steps")
+    )
+    assert ranking["Health & Fitness"] > 0.5
+
+
+@pytest.mark.parametrize(
+    "name, bundle, screens, text, expected",
+    [
+        (
+            "天気ナビ",
+            "jp.example.tenkinavi",
+            "今日;週間予報;雨雲レーダー",
+            "降水確率 30% · 最高気温 24°",
+            "Weather",
+        ),
+        (
+            "家計ノート",
+            "jp.example.kakei",
+            "ホーム;支出;予算",
+            "今月の支出 · 残高 · 予算",
+            "Finance",
+        ),
+        (
+            "وجبتي",
+            "com.example.wajbati",
+            "الرئيسية;مطاعم;طلباتي",
+            "مطاعم قريبة · توصيل مجاني · اطلب الآن",
+            "Food & Drink",
+        ),
+        (
+            "지하철 길잡이",
+            "kr.example.subway",
+            "노선도;길찾기;도착",
+            "출발 · 도착 · 환승 · 길찾기",
+            "Navigation",
+        ),
+        (
+            "Receitas Fáceis",
+            "br.example.receitas",
+            "receitas;ingredientes;favoritos",
+            "Modo de preparo · Ingredientes",
+            "Food & Drink",
+        ),
+    ],
+)
+def test_unicode_apps(name, bundle, screens, text, expected):
+    frame = frame_of([{"name": name, "bundle_id": bundle, "screens": screens, "screen_text": text}])
+    assert detect_domain(frame)[DOMAIN_CATEGORY].iloc[0] == expected
+
+
+def test_tokens_are_unicode_aware():
+    assert phrases("PocketBudget") == [["pocket", "budget", "pocketbudget"]]
+    assert phrases("LINEマンガ") == [["line", "マンガ"]]
+    assert phrases("Café crème · McDonald's") == [["cafe", "creme"], ["mc", "donalds", "mcdonalds"]]
+    assert phrases("हिंदी समाचार") == [["हिंदी", "समाचार"]]  # vowel signs stay on their letters
+    assert phrases("Humidity 64% · 21°") == [["humidity"], ["%"], ["°"]]
+    assert phrases("ダウンロード") == [["ダウンロード"]]  # voiced kana are not stripped
+    assert phrases(None) == [] and phrases("") == []
+
+
+def test_score_domains_ranks_every_category():
+    scores = score_domains("Skyline", "com.skyline.weather", "today;radar;hourly", text="rain")
+    assert [c for c, _ in scores][0] == "Weather" and len(scores) == len(CATEGORIES)
+    values = [p for _, p in scores]
+    assert values == sorted(values, reverse=True)
+    assert math.isclose(sum(values), 1.0, abs_tol=0.01)
+
+
+# --- options --------------------------------------------------------------------------------
+
+
+def test_threshold_option_moves_domain_confident():
+    frame = sample_frame()
+    assert detect_domain(frame, threshold=0.0)[DOMAIN_CONFIDENT].all()
+    assert not detect_domain(frame, threshold=1.0)[DOMAIN_CONFIDENT].any()
+    with pytest.raises(ShotsmithError, match="threshold"):
+        detect_domain(frame, threshold=1.5)
+
+
+def test_min_confidence_still_falls_back_when_unsure():
+    frame = frame_from_apps([("Zorblax", "com.zorblax.app", "radar;workouts")])
+    plain = detect_domain(frame)
+    out = detect_domain(frame, min_confidence=0.99)
+    assert (out[DOMAIN_CATEGORY] == FALLBACK_CATEGORY).all()
+    assert out[DOMAIN_RUNNER_UP].iloc[0] == plain[DOMAIN_CATEGORY].iloc[0]
+    assert not out[DOMAIN_CONFIDENT].any()
+    assert any("min_confidence" in s for s in out[DOMAIN_SIGNALS].iloc[0])
+    for bad in (2.0, -0.1, "high", True):
+        with pytest.raises(ShotsmithError, match="min_confidence"):
+            detect_domain(frame, min_confidence=bad)
+
+
+# --- contract -------------------------------------------------------------------------------
 
 
 def test_signal_lists_are_not_shared_between_rows():
@@ -457,13 +449,12 @@ def test_input_columns_index_untouched_and_input_not_mutated():
     pd.testing.assert_frame_equal(frame, before)
     pd.testing.assert_frame_equal(out[list(frame.columns)], before)
     assert list(out.index) == list(before.index)
-    assert list(out.columns)[: len(frame.columns)] == list(frame.columns)
 
 
 def test_deterministic():
-    frame = frame_from_apps(load_dev())
-    a, b = detect_domain(frame), detect_domain(frame.copy())
-    pd.testing.assert_frame_equal(a, b)
+    frame = frame_of(held_out_rows())
+    a, b = detect_domain(frame), detect_domain(frame.sample(frac=1.0, random_state=1))
+    pd.testing.assert_frame_equal(a, b.loc[a.index])
 
 
 def test_rerun_overwrites_previous_domain_columns():
@@ -490,45 +481,35 @@ def test_empty_and_nan_bundle_ids():
     frame[BUNDLE_ID] = frame[BUNDLE_ID].astype(object)
     frame.loc[frame[APP_ID] == "Pocket Budget", BUNDLE_ID] = ""
     frame.loc[frame[APP_ID] == "Skyline Forecast", BUNDLE_ID] = math.nan
-    out = detect_domain(frame)
-    cats = out.groupby(APP_ID)[DOMAIN_CATEGORY].first()
+    cats = detect_domain(frame).groupby(APP_ID)[DOMAIN_CATEGORY].first()
     assert cats["Pocket Budget"] == "Finance"
     assert cats["Skyline Forecast"] == "Weather"
 
 
-def test_nan_and_none_everywhere_do_not_crash():
+def test_no_evidence_at_all_falls_back_and_says_so():
     frame = pd.DataFrame(
         {
             APP_ID: ["a", "a", "b"],
             POSITION: [0, 1, 0],
             PROJECT_NAME: [None, None, math.nan],
-            BUNDLE_ID: [math.nan, None, ""],
+            BUNDLE_ID: [math.nan, None, "com.example.app"],
             SCREEN: [None, math.nan, ""],
         }
     )
     out = detect_domain(frame)
     assert (out[DOMAIN_CATEGORY] == FALLBACK_CATEGORY).all()
-    assert (out[DOMAIN_CONFIDENCE] < 0.2).all()
-
-
-def test_no_evidence_falls_back_to_utilities_with_low_confidence():
-    frame = frame_from_apps([("Zorblax", "com.zorblax.app", "home;settings;profile;search", "")])
-    out = detect_domain(frame)
-    assert (out[DOMAIN_CATEGORY] == "Utilities").all()
-    assert (out[DOMAIN_CONFIDENCE] < 0.2).all()
-    assert any("no evidence" in s for s in out[DOMAIN_SIGNALS].iloc[0])
-
-
-def test_generic_screens_carry_no_weight():
-    scores = score_domains("Zorblax", "", ["home", "settings", "profile", "search", "onboarding"])
-    assert all(score == 0 for _cat, score in scores)
+    assert (out[DOMAIN_CONFIDENCE] == 0.0).all()
+    assert not out[DOMAIN_CONFIDENT].any()
+    assert all("no evidence" in s[0] for s in out[DOMAIN_SIGNALS])
 
 
 def test_empty_frame():
     frame = frame_from_apps([]).reindex(columns=[APP_ID, POSITION, PROJECT_NAME, BUNDLE_ID, SCREEN])
     out = detect_domain(frame)
     assert len(out) == 0
-    assert {DOMAIN_CATEGORY, DOMAIN_CONFIDENCE, DOMAIN_SIGNALS} <= set(out.columns)
+    assert {DOMAIN_CATEGORY, DOMAIN_CONFIDENCE, DOMAIN_SIGNALS, DOMAIN_RUNNER_UP} <= set(
+        out.columns
+    )
 
 
 def test_duplicate_index_labels():
@@ -545,126 +526,3 @@ def test_nan_app_id_rows_form_their_own_set():
     out = detect_domain(frame)
     assert out[DOMAIN_CATEGORY].notna().all()
     assert set(out[DOMAIN_CATEGORY]) == {"Finance", "Weather"}
-
-
-# --- evidence ---------------------------------------------------------------------------------
-
-
-def test_screen_text_helps_but_is_capped():
-    frame = frame_from_apps([("Zorblax", "com.zorblax.app", "home;detail", "")])
-    plain = detect_domain(frame)
-    assert plain[DOMAIN_CATEGORY].iloc[0] == FALLBACK_CATEGORY
-    frame[SCREEN_TEXT] = ["7-day forecast, radar and rain alerts", "UV index and humidity"]
-    out = detect_domain(frame)
-    assert (out[DOMAIN_CATEGORY] == "Weather").all()
-    assert any("text" in s for s in out[DOMAIN_SIGNALS].iloc[0])
-    # a wall of weather words in the text cannot outvote clear screen names
-    frame = frame_from_apps(
-        [("Zorblax", "com.zorblax.app", "workouts;training plan;calories;steps", "")]
-    )
-    frame[SCREEN_TEXT] = ["forecast radar rain storm wind humidity uv hourly weather"] * 4
-    assert detect_domain(frame)[DOMAIN_CATEGORY].iloc[0] == "Health & Fitness"
-
-
-def test_screen_text_missing_or_nan_is_fine():
-    frame = sample_frame()
-    frame[SCREEN_TEXT] = [None, math.nan, "", "", None, "forecast"]
-    out = detect_domain(frame)
-    assert set(out[DOMAIN_CATEGORY]) == {"Finance", "Weather"}
-
-
-@pytest.mark.parametrize(
-    "name, bundle, expected",
-    [
-        ("StepStreak", "", "Health & Fitness"),
-        ("MacroMate", "", "Health & Fitness"),
-        ("FlightPal", "", "Travel"),
-        ("NoteNook", "", "Productivity"),
-        ("pocketbudget", "", "Finance"),
-        ("", "com.acme.forecastly", "Weather"),
-        ("", "com.acme.realestate", "Lifestyle"),
-    ],
-)
-def test_compound_names_are_segmented(name, bundle, expected):
-    assert score_domains(name, bundle, [])[0][0] == expected
-
-
-@pytest.mark.parametrize(
-    "name",
-    [
-        "Artisan",
-        "Parable",
-        "Hostile",
-        "Showcase",
-        "Kidsafe",
-        "Homestead",
-        "Zorblax",
-        "Meridian",
-        "Halcyon",
-    ],
-)
-def test_ordinary_words_are_not_split_into_false_compounds(name):
-    assert all(score == 0 for _cat, score in score_domains(name, "", []))
-
-
-def test_lexicon_is_broad_and_clean():
-    lex = _lexicon()
-    per_category = {c: 0 for c in CATEGORIES}
-    for entries in lex.terms.values():
-        for category, weight in entries:
-            per_category[category] += 1
-            assert 0 < weight <= 4
-    assert sum(per_category.values()) > 1500
-    assert min(per_category.values()) >= 50, per_category
-    dead = sorted(t for t in lex.terms if t in lex.generic)
-    assert not dead, f"terms that can never count because they are generic: {dead}"
-
-
-def test_plurals_are_stemmed():
-    assert score_domains("", "", ["workouts"])[0][0] == "Health & Fitness"
-    assert score_domains("", "", ["invoices"])[0][0] == "Business"
-    assert score_domains("", "", ["recipes"])[0][0] == "Food & Drink"
-
-
-def test_bundle_boilerplate_is_ignored():
-    scores = score_domains("", "com.example.ios.android.app", [])
-    assert all(score == 0 for _cat, score in scores)
-
-
-def test_disambiguation_from_apple_definitions():
-    assert score_domains("", "", ["prescriptions", "clinicians"])[0][0] == "Medical"
-    assert score_domains("", "", ["meditation", "sleep"])[0][0] == "Health & Fitness"
-    assert score_domains("", "", ["flights", "hotels"])[0][0] == "Travel"
-    assert score_domains("", "", ["directions", "traffic"])[0][0] == "Navigation"
-    assert score_domains("", "", ["tasks", "calendar"])[0][0] == "Productivity"
-    assert score_domains("", "", ["calculator", "vpn"])[0][0] == "Utilities"
-    assert score_domains("", "", ["dictionary", "encyclopedia"])[0][0] == "Reference"
-    assert score_domains("", "", ["real estate", "dating"])[0][0] == "Lifestyle"
-
-
-def test_score_domains_shape():
-    scores = score_domains("Skyline", "com.skyline.weather", "today;radar;hourly", text="rain")
-    assert [c for c, _ in scores] != [] and len(scores) == len(CATEGORIES)
-    values = [s for _, s in scores]
-    assert values == sorted(values, reverse=True)
-    assert scores[0][0] == "Weather"
-
-
-def test_confidence_reflects_margin():
-    clear = detect_domain(
-        frame_from_apps(
-            [("Skyline Forecast", "com.skyline.weather", "radar;hourly;rain;storm alerts", "")]
-        )
-    )
-    mixed = detect_domain(frame_from_apps([("Zorblax", "com.zorblax.app", "radar;workouts", "")]))
-    assert clear[DOMAIN_CONFIDENCE].iloc[0] > 0.6
-    assert mixed[DOMAIN_CONFIDENCE].iloc[0] < clear[DOMAIN_CONFIDENCE].iloc[0]
-
-
-def test_min_confidence_falls_back_when_unsure():
-    frame = frame_from_apps([("Zorblax", "com.zorblax.app", "radar;workouts", "")])
-    out = detect_domain(frame, min_confidence=0.9)
-    assert (out[DOMAIN_CATEGORY] == FALLBACK_CATEGORY).all()
-    assert any("min_confidence" in s for s in out[DOMAIN_SIGNALS].iloc[0])
-    with pytest.raises(ShotsmithError):
-        detect_domain(frame, min_confidence=2.0)

@@ -50,6 +50,60 @@ def test_manifest_sets_order_names_and_metadata(tmp_path: Path):
     assert set(frame[C.LOCALE]) == {"en-GB"}
 
 
+def test_manifest_elements_and_url_become_columns(tmp_path: Path):
+    """A captured folder's manifest gives each screen its DOM text with roles and its page;
+    every other source gives [] and "" (the columns are always there)."""
+    fake_screen().save(tmp_path / "01_home.png")
+    fake_screen().save(tmp_path / "02_list.png")
+    elements = [
+        {"role": "heading", "text": "Trails", "level": 1, "box": [48, 210, 300, 90]},
+        {"role": "tab", "text": "Search", "box": [600, 2500, 120, 40]},
+        {"role": "text", "text": "142 trails near Boulder"},
+    ]
+    (tmp_path / "manifest.json").write_text(
+        json.dumps(
+            {
+                "project_name": "Trailbook",
+                "screens": [
+                    {
+                        "file": "01_home.png",
+                        "screen": "home",
+                        "url": "http://127.0.0.1:8000/",
+                        "title": "Home · Trailbook",
+                        "elements": elements,
+                    },
+                    {"file": "02_list.png", "screen": "list"},
+                ],
+            }
+        )
+    )
+    frame = ss.read_screenshots(tmp_path)
+    assert frame[C.SCREEN_ELEMENTS].iloc[0] == elements
+    assert frame[C.SCREEN_URL].iloc[0] == "http://127.0.0.1:8000/"
+    assert frame[C.SCREEN_ELEMENTS].iloc[1] == [] and frame[C.SCREEN_URL].iloc[1] == ""
+    plain = ss.read_screenshots([png_bytes(fake_screen())], project_name="X")
+    assert plain[C.SCREEN_ELEMENTS].iloc[0] == [] and plain[C.SCREEN_URL].iloc[0] == ""
+
+
+@pytest.mark.parametrize(
+    "elements, message",
+    [
+        ({"role": "heading"}, "must be a list"),
+        (["Trails"], "element 1 must be an object"),
+        ([{"role": "banner", "text": "x"}], "role 'banner'"),
+        ([{"role": "heading", "text": "x", "level": 9}], "level 9"),
+        ([{"role": "text", "text": "x", "box": [1, 2, 3]}], r"\[x, y, width, height\]"),
+    ],
+)
+def test_bad_manifest_elements_are_clear_errors(tmp_path: Path, elements, message):
+    fake_screen().save(tmp_path / "01_home.png")
+    (tmp_path / "manifest.json").write_text(
+        json.dumps({"screens": [{"file": "01_home.png", "elements": elements}]})
+    )
+    with pytest.raises(ss.ShotsmithError, match=rf"manifest: screen 1: .*{message}"):
+        ss.read_screenshots(tmp_path, project_name="X")
+
+
 def test_bytes_and_base64_inputs():
     data = png_bytes(fake_screen())
     by_bytes = ss.read_screenshots([data, data], project_name="X", screens=["home", "stats"])
@@ -145,3 +199,247 @@ def test_fast_png_decoder_gives_pillows_pixels(tmp_path: Path, monkeypatch):
     with pytest.raises(ss.InputImageError, match="cannot decode"):
         ss.open_image(data[: len(data) // 2])
     assert sio._decode_8bit_png(_bomb_png(60000, 60000)) is None  # never decoded by libspng
+
+
+# --- every PNG mode --------------------------------------------------------------------------
+# Screenshots come in every colour type and bit depth PNG has. These PNGs are written byte by
+# byte (Pillow cannot write most of them): a picture of bands, in each mode, with and without
+# a tRNS chunk, interlaced or not. Each must decode to the 8-bit RGB a viewer shows (16-bit
+# scaled, not clipped; transparency over white) and render like that RGB picture.
+
+_ADAM7 = (
+    (0, 0, 8, 8),
+    (4, 0, 8, 8),
+    (0, 4, 4, 8),
+    (2, 0, 4, 4),
+    (0, 2, 2, 4),
+    (1, 0, 2, 2),
+    (0, 1, 1, 2),
+)
+_W, _H = 96, 208  # a small portrait "screen"
+_COLOURS = [(230, 30, 40), (20, 150, 60), (30, 60, 220), (45, 45, 50)]
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    crc = zlib.crc32(kind + data) & 0xFFFFFFFF
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", crc)
+
+
+def _pack_rows(samples, depth: int) -> list[bytes]:
+    import numpy as np
+
+    rows = []
+    for row in samples:
+        flat = row.reshape(-1)
+        if depth == 16:
+            rows.append(flat.astype(">u2").tobytes())
+        elif depth == 8:
+            rows.append(flat.astype(np.uint8).tobytes())
+        else:  # 1, 2, 4 bits per sample, most significant first, rows padded to a byte
+            bits = "".join(format(int(v), f"0{depth}b") for v in flat)
+            bits += "0" * (-len(bits) % 8)
+            rows.append(int(bits, 2).to_bytes(len(bits) // 8, "big"))
+    return rows
+
+
+def _write_png(
+    samples,
+    colour_type: int,
+    depth: int,
+    *,
+    interlace=False,
+    palette=None,
+    trns: bytes | None = None,
+) -> bytes:
+    height, width = samples.shape[:2]
+    passes = _ADAM7 if interlace else ((0, 0, 1, 1),)
+    raw = b"".join(
+        b"\x00" + row
+        for x0, y0, dx, dy in passes
+        for row in _pack_rows(samples[y0::dy, x0::dx], depth)
+        if samples[y0::dy, x0::dx].size
+    )
+    ihdr = struct.pack(">IIBBBBB", width, height, depth, colour_type, 0, 0, int(interlace))
+    out = b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", ihdr)
+    if palette is not None:
+        out += _chunk(b"PLTE", bytes(v for rgb in palette for v in rgb))
+    if trns is not None:
+        out += _chunk(b"tRNS", trns)
+    data = zlib.compress(raw)  # in two IDAT chunks, as large files are
+    out += _chunk(b"IDAT", data[: len(data) // 2]) + _chunk(b"IDAT", data[len(data) // 2 :])
+    return out + _chunk(b"IEND", b"")
+
+
+def _bands(values):
+    """A (H, W, ...) array of vertical bands, one per value."""
+    import numpy as np
+
+    values = np.asarray(values)
+    index = np.arange(_W) * len(values) // _W
+    return np.broadcast_to(values[index], (_H, *values[index].shape)).copy()
+
+
+def _png_modes():
+    """(name, PNG bytes, the 8-bit RGB a viewer shows) for every colour type, bit depth,
+    tRNS and interlace combination."""
+    import numpy as np
+
+    cases = []
+    white = np.array([255, 255, 255])
+    for interlace in (False, True):
+        tag = " interlaced" if interlace else ""
+        for depth in (1, 2, 4, 8, 16):  # greyscale
+            top = (1 << depth) - 1
+            levels = [0, top, top // 3, 2 * top // 3] if depth > 1 else [0, 1, 0, 1]
+            grey = _bands(levels)
+            shown = np.repeat(np.rint(grey * 255 / top)[..., None], 3, axis=2)
+            cases.append(
+                (
+                    f"grey {depth}-bit{tag}",
+                    _write_png(grey[..., None], 0, depth, interlace=interlace),
+                    shown,
+                )
+            )
+            key = levels[2] if depth > 1 else 1  # one grey level transparent (1-bit: white)
+            cases.append(
+                (
+                    f"grey {depth}-bit + tRNS{tag}",
+                    _write_png(
+                        grey[..., None], 0, depth, interlace=interlace, trns=key.to_bytes(2, "big")
+                    ),
+                    np.where((grey == key)[..., None], white, shown),
+                )
+            )
+        for depth, scale in ((8, 1), (16, 257)):
+            rgb = _bands(_COLOURS)
+            shown = rgb.astype(float)
+            cases.append(
+                (
+                    f"RGB {depth}-bit{tag}",
+                    _write_png(rgb * scale, 2, depth, interlace=interlace),
+                    shown,
+                )
+            )
+            key = b"".join((v * scale).to_bytes(2, "big") for v in _COLOURS[1])
+            cases.append(
+                (
+                    f"RGB {depth}-bit + tRNS{tag}",
+                    _write_png(rgb * scale, 2, depth, interlace=interlace, trns=key),
+                    np.where(np.all(rgb == _COLOURS[1], axis=2)[..., None], white, shown),
+                )
+            )
+            alpha = _bands([255, 0, 128, 255])[..., None]
+            blend = np.rint(rgb * alpha / 255 + 255 * (1 - alpha / 255))
+            cases.append(
+                (
+                    f"RGBA {depth}-bit{tag}",
+                    _write_png(
+                        np.concatenate([rgb, alpha], axis=2) * scale, 6, depth, interlace=interlace
+                    ),
+                    blend,
+                )
+            )
+            grey = _bands([10, 200, 90, 60])[..., None]
+            blend = np.repeat(np.rint(grey * alpha / 255 + 255 * (1 - alpha / 255)), 3, axis=2)
+            cases.append(
+                (
+                    f"grey+alpha {depth}-bit{tag}",
+                    _write_png(
+                        np.concatenate([grey, alpha], axis=2) * scale, 4, depth, interlace=interlace
+                    ),
+                    blend,
+                )
+            )
+        for depth in (1, 2, 4, 8):  # palette
+            entries = _COLOURS[: 1 << depth]
+            index = _bands([0, 1, 2, 3] if depth > 1 else [0, 1, 1, 0])
+            shown = np.asarray(entries)[index].astype(float)
+            cases.append(
+                (
+                    f"palette {depth}-bit{tag}",
+                    _write_png(index[..., None], 3, depth, interlace=interlace, palette=entries),
+                    shown,
+                )
+            )
+            alphas = bytes([255, 0, 128][: len(entries)])  # entry 1 clear, entry 2 half
+            alpha = np.array([alphas[i] if i < len(alphas) else 255 for i in range(len(entries))])
+            a = alpha[index][..., None] / 255
+            cases.append(
+                (
+                    f"palette {depth}-bit + tRNS{tag}",
+                    _write_png(
+                        index[..., None],
+                        3,
+                        depth,
+                        interlace=interlace,
+                        palette=entries,
+                        trns=alphas,
+                    ),
+                    np.rint(shown * a + 255 * (1 - a)),
+                )
+            )
+    return cases
+
+
+PNG_MODES = _png_modes()
+
+
+@pytest.mark.parametrize("case", PNG_MODES, ids=[c[0] for c in PNG_MODES])
+def test_every_png_mode_decodes_to_what_a_viewer_shows(case, tmp_path: Path):
+    import numpy as np
+
+    from shotsmith.png import verify_png
+
+    name, data, shown = case
+    for ref in (data, _saved(tmp_path, data)):
+        for release_gil in (False, True):  # the libspng path and Pillow's
+            image = ss.open_image(ref, release_gil=release_gil)
+            assert image.mode == "RGB" and image.size == (_W, _H), name
+            got = np.asarray(image).astype(int)
+            worst = np.abs(got - shown).max()
+            assert worst <= 1, (
+                f"{name}: off by {worst} (e.g. {got[0, ::24].tolist()} for "
+                f"{shown[0, ::24].tolist()})"
+            )
+    header = verify_png(_saved(tmp_path, data), name)  # the server's upload check agrees
+    assert (header.width, header.height) == (_W, _H)
+
+
+def _saved(folder: Path, data: bytes) -> Path:
+    path = folder / "shot.png"
+    path.write_bytes(data)
+    return path
+
+
+def test_every_png_mode_renders_like_its_rgb_picture():
+    """The designed store screenshot of each mode is the one its RGB picture gives (a
+    16-bit greyscale screenshot used to render as a blank white screen)."""
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    from shotsmith import columns as C
+
+    def rendered(png: bytes) -> np.ndarray:
+        frame = ss.design(
+            [png],
+            project_name="Modes",
+            screens=["home"],
+            out_dir=None,
+            ocr=False,
+            write_table=False,
+        )
+        return np.asarray(Image.open(io.BytesIO(frame[C.RENDER_PNG].iloc[0])).convert("RGB"))
+
+    def rgb_png(pixels) -> bytes:
+        return png_bytes(Image.fromarray(np.asarray(pixels, dtype=np.uint8), "RGB"))
+
+    blank = rendered(rgb_png(np.full((_H, _W, 3), 255)))
+    for name, data, shown in PNG_MODES:
+        if "interlaced" in name:
+            continue  # same pixels as the plain file (checked above)
+        got, want = rendered(data), rendered(rgb_png(shown))
+        assert got.shape == want.shape, name
+        assert np.abs(got.astype(int) - want).mean() < 0.5, name  # the picture's colours
+        assert np.abs(got.astype(int) - blank).mean() > 2, f"{name}: a blank screen"

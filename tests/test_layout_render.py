@@ -169,3 +169,105 @@ def test_right_to_left_captions_use_a_covering_font_and_raqm(screens_dir):
     x, y, w, h = head["box"]
     ink = image[y : y + h, x : x + w]
     assert (np.abs(ink.astype(int) - ink[0, 0].astype(int)).sum(axis=2) > 200).mean() > 0.05
+
+
+# --- raw screenshots without a status bar -------------------------------------------------
+
+HEADER = (31, 60, 120)
+TITLE = (255, 212, 0)
+
+
+def web_screenshot(size=(1206, 2622)) -> Image.Image:
+    """A raw web-page screenshot with no status bar: its header starts at the very top, the
+    title sits where the Dynamic Island goes and a menu button where the corner curves."""
+    from PIL import ImageDraw, ImageFont
+
+    from .conftest import INTER_BOLD
+
+    im = Image.new("RGB", size, (246, 246, 246))
+    draw = ImageDraw.Draw(im)
+    draw.rectangle((0, 0, size[0], 170), fill=HEADER)
+    font = ImageFont.truetype(INTER_BOLD, 64)
+    draw.text((size[0] // 2, 70), "Ledger", font=font, fill=TITLE, anchor="mm")
+    for i in range(3):
+        draw.rectangle((36, 40 + i * 22, 100, 50 + i * 22), fill=(255, 255, 255))
+    for i in range(12):
+        draw.rounded_rectangle((40, 220 + i * 180, 1166, 380 + i * 180), 24, fill=(255, 255, 255))
+    return im
+
+
+def _planned(folder: Path, images: list[Image.Image]):
+    for i, im in enumerate(images, start=1):
+        im.save(folder / f"{i:02d}_screen.png")
+    frame = ss.read_screenshots(folder, project_name="Ledger")
+    frame[C.COPY_HEADLINE] = HEADLINES[: len(frame)]
+    frame[C.COPY_SUBTITLE] = SUBTITLES[: len(frame)]
+    frame[C.FEATURES_ACCENT] = "#14967a"
+    return ss.plan_layout(frame)
+
+
+def test_raw_screenshot_without_status_bar_is_framed_below_a_band(tmp_path):
+    planned = _planned(tmp_path, [web_screenshot()])
+    scene = Scene.from_dict(planned[C.LAYOUT_SCENE].iloc[0])
+    band = scene.device.screen_band
+    assert band is not None and band["color"] == "#{:02x}{:02x}{:02x}".format(*HEADER)
+    sx, sy, sw, sh = scene.device.screen_box
+    assert band["height"] == round(62 * sw / 402)  # the device's top inset, at canvas scale
+    image = np.asarray(ss.render_scene(scene, planned[C.IMAGE].iloc[0]), dtype=int)
+    title = (np.abs(image - np.array(TITLE)).sum(axis=2) < 60)[:, sx : sx + sw]
+    rows = np.nonzero(title.any(axis=1))[0]
+    assert rows.size and rows.min() >= sy + band["height"]  # nothing of the page under it
+    ix, iy, iw, ih = scene.device.island
+    assert rows.min() > iy + ih
+    strip = image[sy + 8 : sy + band["height"] - 8, sx + sw // 2 - 4 : sx + sw // 2 + 4]
+    assert (strip.sum(axis=2) <= sum(HEADER) + 6).all()  # only the band and the island
+    left = image[sy + band["height"] // 2 - 20 : sy + band["height"] // 2 + 20, sx : sx + sw // 3]
+    assert (left.sum(axis=2) > 600).any()  # the status bar's white 9:41 on the dark band
+
+
+def test_screenshots_that_keep_their_inset_clear_are_unchanged(tmp_path):
+    from shotsmith.devices import get_device
+    from shotsmith.screenband import screen_band
+
+    from .conftest import sample_apps
+
+    device = get_device("iphone-16-pro")
+    for app in sample_apps():
+        for path in sorted(app.glob("*.png")):  # drawn status bars, nothing under the island
+            assert screen_band(str(path), device, 1010, 2196) is None, path
+    from .conftest import fake_screen
+
+    planned = _planned(tmp_path, [fake_screen()])
+    assert planned[C.LAYOUT_SCENE].iloc[0]["device"]["screen_band"] is None
+
+
+def test_top_rows_decode_like_the_whole_image(tmp_path):
+    from shotsmith.screenband import read_top_rows
+
+    source = web_screenshot((300, 700))
+    alpha = source.convert("RGBA")
+    alpha.putalpha(128)
+    for name, im in {
+        "RGB": source,
+        "RGBA": alpha,
+        "L": source.convert("L"),
+        "P": source.convert("P", palette=Image.Palette.ADAPTIVE),
+    }.items():
+        data = encode_png(im) if name == "RGB" else _png(im)
+        top = read_top_rows(data, 90)
+        assert top is not None and top.size == (300, 90), name
+        whole = ss.open_image(data).crop((0, 0, 300, 90))
+        assert np.array_equal(np.asarray(top), np.asarray(whole)), name
+    import struct
+    import zlib
+
+    data = bytearray(encode_png(source))
+    data[28] = 1  # IHDR says Adam7 interlacing: rows are not stored top to bottom
+    data[29:33] = struct.pack(">I", zlib.crc32(bytes(data[12:29])) & 0xFFFFFFFF)
+    assert read_top_rows(bytes(data), 90) is None  # the caller decodes it whole
+
+
+def _png(im: Image.Image) -> bytes:
+    buf = io.BytesIO()
+    im.save(buf, "PNG")
+    return buf.getvalue()

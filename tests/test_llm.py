@@ -8,7 +8,11 @@ real: httpx, the HTTP round trip, JSON parsing, the copy rules and the fallback.
 from __future__ import annotations
 
 import json
+import logging
+import os
 import socket
+import subprocess
+import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -16,20 +20,29 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pandas as pd
 import pytest
 
-from shotsmith.columns import COPY_HEADLINE, COPY_SOURCE, COPY_SUBTITLE, COPY_TAGLINE
-from shotsmith.llm import LLMConfig, LLMError, parse_json_object, request_copy
+from shotsmith.columns import (
+    COPY_EVIDENCE,
+    COPY_HEADLINE,
+    COPY_SOURCE,
+    COPY_SUBTITLE,
+    COPY_TAGLINE,
+    LOCALE,
+)
+from shotsmith.llm import COPY_SYSTEM_PROMPT, LLMConfig, LLMError, parse_json_object, request_copy
 from shotsmith.stages.copywriting import write_copy
 
-from .test_copywriting import assert_set_obeys_rules, make_set
+from .conftest import ROOT, sample_apps
+from .test_copywriting import assert_grounded, assert_set_obeys_rules, budget_app
 
-GOOD_HEADLINES = [
-    "Money, finally clear",
-    "Plan every dollar",
-    "See where it goes",
-    "Bills on autopilot",
-    "Goals within reach",
-    "Reports in one tap",
+#: A grounded answer for budget_app(): every word is on its screens or neutral.
+GOOD = [
+    ("Your balance, at a glance", "Checking and savings in one view."),
+    ("Budgets for every category", "Dining out, groceries and housing."),
+    ("Expenses and income, together", "Export CSV whenever you need it."),
+    ("Insights, clear and simple", "See what you spent this month."),
+    ("Goals within reach", "An emergency fund or a new laptop."),
 ]
+GOOD_HEADLINES = [h for h, _ in GOOD]
 
 
 class FakeLLM(BaseHTTPRequestHandler):
@@ -52,6 +65,7 @@ class FakeLLM(BaseHTTPRequestHandler):
         if mode == "slow":
             time.sleep(2.0)
         brief = json.loads(body["messages"][-1]["content"])
+        self.server.briefs.append(brief)
         n = len(brief["screens"])
         if mode == "garbage":
             content = "Sure! Here are some great captions for your app :)"
@@ -65,21 +79,22 @@ class FakeLLM(BaseHTTPRequestHandler):
                     ],
                 }
             )
+        elif mode == "ungrounded":  # reads well, claims what no screen shows
+            screens = [{"headline": h, "subtitle": s} for h, s in GOOD[:n]]
+            screens[1] = {
+                "headline": "Hour-by-hour forecasts",
+                "subtitle": "Forecasts you can trust.",
+            }
+            content = json.dumps({"tagline": GOOD[0][0], "screens": screens})
         elif mode == "short":
             content = json.dumps({"tagline": "Money, finally clear", "screens": []})
         else:  # a valid answer, wrapped in a code fence as chat models like to do
             screens = [
-                {
-                    "position": i + 1,
-                    "headline": GOOD_HEADLINES[i],
-                    "subtitle": f"Screen {i + 1} of {brief['app_name']}, explained.",
-                }
-                for i in range(n)
+                {"position": i + 1, "headline": h, "subtitle": s}
+                for i, (h, s) in enumerate(GOOD[:n])
             ]
             content = (
-                "```json\n"
-                + json.dumps({"tagline": GOOD_HEADLINES[0], "screens": screens})
-                + "\n```"
+                "```json\n" + json.dumps({"tagline": GOOD[0][0], "screens": screens}) + "\n```"
             )
         self._send(
             200,
@@ -115,6 +130,7 @@ def fake_llm():
     server.daemon_threads = True  # a "slow" handler must not hold up teardown
     server.mode = "good"
     server.requests = []
+    server.briefs = []
     thread = threading.Thread(
         target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
     )
@@ -137,40 +153,75 @@ def config_for(server, **kw) -> LLMConfig:
     )
 
 
-def finance_set(n: int = 4) -> pd.DataFrame:
-    intents = ["overview", "planning", "history", "stats", "payments", "goals"][:n]
-    return make_set("pb", "Pocket Budget", "Finance", intents)
+def finance_set(n: int = 5, **kw) -> pd.DataFrame:
+    return budget_app(**kw).iloc[:n].copy()
 
 
-def test_valid_answer_is_used(fake_llm):
+def test_grounded_answer_is_used(fake_llm):
     out = write_copy(finance_set(), backend="llm", llm=config_for(fake_llm))
     assert (out[COPY_SOURCE] == "llm:fake-1").all()
-    assert out[COPY_HEADLINE].tolist() == GOOD_HEADLINES[:4]
-    assert out[COPY_SUBTITLE].iloc[1] == "Screen 2 of Pocket Budget, explained."
-    assert (out[COPY_TAGLINE] == "Money, finally clear").all()
+    assert out[COPY_HEADLINE].tolist() == GOOD_HEADLINES
+    assert out[COPY_SUBTITLE].iloc[1] == "Dining out, groceries and housing."
+    assert (out[COPY_TAGLINE] == GOOD_HEADLINES[0]).all()
     assert_set_obeys_rules(out)
+    assert_grounded(out)
+    # the evidence each line rests on is recorded for LLM lines too
+    assert "Dining out" in out[COPY_EVIDENCE].iloc[1]["subtitle"]
     (req,) = fake_llm.requests
     assert req["path"] == "/v1/chat/completions"
     assert req["auth"] == "Bearer sk-test"
     assert req["body"]["model"] == "fake-1"
-    brief = json.loads(req["body"]["messages"][-1]["content"])
-    assert brief["category"] == "Finance" and len(brief["screens"]) == 4
-    assert "forbidden" in req["body"]["messages"][0]["content"].lower()
+
+
+def test_the_prompt_carries_the_evidence_and_the_rule(fake_llm):
+    write_copy(finance_set(), backend="llm", llm=config_for(fake_llm), about="Money for two.")
+    brief = fake_llm.briefs[0]
+    system = fake_llm.requests[0]["body"]["messages"][0]["content"]
+    assert system == COPY_SYSTEM_PROMPT
+    assert "neutral_vocabulary" in system and "rejected" in system and "forbidden" in system
+    assert brief["app_name"] == "Pocket Budget" and brief["about"] == "Money for two."
+    assert brief["bundle_id"] == "com.example.pocketbudget"
+    assert brief["category"] == "unknown"  # detect_domain was not confident
+    budgets = brief["screens"][1]
+    assert budgets["title"] == "Budgets" and "Dining out" in budgets["labels"]
+    assert budgets["actions"] == ["Add budget"] and budgets["headings"] == ["Categories"]
+    vocab = set(brief["neutral_vocabulary"])
+    assert {"see", "keep", "clear", "glance", "and"} <= vocab
+    assert not {"forecast", "traffic", "budget"} & vocab
+    confident = finance_set(confident=True)
+    write_copy(confident, backend="llm", llm=config_for(fake_llm))
+    assert fake_llm.briefs[1]["category"] == "Finance"
+
+
+def test_ungrounded_answer_is_rejected_with_the_reason(fake_llm, caplog):
+    """An answer that reads well but claims what no screen shows falls back."""
+    fake_llm.mode = "ungrounded"
+    with caplog.at_level(logging.WARNING, logger="shotsmith"):
+        out = write_copy(finance_set(), backend="llm", llm=config_for(fake_llm))
+    source = out[COPY_SOURCE].iloc[0]
+    assert source == (
+        "grounded (llm rejected: screen 2 headline claims 'hour', not on the screens)"
+    ), source
+    assert "forecast" not in " ".join(out[COPY_HEADLINE]).lower()
+    assert_grounded(out)
+    assert_set_obeys_rules(out)
+    assert "LLM's copy was not used (llm rejected: screen 2 headline claims 'hour'" in caplog.text
 
 
 def test_garbage_answer_falls_back_with_reason(fake_llm):
     fake_llm.mode = "garbage"
     out = write_copy(finance_set(), backend="llm", llm=config_for(fake_llm))
     source = out[COPY_SOURCE].iloc[0]
-    assert source.startswith("phrasebank (llm failed: answer is not JSON"), source
+    assert source.startswith("grounded (llm failed: answer is not JSON"), source
     assert_set_obeys_rules(out)
 
 
-def test_rule_breaking_answer_falls_back(fake_llm):
+def test_rule_breaking_answer_is_rejected(fake_llm):
     fake_llm.mode = "rules"
     out = write_copy(finance_set(), backend="llm", llm=config_for(fake_llm))
     source = out[COPY_SOURCE].iloc[0]
-    assert source.startswith("phrasebank (llm failed:") and "forbidden" in source, source
+    assert source.startswith("grounded (llm rejected: screen 1 headline:"), source
+    assert "forbidden word 'Best'" in source
     assert not out[COPY_HEADLINE].str.contains("Best").any()
     assert_set_obeys_rules(out)
 
@@ -178,7 +229,7 @@ def test_rule_breaking_answer_falls_back(fake_llm):
 def test_wrong_number_of_screens_and_http_errors_fall_back(fake_llm):
     fake_llm.mode = "short"
     out = write_copy(finance_set(), backend="llm", llm=config_for(fake_llm))
-    assert "expected 4 screens, got 0" in out[COPY_SOURCE].iloc[0]
+    assert "llm failed: expected 5 screens, got 0" in out[COPY_SOURCE].iloc[0]
     fake_llm.mode = "http500"
     out = write_copy(finance_set(), backend="llm", llm=config_for(fake_llm))
     assert "HTTP 500" in out[COPY_SOURCE].iloc[0]
@@ -190,7 +241,7 @@ def test_timeout_falls_back(fake_llm):
     t0 = time.perf_counter()
     out = write_copy(finance_set(), backend="llm", llm=config_for(fake_llm, timeout=0.5))
     assert time.perf_counter() - t0 < 2.0
-    assert out[COPY_SOURCE].iloc[0] == "phrasebank (llm failed: timeout after 0.5 s)"
+    assert out[COPY_SOURCE].iloc[0] == "grounded (llm failed: timeout after 0.5 s)"
 
 
 def test_unreachable_port_falls_back_quickly():
@@ -202,8 +253,21 @@ def test_unreachable_port_falls_back_quickly():
     out = write_copy(finance_set(), backend="llm", llm=config)
     assert time.perf_counter() - t0 < 3.0
     source = out[COPY_SOURCE].iloc[0]
-    assert source.startswith("phrasebank (llm failed: cannot connect"), source
+    assert source.startswith("grounded (llm failed: cannot connect"), source
     assert_set_obeys_rules(out)
+
+
+def test_user_lines_are_in_the_brief_and_kept(fake_llm):
+    frame = finance_set()
+    table = pd.DataFrame(
+        {"screen": ["reports"], "headline": ["Reports, written by me"], "subtitle": [""]}
+    )
+    out = write_copy(frame, backend="llm", llm=config_for(fake_llm), copy=table)
+    assert fake_llm.briefs[0]["screens"][3]["user_headline"] == "Reports, written by me"
+    assert out[COPY_HEADLINE].iloc[3] == "Reports, written by me"
+    assert out[COPY_SOURCE].iloc[3] == "user (headline)"
+    assert out[COPY_SUBTITLE].iloc[3] == GOOD[3][1]  # the LLM's subtitle, grounded
+    assert out[COPY_SOURCE].iloc[0] == "llm:fake-1"
 
 
 def test_auto_backend_uses_env_config(fake_llm, monkeypatch):
@@ -215,17 +279,46 @@ def test_auto_backend_uses_env_config(fake_llm, monkeypatch):
     assert (out[COPY_SOURCE] == "llm:env-model").all()
     assert fake_llm.requests[0]["auth"] is None
     # the default backend stays offline even when an LLM is configured
-    assert (write_copy(finance_set(3))[COPY_SOURCE] == "phrasebank").all()
+    assert (write_copy(finance_set(3))[COPY_SOURCE] == "grounded").all()
 
 
 def test_llm_with_non_english_locale(fake_llm):
-    frame = make_set("pb", "Pocket Budget", "Finance", ["overview", "stats"], locale="de-DE")
+    frame = finance_set(2)
+    frame[LOCALE] = "de-DE"
     out = write_copy(frame, backend="llm", llm=config_for(fake_llm))
     assert (out[COPY_SOURCE] == "llm:fake-1").all()
-    assert json.loads(fake_llm.requests[0]["body"]["messages"][-1]["content"])["locale"] == "de-DE"
+    assert fake_llm.briefs[0]["locale"] == "de-DE"
+    assert "und" in fake_llm.briefs[0]["neutral_vocabulary"]  # German function words
     fake_llm.mode = "garbage"
     out = write_copy(frame, backend="llm", llm=config_for(fake_llm))
-    assert out[COPY_SOURCE].iloc[0].endswith("; en only; locale de-DE)")
+    assert out[COPY_SOURCE].iloc[0].endswith("; the screens' own words; locale de-DE)")
+
+
+def test_cli_says_when_the_asked_for_llm_was_not_used(fake_llm, tmp_path):
+    """`shotsmith design --copy-backend llm` against the fake server: a rejected answer
+    is said on stderr, and the set is still designed with grounded copy."""
+    fake_llm.mode = "ungrounded"
+    host, port = fake_llm.server_address[:2]
+    env = {
+        **os.environ,
+        "SHOTSMITH_LLM_BASE_URL": f"http://{host}:{port}/v1",
+        "SHOTSMITH_LLM_MODEL": "fake-1",
+    }
+    app = sample_apps()[0]
+    done = subprocess.run(
+        [sys.executable, "-m", "shotsmith.cli", "design", str(app), "--out", str(tmp_path),
+         "--copy-backend", "llm", "--no-ocr"],
+        capture_output=True, text=True, timeout=300, cwd=ROOT, env=env,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    # without OCR only the screen names are evidence: "balance" is on no screen
+    assert (
+        "pocket-budget: the LLM was asked for but not used (llm rejected: screen 1 headline "
+        "claims 'balance', not on the screens)" in done.stderr
+    ), done.stderr
+    assert done.stderr.count("not used") == 1, done.stderr  # said once, not twice
+    records = json.loads(next(tmp_path.glob("*/design.json")).read_text())
+    assert records[0]["copy_source"].startswith("grounded (llm rejected:")
 
 
 def test_config_from_env():

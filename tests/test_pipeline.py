@@ -152,8 +152,8 @@ def test_pipeline_keeps_intermediates_and_timings(tmp_path):
     run = ss.Pipeline.default(out_dir=tmp_path).run(shots)
     assert list(run.frames) == [
         "input",
-        "detect_domain",
         "extract_features",
+        "detect_domain",
         "write_copy",
         "plan_layout",
         "render",
@@ -162,7 +162,7 @@ def test_pipeline_keeps_intermediates_and_timings(tmp_path):
     assert set(run.timings) == set(list(run.frames)[1:])
     assert "PipelineRun" in run._repr_html_()
     sliced = ss.Pipeline.default()[:2]
-    assert [s.name for s in sliced.steps] == ["detect_domain", "extract_features"]
+    assert [s.name for s in sliced.steps] == ["extract_features", "detect_domain"]
 
 
 def test_process_pool_fan_out_matches_serial(tmp_path):

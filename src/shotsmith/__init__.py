@@ -9,32 +9,101 @@ per screenshot::
                      .pipe(ss.plan_layout, template="default").pipe(ss.render, out_dir="out"))
 """
 
-from . import columns
-from .batch import read_manifest, run_batch, write_manifest
-from .columns import STAGES
-from .errors import InputImageError, MissingColumnError, ShotsmithError, TemplateError
-from .io import concat_sets, open_image, read_screenshots
-from .llm import LLMConfig
-from .localsite import LocalSite, serve_folder
-from .notebook import (
-    LayoutTuner,
-    LocalServer,
-    scene_table,
-    show,
-    show_scene,
-    show_set,
-    start_server,
-)
-from .pipeline import Pipeline, PipelineRun, design, report, write_report
-from .scene import Scene
-from .stages.capture import capture, capture_report
-from .stages.copywriting import write_copy
-from .stages.domain import detect_domain
-from .stages.features import extract_features
-from .stages.layout import available_templates, load_template, plan_layout
-from .stages.render import render, render_scene
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+# Public names and the module each lives in. Importing shotsmith loads none of them:
+# a name's module is imported the first time the name is used (PEP 562), so
+# ``import shotsmith`` stays cheap and has no side effects (benchmarks/import_time.py).
+_EXPORTS: dict[str, str] = {
+    "columns": ".columns",
+    "STAGES": ".columns",
+    "read_manifest": ".batch",
+    "run_batch": ".batch",
+    "write_manifest": ".batch",
+    "InputImageError": ".errors",
+    "MissingColumnError": ".errors",
+    "ShotsmithError": ".errors",
+    "TemplateError": ".errors",
+    "concat_sets": ".io",
+    "open_image": ".io",
+    "read_screenshots": ".io",
+    "LLMConfig": ".llm",
+    "LocalSite": ".localsite",
+    "serve_folder": ".localsite",
+    "LayoutTuner": ".notebook",
+    "LocalServer": ".notebook",
+    "scene_table": ".notebook",
+    "show": ".notebook",
+    "show_scene": ".notebook",
+    "show_set": ".notebook",
+    "start_server": ".notebook",
+    "Pipeline": ".pipeline",
+    "PipelineRun": ".pipeline",
+    "design": ".pipeline",
+    "report": ".pipeline",
+    "write_report": ".pipeline",
+    "Scene": ".scene",
+    "capture": ".stages.capture",
+    "capture_report": ".stages.capture",
+    "write_copy": ".stages.copywriting",
+    "detect_domain": ".stages.domain",
+    "extract_features": ".stages.features",
+    "available_templates": ".stages.layout",
+    "load_template": ".stages.layout",
+    "plan_layout": ".stages.layout",
+    "render": ".stages.render",
+    "render_scene": ".stages.render",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'shotsmith' has no attribute {name!r}")
+    loaded = importlib.import_module(module, __name__)
+    if name == "STAGES":
+        from .columns import load_stages
+
+        load_stages()  # every stage's contract, not only the ones imported so far
+    value = loaded if name == module.lstrip(".") else getattr(loaded, name)
+    globals()[name] = value  # later lookups skip __getattr__
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_EXPORTS})
+
+
+if TYPE_CHECKING:  # what editors and type checkers see
+    from . import columns
+    from .batch import read_manifest, run_batch, write_manifest
+    from .columns import STAGES
+    from .errors import InputImageError, MissingColumnError, ShotsmithError, TemplateError
+    from .io import concat_sets, open_image, read_screenshots
+    from .llm import LLMConfig
+    from .localsite import LocalSite, serve_folder
+    from .notebook import (
+        LayoutTuner,
+        LocalServer,
+        scene_table,
+        show,
+        show_scene,
+        show_set,
+        start_server,
+    )
+    from .pipeline import Pipeline, PipelineRun, design, report, write_report
+    from .scene import Scene
+    from .stages.capture import capture, capture_report
+    from .stages.copywriting import write_copy
+    from .stages.domain import detect_domain
+    from .stages.features import extract_features
+    from .stages.layout import available_templates, load_template, plan_layout
+    from .stages.render import render, render_scene
 
 __all__ = [
     "STAGES",

@@ -46,9 +46,26 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-ocr", action="store_true", help="do not OCR the screenshots")
     p.add_argument(
         "--copy-backend",
-        default="phrasebank",
-        choices=["phrasebank", "llm", "auto"],
-        help="where captions come from; llm/auto use SHOTSMITH_LLM_* settings",
+        default="grounded",
+        choices=["grounded", "phrasebank", "llm", "auto"],
+        help="where captions come from: grounded (default; every word from the screens, "
+        "the app's name, --about or a neutral vocabulary), or llm/auto (an "
+        "OpenAI-compatible endpoint from SHOTSMITH_LLM_* settings, held to the same check)",
+    )
+    p.add_argument(
+        "--about",
+        metavar="TEXT",
+        default=None,
+        help="a sentence describing the app, in your words; captions may draw on it "
+        '(e.g. "Browse and review 120 hiking trails in Colorado")',
+    )
+    p.add_argument(
+        "--copy",
+        metavar="FILE",
+        type=Path,
+        default=None,
+        help="your own captions: a CSV with columns screen, headline, subtitle (optional "
+        "locale); they are kept as written and the other screens are captioned around them",
     )
     p.set_defaults(func=_design)
 
@@ -57,6 +74,7 @@ def _design(args: argparse.Namespace) -> int:
     from .pipeline import design
 
     out = args.out or Path("out")
+    _log_to_stderr(args.command)
     frame = design(
         args.folder,
         project_name=args.project_name,
@@ -66,7 +84,11 @@ def _design(args: argparse.Namespace) -> int:
         out_dir=out,
         ocr=False if args.no_ocr else "auto",
         copy_backend=args.copy_backend,
+        about=args.about,
+        copy=args.copy,
     )
+    if args.copy_backend in ("llm", "auto"):
+        _say_when_llm_unused(frame, args.command)
     first = frame.iloc[0]
     print(
         f"{first['project_name']}: {first['domain_category']} "
@@ -83,6 +105,38 @@ def _design(args: argparse.Namespace) -> int:
     for problem in validate(out / str(first["app_id"])):
         print(f"warning: {problem}", file=sys.stderr)
     return 0
+
+
+def _say_when_llm_unused(frame, command: str) -> None:
+    """One line on stderr per set whose captions the asked-for LLM did not write."""
+    for app_id, sources in frame.groupby("app_id", sort=False)["copy_source"]:
+        values = [str(v) for v in sources]
+        if any(v.startswith("llm:") for v in values):
+            continue
+        notes = [v.partition("(")[2].rstrip(")") for v in values if "(llm " in v]
+        if notes:
+            print(
+                f"shotsmith {command}: {app_id}: the LLM was asked for but not used "
+                f"({notes[0]}); the captions are shotsmith's own grounded copy.",
+                file=sys.stderr,
+            )
+
+
+def _log_to_stderr(command: str) -> None:
+    """shotsmith's warnings (a rejected LLM answer, a copy row matching no screen) go to
+    stderr, once each, prefixed like the command's own messages."""
+    import logging
+
+    logger = logging.getLogger("shotsmith")
+    if not any(getattr(h, "_shotsmith_cli", False) for h in logger.handlers):
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter(f"shotsmith {command}: %(message)s"))
+        handler._shotsmith_cli = True  # type: ignore[attr-defined]
+        # the command sums up an unused LLM itself, once per set (_say_when_llm_unused)
+        handler.addFilter(lambda record: not getattr(record, "llm_unused", False))
+        logger.addHandler(handler)
+        logger.propagate = False
+    logger.setLevel(logging.WARNING)
 
 
 def build_parser() -> argparse.ArgumentParser:

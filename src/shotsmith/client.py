@@ -21,13 +21,21 @@ whichever of the spec's two response shapes the server sends (:func:`parse_colle
 
 Every error response becomes :class:`ApiError` with the server's ``code`` and
 ``message``. New endpoints are one short method each over :meth:`Client.request`.
+
+Creating is safe to retry: ``create_design_job`` and ``create_collection`` send an
+``Idempotency-Key`` (a fresh UUID per call, or the one you pass) and, when the answer is
+lost (a reset, a timeout) or the server asks to wait (429, 503, 409), send the same body
+with the same key again: the server answers with the job it already made rather than a
+second one.
 """
 
 from __future__ import annotations
 
 import base64
 import email.utils
+import json
 import time
+import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -62,6 +70,7 @@ class JobTimeout(ShotsmithError, TimeoutError):
 
 
 # --- screenshot collections: one normalised result from either response shape -------------
+
 
 @dataclass(frozen=True)
 class CollectionScreenshot:
@@ -123,35 +132,47 @@ def parse_collection(data: Mapping[str, Any]) -> Collection:
     from the create response, ``{"collectionId", "status"}``). Unknown fields are ignored;
     raises :class:`ShotsmithError` if there is no identifier or status."""
     if not isinstance(data, Mapping):
-        raise ShotsmithError(f"collection response: expected a JSON object, got "
-                             f"{type(data).__name__}.")
+        raise ShotsmithError(
+            f"collection response: expected a JSON object, got {type(data).__name__}."
+        )
     wrapped = data.get("collection")
     body = wrapped if isinstance(wrapped, Mapping) else data
-    collection_id = _text(body.get("id")) or _text(body.get("collectionId")) \
-        or _text(data.get("collectionId"))
+    collection_id = (
+        _text(body.get("id")) or _text(body.get("collectionId")) or _text(data.get("collectionId"))
+    )
     status = _text(body.get("status")) or _text(data.get("status"))
     if not collection_id or not status:
-        raise ShotsmithError("collection response: no collection identifier or status in it "
-                             f"(keys: {', '.join(map(str, body)) or 'none'}).")
+        raise ShotsmithError(
+            "collection response: no collection identifier or status in it "
+            f"(keys: {', '.join(map(str, body)) or 'none'})."
+        )
     raw = [_screenshot(s) for s in _list(body.get("screenshots"))]
     if "generatedScreenshots" in body:  # shape A
         generated = [_screenshot(s) for s in _list(body.get("generatedScreenshots"))]
     else:  # shape B: its screenshots are the results
         generated, raw = raw, []
     total = body.get("totalScreenshots", body.get("screenshotCount"))
-    devices = [str(d) for d in _list(body.get("devices"))] or list(dict.fromkeys(
-        s.device for s in raw + generated if s.device))
+    devices = [str(d) for d in _list(body.get("devices"))] or list(
+        dict.fromkeys(s.device for s in raw + generated if s.device)
+    )
     error = body.get("error", data.get("error"))
     if isinstance(error, Mapping):  # tolerate an object-shaped error
         error = error.get("message") or error.get("code") or str(dict(error))
     return Collection(
-        id=collection_id, status=status,
+        id=collection_id,
+        status=status,
         created_at=_text(body.get("createdAt")) or _text(body.get("created_at")),
         completed_at=_text(body.get("completedAt")) or _text(body.get("completed_at")),
-        error=_text(error), name=_text(body.get("name")), devices=devices,
-        total_screenshots=total if isinstance(total, int) and not isinstance(total, bool)
+        error=_text(error),
+        name=_text(body.get("name")),
+        devices=devices,
+        total_screenshots=total
+        if isinstance(total, int) and not isinstance(total, bool)
         else len(generated or raw),
-        screenshots=raw, generated_screenshots=generated, data=dict(data))
+        screenshots=raw,
+        generated_screenshots=generated,
+        data=dict(data),
+    )
 
 
 def parse_collection_summary(data: Mapping[str, Any]) -> CollectionSummary:
@@ -160,28 +181,33 @@ def parse_collection_summary(data: Mapping[str, Any]) -> CollectionSummary:
         id=_text(data.get("collectionId")) or _text(data.get("id")) or "",
         status=_text(data.get("status")) or "",
         created_at=_text(data.get("createdAt")),
-        screenshot_count=count if isinstance(count, int) and not isinstance(count, bool)
-        else None,
+        screenshot_count=count if isinstance(count, int) and not isinstance(count, bool) else None,
         platforms=[str(p) for p in _list(data.get("platforms"))],
-        locale=_text(data.get("locale")))
+        locale=_text(data.get("locale")),
+    )
 
 
 def _screenshot(item: Any) -> CollectionScreenshot:
     if isinstance(item, str):  # a bare URL
         return CollectionScreenshot(url=item)
     if not isinstance(item, Mapping):
-        raise ShotsmithError(f"collection response: a screenshot is {type(item).__name__}, "
-                             "not an object.")
+        raise ShotsmithError(
+            f"collection response: a screenshot is {type(item).__name__}, not an object."
+        )
     device = _text(item.get("device"))
     size = _text(item.get("deviceSize")) or _text(item.get("device_size"))
     step = item.get("step")
     return CollectionScreenshot(
-        url=_text(item.get("url")) or "", id=_text(item.get("id")), device=device,
+        url=_text(item.get("url")) or "",
+        id=_text(item.get("id")),
+        device=device,
         device_size=_size_text(size) if size else _device_size(device),
         screen=_text(item.get("screenName")) or _text(item.get("screen")),
         step=step if isinstance(step, int) and not isinstance(step, bool) else None,
-        locale=_text(item.get("locale")), headline=_text(item.get("headline")),
-        subtitle=_text(item.get("subtitle")))
+        locale=_text(item.get("locale")),
+        headline=_text(item.get("headline")),
+        subtitle=_text(item.get("subtitle")),
+    )
 
 
 def _text(value: Any) -> str | None:
@@ -246,15 +272,33 @@ class _WaitMeter:
             self.bar.close()
 
 
-class Client:
-    """``Client(base_url, api_key)``; ``http`` injects an ``httpx.Client`` (tests, proxies)."""
+#: Statuses after which a create is sent again (same key, same body): no answer (0), a key
+#: still in use (409), rate limited (429), the server unable right now (5xx).
+RETRY_STATUSES = frozenset({0, 409, 429, 500, 502, 503, 504})
 
-    def __init__(self, base_url: str, api_key: str, timeout: float = 60.0, *,
-                 http: httpx.Client | None = None):
+
+class Client:
+    """``Client(base_url, api_key)``; ``http`` injects an ``httpx.Client`` (tests, proxies).
+    ``retries``: how many times a create is sent again after a lost answer or a
+    "try again" (see the module docstring); each wait honours ``Retry-After`` (at most
+    ``max_retry_wait`` seconds)."""
+
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str,
+        timeout: float = 60.0,
+        *,
+        http: httpx.Client | None = None,
+        retries: int = 4,
+        max_retry_wait: float = 60.0,
+    ):
         if not api_key:
             raise ShotsmithError("Client: an API key is required (Authorization: Bearer ...).")
         self.base_url = base_url.rstrip("/")
         self.api_key = api_key
+        self.retries = max(0, retries)
+        self.max_retry_wait = max_retry_wait
         self._owns_http = http is None
         self.http = http or httpx.Client(timeout=timeout)
         self.http.headers["User-Agent"] = f"shotsmith-client/{__version__}"
@@ -270,8 +314,9 @@ class Client:
             self.http.close()
 
     # --- plumbing ------------------------------------------------------------------------
-    def request(self, method: str, path: str, *, auth: bool = True, **kwargs: Any
-                ) -> httpx.Response:
+    def request(
+        self, method: str, path: str, *, auth: bool = True, **kwargs: Any
+    ) -> httpx.Response:
         """One call; ``path`` is relative to base_url or an absolute URL. Raises ApiError."""
         url = path if "://" in path else f"{self.base_url}{path}"
         headers = dict(kwargs.pop("headers", None) or {})
@@ -282,26 +327,58 @@ class Client:
         except httpx.TimeoutException as exc:
             raise ApiError(0, "timeout", f"{method} {url}: no answer in time ({exc}).") from exc
         except httpx.HTTPError as exc:
-            raise ApiError(0, "unreachable", f"{method} {url}: cannot reach the server "
-                                             f"({exc}). Is it running?") from exc
+            raise ApiError(
+                0, "unreachable", f"{method} {url}: cannot reach the server ({exc}). Is it running?"
+            ) from exc
         if response.status_code >= 400:
             raise _api_error(response)
         return response
 
+    def create(
+        self, path: str, body: dict[str, Any], idempotency_key: str | None = None
+    ) -> httpx.Response:
+        """POST ``body`` with an ``Idempotency-Key``, sending it again (same key, same
+        bytes) after a lost answer or a "try again" status, up to ``retries`` times."""
+        content = json.dumps(body).encode()
+        headers = {
+            "Content-Type": "application/json",
+            "Idempotency-Key": idempotency_key or str(uuid.uuid4()),
+        }
+        delay = 0.5
+        for attempt in range(self.retries + 1):
+            try:
+                return self.request("POST", path, content=content, headers=headers)
+            except ApiError as exc:
+                if exc.status not in RETRY_STATUSES or attempt == self.retries:
+                    raise
+                pause = exc.retry_after if exc.retry_after is not None else delay
+                time.sleep(min(pause, self.max_retry_wait))
+                delay = min(delay * 2, 8.0)
+        raise AssertionError("unreachable")  # pragma: no cover
+
     # --- design jobs (spec 4.4, 4.5) --------------------------------------------------------
-    def create_design_job(self, images: pd.DataFrame | ImageSource | Sequence[ImageSource],
-                          project_name: str | None = None, screens: Sequence[str] | None = None,
-                          bundle_id: str | None = None, device: str | None = None,
-                          template: str | None = None, webhook_url: str | None = None
-                          ) -> dict[str, Any]:
+    def create_design_job(
+        self,
+        images: pd.DataFrame | ImageSource | Sequence[ImageSource],
+        project_name: str | None = None,
+        screens: Sequence[str] | None = None,
+        bundle_id: str | None = None,
+        device: str | None = None,
+        template: str | None = None,
+        webhook_url: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> dict[str, Any]:
         """POST /v1/design. ``images``: PNG paths or bytes, a folder, or a frame from
         :func:`shotsmith.read_screenshots` (its ``image`` and ``screen`` columns).
-        Returns ``{"job_id", "status", "poll_url"}``."""
+        Returns ``{"job_id", "status", "poll_url"}``. Retried safely (module docstring);
+        pass ``idempotency_key`` to make a retry from another process find the same job."""
         refs, names, frame_project, frame_bundle = _image_refs(images)
         if screens is not None:
             if len(screens) != len(refs):
-                raise ShotsmithError(f"create_design_job: {len(screens)} screen names for "
-                                     f"{len(refs)} images; give one per image.")
+                raise ShotsmithError(
+                    f"create_design_job: {len(screens)} screen names for "
+                    f"{len(refs)} images; give one per image."
+                )
             names = [str(s) for s in screens]
         project = project_name or frame_project
         if not project:
@@ -314,18 +391,28 @@ class Client:
             body["images"].append(item)
         if bundle_id is None:
             bundle_id = frame_bundle
-        for key, value in (("bundle_id", bundle_id), ("template", template),
-                           ("webhook_url", webhook_url)):
+        for key, value in (
+            ("bundle_id", bundle_id),
+            ("template", template),
+            ("webhook_url", webhook_url),
+        ):
             if value is not None:
                 body[key] = value
-        return self.request("POST", "/v1/design", json=body).json()
+        return self.create("/v1/design", body, idempotency_key).json()
 
     def get_design_job(self, job_id: str) -> dict[str, Any]:
         """GET /v1/design/:job_id."""
         return self.request("GET", f"/v1/design/{job_id}").json()
 
-    def wait(self, job_id: str, timeout: float = 600.0, *, interval: float = 0.5,
-             max_interval: float = 5.0, progress: bool | None = None) -> dict[str, Any]:
+    def wait(
+        self,
+        job_id: str,
+        timeout: float = 600.0,
+        *,
+        interval: float = 0.5,
+        max_interval: float = 5.0,
+        progress: bool | None = None,
+    ) -> dict[str, Any]:
         """Poll until the job is completed or failed (returned either way).
 
         The interval grows from ``interval`` to ``max_interval``; a 429 or a server
@@ -358,8 +445,9 @@ class Client:
                 meter.status(f"waiting for the server ({exc.code})")
             left = deadline - time.monotonic()
             if left <= 0:
-                raise JobTimeout(f"job {job_id} did not finish within {timeout:g} s; "
-                                 "poll it again later.")
+                raise JobTimeout(
+                    f"job {job_id} did not finish within {timeout:g} s; poll it again later."
+                )
             meter.sleep(min(pause, left))
             delay = min(delay * 1.5, max_interval)
 
@@ -367,38 +455,54 @@ class Client:
     def _collections_path(self, project_id: str) -> str:
         return f"/v1/projects/{quote(project_id, safe='')}/screenshots"
 
-    def list_collections(self, project_id: str, *, limit: int | None = None,
-                         before: str | None = None) -> list[CollectionSummary]:
+    def list_collections(
+        self, project_id: str, *, limit: int | None = None, before: str | None = None
+    ) -> list[CollectionSummary]:
         """GET /v1/projects/:id/screenshots: summaries, newest first (one page: pass the
         last id as ``before`` for the next)."""
         params = {k: v for k, v in (("limit", limit), ("before", before)) if v is not None}
         data = self.request("GET", self._collections_path(project_id), params=params).json()
         return [parse_collection_summary(c) for c in _list(data.get("collections"))]
 
-    def create_collection(self, project_id: str, platforms: Sequence[str] | None = None,
-                          device_sizes: Sequence[str] | None = None,
-                          locale: str | None = None) -> Collection:
+    def create_collection(
+        self,
+        project_id: str,
+        platforms: Sequence[str] | None = None,
+        device_sizes: Sequence[str] | None = None,
+        locale: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> Collection:
         """POST /v1/projects/:id/screenshots. Omitted fields take the project's platforms and
-        locale and the required device sizes. Returns the new collection (``capturing``)."""
+        locale and the required device sizes. Returns the new collection (``capturing``).
+        Retried safely, like :meth:`create_design_job`."""
         body: dict[str, Any] = {}
         if platforms is not None:
             body["platforms"] = [platforms] if isinstance(platforms, str) else list(platforms)
         if device_sizes is not None:
-            body["device_sizes"] = ([device_sizes] if isinstance(device_sizes, str)
-                                    else [str(s) for s in device_sizes])
+            body["device_sizes"] = (
+                [device_sizes] if isinstance(device_sizes, str) else [str(s) for s in device_sizes]
+            )
         if locale is not None:
             body["locale"] = locale
-        data = self.request("POST", self._collections_path(project_id), json=body).json()
+        data = self.create(self._collections_path(project_id), body, idempotency_key).json()
         return parse_collection(data)
 
     def get_collection(self, project_id: str, collection_id: str) -> Collection:
         """GET /v1/projects/:id/screenshots/:collectionId, normalised (shape A or B)."""
-        data = self.request("GET", f"{self._collections_path(project_id)}/"
-                                   f"{quote(collection_id, safe='')}").json()
+        data = self.request(
+            "GET", f"{self._collections_path(project_id)}/{quote(collection_id, safe='')}"
+        ).json()
         return parse_collection(data)
 
-    def wait_collection(self, project_id: str, collection_id: str, timeout: float = 600.0, *,
-                        interval: float = 1.0, max_interval: float = 5.0) -> Collection:
+    def wait_collection(
+        self,
+        project_id: str,
+        collection_id: str,
+        timeout: float = 600.0,
+        *,
+        interval: float = 1.0,
+        max_interval: float = 5.0,
+    ) -> Collection:
         """Poll until the collection is completed or failed (returned either way); retries
         like :meth:`wait`. Raises :class:`JobTimeout` after ``timeout`` seconds."""
         deadline = time.monotonic() + timeout
@@ -415,20 +519,25 @@ class Client:
                 pause = exc.retry_after if exc.retry_after is not None else delay
             left = deadline - time.monotonic()
             if left <= 0:
-                raise JobTimeout(f"collection {collection_id} did not finish within "
-                                 f"{timeout:g} s; poll it again later.")
+                raise JobTimeout(
+                    f"collection {collection_id} did not finish within "
+                    f"{timeout:g} s; poll it again later."
+                )
             time.sleep(min(pause, left))
             delay = min(delay * 1.5, max_interval)
 
-    def download_collection(self, collection: Collection, out_dir: str | Path, *,
-                            raw: bool = False) -> list[Path]:
+    def download_collection(
+        self, collection: Collection, out_dir: str | Path, *, raw: bool = False
+    ) -> list[Path]:
         """Fetch a collection's styled PNGs (``raw=True``: its raw captures) into
         ``out_dir``; their paths, in the response's order."""
         shots = collection.screenshots if raw else collection.generated_screenshots
         if collection.status != "completed" and not (raw and shots):
             detail = f": {collection.error}" if collection.error else ""
-            raise ShotsmithError(f"collection {collection.id} is {collection.status}{detail}; "
-                                 "only completed collections have styled screenshots.")
+            raise ShotsmithError(
+                f"collection {collection.id} is {collection.status}{detail}; "
+                "only completed collections have styled screenshots."
+            )
         return self._fetch([s.url for s in shots], out_dir)
 
     def download(self, job: dict[str, Any] | str, out_dir: str | Path) -> list[Path]:
@@ -439,8 +548,10 @@ class Client:
             job = self.get_design_job(job)
         if job.get("status") != "completed":
             detail = f": {job['error']}" if job.get("error") else ""
-            raise ShotsmithError(f"job {job.get('job_id')} is {job.get('status')}{detail}; "
-                                 "only completed jobs have files.")
+            raise ShotsmithError(
+                f"job {job.get('job_id')} is {job.get('status')}{detail}; "
+                "only completed jobs have files."
+            )
         return self._fetch(job.get("output_urls", []), out_dir)
 
     def _fetch(self, urls: Iterable[str], out_dir: str | Path) -> list[Path]:
@@ -466,6 +577,7 @@ class Client:
 
 # --- helpers -------------------------------------------------------------------------------
 
+
 def _api_error(response: httpx.Response) -> ApiError:
     code, message = f"http_{response.status_code}", response.reason_phrase or "error"
     try:
@@ -476,8 +588,9 @@ def _api_error(response: httpx.Response) -> ApiError:
         text = response.text.strip()
         if text:
             message = text[:300]
-    return ApiError(response.status_code, code, message,
-                    _retry_after(response.headers.get("Retry-After")))
+    return ApiError(
+        response.status_code, code, message, _retry_after(response.headers.get("Retry-After"))
+    )
 
 
 def _retry_after(value: str | None) -> float | None:
@@ -494,19 +607,23 @@ def _retry_after(value: str | None) -> float | None:
     return max(0.0, when.timestamp() - time.time())
 
 
-def _image_refs(images: Any
-                ) -> tuple[list[ImageSource], list[str], str | None, str | None]:
+def _image_refs(images: Any) -> tuple[list[ImageSource], list[str], str | None, str | None]:
     """(references, screen names, project name and bundle id of a frame) for any input."""
     if isinstance(images, (str, Path)) and Path(images).is_dir():
         images = read_screenshots(images)
     if isinstance(images, pd.DataFrame):
         frame = images.sort_values(C.POSITION) if C.POSITION in images.columns else images
         if C.IMAGE not in frame.columns:
-            raise ShotsmithError("create_design_job: the frame has no 'image' column; "
-                                 "read it with shotsmith.read_screenshots.")
+            raise ShotsmithError(
+                "create_design_job: the frame has no 'image' column; "
+                "read it with shotsmith.read_screenshots."
+            )
         refs = list(frame[C.IMAGE])
-        names = (list(frame[C.SCREEN].astype(str)) if C.SCREEN in frame.columns
-                 else [f"screen {i + 1}" for i in range(len(refs))])
+        names = (
+            list(frame[C.SCREEN].astype(str))
+            if C.SCREEN in frame.columns
+            else [f"screen {i + 1}" for i in range(len(refs))]
+        )
         first = frame.iloc[0] if len(frame) else {}
         project = str(first.get(C.PROJECT_NAME) or "") or None
         bundle = str(first.get(C.BUNDLE_ID) or "") or None
@@ -530,8 +647,10 @@ def _iterate(images: Any) -> Iterable[Any]:
     try:
         return list(images)
     except TypeError:
-        raise ShotsmithError("create_design_job: images must be PNG paths or bytes, a folder, "
-                             "or a frame from shotsmith.read_screenshots.") from None
+        raise ShotsmithError(
+            "create_design_job: images must be PNG paths or bytes, a folder, "
+            "or a frame from shotsmith.read_screenshots."
+        ) from None
 
 
 def _read(ref: ImageSource) -> bytes:

@@ -8,11 +8,14 @@ the set so that a slice of a frame carries everything needed to re-run a stage.
 from __future__ import annotations
 
 import functools
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import ParamSpec
 
 import pandas as pd
 
+from . import accessor as _accessor  # noqa: F401  (registers frame.shotsmith on first use)
 from .errors import MissingColumnError
 
 # --- input columns (read_screenshots / capture) -----------------------------
@@ -133,8 +136,28 @@ class StageContract:
 
 STAGES: dict[str, StageContract] = {}
 
+# The modules whose import declares the pipeline's stages (each ``@stage`` registers its
+# contract in STAGES). Imported on demand: ``import shotsmith`` loads no stage.
+STAGE_MODULES = (
+    "shotsmith.stages.features",
+    "shotsmith.stages.domain",
+    "shotsmith.stages.copywriting",
+    "shotsmith.stages.layout",
+    "shotsmith.stages.render",
+)
+
+P = ParamSpec("P")
+
+
+def load_stages() -> dict[str, StageContract]:
+    """Every stage's contract: imports the stage modules not imported yet."""
+    for module in STAGE_MODULES:
+        importlib.import_module(module)
+    return STAGES
+
 
 def provider_of(column: str) -> str:
+    load_stages()
     for contract in STAGES.values():
         if column in contract.provides:
             return contract.name
@@ -143,15 +166,16 @@ def provider_of(column: str) -> str:
 
 def stage(
     name: str, requires: tuple[str, ...], provides: tuple[str, ...], optional: tuple[str, ...] = ()
-) -> Callable:
+) -> Callable[[Callable[P, pd.DataFrame]], Callable[P, pd.DataFrame]]:
     """Declare a stage's contract once; the wrapper validates frames and copies.
 
     The wrapped function receives a copy of the frame (so it may add columns
     freely) and must return a frame with all ``provides`` columns. Input rows,
-    index and columns are kept as they were.
+    index and columns are kept as they were. The stage keeps its own signature
+    (``ParamSpec``), so editors and type checkers see its options.
     """
 
-    def decorate(fn: Callable[..., pd.DataFrame]) -> Callable[..., pd.DataFrame]:
+    def decorate(fn: Callable[P, pd.DataFrame]) -> Callable[P, pd.DataFrame]:
         contract = StageContract(
             name,
             tuple(requires),
@@ -162,9 +186,12 @@ def stage(
         STAGES[name] = contract
 
         @functools.wraps(fn)
-        def run(frame: pd.DataFrame, /, **options) -> pd.DataFrame:
-            contract.check(frame)
-            out = fn(frame.copy(), **options)
+        def run(*args: P.args, **kwargs: P.kwargs) -> pd.DataFrame:
+            if not args:
+                raise TypeError(f"{name}() takes the frame of screenshots as its first argument")
+            frame, rest = args[0], args[1:]
+            contract.check(frame)  # refuses anything but a DataFrame
+            out = fn(frame.copy(), *rest, **kwargs)  # type: ignore[attr-defined,arg-type]
             lost = [c for c in contract.provides if c not in out.columns]
             if lost:  # a bug in the stage itself, not in the user's input
                 raise RuntimeError(f"stage {name} did not provide {lost}")

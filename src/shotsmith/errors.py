@@ -1,4 +1,11 @@
-"""One error base class for everything shotsmith raises on purpose."""
+"""Every exception shotsmith raises on purpose, in one place.
+
+Each class has shotsmith's base (catch ``ShotsmithError`` for "anything shotsmith refused")
+and the builtin a caller would expect (``except ValueError`` still catches a bad option, as
+in pandas' ``pandas.errors`` and scikit-learn's ``InvalidParameterError``). Messages say
+what was wrong and what to do next. The server maps these classes to HTTP statuses once
+(``server/errors.py``); the CLI prints the message and exits non-zero.
+"""
 
 from __future__ import annotations
 
@@ -7,13 +14,56 @@ class ShotsmithError(Exception):
     """Base class: the message says what was wrong and what to do about it."""
 
 
-class InputImageError(ShotsmithError):
+class InvalidOptionError(ShotsmithError, ValueError):
+    """An argument or option has a value shotsmith cannot use (a size, a locale, a count)."""
+
+
+class InputImageError(ShotsmithError, ValueError):
     """A raw screenshot could not be read (not a PNG, truncated, too large...)."""
 
 
-class MissingColumnError(ShotsmithError):
+class InputFileError(ShotsmithError, ValueError):
+    """A file the user gave is unreadable or malformed (a manifest, a copy CSV, a strings file)."""
+
+
+class MissingColumnError(ShotsmithError, KeyError):
     """A stage was given a frame without a column it needs."""
 
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else ""
 
-class TemplateError(ShotsmithError):
+
+class TemplateError(ShotsmithError, ValueError):
     """A layout template is missing or malformed."""
+
+
+class DeviceError(ShotsmithError, LookupError):
+    """A device id or store size that shotsmith does not know."""
+
+
+class CaptureError(ShotsmithError, RuntimeError):
+    """A web app could not be captured (unreachable, a sign-in wall, no browser)."""
+
+
+class ToolMissingError(ShotsmithError, RuntimeError):
+    """A program or package shotsmith needs is not installed (Chromium, Tesseract, extras)."""
+
+
+class StoreRuleError(ShotsmithError, ValueError):
+    """A set breaks an App Store or Google Play rule (size, count, alpha)."""
+
+
+class StorageError(ShotsmithError, OSError):
+    """The server's data folder or database cannot be used."""
+
+
+class ConflictError(ShotsmithError, RuntimeError):
+    """The request clashes with what exists (a project id taken, work still running)."""
+
+
+class NotFoundError(ShotsmithError, LookupError):
+    """A job, collection, project or file that does not exist."""
+
+
+class RemoteError(ShotsmithError, RuntimeError):
+    """A shotsmith server or an LLM endpoint answered something unusable."""

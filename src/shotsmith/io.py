@@ -27,6 +27,7 @@ except ImportError:  # pragma: no cover - a dependency; Pillow decodes without i
 
 from . import columns as C
 from .errors import InputImageError, ShotsmithError
+from .png import read_header, to_rgb
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 MAX_PIXELS = 40_000_000  # ~ 2 x the largest store canvas; larger is a decompression bomb
@@ -111,37 +112,38 @@ def decode_base64_png(text: str, name: str = "image") -> bytes:
 
 
 def open_image(ref: str | Path | bytes, *, release_gil: bool = False) -> Image.Image:
-    """Decode a raw screenshot reference (path or PNG bytes) to an RGB image.
+    """Decode a raw screenshot reference (path or PNG bytes) to an 8-bit RGB image.
+
+    Every PNG colour type and bit depth comes out as a viewer shows it: 16-bit samples
+    scaled to 8 bits, low bit depths and palettes expanded, alpha and ``tRNS``
+    transparency composited over white (:func:`shotsmith.png.to_rgb`).
 
     libspng decodes 8-bit PNGs in about half Pillow's time but holds the GIL while it
     does; ``release_gil=True`` (several threads decoding at once) uses Pillow, which lets
     the other threads run. The pixels are the same either way.
     """
     im = None if release_gil else _decode_8bit_png(ref)
-    if im is None:  # anything else, and every error message, comes from Pillow
-        try:
-            if isinstance(ref, (bytes, bytearray, memoryview)):
-                im = Image.open(io.BytesIO(bytes(ref)))
-            else:
-                im = Image.open(ref)
-            im.load()
-        except (OSError, SyntaxError, ValueError) as exc:
-            raise InputImageError(f"{_ref_name(ref)}: cannot decode image ({exc}).") from exc
-    if im.mode != "RGB":
-        if im.mode in ("RGBA", "LA") or (im.mode == "P" and "transparency" in im.info):
-            bg = Image.new("RGB", im.size, (255, 255, 255))
-            bg.paste(im.convert("RGBA"), mask=im.convert("RGBA").getchannel("A"))
-            im = bg
+    if im is not None:
+        return im
+    try:  # anything else, and every error message, comes from Pillow
+        if isinstance(ref, (bytes, bytearray, memoryview)):
+            data = bytes(ref)
         else:
-            im = im.convert("RGB")
-    return im
+            with open(ref, "rb") as fh:
+                data = fh.read()
+        im = Image.open(io.BytesIO(data))
+        im.load()
+    except (OSError, SyntaxError, ValueError) as exc:
+        raise InputImageError(f"{_ref_name(ref)}: cannot decode image ({exc}).") from exc
+    return to_rgb(im, data)
 
 
 def _decode_8bit_png(ref: str | Path | bytes) -> Image.Image | None:
     """8-bit RGB/RGBA PNGs (what simulators and browsers write) through libspng.
 
     PNG decoding is lossless, so the pixels are Pillow's own, in about half the time;
-    ``None`` (decode with Pillow) for other kinds, bombs, and anything libspng refuses.
+    ``None`` (decode with Pillow) for other kinds, a ``tRNS`` chunk (libspng would ignore
+    it), bombs, and anything libspng refuses.
     """
     if pyspng is None:
         return None
@@ -156,16 +158,17 @@ def _decode_8bit_png(ref: str | Path | bytes) -> Image.Image | None:
         width, height = _png_header(data, _ref_name(ref))  # the same checks as reading
     except InputImageError:  # Pillow decodes it again and says what is wrong
         return None
+    header = read_header(data)
     mode = {2: "RGB", 6: "RGBA"}.get(data[25])
-    if data[24] != 8 or mode is None:  # bit depth 8, colour type RGB or RGBA only
-        return None
+    if header is None or header.bit_depth != 8 or mode is None or header.transparency:
+        return None  # bit depth 8, colour type RGB or RGBA, no colour key only
     try:
         pixels = pyspng.load(data, format=mode)
     except Exception:  # libspng's own error types: Pillow decodes it again and says why
         return None
     if pixels.shape != (height, width, len(mode)):
         return None
-    return Image.fromarray(pixels, mode)
+    return to_rgb(Image.fromarray(pixels, mode))
 
 
 def _ref_name(ref: Any) -> str:
@@ -203,6 +206,50 @@ def _read_manifest(folder: Path) -> dict[str, Any] | None:
     return None
 
 
+ELEMENT_ROLES = ("heading", "tab", "button", "link", "listitem", "label", "input", "text")
+
+
+def _manifest_elements(value: Any, where: str) -> list[dict[str, Any]]:
+    """A manifest screen's ``elements`` (see ``columns.SCREEN_ELEMENTS``), checked."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise ShotsmithError(
+            f'{where}: \'elements\' must be a list of {{"role", "text"[, "level"][, "box"]}} '
+            f"objects, got {type(value).__name__}. Fix or remove it."
+        )
+    out = []
+    for i, item in enumerate(value, start=1):
+        if not isinstance(item, dict) or not isinstance(item.get("text"), str):
+            raise ShotsmithError(
+                f"{where}: element {i} must be an object with a 'role' and a 'text' string."
+            )
+        role = item.get("role", "text")
+        if role not in ELEMENT_ROLES:
+            raise ShotsmithError(
+                f"{where}: element {i} has role {role!r}; roles are {', '.join(ELEMENT_ROLES)}."
+            )
+        element: dict[str, Any] = {"role": role, "text": item["text"]}
+        if "level" in item:
+            level = item["level"]
+            if not isinstance(level, int) or isinstance(level, bool) or not 1 <= level <= 6:
+                raise ShotsmithError(f"{where}: element {i} has level {level!r}; use 1-6.")
+            element["level"] = level
+        if "box" in item:
+            box = item["box"]
+            if not (
+                isinstance(box, list)
+                and len(box) == 4
+                and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in box)
+            ):
+                raise ShotsmithError(
+                    f"{where}: element {i} has box {box!r}; use [x, y, width, height] in pixels."
+                )
+            element["box"] = box
+        out.append(element)
+    return out
+
+
 def read_screenshots(
     source: str | Path | Sequence[str | Path | bytes] | None = None,
     *,
@@ -228,6 +275,8 @@ def read_screenshots(
     refs: list[str | bytes] = []
     names: list[str] = []
     labels: list[str] = []
+    elements: list[list[dict[str, Any]]] = []  # from manifest.json, per screen
+    urls: list[str] = []
     if images_base64 is not None:
         if source is not None:
             raise ShotsmithError("read_screenshots: pass either source or images_base64, not both.")
@@ -249,6 +298,12 @@ def read_screenshots(
                 refs.append(str(path))
                 names.append(entry.get("screen") or screen_name_from_file(path)[1])
                 labels.append(str(path))
+                where = f"{folder}/manifest: screen {i + 1}"
+                elements.append(_manifest_elements(entry.get("elements"), where))
+                url = entry.get("url", "")
+                if not isinstance(url, str):
+                    raise ShotsmithError(f"{where}: 'url' must be text, got {url!r}.")
+                urls.append(url)
             if texts is None and any("text" in e for e in entries if isinstance(e, dict)):
                 texts = [e.get("text", "") if isinstance(e, dict) else "" for e in entries]
         else:
@@ -326,6 +381,10 @@ def read_screenshots(
     if len(text_list) != len(refs):
         raise ShotsmithError("read_screenshots: give one visible-text string per image.")
     aid = app_id or slugify(project)
+    if len(elements) != len(refs):
+        elements = [[] for _ in refs]
+    if len(urls) != len(refs):
+        urls = [""] * len(refs)
 
     return pd.DataFrame(
         {
@@ -340,6 +399,8 @@ def read_screenshots(
             C.SCREEN_TEXT: [t or "" for t in text_list],
             C.IMAGE_WIDTH: [w for w, _ in sizes],
             C.IMAGE_HEIGHT: [h for _, h in sizes],
+            C.SCREEN_ELEMENTS: elements,
+            C.SCREEN_URL: urls,
         }
     )
 

@@ -145,14 +145,18 @@ def parse_json_object(text: str) -> dict[str, Any]:
     return value
 
 
-COPY_SYSTEM_PROMPT = """You write App Store screenshot captions for mobile apps.
+COPY_SYSTEM_PROMPT = """You write App Store screenshot captions for one app, from what its screens show.
+The user message is JSON: the app's name, bundle id, the user's own description ("about"), the locale, and per screen the evidence read on it (title, headings, actions = button labels, labels = list items and field labels, numbers, tabs), plus "neutral_vocabulary".
 Return ONLY a JSON object: {"tagline": "...", "screens": [{"position": 1, "headline": "...", "subtitle": "..."}, ...]}
 with exactly one entry per screen, in the order given.
-Rules, all mandatory:
+Say only what the screens show (App Store Review Guideline 2.3). Rules, all mandatory:
+- Every word you write must either appear in the evidence of the screens, the app's name, the bundle id or "about" (plural/singular and -ing/-ed forms are fine), or be a word of "neutral_vocabulary". Any other word is a claim the screens do not support and the whole answer is rejected. Never name a feature, object or benefit that is not in the evidence.
+- Each screen's headline and subtitle name what THAT screen shows: its title, its objects or its actions, framed as a benefit ("Filter 12 trails by region and difficulty", not "Every place, mapped").
+- Where a screen shows little, keep its caption short and plain; never invent.
+- A screen with "user_headline" or "user_subtitle" keeps those lines exactly; do not repeat them elsewhere.
 - Write in the language of the given locale.
-- tagline: the app's strongest promise, 2-6 words, at most 30 characters.
-- screen 1's headline carries the tagline or the strongest promise.
-- headline: benefit first ("Plan every dollar", not "Budget screen"), specific to what that screen offers, 2-6 words, at most 30 characters, sentence case, no trailing period, no emoji, never ALL CAPS.
+- tagline: the app's strongest promise, 2-6 words, at most 30 characters; screen 1's headline is the tagline.
+- headline: 2-6 words, at most 30 characters, sentence case, no trailing period, no emoji, never ALL CAPS.
 - subtitle: one sentence ending with a period, at most 60 characters (aim for 30-55), sentence case, no emoji.
 - No two headlines may start with the same word; no repeated headline or subtitle.
 - Never use store-forbidden claims: best, #1, number one, top, free, sale, download now, discount, award, ranked, cheapest."""

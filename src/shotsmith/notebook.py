@@ -642,27 +642,7 @@ def show(obj: Any, **options: Any) -> Any:
     return obj
 
 
-@pd.api.extensions.register_dataframe_accessor("shotsmith")
-class ShotsmithAccessor:
-    """``frame.shotsmith.show()``, ``.show_set()``, ``.show_scene(i)``, ``.tuner()``."""
-
-    def __init__(self, frame: pd.DataFrame):
-        self._frame = frame
-
-    def show(self, **options: Any) -> FrameView:
-        return FrameView(self._frame, **options)
-
-    def show_set(self, **options: Any) -> ImageView:
-        return show_set(self._frame, **options)
-
-    def show_scene(self, row: int = 0, **options: Any) -> ImageView:
-        return show_scene(self._frame, row=row, **options)
-
-    def sets(self) -> list[str]:
-        return [str(a) for a in self._frame[C.APP_ID].unique()]
-
-    def tuner(self, **options: Any) -> LayoutTuner:
-        return LayoutTuner(self._frame, **options)
+from .accessor import ShotsmithAccessor  # noqa: E402,F401  (frame.shotsmith; registered there)
 
 
 # --- the layout tuner --------------------------------------------------------------------------

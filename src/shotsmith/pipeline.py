@@ -25,7 +25,7 @@ from . import columns as C
 from .errors import ShotsmithError
 from .io import read_screenshots
 from .progress import bar, wanted
-from .stages.copywriting import write_copy
+from .stages.copywriting import read_user_copy, write_copy
 from .stages.domain import detect_domain
 from .stages.features import extract_features
 from .stages.layout import plan_layout
@@ -101,13 +101,24 @@ class Pipeline:
         size: str | None = None,
         out_dir: str | Path | None = "out",
         ocr: bool | str = "auto",
-        copy_backend: str = "phrasebank",
+        copy_backend: str = "grounded",
+        about: str | None = None,
+        copy: str | Path | pd.DataFrame | None = None,
     ) -> Pipeline:
+        """The whole pipeline. Features are read before the domain is decided, so domain
+        detection can use the visible text. ``about`` (the user's description of the app)
+        and ``copy`` (the user's own captions, a CSV path or a frame with ``screen,
+        headline, subtitle``) go to :func:`write_copy`."""
+        copy_options: dict[str, Any] = {"backend": copy_backend}
+        if about is not None:
+            copy_options["about"] = about
+        if copy is not None:
+            copy_options["copy"] = copy
         return cls(
             [
-                Step("detect_domain", detect_domain),
                 Step("extract_features", extract_features, {"ocr": ocr}),
-                Step("write_copy", write_copy, {"backend": copy_backend}),
+                Step("detect_domain", detect_domain),
+                Step("write_copy", write_copy, copy_options),
                 Step("plan_layout", plan_layout, {"template": template, "size": size}),
                 Step("render", render, {"out_dir": out_dir}),
             ]
@@ -285,6 +296,8 @@ REPORT_COLUMNS = [
     C.COPY_HEADLINE,
     C.COPY_SUBTITLE,
     C.COPY_SOURCE,
+    C.COPY_EVIDENCE,
+    C.ABOUT,
     C.LAYOUT_TEMPLATE,
     C.LAYOUT_SIZE,
     C.LAYOUT_HEADLINE_SIZE,
@@ -349,7 +362,9 @@ def design(
     size: str | None = None,
     out_dir: str | Path | None = "out",
     ocr: bool | str = "auto",
-    copy_backend: str = "phrasebank",
+    copy_backend: str = "grounded",
+    about: str | None = None,
+    copy: str | Path | pd.DataFrame | None = None,
     executor: Executor | None = None,
     write_table: bool = True,
 ) -> pd.DataFrame:
@@ -358,7 +373,9 @@ def design(
     ``source`` is anything :func:`read_screenshots` takes, or a frame already read.
     Returns the final frame (one row per screenshot, every stage's columns,
     ``render_path`` pointing at the PNGs) and, with ``write_table``, writes
-    ``design.json``/``design.csv`` beside the PNGs.
+    ``design.json``/``design.csv`` beside the PNGs. ``about`` is the user's own
+    description of the app, which captions may draw on; ``copy`` the user's own captions
+    (a CSV path or frame with ``screen, headline, subtitle``), which are kept verbatim.
     """
     if isinstance(source, pd.DataFrame):
         frame = source
@@ -371,8 +388,18 @@ def design(
             images_base64=images_base64,
             devices=devices,
         )
+    if about is not None:
+        frame = frame.assign(**{C.ABOUT: about})  # recorded in design.json with the copy
+    if copy is not None and not isinstance(copy, pd.DataFrame):
+        copy = read_user_copy(copy)  # a bad file fails before any pixel is read
     pipe = Pipeline.default(
-        template=template, size=size, out_dir=out_dir, ocr=ocr, copy_backend=copy_backend
+        template=template,
+        size=size,
+        out_dir=out_dir,
+        ocr=ocr,
+        copy_backend=copy_backend,
+        about=about,
+        copy=copy,
     )
     result = pipe.run(frame, executor=executor, keep_intermediates=False).output
     if write_table and out_dir is not None:

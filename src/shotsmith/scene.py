@@ -54,6 +54,10 @@ class DeviceFrame:
     punch_hole: list[int] | None = None
     shadow: dict[str, Any] | None = None  # {"blur": px, "offset_y": px, "opacity": 0..1}
     screenshot: str | None = None  # path of the raw screenshot, None when given as bytes
+    # A raw screenshot whose top would sit under the island / corners is shown below a band:
+    # {"height": px, "color": "#rrggbb", "status_bar": {StatusBarStyle fields, scale in
+    # canvas px per point}}; None when the screenshot keeps its top inset clear itself.
+    screen_band: dict[str, Any] | None = None
 
     @property
     def screen_box(self) -> tuple[int, int, int, int]:

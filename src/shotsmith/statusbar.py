@@ -1,10 +1,13 @@
 """A clean status bar drawn into the top inset of a screenshot.
 
-Web pages captured in a browser have no status bar, so the top inset a native
-app leaves for it is empty. :func:`draw_status_bar` draws the marketing-standard
-one there: 9:41, full signal, Wi-Fi and a full battery, in the iOS style (Dynamic
-Island / notch phones, home-button phones, iPad) or the Android style. Glyphs
-are black on a light inset and white on a dark one, like the real thing.
+Web pages captured in a browser have no status bar: capture lays the page out below a
+band as high as the device's top inset (as iOS lays out a web view below the status bar)
+and fills the band with the page's own top colour (:func:`top_color`), and design does
+the same for a raw screenshot whose top would sit under the Dynamic Island.
+:func:`draw_status_bar` draws the marketing-standard bar there: 9:41, full signal, Wi-Fi
+and a full battery, in the iOS style (Dynamic Island / notch phones, home-button phones,
+iPad) or the Android style. Glyphs are black on a light band and white on a dark one,
+like the real thing.
 
 Geometry is in points and scaled by the device scale, so the bar looks the same
 on every device. Icons are drawn supersampled and downscaled for clean edges.
@@ -52,6 +55,23 @@ def inset_luminance(image: Image.Image, style: StatusBarStyle) -> float:
     return float(np.asarray(strip, dtype=np.float32).mean() / 255.0)
 
 
+def top_color(image: Image.Image, rows: int = 3) -> tuple[int, int, int]:
+    """The colour a page starts with: the per-channel median of its top few rows.
+
+    What fills the status-bar band above a page, so the band reads as the page's own
+    header (a coloured app bar stays coloured, a white page stays white).
+    """
+    strip = np.asarray(image.convert("RGB").crop((0, 0, image.width, max(1, rows))))
+    med = np.median(strip.reshape(-1, 3), axis=0)
+    return (int(med[0]), int(med[1]), int(med[2]))
+
+
+def glyph_color(background: tuple[int, int, int]) -> tuple[int, int, int]:
+    """Black glyphs on a light band, white on a dark one (as ``inset_luminance`` decides)."""
+    lum = (0.299 * background[0] + 0.587 * background[1] + 0.114 * background[2]) / 255.0
+    return (0, 0, 0) if lum > 0.55 else (255, 255, 255)
+
+
 def draw_status_bar(
     image: Image.Image, style: StatusBarStyle, color: tuple[int, int, int] | None = None
 ) -> Image.Image:
@@ -60,12 +80,19 @@ def draw_status_bar(
     ``color`` defaults to black on a light inset and white on a dark one.
     """
     out = image.convert("RGB") if image.mode != "RGB" else image.copy()
+    paint_status_bar(out, style, color)
+    return out
+
+
+def paint_status_bar(
+    image: Image.Image, style: StatusBarStyle, color: tuple[int, int, int] | None = None
+) -> None:
+    """Draw a status bar into ``image`` (RGB) in place; see :func:`draw_status_bar`."""
     if color is None:
-        color = (0, 0, 0) if inset_luminance(out, style) > 0.55 else (255, 255, 255)
+        color = (0, 0, 0) if inset_luminance(image, style) > 0.55 else (255, 255, 255)
     {"notch": _ios_notch, "classic": _ios_classic, "tablet": _ios_tablet, "android": _android}[
         style.kind
-    ](out, style, color)
-    return out
+    ](image, style, color)
 
 
 # --- layouts ------------------------------------------------------------------

@@ -26,8 +26,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 def pytest_configure(config):
     # Starlette's TestClient nudges towards httpx2; we test with httpx, which we ship with.
-    config.addinivalue_line("filterwarnings",
-                            "ignore:Using `httpx` with `starlette.testclient`")
+    config.addinivalue_line("filterwarnings", "ignore:Using `httpx` with `starlette.testclient`")
 
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,6 +42,7 @@ def auth(key: str = KEY_A) -> dict[str, str]:
 
 
 # --- images --------------------------------------------------------------------------------
+
 
 def png_bytes(im: Image.Image) -> bytes:
     buf = io.BytesIO()
@@ -70,13 +70,24 @@ def screen_image(title: str, accent=(20, 150, 120), size=(1206, 2622)) -> Image.
     d.rounded_rectangle((w * 0.05, h * 0.15, w * 0.95, h * 0.27), radius=w // 30, fill=accent)
     for i in range(8):
         y = h * (0.29 + i * 0.076)
-        d.rounded_rectangle((w * 0.05, y, w * 0.95, y + h * 0.065), radius=w // 40,
-                            fill=(255, 255, 255))
+        d.rounded_rectangle(
+            (w * 0.05, y, w * 0.95, y + h * 0.065), radius=w // 40, fill=(255, 255, 255)
+        )
     return im
 
 
-SCREENS = ["overview", "budgets", "transactions", "reports", "goals", "settings", "search",
-           "profile", "cards", "alerts"]
+SCREENS = [
+    "overview",
+    "budgets",
+    "transactions",
+    "reports",
+    "goals",
+    "settings",
+    "search",
+    "profile",
+    "cards",
+    "alerts",
+]
 
 
 @cache
@@ -91,9 +102,11 @@ def real_screens(count: int = 10) -> tuple[tuple[str, bytes], ...]:
                 found.append((name, path.read_bytes()))
     if len(found) < count:
         accents = [(20, 150, 120), (90, 60, 200), (230, 110, 40), (30, 120, 220)]
-        found = [(name, png_bytes(screen_image(name.title(), accents[i % 4])))
-                 for i, name in enumerate(SCREENS)]
-        found = (found * (count // len(found) + 1))
+        found = [
+            (name, png_bytes(screen_image(name.title(), accents[i % 4])))
+            for i, name in enumerate(SCREENS)
+        ]
+        found = found * (count // len(found) + 1)
     return tuple(found[:count])
 
 
@@ -104,8 +117,9 @@ def small_png(w: int = 60, h: int = 130) -> bytes:
 
 def design_body(count: int = 1, *, small: bool = True, **extra) -> dict:
     if small:
-        images = [{"data": b64(small_png()), "screen": SCREENS[i % len(SCREENS)]}
-                  for i in range(count)]
+        images = [
+            {"data": b64(small_png()), "screen": SCREENS[i % len(SCREENS)]} for i in range(count)
+        ]
     else:
         images = [{"data": b64(data), "screen": name} for name, data in real_screens(count)]
     return {"project_name": "Pocket Budget", "images": images, **extra}
@@ -140,16 +154,26 @@ def wait_finished(get, job_id: str, key: str = KEY_A, timeout: float = 90.0) -> 
 
 # --- in-process apps -------------------------------------------------------------------------
 
+
 @pytest.fixture(scope="session")
 def shared_app(tmp_path_factory):
-    """One in-process app with worker processes, shared by the tests that render."""
+    """One in-process app with worker processes, shared by the tests that render. Its
+    webhooks may go to private addresses: the test receivers listen on 127.0.0.1."""
     from fastapi.testclient import TestClient
 
     from shotsmith.server.app import create_app
 
     data_dir = tmp_path_factory.mktemp("shared-data")
-    app = create_app(data_dir, None, [KEY_A, KEY_B], workers=2, rate_limit=10_000,
-                     design_options={"ocr": False}, webhook_timeout=2.0)
+    app = create_app(
+        data_dir,
+        None,
+        [KEY_A, KEY_B],
+        workers=2,
+        rate_limit=10_000,
+        design_options={"ocr": False},
+        webhook_timeout=2.0,
+        webhook_allow_private=True,
+    )
     with TestClient(app) as client:
         yield app, client
 
@@ -166,6 +190,7 @@ def store(shared_app):
 
 # --- webhook receiver --------------------------------------------------------------------------
 
+
 class Receiver:
     def __init__(self) -> None:
         self.calls: queue.Queue = queue.Queue()
@@ -174,8 +199,9 @@ class Receiver:
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self):
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-                received.put({"path": self.path, "headers": dict(self.headers),
-                              "body": json.loads(body)})
+                received.put(
+                    {"path": self.path, "headers": dict(self.headers), "body": json.loads(body)}
+                )
                 self.send_response(500 if self.path.startswith("/fail") else 200)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
@@ -203,6 +229,69 @@ def receiver() -> Iterator[Receiver]:
     r.close()
 
 
+class DripReceiver:
+    """A webhook endpoint that never finishes answering: after the request it sends one
+    byte every ``interval`` seconds. Records each connection's (path, opened, closed)."""
+
+    def __init__(self, interval: float = 1.0) -> None:
+        self.interval = interval
+        self.connections: list[dict] = []
+        self._lock = threading.Lock()
+        self._sock = socket.socket()
+        self._sock.bind(("127.0.0.1", 0))
+        self._sock.listen(64)
+        self.port = self._sock.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self._stop = threading.Event()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while not self._stop.is_set():
+            try:
+                conn, _ = self._sock.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
+
+    def _serve(self, conn: socket.socket) -> None:
+        record = {"path": None, "opened": time.monotonic(), "closed": None}
+        with self._lock:
+            self.connections.append(record)
+        data = b""
+        conn.settimeout(30)
+        try:
+            while b"\r\n\r\n" not in data:
+                piece = conn.recv(65536)
+                if not piece:
+                    break
+                data += piece
+            record["path"] = data.split(b" ", 2)[1].decode() if b" " in data else None
+            for byte in b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n" * 100:
+                if self._stop.wait(self.interval):
+                    break
+                conn.send(bytes([byte]))
+        except OSError:
+            pass
+        finally:
+            record["closed"] = time.monotonic()
+            conn.close()
+
+    def open_count(self) -> int:
+        with self._lock:
+            return sum(1 for c in self.connections if c["closed"] is None)
+
+    def close(self) -> None:
+        self._stop.set()
+        self._sock.close()
+
+
+@pytest.fixture
+def drip() -> Iterator[DripReceiver]:
+    r = DripReceiver()
+    yield r
+    r.close()
+
+
 def closed_port_url() -> str:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -212,34 +301,66 @@ def closed_port_url() -> str:
 
 # --- a live server ------------------------------------------------------------------------------
 
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 
 
-def run_cli(*args: str, env: dict | None = None,
-            timeout: float = 60) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "shotsmith.cli", *args], capture_output=True,
-                          text=True, timeout=timeout, cwd=ROOT,
-                          env={**os.environ, **(env or {})})
+def run_cli(
+    *args: str, env: dict | None = None, timeout: float = 60
+) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "shotsmith.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=ROOT,
+        env={**os.environ, **(env or {})},
+    )
 
 
 class LiveServer:
     """``shotsmith serve`` in a subprocess (its own process group, so kill -9 is real)."""
 
-    def __init__(self, data_dir: Path, port: int | None = None, keys: str = KEY_A,
-                 workers: int = 2, extra: tuple[str, ...] = ()):
+    def __init__(
+        self,
+        data_dir: Path,
+        port: int | None = None,
+        keys: str = KEY_A,
+        workers: int = 2,
+        extra: tuple[str, ...] = (),
+        env: dict[str, str] | None = None,
+    ):
         self.data_dir = data_dir
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = open(data_dir.parent / f"server-{self.port}-{time.time_ns()}.log", "w+b")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "shotsmith.cli", "serve", "--host", "127.0.0.1",
-             "--port", str(self.port), "--data-dir", str(data_dir), "--workers", str(workers),
-             "--log-level", "info", *extra],
-            cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT,
-            env={**os.environ, "SHOTSMITH_API_KEYS": keys}, start_new_session=True)
+            [
+                sys.executable,
+                "-m",
+                "shotsmith.cli",
+                "serve",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                "--data-dir",
+                str(data_dir),
+                "--workers",
+                str(workers),
+                "--log-level",
+                "info",
+                *extra,
+            ],
+            cwd=ROOT,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "SHOTSMITH_API_KEYS": keys, **(env or {})},
+            start_new_session=True,
+        )
         self.http = httpx.Client(base_url=self.url, timeout=30)
         deadline = time.monotonic() + 60
         while True:

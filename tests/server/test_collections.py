@@ -36,12 +36,21 @@ from .conftest import (
 )
 
 ISO_Z = r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$"
-DETAIL_KEYS = ["id", "name", "status", "devices", "totalScreenshots", "createdAt",
-               "screenshots", "generatedScreenshots"]
+DETAIL_KEYS = [
+    "id",
+    "name",
+    "status",
+    "devices",
+    "totalScreenshots",
+    "createdAt",
+    "screenshots",
+    "generatedScreenshots",
+]
 SUMMARY_KEYS = ["collectionId", "status", "createdAt", "screenshotCount", "platforms", "locale"]
 
 
 # --- helpers ---------------------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def webapp():
@@ -56,8 +65,9 @@ def png_info(data: bytes) -> tuple[str, tuple[int, int], str]:
     return im.format, im.size, im.mode
 
 
-def poll(get, path: str, key: str = KEY_A, timeout: float = 120.0,
-         until=("completed", "failed")) -> tuple[dict, list[str]]:
+def poll(
+    get, path: str, key: str = KEY_A, timeout: float = 120.0, until=("completed", "failed")
+) -> tuple[dict, list[str]]:
     """Poll a collection; (its last ``collection`` body, the statuses seen in order)."""
     seen: list[str] = []
     deadline = time.monotonic() + timeout
@@ -76,8 +86,9 @@ def poll(get, path: str, key: str = KEY_A, timeout: float = 120.0,
 def db_row(data_dir: Path, collection_id: str) -> sqlite3.Row:
     with sqlite3.connect(f"file:{data_dir / 'shotsmith.db'}?mode=ro", uri=True) as conn:
         conn.row_factory = sqlite3.Row
-        return conn.execute("SELECT * FROM collections WHERE collection_id = ?",
-                            (collection_id,)).fetchone()
+        return conn.execute(
+            "SELECT * FROM collections WHERE collection_id = ?", (collection_id,)
+        ).fetchone()
 
 
 def add_project(data_dir: Path, project_id: str, *args: str) -> None:
@@ -96,10 +107,23 @@ def error_of(r: httpx.Response, status: int, code: str) -> str:
 
 # --- a real server, a real web app -----------------------------------------------------------
 
+
 def test_live_collection_of_a_web_app(tmp_path, webapp, live_servers):
     data_dir = tmp_path / "data"
-    add_project(data_dir, "pocket-budget", "--name", "Pocket Budget", "--platform", "ios",
-                "--locale", "en-US", "--url", webapp.url, "--bundle-id", "com.example.pb")
+    add_project(
+        data_dir,
+        "pocket-budget",
+        "--name",
+        "Pocket Budget",
+        "--platform",
+        "ios",
+        "--locale",
+        "en-US",
+        "--url",
+        webapp.url,
+        "--bundle-id",
+        "com.example.pb",
+    )
     server = LiveServer(data_dir, keys=f"{KEY_A},{KEY_B}", workers=1)
     live_servers.append(server)
     http = server.http
@@ -116,7 +140,8 @@ def test_live_collection_of_a_web_app(tmp_path, webapp, live_servers):
     assert body["status"] == "completed", body
     assert seen[0] == "capturing" and seen[-1] == "completed"
     assert "processing" in seen and seen == sorted(
-        seen, key=["capturing", "processing", "completed"].index)
+        seen, key=["capturing", "processing", "completed"].index
+    )
     assert list(body) == DETAIL_KEYS[:6] + ["completedAt"] + DETAIL_KEYS[6:]
     assert body["id"] == created["collectionId"]
     assert body["name"] == "Pocket Budget (ios, en-US)"
@@ -134,8 +159,7 @@ def test_live_collection_of_a_web_app(tmp_path, webapp, live_servers):
     for shot in styled:
         assert list(shot) == ["id", "device", "url", "step", "locale", "headline", "subtitle"]
         assert shot["headline"].strip() and shot["subtitle"].strip()
-        assert png_info(httpx.get(shot["url"], timeout=30).content) == ("PNG", (1320, 2868),
-                                                                        "RGB")
+        assert png_info(httpx.get(shot["url"], timeout=30).content) == ("PNG", (1320, 2868), "RGB")
     assert len({s["url"] for s in raws + styled}) == 2 * len(raws)
 
     # the client: the same response, normalised; the list; another key sees nothing
@@ -203,8 +227,9 @@ def _browsers() -> list[int]:
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
-                if b"--shotsmith-capture=" in (entry / "cmdline").read_bytes() and \
-                        _alive(int(entry.name)):
+                if b"--shotsmith-capture=" in (entry / "cmdline").read_bytes() and _alive(
+                    int(entry.name)
+                ):
                     found.append(int(entry.name))
             except OSError:
                 pass
@@ -221,23 +246,53 @@ def _alive(pid: int) -> bool:
 
 # --- in process: refusals, folders, failures, paging ------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def app_client(tmp_path_factory, webapp):
     tmp = tmp_path_factory.mktemp("collections")
     shutil.copytree(SAMPLES / "tasklane", tmp / "tasklane")
     (tmp / "empty").mkdir()
-    app = create_app(tmp / "data", api_keys=[KEY_A, KEY_B], workers=1,
-                     design_options={"ocr": False}, capture_timeout=30)
+    app = create_app(
+        tmp / "data",
+        api_keys=[KEY_A, KEY_B],
+        workers=1,
+        design_options={"ocr": False},
+        capture_timeout=30,
+    )
     store = app.state.server.store
-    store.add_project(project_id="tasklane", name="Tasklane", platforms=["ios"],
-                      locale="en-US", source_url=None, source_dir=str(tmp / "tasklane"))
-    store.add_project(project_id="web", name="Pocket Budget", platforms=["ios", "android"],
-                      locale="de-DE", source_url=webapp.url, source_dir=None)
-    store.add_project(project_id="closed", name="Gone", platforms=["ios"], locale="en-US",
-                      source_url=closed_port_url(), source_dir=None)
+    store.add_project(
+        project_id="tasklane",
+        name="Tasklane",
+        platforms=["ios"],
+        locale="en-US",
+        source_url=None,
+        source_dir=str(tmp / "tasklane"),
+    )
+    store.add_project(
+        project_id="web",
+        name="Pocket Budget",
+        platforms=["ios", "android"],
+        locale="de-DE",
+        source_url=webapp.url,
+        source_dir=None,
+    )
+    store.add_project(
+        project_id="closed",
+        name="Gone",
+        platforms=["ios"],
+        locale="en-US",
+        source_url=closed_port_url(),
+        source_dir=None,
+    )
     for project_id in ("empty", "paging"):  # folders with no screenshots: fail at once
-        store.add_project(project_id=project_id, name="Empty", platforms=["ios"],
-                          locale="en-US", source_url=None, source_dir=str(tmp / "empty"))
+        store.add_project(
+            project_id=project_id,
+            name="Empty",
+            platforms=["ios"],
+            locale="en-US",
+            source_url=None,
+            source_dir=str(tmp / "empty"),
+        )
     with TestClient(app) as client:
         yield app, client
 
@@ -258,8 +313,9 @@ def test_folder_project_completes_at_the_folders_device_size(app_client):
     assert raw == (SAMPLES / "tasklane" / "01_inbox.png").read_bytes()
 
     # a size the folder does not have: failed, with a readable error and no server paths
-    r = client.post("/v1/projects/tasklane/screenshots", json={"device_sizes": ["6.9"]},
-                    headers=auth())
+    r = client.post(
+        "/v1/projects/tasklane/screenshots", json={"device_sizes": ["6.9"]}, headers=auth()
+    )
     body, _ = poll(client.get, f"/v1/projects/tasklane/screenshots/{r.json()['collectionId']}")
     assert body["status"] == "failed"
     assert "does not match the requested device size" in body["error"]
@@ -272,8 +328,9 @@ def test_unreachable_web_app_fails_readably(app_client):
     _, client = app_client
     r = client.post("/v1/projects/closed/screenshots", json={}, headers=auth())
     assert r.status_code == 202
-    body, seen = poll(client.get, f"/v1/projects/closed/screenshots/{r.json()['collectionId']}",
-                      timeout=60)
+    body, seen = poll(
+        client.get, f"/v1/projects/closed/screenshots/{r.json()['collectionId']}", timeout=60
+    )
     assert body["status"] == "failed" and "processing" not in seen
     assert body["error"].startswith("could not capture http://127.0.0.1:")
     assert "start page could not be loaded" in body["error"]
@@ -297,8 +354,9 @@ def test_list_newest_first_with_paging(app_client):
     assert first["status"] in ("capturing", "failed") and first["screenshotCount"] == 0
     page = client.get(base, params={"limit": 2}, headers=auth()).json()["collections"]
     assert [c["collectionId"] for c in page] == ids[:0:-1]
-    rest = client.get(base, params={"limit": 2, "before": page[-1]["collectionId"]},
-                      headers=auth()).json()["collections"]
+    rest = client.get(
+        base, params={"limit": 2, "before": page[-1]["collectionId"]}, headers=auth()
+    ).json()["collections"]
     assert [c["collectionId"] for c in rest] == [ids[0]]
     assert client.get(base, headers=auth(KEY_B)).json() == {"collections": []}
     # an empty folder fails at once, readably
@@ -307,34 +365,53 @@ def test_list_newest_first_with_paging(app_client):
     assert str(Path.cwd()) not in body["error"] and "the project's folder" in body["error"]
 
 
-@pytest.mark.parametrize("body, status, code, says", [
-    ({"platforms": ["windows"]}, 422, "unsupported_platform", "allowed platforms: ios, android"),
-    ({"platforms": "ios"}, 422, "invalid_type", "platforms must be an array"),
-    ({"platforms": []}, 422, "invalid_platform", "platforms is empty"),
-    ({"platforms": [7]}, 422, "invalid_type", "platforms[0] must be a string"),
-    ({"device_sizes": ["7.7"]}, 422, "unsupported_device_size", "ios: 6.9, 6.5, 6.3"),
-    ({"device_sizes": ["6.9"]}, 422, "unsupported_device_size", "no size for android"),
-    ({"platforms": ["ios"], "device_sizes": ["huge"]}, 422, "unsupported_device_size",
-     "is not a device size"),
-    ({"platforms": ["ios"], "device_sizes": ["android:6.3"]}, 422, "unsupported_device_size",
-     "not among the platforms"),
-    ({"device_sizes": "6.9"}, 422, "invalid_type", "device_sizes must be an array"),
-    ({"device_sizes": [6.9]}, 422, "invalid_type", "device_sizes[0] must be a string"),
-    ({"device_sizes": []}, 422, "invalid_device_size", "device_sizes is empty"),
-    ({"device_sizes": ["6.9"] * 11}, 422, "invalid_device_size", "at most 10"),
-    ({"locale": 5}, 422, "invalid_type", "locale must be a string"),
-    ({"locale": "english please"}, 422, "invalid_locale", "BCP 47"),
-    ({"locale": "en-US", "name": "x"}, 422, "unknown_field", "unknown field 'name'"),
-    ([1, 2], 400, "invalid_body", "must be a JSON object"),
-    ("{", 400, "invalid_json", "not valid JSON"),
-    ("x" * 70_000, 413, "body_too_large", "64 KiB"),
-])
+@pytest.mark.parametrize(
+    "body, status, code, says",
+    [
+        (
+            {"platforms": ["windows"]},
+            422,
+            "unsupported_platform",
+            "allowed platforms: ios, android",
+        ),
+        ({"platforms": "ios"}, 422, "invalid_type", "platforms must be an array"),
+        ({"platforms": []}, 422, "invalid_platform", "platforms is empty"),
+        ({"platforms": [7]}, 422, "invalid_type", "platforms[0] must be a string"),
+        ({"device_sizes": ["7.7"]}, 422, "unsupported_device_size", "ios: 6.9, 6.5, 6.3"),
+        ({"device_sizes": ["6.9"]}, 422, "unsupported_device_size", "no size for android"),
+        (
+            {"platforms": ["ios"], "device_sizes": ["huge"]},
+            422,
+            "unsupported_device_size",
+            "is not a device size",
+        ),
+        (
+            {"platforms": ["ios"], "device_sizes": ["android:6.3"]},
+            422,
+            "unsupported_device_size",
+            "not among the platforms",
+        ),
+        ({"device_sizes": "6.9"}, 422, "invalid_type", "device_sizes must be an array"),
+        ({"device_sizes": [6.9]}, 422, "invalid_type", "device_sizes[0] must be a string"),
+        ({"device_sizes": []}, 422, "invalid_device_size", "device_sizes is empty"),
+        ({"device_sizes": ["6.9"] * 11}, 422, "invalid_device_size", "at most 10"),
+        ({"locale": 5}, 422, "invalid_type", "locale must be a string"),
+        ({"locale": "english please"}, 422, "invalid_locale", "BCP 47"),
+        ({"locale": "en-US", "name": "x"}, 422, "unknown_field", "unknown field 'name'"),
+        ([1, 2], 400, "invalid_body", "must be a JSON object"),
+        ("{", 400, "invalid_json", "not valid JSON"),
+        ("x" * 70_000, 413, "body_too_large", "64 KiB"),
+    ],
+)
 def test_every_refusal_says_what_is_allowed(app_client, body, status, code, says):
     app, client = app_client
     before = app.state.server.store.collection_ids()
     content = body if isinstance(body, str) else json.dumps(body)
-    r = client.post("/v1/projects/web/screenshots", content=content,
-                    headers={**auth(), "Content-Type": "application/json"})
+    r = client.post(
+        "/v1/projects/web/screenshots",
+        content=content,
+        headers={**auth(), "Content-Type": "application/json"},
+    )
     assert says in error_of(r, status, code)
     assert app.state.server.store.collection_ids() == before  # nothing was created
 
@@ -345,36 +422,62 @@ def test_not_found_and_unauthorized(app_client):
     mine = f"/v1/projects/empty/screenshots/{created['collectionId']}"
     assert client.get(mine, headers=auth()).status_code == 200
     assert "shotsmith projects add" in error_of(
-        client.get("/v1/projects/nope/screenshots", headers=auth()), 404, "project_not_found")
-    error_of(client.post("/v1/projects/nope/screenshots", json={}, headers=auth()), 404,
-             "project_not_found")
-    error_of(client.get(f"/v1/projects/nope/screenshots/{created['collectionId']}",
-                        headers=auth()), 404, "project_not_found")
-    error_of(client.get("/v1/projects/empty/screenshots/col_0000", headers=auth()), 404,
-             "collection_not_found")
+        client.get("/v1/projects/nope/screenshots", headers=auth()), 404, "project_not_found"
+    )
+    error_of(
+        client.post("/v1/projects/nope/screenshots", json={}, headers=auth()),
+        404,
+        "project_not_found",
+    )
+    error_of(
+        client.get(f"/v1/projects/nope/screenshots/{created['collectionId']}", headers=auth()),
+        404,
+        "project_not_found",
+    )
+    error_of(
+        client.get("/v1/projects/empty/screenshots/col_0000", headers=auth()),
+        404,
+        "collection_not_found",
+    )
     error_of(client.get(mine, headers=auth(KEY_B)), 404, "collection_not_found")  # other key
-    error_of(client.get(f"/v1/projects/tasklane/screenshots/{created['collectionId']}",
-                        headers=auth()), 404, "collection_not_found")  # other project
-    for method, path in (("GET", "/v1/projects/empty/screenshots"),
-                         ("POST", "/v1/projects/empty/screenshots"), ("GET", mine)):
+    error_of(
+        client.get(f"/v1/projects/tasklane/screenshots/{created['collectionId']}", headers=auth()),
+        404,
+        "collection_not_found",
+    )  # other project
+    for method, path in (
+        ("GET", "/v1/projects/empty/screenshots"),
+        ("POST", "/v1/projects/empty/screenshots"),
+        ("GET", mine),
+    ):
         for headers in ({}, auth("not-a-key-0123456789")):
             r = client.request(method, path, headers=headers)
             error_of(r, 401, "unauthorized")
             assert r.headers["www-authenticate"] == "Bearer"
     for params in ({"limit": 0}, {"limit": 101}, {"limit": "ten"}):
-        error_of(client.get("/v1/projects/empty/screenshots", params=params, headers=auth()),
-                 422, "invalid_request")
+        error_of(
+            client.get("/v1/projects/empty/screenshots", params=params, headers=auth()),
+            422,
+            "invalid_request",
+        )
     assert "last collectionId" in error_of(
-        client.get("/v1/projects/empty/screenshots", params={"before": "col_x"},
-                   headers=auth()), 422, "invalid_cursor")
+        client.get("/v1/projects/empty/screenshots", params={"before": "col_x"}, headers=auth()),
+        422,
+        "invalid_cursor",
+    )
     assert client.get("/v1/files/nothing-here/raw-x.png").status_code == 404
 
 
 def test_active_collections_per_key_are_capped(tmp_path):
     app = create_app(tmp_path, api_keys=[KEY_A, KEY_B], workers=1, max_active_collections=1)
-    app.state.server.store.add_project(project_id="p", name="P", platforms=["ios"],
-                                       locale="en-US", source_url="http://127.0.0.1:9/",
-                                       source_dir=None)
+    app.state.server.store.add_project(
+        project_id="p",
+        name="P",
+        platforms=["ios"],
+        locale="en-US",
+        source_url="http://127.0.0.1:9/",
+        source_dir=None,
+    )
     client = TestClient(app)  # no lifespan: nothing runs, so the first stays capturing
     assert client.post("/v1/projects/p/screenshots", headers=auth()).status_code == 202
     r = client.post("/v1/projects/p/screenshots", headers=auth())
@@ -385,24 +488,37 @@ def test_active_collections_per_key_are_capped(tmp_path):
 
 # --- restart rules at the store level ----------------------------------------------------------
 
+
 def _captured_collection(tmp_path: Path, owner: str = "o") -> tuple[Store, str]:
     """A collection whose capture finished (raws on disk) when its server died."""
     source = tmp_path / "source"
     shutil.copytree(SAMPLES / "tasklane", source)
     store = Store(tmp_path / "data")
-    store.add_project(project_id="t", name="Tasklane", platforms=["ios"], locale="en-US",
-                      source_url=None, source_dir=str(source))
+    store.add_project(
+        project_id="t",
+        name="Tasklane",
+        platforms=["ios"],
+        locale="en-US",
+        source_url=None,
+        source_dir=str(source),
+    )
     from shotsmith.server.collections import collection_params, run_capture
 
     project = store.get_project("t")
     collection = store.insert_collection(
-        project_id="t", owner=owner, name="n", base_url="http://x",
-        params=collection_params(project, ["ios"], None, "en-US"))
+        project_id="t",
+        owner=owner,
+        name="n",
+        base_url="http://x",
+        params=collection_params(project, ["ios"], None, "en-US"),
+    )
     claimed = store.claim_next_collection()
     kind, raws = run_capture(str(store.collection_dir(claimed.collection_id)), claimed.params, 30)
     assert kind == "ok", raws
-    raws = [{**r, "id": f"r{i}", "name": f"r{i}.png", "path": store.relative(r["path"])}
-            for i, r in enumerate(raws)]
+    raws = [
+        {**r, "id": f"r{i}", "name": f"r{i}.png", "path": store.relative(r["path"])}
+        for i, r in enumerate(raws)
+    ]
     assert store.collection_captured(claimed, raws).status == "processing"
     shutil.rmtree(source)  # from now on a second capture would fail
     return store, collection.collection_id
@@ -411,8 +527,7 @@ def _captured_collection(tmp_path: Path, owner: str = "o") -> tuple[Store, str]:
 def test_a_captured_collection_resumes_at_design_after_a_crash(tmp_path):
     store, collection_id = _captured_collection(tmp_path, owner=hash_key(KEY_A))
     store.close()
-    app = create_app(tmp_path / "data", api_keys=[KEY_A], workers=1,
-                     design_options={"ocr": False})
+    app = create_app(tmp_path / "data", api_keys=[KEY_A], workers=1, design_options={"ocr": False})
     with TestClient(app) as client:
         body, seen = poll(client.get, f"/v1/projects/t/screenshots/{collection_id}")
     assert body["status"] == "completed", body
@@ -438,6 +553,7 @@ def test_interrupted_too_often_fails_and_remove_is_refused_while_active(tmp_path
 
 # --- the projects command -------------------------------------------------------------------------
 
+
 def test_projects_cli(tmp_path, capsys):
     """In process (``shotsmith.cli.main``); the live tests run the real command."""
     from shotsmith.cli import main
@@ -455,29 +571,46 @@ def test_projects_cli(tmp_path, capsys):
     shutil.copytree(SAMPLES / "tasklane", tmp_path / "tl")
     (tmp_path / "nothing").mkdir()
     common = ("projects", "add", "--data-dir", str(data_dir))
-    assert cli(*common, "--id", "tl", "--name", "Tasklane", "--source-dir",
-               str(tmp_path / "tl"))[:2] == (0, "tl\n")
-    assert cli(*common, "--id", "web.app-2", "--name", "Web", "--platform", "ios",
-               "--platform", "android", "--locale", "de_DE", "--url",
-               "https://example.com/app")[0] == 0
+    assert cli(*common, "--id", "tl", "--name", "Tasklane", "--source-dir", str(tmp_path / "tl"))[
+        :2
+    ] == (0, "tl\n")
+    assert (
+        cli(
+            *common,
+            "--id",
+            "web.app-2",
+            "--name",
+            "Web",
+            "--platform",
+            "ios",
+            "--platform",
+            "android",
+            "--locale",
+            "de_DE",
+            "--url",
+            "https://example.com/app",
+        )[0]
+        == 0
+    )
     code, out, _ = cli("projects", "list", "--data-dir", str(data_dir))
     assert code == 0
     assert out.splitlines() == [
         f"tl\tTasklane\tios\ten-US\t{(tmp_path / 'tl').resolve()}",
-        "web.app-2\tWeb\tios,android\tde-DE\thttps://example.com/app"]
+        "web.app-2\tWeb\tios,android\tde-DE\thttps://example.com/app",
+    ]
     for args, says in (
-            (("--id", "tl", "--name", "X", "--url", "http://x"), "already exists"),
-            (("--id", "bad id", "--name", "X", "--url", "http://x"), "--id 'bad id'"),
-            (("--id", "u", "--name", "X", "--url", "ftp://x"), "not an absolute http(s) URL"),
-            (("--id", "d", "--name", "X", "--source-dir", str(tmp_path / "none")),
-             "no such folder"),
-            (("--id", "e", "--name", "X", "--source-dir", str(tmp_path / "nothing")),
-             "no screenshots"),
-            (("--id", "l", "--name", "X", "--url", "http://x", "--locale", "!!"), "BCP 47")):
+        (("--id", "tl", "--name", "X", "--url", "http://x"), "already exists"),
+        (("--id", "bad id", "--name", "X", "--url", "http://x"), "--id 'bad id'"),
+        (("--id", "u", "--name", "X", "--url", "ftp://x"), "not an absolute http(s) URL"),
+        (("--id", "d", "--name", "X", "--source-dir", str(tmp_path / "none")), "no such folder"),
+        (("--id", "e", "--name", "X", "--source-dir", str(tmp_path / "nothing")), "no screenshots"),
+        (("--id", "l", "--name", "X", "--url", "http://x", "--locale", "!!"), "BCP 47"),
+    ):
         code, _, err = cli(*common, *args)
         assert code == 2 and says in err, (args, err)
-    code, _, err = cli(*common, "--id", "b", "--name", "B", "--url", "http://x",
-                       "--source-dir", str(tmp_path))
+    code, _, err = cli(
+        *common, "--id", "b", "--name", "B", "--url", "http://x", "--source-dir", str(tmp_path)
+    )
     assert code == 2 and "not allowed with argument" in err
     code, _, err = cli("projects", "remove", "--data-dir", str(data_dir), "--id", "tl")
     assert code == 0 and "removed, with 0 collection(s)" in err
@@ -525,46 +658,87 @@ def test_parse_shape_a():
     assert c.created_at == "2025-01-31T12:00:00.000Z"
     assert c.completed_at == "2025-01-31T12:01:30.000Z" and c.error is None and c.finished
     assert c.devices == ["iphone-16-pro-max"] and c.total_screenshots == 2
-    assert [s.url for s in c.screenshots] == ["https://s.example/r/1.png",
-                                              "https://s.example/r/2.png"]
+    assert [s.url for s in c.screenshots] == [
+        "https://s.example/r/1.png",
+        "https://s.example/r/2.png",
+    ]
     g = c.generated_screenshots[1]
     assert (g.id, g.device, g.device_size, g.step, g.locale) == (
-        "gen-2", "iphone-16-pro-max", "6.9", 2, "en-US")
-    assert (g.headline, g.subtitle, g.screen) == ("Save toward what matters",
-                                                  "Goals that grow.", None)
+        "gen-2",
+        "iphone-16-pro-max",
+        "6.9",
+        2,
+        "en-US",
+    )
+    assert (g.headline, g.subtitle, g.screen) == (
+        "Save toward what matters",
+        "Goals that grow.",
+        None,
+    )
     assert c.data == SHAPE_A
 
 
 def test_parse_shape_b():
     c = parse_collection(SHAPE_B)
     assert (c.id, c.status, c.created_at, c.completed_at) == (
-        "col_b2", "completed", "2025-01-31T12:00:00Z", None)
+        "col_b2",
+        "completed",
+        "2025-01-31T12:00:00Z",
+        None,
+    )
     assert c.screenshots == [] and c.total_screenshots == 3 and c.devices == []
     shots = c.generated_screenshots
     assert [(s.device_size, s.screen, s.locale) for s in shots] == [
-        ("6.9", "home", "en-US"), ("6.5", "home", "en-US"), ("6.9", "settings", "en-US")]
+        ("6.9", "home", "en-US"),
+        ("6.5", "home", "en-US"),
+        ("6.9", "settings", "en-US"),
+    ]
     assert shots[0].url == "https://s.example/b/home-69.png"
     assert shots[0].headline is None and shots[0].device is None and shots[0].step is None
 
 
 def test_parse_in_progress_failed_and_odd_responses():
     assert parse_collection({"collectionId": "col_1", "status": "capturing"}).finished is False
-    failed_a = parse_collection({"collection": {**SHAPE_A["collection"], "status": "failed",
-                                                "generatedScreenshots": [],
-                                                "error": "could not capture"}})
+    failed_a = parse_collection(
+        {
+            "collection": {
+                **SHAPE_A["collection"],
+                "status": "failed",
+                "generatedScreenshots": [],
+                "error": "could not capture",
+            }
+        }
+    )
     assert failed_a.error == "could not capture" and failed_a.generated_screenshots == []
-    failed_b = parse_collection({"collectionId": "c", "status": "failed",
-                                 "error": {"code": "x", "message": "site down"}})
+    failed_b = parse_collection(
+        {"collectionId": "c", "status": "failed", "error": {"code": "x", "message": "site down"}}
+    )
     assert failed_b.error == "site down" and failed_b.generated_screenshots == []
-    extra = parse_collection({**SHAPE_B, "somethingNew": 1, "screenshots": [
-        {"url": "u", "deviceSize": 6.7, "screenName": "a", "locale": "de-DE"}]})
+    extra = parse_collection(
+        {
+            **SHAPE_B,
+            "somethingNew": 1,
+            "screenshots": [{"url": "u", "deviceSize": 6.7, "screenName": "a", "locale": "de-DE"}],
+        }
+    )
     assert extra.generated_screenshots[0].device_size == "6.7"
     with pytest.raises(ShotsmithError, match="no collection identifier"):
         parse_collection({"status": "completed"})
     with pytest.raises(ShotsmithError, match="expected a JSON object"):
         parse_collection([SHAPE_B])  # type: ignore[arg-type]
-    s = parse_collection_summary({"collectionId": "c", "status": "processing",
-                                  "createdAt": "t", "screenshotCount": 4,
-                                  "platforms": ["ios", "android"], "locale": "en-US"})
+    s = parse_collection_summary(
+        {
+            "collectionId": "c",
+            "status": "processing",
+            "createdAt": "t",
+            "screenshotCount": 4,
+            "platforms": ["ios", "android"],
+            "locale": "en-US",
+        }
+    )
     assert (s.id, s.status, s.screenshot_count, s.platforms) == (
-        "c", "processing", 4, ["ios", "android"])
+        "c",
+        "processing",
+        4,
+        ["ios", "android"],
+    )

@@ -43,8 +43,9 @@ def _write_screens(folder: Path, count: int) -> Path:
 
 def _db_status(data_dir: Path, job_id: str) -> str:
     with sqlite3.connect(f"file:{data_dir / 'shotsmith.db'}?mode=ro", uri=True) as conn:
-        return conn.execute("SELECT status FROM design_jobs WHERE job_id = ?",
-                            (job_id,)).fetchone()[0]
+        return conn.execute(
+            "SELECT status FROM design_jobs WHERE job_id = ?", (job_id,)
+        ).fetchone()[0]
 
 
 def _alive(pid: int) -> bool:
@@ -92,8 +93,9 @@ def test_live_server_keys_client_submit_and_sigterm(tmp_path, live_servers):
         assert all(u.startswith(f"{server.url}/v1/files/") for u in job["output_urls"])
         paths = api.download(job, tmp_path / "out")
         assert [p.name for p in paths] == [
-            output_name(i, name.replace(" ", "-")) for i, (name, _) in
-            enumerate(real_screens(4), start=1)]
+            output_name(i, name.replace(" ", "-"))
+            for i, (name, _) in enumerate(real_screens(4), start=1)
+        ]
         for p in paths:
             check_store_png(p.read_bytes())
         # env keys work too, and cannot see the CLI key's job
@@ -104,9 +106,12 @@ def test_live_server_keys_client_submit_and_sigterm(tmp_path, live_servers):
 
     # refused from the headers alone: a 10 GB Content-Length, no body ever sent
     with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
-        s.sendall(b"POST /v1/design HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
-                  + KEY_A.encode() + b"\r\nContent-Type: application/json\r\n"
-                  b"Content-Length: 10000000000\r\n\r\n")
+        s.sendall(
+            b"POST /v1/design HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
+            + KEY_A.encode()
+            + b"\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 10000000000\r\n\r\n"
+        )
         answer = b""
         while b'"}}' not in answer:
             chunk = s.recv(65536)
@@ -117,9 +122,19 @@ def test_live_server_keys_client_submit_and_sigterm(tmp_path, live_servers):
     assert b'"code":"body_too_large"' in answer
 
     # shotsmith submit --wait --out, key from the environment
-    done = run_cli("submit", str(shots), "--project-name", "Pocket Budget", "--server",
-                   server.url, "--wait", "--out", str(tmp_path / "submitted"),
-                   env={"SHOTSMITH_API_KEY": KEY_B}, timeout=180)
+    done = run_cli(
+        "submit",
+        str(shots),
+        "--project-name",
+        "Pocket Budget",
+        "--server",
+        server.url,
+        "--wait",
+        "--out",
+        str(tmp_path / "submitted"),
+        env={"SHOTSMITH_API_KEY": KEY_B},
+        timeout=180,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "completed: 4 screenshot(s)" in done.stdout
     assert len(list((tmp_path / "submitted").glob("*.png"))) == 4

@@ -26,8 +26,10 @@ def test_killed_worker_is_replaced_and_the_job_reruns(tmp_path):
     app = create_app(tmp_path, api_keys=[KEY_A], workers=1, design_options={"ocr": False})
     with TestClient(app) as client:
         runner = app.state.server.runner
-        body = {"project_name": "Crash", "images": [
-            {"data": b64(data), "screen": name} for name, data in real_screens(4)]}
+        body = {
+            "project_name": "Crash",
+            "images": [{"data": b64(data), "screen": name} for name, data in real_screens(4)],
+        }
         job_id = client.post("/v1/design", json=body, headers=auth()).json()["job_id"]
         _processing(client, job_id)
         workers = list(runner._pool._processes.values())
@@ -42,11 +44,14 @@ def test_killed_worker_is_replaced_and_the_job_reruns(tmp_path):
 
 
 def test_a_job_over_the_time_limit_fails_and_the_runner_recovers(tmp_path):
-    app = create_app(tmp_path, api_keys=[KEY_A], workers=1, design_options={"ocr": False},
-                     job_timeout=0.2)
+    app = create_app(
+        tmp_path, api_keys=[KEY_A], workers=1, design_options={"ocr": False}, job_timeout=0.2
+    )
     with TestClient(app) as client:
-        body = {"project_name": "Slow", "images": [
-            {"data": b64(data), "screen": name} for name, data in real_screens(6)]}
+        body = {
+            "project_name": "Slow",
+            "images": [{"data": b64(data), "screen": name} for name, data in real_screens(6)],
+        }
         job_id = client.post("/v1/design", json=body, headers=auth()).json()["job_id"]
         job = wait_finished(client.get, job_id, timeout=60)
         assert job["status"] == "failed"

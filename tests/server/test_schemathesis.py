@@ -24,16 +24,27 @@ from shotsmith.server.store import hash_key
 from .conftest import KEY_A, auth
 
 DATA_DIR = Path(tempfile.mkdtemp(prefix="shotsmith-schemathesis-"))
-APP = create_app(DATA_DIR, api_keys=[KEY_A], workers=1, rate_limit=100_000,
-                 design_options={"ocr": False}, max_active_collections=3)
+APP = create_app(
+    DATA_DIR,
+    api_keys=[KEY_A],
+    workers=1,
+    rate_limit=100_000,
+    design_options={"ocr": False},
+    max_active_collections=3,
+)
 # A project, so that collection requests get past the 404 and exercise validation. Its
 # folder has no screenshots: collections created here fail at once (no Chromium, no
 # rendering), which keeps the run bounded.
 PROJECT = "schemathesis"
 (DATA_DIR / "empty-source").mkdir()
-APP.state.server.store.add_project(project_id=PROJECT, name="Schemathesis", platforms=["ios"],
-                                   locale="en-US", source_url=None,
-                                   source_dir=str(DATA_DIR / "empty-source"))
+APP.state.server.store.add_project(
+    project_id=PROJECT,
+    name="Schemathesis",
+    platforms=["ios"],
+    locale="en-US",
+    source_url=None,
+    source_dir=str(DATA_DIR / "empty-source"),
+)
 
 
 def _document() -> dict:
@@ -66,14 +77,23 @@ def _end_app():
 
 
 @schema.parametrize()
-@settings(max_examples=30, deadline=None, derandomize=True,
-          phases=[Phase.explicit, Phase.generate],
-          suppress_health_check=list(HealthCheck))
+@settings(
+    max_examples=30,
+    deadline=None,
+    derandomize=True,
+    phases=[Phase.explicit, Phase.generate],
+    suppress_health_check=list(HealthCheck),
+)
 def test_no_server_errors_and_declared_responses(case):
-    case.call_and_validate(headers=auth(), checks=[
-        not_a_server_error, status_code_conformance, content_type_conformance,
-        response_schema_conformance])
-
+    case.call_and_validate(
+        headers=auth(),
+        checks=[
+            not_a_server_error,
+            status_code_conformance,
+            content_type_conformance,
+            response_schema_conformance,
+        ],
+    )
 
 
 def test_the_collection_routes_were_exercised_on_a_real_project():

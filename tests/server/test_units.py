@@ -37,9 +37,15 @@ def test_rate_limiter_sliding_window():
 def _insert(store: Store, n: int, owner: str = "o") -> list[str]:
     ids = []
     for i in range(n):
-        job = store.insert_job(job_id=f"job_{i:04d}", owner=owner, project_name="P",
-                               input_count=1, params={"inputs": []}, webhook_url=None,
-                               base_url="http://x")
+        job = store.insert_job(
+            job_id=f"job_{i:04d}",
+            owner=owner,
+            project_name="P",
+            input_count=1,
+            params={"inputs": []},
+            webhook_url=None,
+            base_url="http://x",
+        )
         ids.append(job.job_id)
     return ids
 
@@ -109,8 +115,15 @@ class _Notifier:
 
 def _runner_with_claim(tmp_path, input_count=2):
     store = Store(tmp_path)
-    store.insert_job(job_id="job_r", owner="o", project_name="P", input_count=input_count,
-                     params={"inputs": []}, webhook_url="http://hook", base_url="http://x")
+    store.insert_job(
+        job_id="job_r",
+        owner="o",
+        project_name="P",
+        input_count=input_count,
+        params={"inputs": []},
+        webhook_url="http://hook",
+        base_url="http://x",
+    )
     notifier = _Notifier()
     runner = JobRunner(store, notifier, lambda job: ["u"], workers=1)
     return store, notifier, runner, store.claim_next()
@@ -151,8 +164,10 @@ def test_client_accepts_paths_bytes_and_frames(tmp_path):
     refs, names, project, _ = _image_refs(sorted(tmp_path.glob("*.png")))
     assert names == ["home", "search results"] and project is None
     refs, names, project, _ = _image_refs(tmp_path)
-    assert names == ["home", "search results"] and project == tmp_path.name.replace(
-        "-", " ").replace("_", " ").title()
+    assert (
+        names == ["home", "search results"]
+        and project == tmp_path.name.replace("-", " ").replace("_", " ").title()
+    )
     frame = read_screenshots([small_png()], project_name="Bytes App", screens=["feed"])
     refs, names, project, _ = _image_refs(frame)
     assert names == ["feed"] and project == "Bytes App" and refs[0][:4] == b"\x89PNG"
@@ -168,16 +183,21 @@ def test_client_wait_honours_retry_after_and_raises_api_errors():
 
     from shotsmith.client import ApiError, Client
 
-    answers = [(429, {"error": {"code": "rate_limited", "message": "slow down"}}, "1"),
-               (200, {"job_id": "job_1", "status": "processing"}, None),
-               (200, {"job_id": "job_1", "status": "completed", "output_urls": []}, None)]
+    answers = [
+        (429, {"error": {"code": "rate_limited", "message": "slow down"}}, "1"),
+        (200, {"job_id": "job_1", "status": "processing"}, None),
+        (200, {"job_id": "job_1", "status": "completed", "output_urls": []}, None),
+    ]
     seen = []
 
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self):
             seen.append((time.monotonic(), self.headers.get("Authorization")))
-            status, body, retry = answers.pop(0) if answers else (
-                404, {"error": {"code": "job_not_found", "message": "no such job"}}, None)
+            status, body, retry = (
+                answers.pop(0)
+                if answers
+                else (404, {"error": {"code": "job_not_found", "message": "no such job"}}, None)
+            )
             data = json.dumps(body).encode()
             self.send_response(status)
             if retry:
@@ -201,7 +221,10 @@ def test_client_wait_honours_retry_after_and_raises_api_errors():
             with pytest.raises(ApiError) as err:
                 api.get_design_job("job_2")
             assert (err.value.status, err.value.code, err.value.message) == (
-                404, "job_not_found", "no such job")
+                404,
+                "job_not_found",
+                "no such job",
+            )
     finally:
         server.shutdown()
         server.server_close()

@@ -13,29 +13,33 @@ import fcntl
 import json
 import logging
 import os
+import time
 from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.openapi.utils import get_openapi
 from pydantic.json_schema import models_json_schema
 
 from .. import __version__
 from ..errors import ShotsmithError
-from .auth import KeyRing
+from .auth import AUTHENTICATED, KeyRing
 from .collections import CollectionRunner
 from .errors import ErrorBody, install_error_handlers
+from .idempotency import InFlight
 from .jobs import JobRunner, default_workers
 from .models import CollectionCreate, DesignJobCreate
 from .ratelimit import DEFAULT_LIMIT, DEFAULT_WINDOW, RateLimiter
+from .retention import DEFAULT_DAYS, RetentionSweeper
 from .routes import file_url, router
 from .store import Job, Store
-from .validation import MAX_BODY_BYTES, MAX_IMAGE_BYTES
-from .webhooks import DEFAULT_TIMEOUT, Notifier
+from .uploads import ANONYMOUS_DRAIN, BodyTracker, UploadSlots
+from .validation import MAX_BODY_BYTES, MAX_IMAGE_BYTES, MAX_IMAGES
+from .webhooks import DEFAULT_TIMEOUT, MAX_TIMEOUT, Notifier, Resolver, WebhookPolicy
 
 log = logging.getLogger("shotsmith.server")
 
@@ -49,11 +53,28 @@ class ServerState:
     runner: JobRunner
     collections: CollectionRunner
     base_url: str | None
+    webhook_policy: WebhookPolicy = field(default_factory=WebhookPolicy)
+    uploads: UploadSlots = field(default_factory=lambda: UploadSlots(4))
+    in_flight: InFlight = field(default_factory=InFlight)
+    retention: RetentionSweeper | None = None
     max_body_bytes: int = MAX_BODY_BYTES
     max_image_bytes: int = MAX_IMAGE_BYTES
+    max_images: int = MAX_IMAGES
     max_active_collections: int = 10
     started: bool = False
     _lock_fd: int | None = field(default=None, repr=False)
+
+    def webhook_policy_for(self, request: Request) -> WebhookPolicy:
+        """The policy, with the address this request reached the server at as its own."""
+        url = request.url
+        if not url.hostname:
+            return self.webhook_policy
+        port = url.port or (443 if url.scheme == "https" else 80)
+        return self.webhook_policy.with_own([(url.hostname, port)])
+
+    def drain_limit(self, request: Request) -> int:
+        """How much of an unread body to read before an error answer (see uploads)."""
+        return self.max_body_bytes if request.scope.get(AUTHENTICATED) else ANONYMOUS_DRAIN
 
     def output_urls(self, job: Job) -> list[str]:
         if job.status != "completed":
@@ -74,13 +95,15 @@ class ServerState:
         if self._lock_fd is not None:
             return
         path = self.store.data_dir / "server.lock"
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             os.close(fd)
-            raise ShotsmithError(f"{self.store.data_dir} is in use by another shotsmith server; "
-                                 "stop it or give this one another --data-dir.") from None
+            raise ShotsmithError(
+                f"{self.store.data_dir} is in use by another shotsmith server; "
+                "stop it or give this one another --data-dir."
+            ) from None
         os.ftruncate(fd, 0)
         os.write(fd, f"{os.getpid()}\n".encode())
         self._lock_fd = fd
@@ -96,20 +119,37 @@ def normalise_base_url(base_url: str | None) -> str | None:
         return None
     parts = urlsplit(base_url)
     if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise ShotsmithError(f"base URL {base_url!r} must be absolute, e.g. "
-                             "http://127.0.0.1:8787 or https://shots.example.com")
+        raise ShotsmithError(
+            f"base URL {base_url!r} must be absolute, e.g. "
+            "http://127.0.0.1:8787 or https://shots.example.com"
+        )
     return base_url.rstrip("/")
 
 
-def create_app(data_dir: str | Path, base_url: str | None = None,
-               api_keys: Iterable[str] | None = None, workers: int | None = None, *,
-               rate_limit: int = DEFAULT_LIMIT, rate_window: float = DEFAULT_WINDOW,
-               webhook_timeout: float = DEFAULT_TIMEOUT,
-               design_options: dict[str, Any] | None = None,
-               max_body_bytes: int = MAX_BODY_BYTES, max_image_bytes: int = MAX_IMAGE_BYTES,
-               shutdown_grace: float = 5.0, max_attempts: int = 3,
-               job_timeout: float = 300.0, capture_workers: int = 1,
-               capture_timeout: float = 60.0, max_active_collections: int = 10) -> FastAPI:
+def create_app(
+    data_dir: str | Path,
+    base_url: str | None = None,
+    api_keys: Iterable[str] | None = None,
+    workers: int | None = None,
+    *,
+    rate_limit: int = DEFAULT_LIMIT,
+    rate_window: float = DEFAULT_WINDOW,
+    webhook_timeout: float = DEFAULT_TIMEOUT,
+    design_options: dict[str, Any] | None = None,
+    max_body_bytes: int = MAX_BODY_BYTES,
+    max_image_bytes: int = MAX_IMAGE_BYTES,
+    shutdown_grace: float = 5.0,
+    max_attempts: int = 3,
+    job_timeout: float = 300.0,
+    capture_workers: int = 1,
+    capture_timeout: float = 60.0,
+    max_active_collections: int = 10,
+    webhook_allow_private: bool = False,
+    webhook_resolver: Resolver | None = None,
+    server_address: tuple[str, int] | None = None,
+    retention_days: float = DEFAULT_DAYS,
+    max_uploads: int = 4,
+) -> FastAPI:
     """Build the /v1 app over ``data_dir``.
 
     ``base_url`` prefixes every returned URL (poll_url, output_urls, webhook bodies);
@@ -125,32 +165,79 @@ def create_app(data_dir: str | Path, base_url: str | None = None,
     (default 1; started with the first collection), each capture bounded by
     ``capture_timeout`` seconds (the capture stage's ``timeout_s``), the design phase by
     ``job_timeout``. A key may have ``max_active_collections`` capturing or processing.
+
+    Webhooks (:mod:`.webhooks`): each delivery has ``webhook_timeout`` seconds in all (at
+    most 10); they may go only to public addresses unless ``webhook_allow_private``
+    (never to the server itself: ``server_address``, the (host, port) it listens on, and
+    the base URL's); ``webhook_resolver`` replaces ``socket.getaddrinfo`` (tests).
+
+    ``retention_days``: finished jobs and collections are deleted that long after they
+    finished (0: kept forever). ``max_uploads``: large request bodies received at once
+    (more get 503 with ``Retry-After``).
     """
     store = Store(data_dir)
 
     if capture_workers < 1:
         raise ShotsmithError("capture_workers must be at least 1.")
+    if not 0 < webhook_timeout <= MAX_TIMEOUT:
+        raise ShotsmithError(f"webhook_timeout must be more than 0 and at most {MAX_TIMEOUT:g} s.")
+    if retention_days < 0:
+        raise ShotsmithError("retention_days must be 0 (keep forever) or more.")
+    if max_uploads < 1:
+        raise ShotsmithError("max_uploads must be at least 1.")
+    base_url = normalise_base_url(base_url)
+    own: list[tuple[str, int]] = []
+    if server_address is not None:
+        own.append((server_address[0], int(server_address[1])))
+    if base_url:
+        parts = urlsplit(base_url)
+        own.append((parts.hostname or "", parts.port or (443 if parts.scheme == "https" else 80)))
+    policy = WebhookPolicy(allow_private=webhook_allow_private).with_own(own)
 
     def new_runners() -> tuple[Notifier, JobRunner, CollectionRunner]:
-        notifier = Notifier(store, timeout=webhook_timeout)
-        runner = JobRunner(store, notifier, lambda job: state.output_urls(job),
-                           workers=workers or default_workers(), design_options=design_options,
-                           max_attempts=max_attempts, grace=shutdown_grace,
-                           job_timeout=job_timeout)
-        collections = CollectionRunner(store, workers=capture_workers,
-                                       design_options=design_options,
-                                       capture_timeout=capture_timeout,
-                                       design_timeout=job_timeout, max_attempts=max_attempts,
-                                       grace=shutdown_grace)
+        notifier = Notifier(
+            store,
+            timeout=webhook_timeout,
+            policy=policy,
+            **({"resolver": webhook_resolver} if webhook_resolver else {}),
+        )
+        runner = JobRunner(
+            store,
+            notifier,
+            lambda job: state.output_urls(job),
+            workers=workers or default_workers(),
+            design_options=design_options,
+            max_attempts=max_attempts,
+            grace=shutdown_grace,
+            job_timeout=job_timeout,
+        )
+        collections = CollectionRunner(
+            store,
+            workers=capture_workers,
+            design_options=design_options,
+            capture_timeout=capture_timeout,
+            design_timeout=job_timeout,
+            max_attempts=max_attempts,
+            grace=shutdown_grace,
+        )
         return notifier, runner, collections
 
     notifier, runner, collections = new_runners()
     state = ServerState(
-        store=store, keyring=KeyRing(store, api_keys or ()),
-        limiter=RateLimiter(rate_limit, rate_window), notifier=notifier, runner=runner,
-        collections=collections, base_url=normalise_base_url(base_url),
-        max_body_bytes=max_body_bytes, max_image_bytes=max_image_bytes,
-        max_active_collections=max_active_collections)
+        store=store,
+        keyring=KeyRing(store, api_keys or ()),
+        limiter=RateLimiter(rate_limit, rate_window),
+        notifier=notifier,
+        runner=runner,
+        collections=collections,
+        base_url=base_url,
+        webhook_policy=policy,
+        uploads=UploadSlots(max_uploads),
+        retention=RetentionSweeper(store, retention_days),
+        max_body_bytes=max_body_bytes,
+        max_image_bytes=max_image_bytes,
+        max_active_collections=max_active_collections,
+    )
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -163,22 +250,37 @@ def create_app(data_dir: str | Path, base_url: str | None = None,
             if removed:
                 log.info("removed %d orphaned folder(s) (no job or collection)", len(removed))
             if not state.keyring.known_hashes():
-                log.warning("no API keys: every /v1 request will get 401. Create one with "
-                            "`shotsmith keys create --data-dir %s --name NAME` or set "
-                            "SHOTSMITH_API_KEYS.", store.data_dir)
+                log.warning(
+                    "no API keys: every /v1 request will get 401. Create one with "
+                    "`shotsmith keys create --data-dir %s --name NAME` or set "
+                    "SHOTSMITH_API_KEYS.",
+                    store.data_dir,
+                )
+            if state.retention is not None:
+                await run_in_threadpool(state.retention.start)
             await run_in_threadpool(state.runner.start)
             await run_in_threadpool(state.collections.start)
             state.started = True
-            log.info("shotsmith server ready: data dir %s, %d worker process(es), up to %d "
-                     "capture worker(s)", store.data_dir, state.runner.workers,
-                     state.collections.workers)
+            log.info(
+                "shotsmith server ready: data dir %s, %d worker process(es), up to %d "
+                "capture worker(s)",
+                store.data_dir,
+                state.runner.workers,
+                state.collections.workers,
+            )
             yield
         finally:
             state.started = False
+            stopping = time.monotonic()
             state.collections.begin_stop()  # both wind down at once
             await run_in_threadpool(state.runner.stop)
             await run_in_threadpool(state.collections.stop)
-            await run_in_threadpool(notifier.close, True)
+            if state.retention is not None:
+                await run_in_threadpool(state.retention.stop)
+            # webhooks under way get what is left of the grace period (at least 1 s), then
+            # are recorded as failed; queued ones go out at the next start
+            left = max(1.0, shutdown_grace - (time.monotonic() - stopping))
+            await run_in_threadpool(notifier.close, left)
             store.close()
             state.unlock_data_dir()
             log.info("shotsmith server stopped")
@@ -188,14 +290,15 @@ def create_app(data_dir: str | Path, base_url: str | None = None,
         version=__version__,
         summary="Raw app screenshots in, store-ready App Store screenshots out.",
         description="Design jobs (spec v1): POST raw PNG screenshots, poll the job, download "
-                    "the styled 1320x2868 PNGs. Screenshot collections: capture a registered "
-                    "project's app and style the captures, per device size. Every /v1 route "
-                    "except the capability file URLs needs `Authorization: Bearer <API key>`. "
-                    'Every error has the body `{"error": {"code": "...", "message": "..."}}`.',
+        "the styled 1320x2868 PNGs. Screenshot collections: capture a registered "
+        "project's app and style the captures, per device size. Every /v1 route "
+        "except the capability file URLs needs `Authorization: Bearer <API key>`. "
+        'Every error has the body `{"error": {"code": "...", "message": "..."}}`.',
         lifespan=lifespan,
     )
     app.state.server = state
     install_error_handlers(app)
+    app.add_middleware(BodyTracker)
     app.include_router(router)
     app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
     return app
@@ -205,11 +308,21 @@ def _openapi(app: FastAPI) -> dict[str, Any]:
     """FastAPI's document plus the hand-validated request body's schema."""
     if app.openapi_schema:
         return app.openapi_schema
-    schema = get_openapi(title=app.title, version=app.version, summary=app.summary,
-                         description=app.description, routes=app.routes)
-    _, defs = models_json_schema([(DesignJobCreate, "validation"),
-                                  (CollectionCreate, "validation"), (ErrorBody, "validation")],
-                                 ref_template="#/components/schemas/{model}")
+    schema = get_openapi(
+        title=app.title,
+        version=app.version,
+        summary=app.summary,
+        description=app.description,
+        routes=app.routes,
+    )
+    _, defs = models_json_schema(
+        [
+            (DesignJobCreate, "validation"),
+            (CollectionCreate, "validation"),
+            (ErrorBody, "validation"),
+        ],
+        ref_template="#/components/schemas/{model}",
+    )
     components = schema.setdefault("components", {}).setdefault("schemas", {})
     for name, definition in defs.get("$defs", {}).items():
         components.setdefault(name, definition)

@@ -16,27 +16,40 @@ from typing import Annotated
 from fastapi import Depends, Request, Security
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from ..errors import ShotsmithError
 from .errors import Problem
 from .store import Store, hash_key
 
 log = logging.getLogger("shotsmith.server")
 
 bearer_scheme = HTTPBearer(
-    auto_error=False, scheme_name="ApiKey",
-    description="`Authorization: Bearer <API key>`; create a key with `shotsmith keys create`.")
+    auto_error=False,
+    scheme_name="ApiKey",
+    description="`Authorization: Bearer <API key>`; create a key with `shotsmith keys create`.",
+)
+
+
+#: Shorter keys given to the server (SHOTSMITH_API_KEYS) are refused: they can be guessed.
+MIN_KEY_LENGTH = 16
+#: Scope key set once a request's API key is known (errors then read its whole body).
+AUTHENTICATED = "shotsmith.authenticated"
 
 
 class KeyRing:
     def __init__(self, store: Store, keys: Iterable[str] = ()):
         self.store = store
         self._static: list[str] = []
-        for key in keys:
+        for position, key in enumerate(keys, start=1):
             key = key.strip()
             if not key:
                 continue
-            if len(key) < 16:
-                log.warning("an API key given to the server is only %d characters long; "
-                            "use long random keys (shotsmith keys create)", len(key))
+            if len(key) < MIN_KEY_LENGTH:
+                raise ShotsmithError(
+                    f"API key {position} given to the server (SHOTSMITH_API_KEYS) is only "
+                    f"{len(key)} characters long; keys must have at least {MIN_KEY_LENGTH}. "
+                    "Use long random keys: `shotsmith keys create` makes one, or e.g. "
+                    "`python3 -c 'import secrets; print(secrets.token_urlsafe(32))'`."
+                )
             self._static.append(hash_key(key))
 
     def known_hashes(self) -> list[str]:
@@ -57,17 +70,22 @@ def _unauthorized(message: str) -> Problem:
 
 
 async def require_api_key(
-        request: Request,
-        credentials: Annotated[HTTPAuthorizationCredentials | None, Security(bearer_scheme)],
+    request: Request,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Security(bearer_scheme)],
 ) -> str:
     """FastAPI dependency: the caller's owner id, or a 401."""
     if credentials is None or not credentials.credentials:
-        raise _unauthorized("Missing API key. Send the header `Authorization: Bearer <API key>` "
-                            "(create a key with `shotsmith keys create`).")
+        raise _unauthorized(
+            "Missing API key. Send the header `Authorization: Bearer <API key>` "
+            "(create a key with `shotsmith keys create`)."
+        )
     owner = request.app.state.server.keyring.identify(credentials.credentials.strip())
     if owner is None:
-        raise _unauthorized("Unknown or revoked API key. Check the key after `Bearer `, "
-                            "or create a new one with `shotsmith keys create`.")
+        raise _unauthorized(
+            "Unknown or revoked API key. Check the key after `Bearer `, "
+            "or create a new one with `shotsmith keys create`."
+        )
+    request.scope[AUTHENTICATED] = True
     return owner
 
 

@@ -31,7 +31,7 @@ from typing import Any
 from urllib.parse import quote
 
 from ..io import slugify
-from .jobs import NO_OUTPUT, PoolRunner
+from .jobs import NO_OUTPUT, PoolRunner, scrub_paths, storage_message
 from .store import Collection, Project, Store
 
 log = logging.getLogger("shotsmith.server")
@@ -42,8 +42,8 @@ NO_CAPTURE = "capture produced no screenshots"
 
 # --- what runs in a worker process -------------------------------------------------------
 
-def run_capture(collection_dir: str, params: dict[str, Any], timeout_s: float
-                ) -> tuple[str, Any]:
+
+def run_capture(collection_dir: str, params: dict[str, Any], timeout_s: float) -> tuple[str, Any]:
     """Phase 1: ``("ok", [raw records])`` or ``("error", message)``. Records carry absolute
     paths; the dispatcher makes them relative and names them."""
     from .. import columns as C
@@ -55,10 +55,16 @@ def run_capture(collection_dir: str, params: dict[str, Any], timeout_s: float
         if raw.exists():  # a re-run after an interruption starts clean
             shutil.rmtree(raw)
         report = capture_report(
-            params["source"], platforms=params["platforms"], device_sizes=params["device_sizes"],
-            locale=params["locale"], max_screens=int(params.get("max_screens") or 6),
-            timeout_s=timeout_s, project_name=params.get("project_name") or None,
-            bundle_id=params.get("bundle_id") or None, out_dir=raw)
+            params["source"],
+            platforms=params["platforms"],
+            device_sizes=params["device_sizes"],
+            locale=params["locale"],
+            max_screens=int(params.get("max_screens") or 6),
+            timeout_s=timeout_s,
+            project_name=params.get("project_name") or None,
+            bundle_id=params.get("bundle_id") or None,
+            out_dir=raw,
+        )
         devices = {d.id: d for d in report.devices}
         records = []
         for _, rows in C.set_groups(report.frame):
@@ -66,12 +72,19 @@ def run_capture(collection_dir: str, params: dict[str, Any], timeout_s: float
                 device = devices.get(str(row[C.DEVICE]))
                 if device is None:  # pragma: no cover - capture reports every device it used
                     return "error", f"capture used an unknown device {row[C.DEVICE]!r}"
-                records.append({
-                    "device": device.id, "platform": device.platform,
-                    "device_size": device.size, "store_size": device.store_size,
-                    "canvas": list(device.canvas), "step": step, "locale": str(row[C.LOCALE]),
-                    "screen": str(row[C.SCREEN]), "path": str(row[C.IMAGE]),
-                })
+                records.append(
+                    {
+                        "device": device.id,
+                        "platform": device.platform,
+                        "device_size": device.size,
+                        "store_size": device.store_size,
+                        "canvas": list(device.canvas),
+                        "step": step,
+                        "locale": str(row[C.LOCALE]),
+                        "screen": str(row[C.SCREEN]),
+                        "path": str(row[C.IMAGE]),
+                    }
+                )
         if not records:
             return "error", NO_CAPTURE
         return "ok", records
@@ -81,12 +94,14 @@ def run_capture(collection_dir: str, params: dict[str, Any], timeout_s: float
         return "error", "the server ran out of memory while capturing this collection"
     except Exception as exc:  # a bug or a browser crash: readable error, traceback in the log
         traceback.print_exc()
-        return "error", _scrub(f"internal error while capturing ({type(exc).__name__}: {exc})",
-                               collection_dir, params)
+        return "error", _scrub(
+            f"internal error while capturing ({type(exc).__name__}: {exc})", collection_dir, params
+        )
 
 
-def run_collection_design(collection_dir: str, raws: list[dict[str, Any]],
-                          params: dict[str, Any], options: dict[str, Any]) -> tuple[str, Any]:
+def run_collection_design(
+    collection_dir: str, raws: list[dict[str, Any]], params: dict[str, Any], options: dict[str, Any]
+) -> tuple[str, Any]:
     """Phase 2: design each device's raw set at its store size; ``("ok", [styled records])``
     in the raws' order, or ``("error", message)``."""
     from .. import columns as C
@@ -111,34 +126,51 @@ def run_collection_design(collection_dir: str, raws: list[dict[str, Any]],
             # the capture's folder for this device: PNGs + manifest.json (names, DOM text)
             frame = read_screenshots(Path(records[0]["path"]).parent)
             if len(frame) != len(records):
-                return "error", (f"the raw screenshots of {device} changed on disk "
-                                 f"({len(frame)} files for {len(records)} captures)")
+                return "error", (
+                    f"the raw screenshots of {device} changed on disk "
+                    f"({len(frame)} files for {len(records)} captures)"
+                )
             result = design(frame, size=size, out_dir=out / device, **options)
             if C.POSITION in result.columns:
                 result = result.sort_values(C.POSITION, kind="stable")
-            rows = [row for _, row in result.iterrows()
-                    if row.get(C.RENDER_PATH) and Path(row[C.RENDER_PATH]).is_file()]
+            rows = [
+                row
+                for _, row in result.iterrows()
+                if row.get(C.RENDER_PATH) and Path(row[C.RENDER_PATH]).is_file()
+            ]
             if len(rows) != len(records):
-                return "error", (f"rendering produced {len(rows)} of {len(records)} "
-                                 f"screenshots for {device}" if rows else NO_OUTPUT)
+                return "error", (
+                    f"rendering produced {len(rows)} of {len(records)} screenshots for {device}"
+                    if rows
+                    else NO_OUTPUT
+                )
             for record, row in zip(records, rows):
-                styled.append({
-                    "device": device, "platform": record["platform"],
-                    "device_size": record["device_size"], "step": record["step"],
-                    "locale": record["locale"], "screen": record["screen"],
-                    "headline": str(row.get(C.COPY_HEADLINE) or ""),
-                    "subtitle": str(row.get(C.COPY_SUBTITLE) or ""),
-                    "path": str(row[C.RENDER_PATH]),
-                })
+                styled.append(
+                    {
+                        "device": device,
+                        "platform": record["platform"],
+                        "device_size": record["device_size"],
+                        "step": record["step"],
+                        "locale": record["locale"],
+                        "screen": record["screen"],
+                        "headline": str(row.get(C.COPY_HEADLINE) or ""),
+                        "subtitle": str(row.get(C.COPY_SUBTITLE) or ""),
+                        "path": str(row[C.RENDER_PATH]),
+                    }
+                )
         return "ok", styled
     except ShotsmithError as exc:
         return "error", _scrub(str(exc), collection_dir, params)
     except MemoryError:
         return "error", "the server ran out of memory while designing this collection"
+    except OSError as exc:  # writing the outputs: disk full, data directory not writable
+        traceback.print_exc()
+        return "error", storage_message(exc, "this collection's screenshots")
     except Exception as exc:
         traceback.print_exc()
-        return "error", _scrub(f"internal error while designing ({type(exc).__name__}: {exc})",
-                               collection_dir, params)
+        return "error", _scrub(
+            f"internal error while designing ({type(exc).__name__}: {exc})", collection_dir, params
+        )
 
 
 def _scrub(message: str, collection_dir: str, params: dict[str, Any]) -> str:
@@ -148,10 +180,11 @@ def _scrub(message: str, collection_dir: str, params: dict[str, Any]) -> str:
     if params.get("kind") == "dir":
         source = str(Path(params["source"]))
         message = message.replace(source + os.sep, "").replace(source, "the project's folder")
-    return message
+    return scrub_paths(message)
 
 
 # --- what the API shows --------------------------------------------------------------------
+
 
 def file_name(record: dict[str, Any], raw: bool) -> str:
     """The URL file name of a screenshot: unique within its collection."""
@@ -170,33 +203,53 @@ def screenshot_count(collection: Collection) -> int:
 
 def summary_view(collection: Collection) -> dict[str, Any]:
     """Spec 2.1."""
-    return {"collectionId": collection.collection_id, "status": collection.status,
-            "createdAt": collection.created_at, "screenshotCount": screenshot_count(collection),
-            "platforms": collection.params.get("platforms", []),
-            "locale": collection.params.get("locale", "")}
+    return {
+        "collectionId": collection.collection_id,
+        "status": collection.status,
+        "createdAt": collection.created_at,
+        "screenshotCount": screenshot_count(collection),
+        "platforms": collection.params.get("platforms", []),
+        "locale": collection.params.get("locale", ""),
+    }
 
 
 def detail_view(collection: Collection, base_url: str) -> dict[str, Any]:
     """Spec 2.2, shape A: ``{"collection": {...}}``; ``error`` (text) when failed."""
-    devices = list(dict.fromkeys(r["device"] for r in collection.raws)) \
-        or list(collection.params.get("devices", []))
+    devices = list(dict.fromkeys(r["device"] for r in collection.raws)) or list(
+        collection.params.get("devices", [])
+    )
     body: dict[str, Any] = {
-        "id": collection.collection_id, "name": collection.name, "status": collection.status,
-        "devices": devices, "totalScreenshots": screenshot_count(collection),
+        "id": collection.collection_id,
+        "name": collection.name,
+        "status": collection.status,
+        "devices": devices,
+        "totalScreenshots": screenshot_count(collection),
         "createdAt": collection.created_at,
     }
     if collection.status == "completed":
         body["completedAt"] = collection.finished_at
     body["screenshots"] = [
-        {"id": r["id"], "device": r["device"], "url": screenshot_url(base_url, collection,
-                                                                     r["name"]),
-         "step": r["step"], "locale": r["locale"]} for r in collection.raws]
+        {
+            "id": r["id"],
+            "device": r["device"],
+            "url": screenshot_url(base_url, collection, r["name"]),
+            "step": r["step"],
+            "locale": r["locale"],
+        }
+        for r in collection.raws
+    ]
     body["generatedScreenshots"] = [
-        {"id": r["id"], "device": r["device"], "url": screenshot_url(base_url, collection,
-                                                                     r["name"]),
-         "step": r["step"], "locale": r["locale"], "headline": r["headline"],
-         "subtitle": r["subtitle"]}
-        for r in (collection.outputs if collection.status == "completed" else [])]
+        {
+            "id": r["id"],
+            "device": r["device"],
+            "url": screenshot_url(base_url, collection, r["name"]),
+            "step": r["step"],
+            "locale": r["locale"],
+            "headline": r["headline"],
+            "subtitle": r["subtitle"],
+        }
+        for r in (collection.outputs if collection.status == "completed" else [])
+    ]
     if collection.status == "failed":
         body["error"] = collection.error or ""
     return {"collection": body}
@@ -211,8 +264,9 @@ def collection_file(collection: Collection, name: str) -> str | None:
     return None
 
 
-def collection_params(project: Project, platforms: list[str], device_sizes: list[str] | None,
-                      locale: str) -> dict[str, Any]:
+def collection_params(
+    project: Project, platforms: list[str], device_sizes: list[str] | None, locale: str
+) -> dict[str, Any]:
     """What the worker needs, fixed at creation (a snapshot of the project)."""
     from ..stages.capture import CAPTURE_DEVICES
 
@@ -220,11 +274,17 @@ def collection_params(project: Project, platforms: list[str], device_sizes: list
     for pair in device_sizes or []:
         platform, size = pair.split(":", 1)
         devices.append(CAPTURE_DEVICES[platform][size].id)
-    return {"kind": "url" if project.source_url else "dir", "source": project.source,
-            "project_name": project.name, "bundle_id": project.bundle_id,
-            "max_screens": project.max_screens, "platforms": platforms,
-            "device_sizes": device_sizes, "locale": locale,
-            "devices": list(dict.fromkeys(devices))}
+    return {
+        "kind": "url" if project.source_url else "dir",
+        "source": project.source,
+        "project_name": project.name,
+        "bundle_id": project.bundle_id,
+        "max_screens": project.max_screens,
+        "platforms": platforms,
+        "device_sizes": device_sizes,
+        "locale": locale,
+        "devices": list(dict.fromkeys(devices)),
+    }
 
 
 def collection_name(project: Project, platforms: list[str], locale: str) -> str:
@@ -232,6 +292,7 @@ def collection_name(project: Project, platforms: list[str], locale: str) -> str:
 
 
 # --- the dispatcher -------------------------------------------------------------------------
+
 
 class CollectionRunner(PoolRunner):
     """Collections: the ``collections`` table is the queue; two runs (phases) per claim.
@@ -244,9 +305,17 @@ class CollectionRunner(PoolRunner):
     warm_up = False  # the capture phase needs no design pipeline; phase 2 imports it
     eager = False
 
-    def __init__(self, store: Store, *, workers: int = 1,
-                 design_options: dict[str, Any] | None = None, capture_timeout: float = 60.0,
-                 design_timeout: float = 300.0, max_attempts: int = 3, grace: float = 5.0):
+    def __init__(
+        self,
+        store: Store,
+        *,
+        workers: int = 1,
+        design_options: dict[str, Any] | None = None,
+        capture_timeout: float = 60.0,
+        design_timeout: float = 300.0,
+        max_attempts: int = 3,
+        grace: float = 5.0,
+    ):
         super().__init__(workers=workers, max_attempts=max_attempts, grace=grace)
         self.store = store
         self.design_options = dict(design_options or {})
@@ -264,13 +333,18 @@ class CollectionRunner(PoolRunner):
             if collection is not None and collection.attempts >= self.max_attempts:
                 self._fail(collection, self._interrupted_message(collection))
             else:
-                log.warning("collection %s: taken up again after a restart (%s)",
-                            collection_id, collection.status if collection else "?")
+                log.warning(
+                    "collection %s: taken up again after a restart (%s)",
+                    collection_id,
+                    collection.status if collection else "?",
+                )
 
     def _interrupted_message(self, collection: Collection) -> str:
-        return (f"the collection was interrupted {collection.attempts} times (server or "
-                "worker process died while it was being captured or designed, possibly out "
-                "of memory); not retried again. Create a new collection")
+        return (
+            f"the collection was interrupted {collection.attempts} times (server or "
+            "worker process died while it was being captured or designed, possibly out "
+            "of memory); not retried again. Create a new collection"
+        )
 
     def _timeout_message(self, collection: Collection, timeout: float) -> str:
         what = "capturing" if collection.status == "capturing" else "designing"
@@ -282,12 +356,22 @@ class CollectionRunner(PoolRunner):
         if collection is None:
             return False
         if collection.status == "capturing":
-            log.info("collection %s: capturing %s (attempt %d)", collection.collection_id,
-                     collection.params.get("source"), collection.attempts)
-            self._submit(collection, run_capture,
-                         (str(self.store.collection_dir(collection.collection_id)),
-                          collection.params, self.capture_timeout),
-                         self.capture_timeout + CAPTURE_GRACE)
+            log.info(
+                "collection %s: capturing %s (attempt %d)",
+                collection.collection_id,
+                collection.params.get("source"),
+                collection.attempts,
+            )
+            self._submit(
+                collection,
+                run_capture,
+                (
+                    str(self.store.collection_dir(collection.collection_id)),
+                    collection.params,
+                    self.capture_timeout,
+                ),
+                self.capture_timeout + CAPTURE_GRACE,
+            )
         else:
             self._start_design(collection)
         return True
@@ -296,15 +380,25 @@ class CollectionRunner(PoolRunner):
         raws = [{**r, "path": str(self.store.absolute(r["path"]))} for r in collection.raws]
         missing = [r for r in raws if not Path(r["path"]).is_file()]
         if not raws or missing:
-            self._fail(collection, f"the raw screenshots are missing from the server's data "
-                                   f"directory ({len(missing) or 'all'} of {len(raws)}); "
-                                   "create a new collection")
+            self._fail(
+                collection,
+                f"the raw screenshots are missing from the server's data "
+                f"directory ({len(missing) or 'all'} of {len(raws)}); "
+                "create a new collection",
+            )
             return
-        log.info("collection %s: designing %d screenshot(s)", collection.collection_id,
-                 len(raws))
-        self._submit(collection, run_collection_design,
-                     (str(self.store.collection_dir(collection.collection_id)), raws,
-                      collection.params, self.design_options), self.design_timeout)
+        log.info("collection %s: designing %d screenshot(s)", collection.collection_id, len(raws))
+        self._submit(
+            collection,
+            run_collection_design,
+            (
+                str(self.store.collection_dir(collection.collection_id)),
+                raws,
+                collection.params,
+                self.design_options,
+            ),
+            self.design_timeout,
+        )
 
     def _record(self, collection: Collection, future: Future) -> None:
         try:
@@ -317,27 +411,44 @@ class CollectionRunner(PoolRunner):
         if kind != "ok":
             self._fail(collection, str(value) or NO_OUTPUT)
         elif collection.status == "capturing":
-            raws = [{**r, "id": f"raw-{r['device']}-{r['step']:02d}",
-                     "name": file_name(r, raw=True), "path": self.store.relative(r["path"])}
-                    for r in value]
+            raws = [
+                {
+                    **r,
+                    "id": f"raw-{r['device']}-{r['step']:02d}",
+                    "name": file_name(r, raw=True),
+                    "path": self.store.relative(r["path"]),
+                }
+                for r in value
+            ]
             captured = self.store.collection_captured(collection, raws)
             if captured is not None:
-                log.info("collection %s: captured %d screenshot(s)", collection.collection_id,
-                         len(raws))
+                log.info(
+                    "collection %s: captured %d screenshot(s)", collection.collection_id, len(raws)
+                )
                 if self._stopping.is_set():  # no new work while stopping: next start designs
                     self._requeue(captured, count_attempt=False)
                 else:
                     self._start_design(captured)
         else:
-            outputs = [{**r, "id": f"{r['device']}-{r['step']:02d}",
-                        "name": file_name(r, raw=False), "path": self.store.relative(r["path"])}
-                       for r in value]
+            outputs = [
+                {
+                    **r,
+                    "id": f"{r['device']}-{r['step']:02d}",
+                    "name": file_name(r, raw=False),
+                    "path": self.store.relative(r["path"]),
+                }
+                for r in value
+            ]
             done = self.store.complete_collection(collection, outputs)
             if done is not None:
-                log.info("collection %s completed: %d screenshot(s)", collection.collection_id,
-                         len(outputs))
+                log.info(
+                    "collection %s completed: %d screenshot(s)",
+                    collection.collection_id,
+                    len(outputs),
+                )
 
     def _fail(self, collection: Collection, error: str) -> None:
+        error = scrub_paths(error, self.store.collection_dir(collection.collection_id))
         if self.store.fail_collection(collection, error) is not None:
             log.warning("collection %s failed: %s", collection.collection_id, error)
 

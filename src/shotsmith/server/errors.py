@@ -8,6 +8,8 @@ from any route or none, has the same JSON shape and a message that says what to 
 from __future__ import annotations
 
 import logging
+import re
+import sqlite3
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -15,6 +17,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 log = logging.getLogger("shotsmith.server")
 
@@ -22,8 +25,7 @@ log = logging.getLogger("shotsmith.server")
 class Problem(Exception):
     """Raised anywhere in a request to answer with the error body."""
 
-    def __init__(self, status: int, code: str, message: str,
-                 headers: dict[str, str] | None = None):
+    def __init__(self, status: int, code: str, message: str, headers: dict[str, str] | None = None):
         super().__init__(message)
         self.status = status
         self.code = code
@@ -32,11 +34,16 @@ class Problem(Exception):
 
 
 class ErrorDetail(BaseModel):
-    code: str = Field(description="Stable machine-readable error code, e.g. `invalid_base64`.",
-                      examples=["invalid_image"])
-    message: str = Field(description="What was wrong and what to do about it.",
-                         examples=["images[0].data: not a PNG image (it is a JPEG). "
-                                   "Supply raw screenshots as PNG files."])
+    code: str = Field(
+        description="Stable machine-readable error code, e.g. `invalid_base64`.",
+        examples=["invalid_image"],
+    )
+    message: str = Field(
+        description="What was wrong and what to do about it.",
+        examples=[
+            "images[0].data: not a PNG image (it is a JPEG). Supply raw screenshots as PNG files."
+        ],
+    )
 
 
 class ErrorBody(BaseModel):
@@ -45,10 +52,12 @@ class ErrorBody(BaseModel):
     error: ErrorDetail
 
 
-def error_response(status: int, code: str, message: str,
-                   headers: dict[str, str] | None = None) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status,
-                        headers=headers)
+def error_response(
+    status: int, code: str, message: str, headers: dict[str, str] | None = None
+) -> JSONResponse:
+    return JSONResponse(
+        {"error": {"code": code, "message": message}}, status_code=status, headers=headers
+    )
 
 
 def _response(description: str, headers: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -58,56 +67,152 @@ def _response(description: str, headers: dict[str, Any] | None = None) -> dict[s
     return spec
 
 
-UNAUTHORIZED = {401: _response(
-    "Missing or unknown API key. Send `Authorization: Bearer <API key>`.",
-    {"WWW-Authenticate": {"description": "Always `Bearer`.", "schema": {"type": "string"}}})}
+UNAUTHORIZED = {
+    401: _response(
+        "Missing or unknown API key. Send `Authorization: Bearer <API key>`.",
+        {"WWW-Authenticate": {"description": "Always `Bearer`.", "schema": {"type": "string"}}},
+    )
+}
 NOT_FOUND = {404: _response("No such resource (or it belongs to another API key).")}
 BAD_REQUEST = {400: _response("The body is not JSON, or not a JSON object.")}
-TOO_LARGE = {413: _response("The body is larger than the server accepts, or an image "
-                            "decodes to more than 10 MiB.")}
-INVALID = {422: _response("A field is missing, has the wrong type or an unsupported value, "
-                          "or an image is not a valid PNG.")}
-RATE_LIMITED = {429: _response(
-    "Too many design jobs created with this API key in the current window.",
-    {"Retry-After": {"description": "Seconds to wait before trying again.",
-                     "schema": {"type": "integer"}}})}
+TOO_LARGE = {
+    413: _response(
+        "The body is larger than the server accepts, or an image decodes to more than 10 MiB."
+    )
+}
+INVALID = {
+    422: _response(
+        "A field is missing, has the wrong type or an unsupported value, "
+        "or an image is not a valid PNG."
+    )
+}
+RATE_LIMITED = {
+    429: _response(
+        "Too many design jobs created with this API key in the current window.",
+        {
+            "Retry-After": {
+                "description": "Seconds to wait before trying again.",
+                "schema": {"type": "integer"},
+            }
+        },
+    )
+}
 
-_STATUS_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
-                 405: "method_not_allowed", 406: "not_acceptable", 413: "payload_too_large",
-                 415: "unsupported_media_type", 422: "invalid_request",
-                 429: "rate_limited"}
+_STATUS_CODES = {
+    400: "bad_request",
+    408: "request_timeout",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    406: "not_acceptable",
+    413: "payload_too_large",
+    415: "unsupported_media_type",
+    422: "invalid_request",
+    429: "rate_limited",
+}
+
+
+_FILE_TOKEN = re.compile(r"^/v1/files/[^/]+/")
+
+
+def redact_path(path: str) -> str:
+    """A request path for logs: a file URL's capability token is left out."""
+    return _FILE_TOKEN.sub("/v1/files/<token>/", path)
+
+
+_METHODS = ("DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT")
+
+
+def allowed_methods(request: Request) -> list[str]:
+    """Every method some route takes on this request's path (for ``Allow``): each method
+    is tried against the app's routes (included routers answer ``matches`` too)."""
+    allowed = []
+    for method in _METHODS:
+        scope = {**request.scope, "method": method}
+        if any(route.matches(scope)[0] == Match.FULL for route in request.app.router.routes):
+            allowed.append(method)
+    return allowed
+
+
+async def _drain(request: Request) -> None:
+    from .uploads import drain_unread
+
+    state = getattr(request.app.state, "server", None)
+    if state is not None:
+        await drain_unread(request, state.drain_limit(request))
+
+
+def storage_unavailable(exc: BaseException) -> JSONResponse:
+    detail = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+    return error_response(
+        503,
+        "storage_unavailable",
+        f"The server cannot store or read its data right now ({detail}); it is a problem on "
+        "the server's side. Try again later.",
+        {"Retry-After": "30"},
+    )
 
 
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(Problem)
     async def _problem(request: Request, exc: Problem) -> JSONResponse:
+        if exc.code != "body_too_large":  # a body over the limit is not read any further
+            await _drain(request)
         return error_response(exc.status, exc.code, exc.message, exc.headers)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        await _drain(request)
         code = _STATUS_CODES.get(exc.status_code, f"http_{exc.status_code}")
+        headers = dict(getattr(exc, "headers", None) or {})
         if exc.status_code == 404:
-            message = (f"No route {request.method} {request.url.path}. "
-                       "See /openapi.json for the routes this server offers.")
+            message = (
+                f"No route {request.method} {request.url.path}. "
+                "See /openapi.json for the routes this server offers."
+            )
         elif exc.status_code == 405:
-            message = (f"{request.method} is not allowed on {request.url.path}. "
-                       "See /openapi.json for the methods of each route.")
+            allowed = allowed_methods(request)
+            headers["Allow"] = ", ".join(allowed)
+            message = (
+                f"{request.method} is not allowed on {request.url.path}; it takes "
+                f"{', '.join(allowed)}. See /openapi.json for the methods of each route."
+            )
         else:
             message = str(exc.detail)
-        return error_response(exc.status_code, code, message, getattr(exc, "headers", None))
+        return error_response(exc.status_code, code, message, headers or None)
 
     @app.exception_handler(RequestValidationError)
     async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:
+        await _drain(request)
         errors = exc.errors()
         first = errors[0] if errors else {}
         where = ".".join(str(p) for p in first.get("loc", ()) if p not in ("body",))
-        message = f"{where}: {first.get('msg', 'invalid value')}" if where else str(
-            first.get("msg", "invalid request"))
+        message = (
+            f"{where}: {first.get('msg', 'invalid value')}"
+            if where
+            else str(first.get("msg", "invalid request"))
+        )
         return error_response(422, "invalid_request", message + ".")
+
+    @app.exception_handler(sqlite3.Error)
+    async def _database(request: Request, exc: sqlite3.Error) -> JSONResponse:
+        log.error("database error on %s %s: %s", request.method, redact_path(request.url.path), exc)
+        await _drain(request)
+        return storage_unavailable(exc)
+
+    @app.exception_handler(OSError)
+    async def _storage(request: Request, exc: OSError) -> JSONResponse:
+        log.error("storage error on %s %s: %s", request.method, redact_path(request.url.path), exc)
+        await _drain(request)
+        return storage_unavailable(exc)
 
     @app.exception_handler(Exception)
     async def _internal(request: Request, exc: Exception) -> JSONResponse:  # pragma: no cover
-        log.exception("unhandled error on %s %s", request.method, request.url.path)
-        return error_response(500, "internal_error",
-                              "The server failed to handle this request; it has been logged. "
-                              "Try again, and report it if it persists.")
+        log.exception("unhandled error on %s %s", request.method, redact_path(request.url.path))
+        return error_response(
+            500,
+            "internal_error",
+            "The server failed to handle this request; it has been logged. "
+            "Try again, and report it if it persists.",
+        )

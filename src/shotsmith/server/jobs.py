@@ -30,6 +30,7 @@ import logging
 import multiprocessing
 import os
 import queue
+import re
 import shutil
 import signal
 import threading
@@ -56,6 +57,7 @@ def default_workers() -> int:
 
 # --- what runs in a worker process -------------------------------------------------------
 
+
 def _watch_parent(parent: int) -> None:
     while True:
         time.sleep(0.5)
@@ -72,8 +74,9 @@ def init_worker(server_pid: int, warm_up: bool = True) -> None:
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     if os.getppid() != server_pid:  # the server died while this worker was starting
         os._exit(1)
-    threading.Thread(target=_watch_parent, args=(server_pid,), daemon=True,
-                     name="parent-watch").start()
+    threading.Thread(
+        target=_watch_parent, args=(server_pid,), daemon=True, name="parent-watch"
+    ).start()
     if warm_up:
         _warm_up()
 
@@ -90,8 +93,14 @@ def _warm_up() -> None:
 
         buf = io.BytesIO()
         Image.new("RGB", (60, 130), (40, 90, 160)).save(buf, "PNG")
-        design([buf.getvalue()], project_name="Warm Up", screens=["home"], out_dir=None,
-               ocr=False, write_table=False)
+        design(
+            [buf.getvalue()],
+            project_name="Warm Up",
+            screens=["home"],
+            out_dir=None,
+            ocr=False,
+            write_table=False,
+        )
     except Exception:  # pragma: no cover
         log.debug("worker warm-up failed", exc_info=True)
 
@@ -100,8 +109,13 @@ def warm() -> int:
     return os.getpid()
 
 
-def run_design(job_dir: str, inputs: list[str], project_name: str, params: dict[str, Any],
-               options: dict[str, Any]) -> tuple[str, Any]:
+def run_design(
+    job_dir: str,
+    inputs: list[str],
+    project_name: str,
+    params: dict[str, Any],
+    options: dict[str, Any],
+) -> tuple[str, Any]:
     """Design one job in a worker: ``("ok", [png paths in store order])`` or ``("error", msg)``.
 
     Only plain data crosses the process boundary; an exception becomes its message
@@ -115,10 +129,16 @@ def run_design(job_dir: str, inputs: list[str], project_name: str, params: dict[
     try:
         if out.exists():  # a re-run after an interruption starts clean
             shutil.rmtree(out)
-        frame = design([str(Path(job_dir) / p) for p in inputs], project_name=project_name,
-                       bundle_id=params.get("bundle_id") or None, screens=params["screens"],
-                       devices=params["devices"], template=params.get("template", "default"),
-                       out_dir=out, **options)
+        frame = design(
+            [str(Path(job_dir) / p) for p in inputs],
+            project_name=project_name,
+            bundle_id=params.get("bundle_id") or None,
+            screens=params["screens"],
+            devices=params["devices"],
+            template=params.get("template", "default"),
+            out_dir=out,
+            **options,
+        )
         if C.POSITION in frame.columns:
             frame = frame.sort_values(C.POSITION, kind="stable")
         paths = [str(p) for p in frame.get(C.RENDER_PATH, []) if p and Path(p).is_file()]
@@ -126,20 +146,49 @@ def run_design(job_dir: str, inputs: list[str], project_name: str, params: dict[
     except ShotsmithError as exc:
         return "error", _scrub(str(exc), job_dir)
     except MemoryError:
-        return "error", "the server ran out of memory while designing this job; send fewer " \
-                        "or smaller images"
+        return (
+            "error",
+            "the server ran out of memory while designing this job; send fewer or smaller images",
+        )
+    except OSError as exc:  # writing the outputs: disk full, data directory not writable
+        traceback.print_exc()
+        return "error", storage_message(exc, "this job's screenshots")
     except Exception as exc:  # a bug: keep the job's error readable, log the traceback
         traceback.print_exc()
-        return "error", _scrub(f"internal error while designing ({type(exc).__name__}: {exc})",
-                               job_dir)
+        return "error", _scrub(
+            f"internal error while designing ({type(exc).__name__}: {exc})", job_dir
+        )
 
 
 def _scrub(message: str, job_dir: str) -> str:
     """Error messages name files relative to the job ("inputs/01.png"), not server paths."""
-    return message.replace(str(Path(job_dir)) + os.sep, "")
+    return scrub_paths(message, job_dir)
+
+
+#: An absolute path (not the ``//host`` of a URL): ``/var/data/jobs/x/out/01.png``
+_ABSOLUTE_PATH = re.compile(r"(?<![\w.:/~-])/(?:[^\s'\"():,;<>/]+/)*([^\s'\"():,;<>/]+)/?")
+
+
+def scrub_paths(message: str, *roots: str | os.PathLike[str]) -> str:
+    """``message`` without server paths: names under ``roots`` become relative
+    ("inputs/01.png"), any other absolute path its last part ("Inter-Bold.otf")."""
+    for root in roots:
+        text = str(Path(root))
+        message = message.replace(text + os.sep, "").replace(text, ".")
+    return _ABSOLUTE_PATH.sub(lambda m: m.group(1), message)
+
+
+def storage_message(exc: OSError, what: str) -> str:
+    """A job's error when the server cannot write: the client's request was fine."""
+    reason = (exc.strerror or type(exc).__name__).lower()
+    return (
+        f"storage unavailable: the server could not write {what} ({reason}); this is a "
+        "problem on the server's side, not with the images. Submit the job again later"
+    )
 
 
 # --- the dispatcher -----------------------------------------------------------------------
+
 
 @dataclass
 class _Running:
@@ -161,8 +210,7 @@ class PoolRunner:
     warm_up = True  # import and exercise the design pipeline in each worker at start-up
     eager = True  # start the workers with the runner (else at the first claim)
 
-    def __init__(self, *, workers: int | None = None, max_attempts: int = 3,
-                 grace: float = 5.0):
+    def __init__(self, *, workers: int | None = None, max_attempts: int = 3, grace: float = 5.0):
         self.workers = workers if workers and workers > 0 else default_workers()
         self.max_attempts = max_attempts
         self.grace = grace
@@ -245,10 +293,12 @@ class PoolRunner:
             log.exception("%s dispatcher stopped unexpectedly", self.kind)
 
     def _new_pool(self) -> ProcessPoolExecutor:
-        pool = ProcessPoolExecutor(max_workers=self.workers,
-                                   mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=init_worker,
-                                   initargs=(os.getpid(), self.warm_up))
+        pool = ProcessPoolExecutor(
+            max_workers=self.workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=init_worker,
+            initargs=(os.getpid(), self.warm_up),
+        )
         try:
             for _ in range(self.workers):  # start every worker now, not on the first job
                 pool.submit(warm)
@@ -299,8 +349,12 @@ class PoolRunner:
         if item.attempts >= self.max_attempts:
             self._fail(item, self._interrupted_message(item))
         elif self._requeue(item, count_attempt=True):
-            log.warning("%s %s: worker process died (%s); re-queued", self.kind,
-                        self._key(item), type(exc).__name__)
+            log.warning(
+                "%s %s: worker process died (%s); re-queued",
+                self.kind,
+                self._key(item),
+                type(exc).__name__,
+            )
 
     def _expire(self) -> None:
         """Fail runs over their time limit; a stuck worker ends with its pool."""
@@ -332,8 +386,9 @@ class PoolRunner:
         self._drain()
         for run in list(self._running.values()):
             if self._requeue(run.item, count_attempt=False):
-                log.info("%s %s put back in the queue for the next start", self.kind,
-                         self._key(run.item))
+                log.info(
+                    "%s %s put back in the queue for the next start", self.kind, self._key(run.item)
+                )
         self._running.clear()
         if self._pool is not None:
             _terminate(self._pool)
@@ -343,9 +398,18 @@ class PoolRunner:
 class JobRunner(PoolRunner):
     """Design jobs: the ``design_jobs`` table is the queue; one run per job."""
 
-    def __init__(self, store: Store, notifier: Notifier, output_urls: Callable[[Job], list[str]],
-                 *, workers: int | None = None, design_options: dict[str, Any] | None = None,
-                 max_attempts: int = 3, grace: float = 5.0, job_timeout: float = 300.0):
+    def __init__(
+        self,
+        store: Store,
+        notifier: Notifier,
+        output_urls: Callable[[Job], list[str]],
+        *,
+        workers: int | None = None,
+        design_options: dict[str, Any] | None = None,
+        max_attempts: int = 3,
+        grace: float = 5.0,
+        job_timeout: float = 300.0,
+    ):
         super().__init__(workers=workers, max_attempts=max_attempts, grace=grace)
         self.store = store
         self.notifier = notifier
@@ -367,8 +431,11 @@ class JobRunner(PoolRunner):
         failed_ids = {f.job_id for f in failed}
         requeued = [j for j in requeued if j not in failed_ids]
         if requeued:
-            log.warning("re-queued %d job(s) left processing by a previous run: %s",
-                        len(requeued), ", ".join(requeued))
+            log.warning(
+                "re-queued %d job(s) left processing by a previous run: %s",
+                len(requeued),
+                ", ".join(requeued),
+            )
         for job in failed:
             log.warning("job %s failed after interruptions: %s", job.job_id, job.error)
         self.store.abandon_webhooks_in_flight()
@@ -376,13 +443,17 @@ class JobRunner(PoolRunner):
             self.notifier.send(job, self.output_urls(job) if job.status == "completed" else [])
 
     def _interrupted_message(self, job: Job) -> str:
-        return (f"the job was interrupted {job.attempts} times (server or worker process "
-                "died while rendering it, possibly out of memory); not retried again. "
-                "Submit it again, with fewer or smaller images if it keeps failing")
+        return (
+            f"the job was interrupted {job.attempts} times (server or worker process "
+            "died while rendering it, possibly out of memory); not retried again. "
+            "Submit it again, with fewer or smaller images if it keeps failing"
+        )
 
     def _timeout_message(self, job: Job, timeout: float) -> str:
-        return f"the job took longer than {timeout:g} s and was stopped; submit fewer or " \
-               "smaller images"
+        return (
+            f"the job took longer than {timeout:g} s and was stopped; submit fewer or "
+            "smaller images"
+        )
 
     # --- claiming and recording ------------------------------------------------------------
     def _key(self, job: Job) -> str:
@@ -396,14 +467,22 @@ class JobRunner(PoolRunner):
         job_dir = self.store.job_dir(job.job_id)
         missing = [p for p in inputs if not (job_dir / p).is_file()]
         if not inputs or missing:
-            self._fail(job, f"the job's input images are missing from the server's "
-                            f"data directory ({len(missing) or 'all'} of "
-                            f"{job.input_count}); submit the job again")
+            self._fail(
+                job,
+                f"the job's input images are missing from the server's "
+                f"data directory ({len(missing) or 'all'} of "
+                f"{job.input_count}); submit the job again",
+            )
             return True
-        log.info("job %s: designing %d image(s) (attempt %d)", job.job_id, job.input_count,
-                 job.attempts)
-        self._submit(job, run_design, (str(job_dir), inputs, job.project_name, job.params,
-                                       self.design_options), self.job_timeout)
+        log.info(
+            "job %s: designing %d image(s) (attempt %d)", job.job_id, job.input_count, job.attempts
+        )
+        self._submit(
+            job,
+            run_design,
+            (str(job_dir), inputs, job.project_name, job.params, self.design_options),
+            self.job_timeout,
+        )
         return True
 
     def _record(self, job: Job, future: Future) -> None:
@@ -419,8 +498,9 @@ class JobRunner(PoolRunner):
             if not outputs:
                 self._fail(job, NO_OUTPUT)
             elif len(outputs) != job.input_count:
-                self._fail(job, f"rendering produced {len(outputs)} of "
-                                f"{job.input_count} screenshots")
+                self._fail(
+                    job, f"rendering produced {len(outputs)} of {job.input_count} screenshots"
+                )
             else:
                 done = self.store.complete(job, outputs)
                 if done is not None:
@@ -430,6 +510,7 @@ class JobRunner(PoolRunner):
             self._fail(job, str(value) or NO_OUTPUT)
 
     def _fail(self, job: Job, error: str) -> None:
+        error = scrub_paths(error, self.store.job_dir(job.job_id), self.store.data_dir)
         failed = self.store.fail(job, error)
         if failed is not None:
             log.warning("job %s failed: %s", job.job_id, error)

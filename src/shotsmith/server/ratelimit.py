@@ -20,8 +20,9 @@ DEFAULT_WINDOW = 60.0
 
 
 class RateLimiter:
-    def __init__(self, limit: int = DEFAULT_LIMIT, window: float = DEFAULT_WINDOW,
-                 clock=time.monotonic):
+    def __init__(
+        self, limit: int = DEFAULT_LIMIT, window: float = DEFAULT_WINDOW, clock=time.monotonic
+    ):
         if limit < 1 or window <= 0:
             raise ValueError("rate limit: limit must be >= 1 and window > 0")
         self.limit = limit
@@ -41,6 +42,7 @@ class RateLimiter:
                 return max(1, math.ceil(hits[0] + self.window - now))
             hits.append(now)
             if len(self._hits) > 10_000:  # forget idle keys now and then
-                self._hits = {k: v for k, v in self._hits.items()
-                              if v and v[-1] > now - self.window}
+                self._hits = {
+                    k: v for k, v in self._hits.items() if v and v[-1] > now - self.window
+                }
             return 0

@@ -7,8 +7,11 @@ Two kinds of source:
   and an explorer walks the app's own links and buttons, de-duplicates screens
   that look the same, names them and ranks them (start page first, then the most
   distinct, content-rich ones). Raw captures are at the device's exact native
-  pixels with a clean status bar drawn into the top inset (``status_bar=False``
-  leaves it empty). See :mod:`shotsmith.capture_explore`.
+  pixels; the page is laid out below a band as high as the device's top inset, which
+  shows the page's own top colour with a clean status bar drawn in it
+  (``status_bar=False`` leaves the band plain). Only settled HTML screens are kept; a
+  sign-in wall is reported, or passed with ``login=`` / ``storage_state=``. See
+  :mod:`shotsmith.capture_explore` and :mod:`shotsmith.capture_pages`.
 * a **folder** of screenshots simulators already produced: fastlane snapshot
   (``<dir>/<locale>/<Device Name>-<screen>.png``), fastlane screengrab
   (``<dir>/<locale>/images/phoneScreenshots/*.png``) or a flat folder. Every image's
@@ -18,8 +21,11 @@ Device sizes are the store's display classes in inches, as text ("6.9", "6.5",
 "6.3", "6.1", "5.5", iPad "13"/"11"; Android "6.3", "6.7"), mapped to a device
 (viewport, scale, native pixels) and its store canvas; see :data:`CAPTURE_DEVICES`.
 
-``capture(...)`` returns the frame; ``capture_report(...)`` returns it together with
-what was skipped and why (pages that failed, duplicates, other origins, budget).
+``capture(...)`` returns the frame (``read_screenshots``' columns plus ``screen_elements``,
+the visible text with roles and boxes, and ``screen_url``); ``capture_report(...)`` returns
+it together with what was skipped and why (pages that failed, raw data, error pages,
+transient states, duplicates, other templates, other origins, budget) and notes (a
+sign-in wall, a desktop-only layout).
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ import logging
 import math
 import os
 import re
+import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -62,11 +69,14 @@ from ..devices import DEVICES, STORE_SIZES
 from ..errors import InputImageError, ShotsmithError
 from ..io import MANIFEST_NAMES, check_png, read_screenshots, screen_name_from_file, slugify
 from ..png import encode_png
-from ..statusbar import StatusBarStyle, draw_status_bar
+from ..statusbar import StatusBarStyle, draw_status_bar, top_color
 
 log = logging.getLogger("shotsmith.capture")
 
 PLATFORMS = ("ios", "android")
+#: the columns of a captured frame: read_screenshots' inputs, the DOM text with roles and
+#: the page each screen shows (read_screenshots reads both back from manifest.json)
+FRAME_COLUMNS = (*C.INPUT_COLUMNS, C.SCREEN_ELEMENTS, C.SCREEN_URL)
 
 
 # --- devices and sizes ----------------------------------------------------------
@@ -308,7 +318,13 @@ def emulation(device: CaptureDevice, chrome_major: str = "131") -> Emulation:
     else:
         ua = USER_AGENTS["ipad" if device.tablet else "iphone"]
     return Emulation(
-        device_id=device.id, width=w_pt, height=h_pt, scale=scale, px=device.px, user_agent=ua
+        device_id=device.id,
+        width=w_pt,
+        height=h_pt,
+        scale=scale,
+        px=device.px,
+        user_agent=ua,
+        band_pt=device.top_inset_pt,
     )
 
 
@@ -326,9 +342,13 @@ class CaptureReport:
     seconds: float = 0.0
     explored: int = 0  # distinct screens found (web)
     visited: int = 0  # pages loaded while exploring (web)
+    sign_in_url: str = ""  # where the app asked for a sign-in it did not get (web)
+    notes: list[str] = field(default_factory=list)  # what the user should know (web)
+    titles: dict[Any, str] = field(default_factory=dict)  # frame index -> page title (web)
 
     def summary(self) -> str:
         lines = [f"{self.source}: {len(self.frame)} screenshot(s) in {self.seconds:.1f} s"]
+        lines += [f"  note: {note}" for note in self.notes]
         for s in self.skipped:
             lines.append(f"  skipped {s.url}: {s.reason}" + (f" [{s.device}]" if s.device else ""))
         return "\n".join(lines)
@@ -351,15 +371,23 @@ def capture(
     page_timeout_s: float | None = None,
     browser_path: str | None = None,
     progress: bool = False,
+    login: str | tuple[str, str] | None = None,
+    storage_state: str | Path | dict | None = None,
 ) -> pd.DataFrame:
     """Raw screenshots of a web app (URL) or a screenshot folder, as a read_screenshots frame.
 
     ``platforms`` defaults to iOS for a web app; for a folder, to whatever platform the
     screenshots' pixel sizes say. One set (``app_id``) per device captured;
-    ``screen_text`` holds the visible DOM text of each web screen. With ``out_dir``
-    the PNGs (and a manifest.json per set) are written there and the frame
-    references the files; otherwise it holds the PNG bytes. What was skipped is
-    logged; :func:`capture_report` returns it.
+    ``screen_text`` holds the visible DOM text of each web screen, ``screen_elements`` the
+    same text with roles and boxes, ``screen_url`` the page. With ``out_dir`` the PNGs (and
+    a manifest.json per set) are written there and the frame references the files;
+    otherwise it holds the PNG bytes.
+
+    An app behind a sign-in: ``login=("user", "password")`` (or ``"user:password"``) fills
+    the app's own sign-in form once; ``storage_state`` starts from a Playwright storage
+    state (a file saved after signing in, or its dict). Without either, a sign-in wall is
+    reported (logged as a warning, and in :func:`capture_report`'s ``notes``). What was
+    skipped is logged; :func:`capture_report` returns it.
     """
     return capture_report(
         source,
@@ -377,6 +405,8 @@ def capture(
         page_timeout_s=page_timeout_s,
         browser_path=browser_path,
         progress=progress,
+        login=login,
+        storage_state=storage_state,
     ).frame
 
 
@@ -397,8 +427,10 @@ def capture_report(
     page_timeout_s: float | None = None,
     browser_path: str | None = None,
     progress: bool = False,
+    login: str | tuple[str, str] | None = None,
+    storage_state: str | Path | dict | None = None,
 ) -> CaptureReport:
-    """Like :func:`capture`, returning a :class:`CaptureReport` (frame + skipped + timings)."""
+    """Like :func:`capture`, returning a :class:`CaptureReport` (frame + skipped + notes)."""
     if not isinstance(max_screens, int) or isinstance(max_screens, bool) or max_screens < 1:
         raise ShotsmithError(f"max_screens must be a whole number >= 1, got {max_screens!r}")
     if not timeout_s or timeout_s <= 0:
@@ -410,6 +442,8 @@ def capture_report(
     ):
         raise ShotsmithError(f"locale must be a BCP 47 tag such as en-US, got {locale!r}")
     locale = locale.strip().replace("_", "-")
+    credentials = parse_login(login)
+    state = load_storage_state(storage_state)
     started = time.monotonic()
     text = str(source).strip() if isinstance(source, (str, Path)) else ""
     if re.match(r"^https?://", text, re.I):
@@ -431,6 +465,13 @@ def capture_report(
             page_timeout_s=page_timeout_s,
             browser_path=browser_path,
             progress=progress,
+            login=credentials,
+            storage_state=state,
+        )
+    elif credentials or state is not None:
+        raise ShotsmithError(
+            "login and storage_state are for capturing a web app (an http(s):// URL), "
+            f"not a folder of screenshots ({source!r})."
         )
     elif text and Path(text).is_dir():
         report = _capture_folder(
@@ -455,11 +496,84 @@ def capture_report(
     report.seconds = time.monotonic() - started
     for s in report.skipped:
         log.info("capture skipped %s: %s", s.url, s.reason)
+    for note in report.notes:
+        log.warning("capture: %s", note)
     if out_dir is not None:
         report.frame = write_capture(
-            report.frame, out_dir, skipped=report.skipped, source=report.source
+            report.frame,
+            out_dir,
+            skipped=report.skipped,
+            source=report.source,
+            titles=report.titles,
+            notes=report.notes,
+            sign_in_url=report.sign_in_url,
         )
     return report
+
+
+def parse_login(login: str | tuple[str, str] | list[str] | None) -> tuple[str, str] | None:
+    """``"user:password"`` or ``(user, password)`` -> (user, password); a clear error if not.
+
+    A bare ``"user"`` takes the password from ``$SHOTSMITH_LOGIN_PASSWORD`` (so it need not
+    appear on a command line).
+    """
+    if login is None or login == "":
+        return None
+    if isinstance(login, str):
+        user, sep, password = login.partition(":")
+        if not sep:
+            password = os.environ.get("SHOTSMITH_LOGIN_PASSWORD", "")
+            if not password:
+                raise ShotsmithError(
+                    "login must be USER:PASSWORD (or set $SHOTSMITH_LOGIN_PASSWORD and pass "
+                    "just USER); got a user name without a password."
+                )
+    elif isinstance(login, (tuple, list)) and len(login) == 2:
+        user, password = (str(v) for v in login)
+    else:
+        raise ShotsmithError(
+            f"login must be 'USER:PASSWORD' or a (user, password) pair, got {type(login).__name__}"
+        )
+    if not password:
+        raise ShotsmithError(
+            "login needs a password (USER:PASSWORD; ':PASSWORD' for an app that asks for a "
+            "password only)."
+        )
+    return user.strip(), password
+
+
+def load_storage_state(state: str | Path | dict | None) -> dict | None:
+    """A Playwright storage state (file or dict), checked; a clear error when it is not one."""
+    if state is None or state == "":
+        return None
+    if isinstance(state, dict):
+        data, where = state, "storage_state"
+    else:
+        path = Path(state)
+        if not path.is_file():
+            raise ShotsmithError(
+                f"storage state {path}: no such file. Save one after signing in (Playwright: "
+                "context.storage_state(path=...)) or pass --login USER:PASSWORD instead."
+            )
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise ShotsmithError(
+                f"storage state {path}: not valid JSON ({exc}). Pass the file Playwright's "
+                "context.storage_state(path=...) wrote."
+            ) from exc
+        where = str(path)
+    if (
+        not isinstance(data, dict)
+        or not isinstance(data.get("cookies", []), list)
+        or not isinstance(data.get("origins", []), list)
+        or not ({"cookies", "origins"} & set(data))
+    ):
+        raise ShotsmithError(
+            f"{where}: not a Playwright storage state (expected an object with 'cookies' and "
+            "'origins' lists, as context.storage_state(path=...) writes)."
+        )
+    return {"cookies": list(data.get("cookies", [])), "origins": list(data.get("origins", []))}
 
 
 def _run_outside_event_loop(fn: Any, *args: Any, **kwargs: Any) -> Any:
@@ -489,6 +603,8 @@ def _capture_web(
     page_timeout_s: float | None,
     browser_path: str | None,
     progress: bool,
+    login: tuple[str, str] | None,
+    storage_state: dict | None,
 ) -> CaptureReport:
     try:
         from playwright.sync_api import sync_playwright
@@ -527,6 +643,8 @@ def _capture_web(
                     allow_forms=allow_forms,
                     deadline=t0 + timeout_s * (0.7 if len(devices) > 1 else 1.0),
                     page_timeout_s=page_timeout,
+                    login=login,
+                    storage_state=storage_state,
                 )
                 # look beyond max_screens so ranking has a choice (the start page is always first)
                 explore_limit = 1 if max_screens == 1 else max_screens + max(4, max_screens)
@@ -553,7 +671,9 @@ def _capture_web(
                     )
                 app = project_name or app_name_from(result.screens) or _host_name(url)
                 name_screens(chosen, app)
-                shots[devices[0].id] = [Shot(s.png, s.text) for s in chosen]
+                shots[devices[0].id] = [
+                    Shot(s.png, s.text, s.offset, s.elements, s.url, s.title) for s in chosen
+                ]
                 explorer.deadline = deadline
                 for device in devices[1:]:
                     shots[device.id] = explorer.recapture(emulation(device, major), chosen)
@@ -569,7 +689,7 @@ def _capture_web(
         if bar is not None:
             bar.close()
 
-    rows = _web_frame(
+    rows, titles = _web_frame(
         chosen,
         shots,
         devices,
@@ -586,6 +706,9 @@ def _capture_web(
         source=url,
         explored=len(result.screens),
         visited=result.visited,
+        sign_in_url=result.sign_in_url,
+        notes=list(dict.fromkeys(result.notes)),
+        titles=titles,
     )
 
 
@@ -599,7 +722,7 @@ def _web_frame(
     locale: str,
     status_bar: bool,
     skipped: list[Skipped],
-) -> pd.DataFrame:
+) -> tuple[pd.DataFrame, dict[int, str]]:
     jobs = []
     for device in devices:
         for screen, shot in zip(chosen, shots.get(device.id, [])):
@@ -608,14 +731,21 @@ def _web_frame(
                 continue
             jobs.append((device, screen, shot))
     with concurrent.futures.ThreadPoolExecutor(min(4, os.cpu_count() or 1)) as pool:
-        pngs = list(pool.map(lambda j: finish_png(j[2].png, j[0], status_bar=status_bar), jobs))
+        pngs = list(
+            pool.map(
+                lambda j: finish_png(j[2].png, j[0], offset=j[2].offset, status_bar=status_bar),
+                jobs,
+            )
+        )
     base = slugify(app)
     records = []
+    titles: dict[int, str] = {}
     positions: dict[str, int] = {}
     for (device, screen, shot), png in zip(jobs, pngs):
         app_id = base if len(devices) == 1 else f"{base}-{device.id}"
         pos = positions.get(app_id, 0)
         positions[app_id] = pos + 1
+        titles[len(records)] = shot.title
         records.append(
             {
                 C.APP_ID: app_id,
@@ -629,22 +759,35 @@ def _web_frame(
                 C.SCREEN_TEXT: shot.text,
                 C.IMAGE_WIDTH: device.px[0],
                 C.IMAGE_HEIGHT: device.px[1],
+                C.SCREEN_ELEMENTS: shot.elements,
+                C.SCREEN_URL: shot.url,
             }
         )
-    return pd.DataFrame(records, columns=list(C.INPUT_COLUMNS))
+    return pd.DataFrame(records, columns=list(FRAME_COLUMNS)), titles
 
 
-def finish_png(png: bytes, device: CaptureDevice, *, status_bar: bool = True) -> bytes:
-    """Browser screenshot -> exact native pixels, RGB, status bar drawn (optional), PNG."""
+def finish_png(
+    png: bytes, device: CaptureDevice, *, offset: int = 0, status_bar: bool = True
+) -> bytes:
+    """Browser screenshot -> exact native pixels, RGB, status bar drawn (optional), PNG.
+
+    ``offset``: the page was laid out below a status-bar band this many pixels high (as iOS
+    lays out a web view below the status bar); the band shows the page's own top colour and
+    the status bar is drawn there, so it never covers the page.
+    """
     with Image.open(io.BytesIO(png)) as im:
         im.load()
-        image = im.convert("RGB")
+        page = im.convert("RGB")
     w, h = device.px
-    if image.size != (w, h):
-        if image.width >= w and image.height >= h:
-            image = image.crop((0, 0, w, h))  # the viewport was rounded up by < 1 point
-        else:
-            image = image.resize((w, h), Image.LANCZOS)
+    if page.width != w:
+        page = page.resize((w, max(1, round(page.height * w / page.width))), Image.LANCZOS)
+    if offset > 0:
+        image = Image.new("RGB", (w, h), top_color(page))
+        image.paste(page.crop((0, 0, w, min(page.height, h - offset))), (0, offset))
+    elif page.height >= h:
+        image = page.crop((0, 0, w, h))  # the viewport was rounded up by < 1 point
+    else:
+        image = page.resize((w, h), Image.LANCZOS)
     if status_bar:
         image = draw_status_bar(image, device.status_bar_style())
     return encode_png(image)
@@ -786,7 +929,7 @@ def _capture_folder(
         frame[C.APP_ID] = [f"{a}-{d}" for a, d in zip(frame[C.APP_ID], frame[C.DEVICE])]
     devs = [d for d in _all_devices() if d.id in ids]
     return CaptureReport(
-        frame=frame[list(C.INPUT_COLUMNS)], skipped=skipped, devices=devs, source=str(folder)
+        frame=frame[list(FRAME_COLUMNS)], skipped=skipped, devices=devs, source=str(folder)
     )
 
 
@@ -1003,12 +1146,22 @@ def _wrong_platform(
 
 
 def write_capture(
-    frame: pd.DataFrame, out_dir: str | Path, *, skipped: Sequence[Skipped] = (), source: str = ""
+    frame: pd.DataFrame,
+    out_dir: str | Path,
+    *,
+    skipped: Sequence[Skipped] = (),
+    source: str = "",
+    titles: dict[Any, str] | None = None,
+    notes: Sequence[str] = (),
+    sign_in_url: str = "",
 ) -> pd.DataFrame:
     """Write each set as ``NN_<screen>.png`` + manifest.json; return the frame with paths.
 
     One set goes straight into ``out_dir``; several go into ``out_dir/<device>/``.
-    The manifest is what ``read_screenshots`` and ``shotsmith design`` read.
+    The manifest is what ``read_screenshots`` and ``shotsmith design`` read: per screen
+    its file, name, visible text, and for a captured web page its ``url``, ``title`` and
+    ``elements`` (the text with roles and boxes, see ``columns.SCREEN_ELEMENTS``); per set
+    what was skipped and why, and notes such as a sign-in wall.
     """
     out = Path(out_dir)
     frame = frame.copy()
@@ -1016,6 +1169,7 @@ def write_capture(
     one_set_per_device = all(rows[C.DEVICE].nunique() == 1 for _, rows in sets) and frame[
         C.DEVICE
     ].nunique() == len(sets)
+    paths: dict[Any, str] = {}
     for app_id, rows in sets:
         device = str(rows[C.DEVICE].iloc[0])
         folder = out if len(sets) == 1 else out / (device if one_set_per_device else app_id)
@@ -1033,14 +1187,20 @@ def write_capture(
             tmp = path.with_suffix(".png.tmp")
             tmp.write_bytes(data)
             os.replace(tmp, path)
-            frame.at[idx, C.IMAGE] = str(path)
-            entries.append(
-                {
-                    "file": path.name,
-                    "screen": str(row[C.SCREEN]),
-                    "text": str(row[C.SCREEN_TEXT] or ""),
-                }
-            )
+            paths[idx] = str(path)
+            entry: dict[str, Any] = {
+                "file": path.name,
+                "screen": str(row[C.SCREEN]),
+                "text": str(row[C.SCREEN_TEXT] or ""),
+            }
+            url = str(row.get(C.SCREEN_URL) or "")
+            if url:
+                entry["url"] = url
+                entry["title"] = str((titles or {}).get(idx, ""))
+            elements = row.get(C.SCREEN_ELEMENTS)
+            if isinstance(elements, list) and (elements or url):
+                entry["elements"] = elements
+            entries.append(entry)
         manifest = {
             "project_name": str(rows[C.PROJECT_NAME].iloc[0]),
             "bundle_id": str(rows[C.BUNDLE_ID].iloc[0] or ""),
@@ -1050,13 +1210,37 @@ def write_capture(
         }
         if source:
             manifest["source"] = source
+        if sign_in_url:
+            manifest["sign_in"] = sign_in_url
+        if notes:
+            manifest["notes"] = list(notes)
         mine = [s for s in skipped if not s.device or s.device == device]
         if mine:
             manifest["skipped"] = [{"url": s.url, "reason": s.reason, "kind": s.kind} for s in mine]
-        (folder / "manifest.json").write_text(
-            json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
-        )
+        (folder / "manifest.json").write_text(_manifest_json(manifest), encoding="utf-8")
+    # a column of paths, as read_screenshots builds it (so both give the same frame)
+    frame[C.IMAGE] = pd.Series([paths[i] for i in frame.index], index=frame.index)
     return frame
+
+
+def _manifest_json(manifest: dict[str, Any]) -> str:
+    """Indented JSON with one line per element, so a manifest stays readable."""
+    lines: dict[str, str] = {}
+    screens = []
+    for entry in manifest["screens"]:
+        entry = dict(entry)
+        if "elements" in entry:
+            compact = []
+            for element in entry["elements"]:
+                token = f"@@element{len(lines)}@@"
+                lines[token] = json.dumps(element, ensure_ascii=False)
+                compact.append(token)
+            entry["elements"] = compact
+        screens.append(entry)
+    text = json.dumps({**manifest, "screens": screens}, indent=2, ensure_ascii=False)
+    for token, line in lines.items():
+        text = text.replace(f'"{token}"', line, 1)
+    return text + "\n"
 
 
 # --- command line -------------------------------------------------------------
@@ -1097,6 +1281,19 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-status-bar", action="store_true", help="do not draw a status bar")
     p.add_argument("--allow-forms", action="store_true", help="allow pressing submit buttons")
     p.add_argument(
+        "--login",
+        metavar="USER:PASSWORD",
+        help="sign in with the app's own sign-in form first (once); USER alone takes the "
+        "password from $SHOTSMITH_LOGIN_PASSWORD",
+    )
+    p.add_argument(
+        "--storage-state",
+        metavar="FILE",
+        type=Path,
+        help="start from a Playwright storage state saved after signing in "
+        "(context.storage_state(path=FILE))",
+    )
+    p.add_argument(
         "--browser",
         default=os.environ.get("SHOTSMITH_CHROMIUM"),
         help="Chromium executable (default: $SHOTSMITH_CHROMIUM or system chromium)",
@@ -1106,6 +1303,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
 
 def _capture_command(args: argparse.Namespace) -> int:
     sizes = [s for group in (args.sizes or []) for s in group] or None
+    if not log.handlers:  # the notes are printed below; the library's warnings need not be
+        log.addHandler(logging.NullHandler())
     report = capture_report(
         args.source,
         platforms=args.platforms,
@@ -1121,6 +1320,8 @@ def _capture_command(args: argparse.Namespace) -> int:
         out_dir=args.out,
         browser_path=args.browser,
         progress=True,
+        login=args.login,
+        storage_state=args.storage_state,
     )
     frame = report.frame
     print(f"{frame[C.PROJECT_NAME].iloc[0]}: {len(frame)} screenshot(s) in {report.seconds:.1f} s")
@@ -1128,4 +1329,6 @@ def _capture_command(args: argparse.Namespace) -> int:
         print(f"  {row[C.IMAGE]}  {row[C.IMAGE_WIDTH]}x{row[C.IMAGE_HEIGHT]}  {row[C.SCREEN]!r}")
     for s in report.skipped:
         print(f"  skipped {s.url}: {s.reason}")
+    for note in report.notes:
+        print(f"shotsmith capture: {note}", file=sys.stderr)
     return 0

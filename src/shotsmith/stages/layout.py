@@ -33,6 +33,7 @@ from ..color import (
 from ..devices import get_device, output_size
 from ..errors import ShotsmithError, TemplateError
 from ..scene import Background, DeviceFrame, Scene, TextBlock
+from ..screenband import screen_band
 from ..text import fit_size, font_for, ink_box, load_font, wrap_balanced
 from .render import background_region
 
@@ -413,6 +414,7 @@ def _plan_set(rows: pd.DataFrame, t: dict[str, Any], size: tuple[int, int]) -> l
             punch_hole=_hole(device, dev_x + band + bezel, dev_y + band + bezel, screen_w, s),
             shadow=shadow_px,
             screenshot=row[C.IMAGE] if isinstance(row[C.IMAGE], str) else None,
+            screen_band=screen_band(row[C.IMAGE], device, screen_w, screen_h),
         )
         texts = []
         for block in slide_blocks:

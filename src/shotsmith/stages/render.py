@@ -25,6 +25,7 @@ from ..color import to_rgb
 from ..io import open_image
 from ..png import encode_png, write_png
 from ..scene import Background, DeviceFrame, Scene, as_scene
+from ..statusbar import StatusBarStyle, paint_status_bar
 from ..text import direction_of, load_font
 
 SUPERSAMPLE = 4  # antialiasing factor for curved edges
@@ -135,7 +136,7 @@ def _paste_color(canvas: Image.Image, color: str, mask: Image.Image, x: int, y: 
 
 
 def _device_key(dev: DeviceFrame) -> str:
-    fields = {k: v for k, v in dev.__dict__.items() if k != "screenshot"}
+    fields = {k: v for k, v in dev.__dict__.items() if k not in ("screenshot", "screen_band")}
     return json.dumps(fields, sort_keys=True)
 
 
@@ -184,7 +185,26 @@ def _draw_screen(canvas: Image.Image, dev: DeviceFrame, shot: Image.Image) -> No
     # Hamming is Pillow's sharp, cheap filter for shrinking (the usual case: a 1206 px
     # screenshot into a ~1010 px display, at half the cost of bicubic); bicubic to enlarge
     resample = Image.Resampling.HAMMING if cover <= 1.0 else Image.Resampling.BICUBIC
-    screen = shot.resize((sw, vis_h), resample, box=(left, 0.0, left + src_box_w, vis_h / cover))
+    band = dev.screen_band
+    if band:  # the screenshot starts below a status-bar band of its own top colour
+        band_h = min(int(band["height"]), vis_h)
+        screen = Image.new("RGB", (sw, vis_h), to_rgb(band["color"]))
+        if vis_h > band_h:
+            content = vis_h - band_h
+            screen.paste(
+                shot.resize(
+                    (sw, content), resample, box=(left, 0.0, left + src_box_w, content / cover)
+                ),
+                (0, band_h),
+            )
+        bar = dict(band["status_bar"])
+        if bar.get("island_pt") is not None:
+            bar["island_pt"] = tuple(bar["island_pt"])
+        paint_status_bar(screen, StatusBarStyle(**bar))
+    else:
+        screen = shot.resize(
+            (sw, vis_h), resample, box=(left, 0.0, left + src_box_w, vis_h / cover)
+        )
     mask = rounded_mask(sw, sh, dev.screen_radius)
     r = dev.screen_radius
     # rounded corners need a masked paste; the rows between them are a plain copy

@@ -1,0 +1,308 @@
+// One pass over a settled page: its metadata, the visible text (as lines, and as elements
+// with roles and boxes), the links to follow, the controls worth pressing (marked with
+// data-shotsmith-click so the explorer can press them by index) and signals the explorer
+// judges the page by (a sign-in form, a desktop-only layout, where content starts).
+// Every value read from the DOM goes through str()/hrefOf(): an SVG link's href is an
+// SVGAnimatedString, a className may be one too, attributes may be missing.
+(opts) => {
+  const {allowForms, maxClicks, risky, riskyLinks, menuWords, maxElements} = opts;
+  const vw = innerWidth, vh = innerHeight;
+  const str = (v) => {
+    if (v === null || v === undefined) return '';
+    if (typeof v === 'object' && 'baseVal' in v) return String(v.baseVal || '');
+    return String(v);
+  };
+  const norm = (s) => str(s).replace(/\s+/g, ' ').trim();
+  const esc = (w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '[\\s_-]*');
+  const wordsRe = (list) => list.length
+    ? new RegExp('(?<![\\p{L}\\p{N}_])(?:' + list.map(esc).join('|') + ')(?![\\p{L}\\p{N}_])', 'iu')
+    : /(?!)/;
+  const riskyRe = wordsRe(risky), riskyLinkRe = wordsRe(riskyLinks);
+  const menuRe = menuWords.length ? new RegExp(menuWords.map(esc).join('|'), 'i') : /(?!)/;
+  const attr = (el, name) => str(el.getAttribute && el.getAttribute(name));
+  const cls = (el) => str(el.getAttribute && el.getAttribute('class'));
+  const shown = (el) => {
+    if (!el || !el.getClientRects || !el.getClientRects().length) return false;
+    if (el.checkVisibility) return el.checkVisibility({opacityProperty: true, visibilityProperty: true});
+    const st = getComputedStyle(el);
+    return st.visibility !== 'hidden' && st.opacity !== '0';
+  };
+  const inView = (r) => r.width > 0 && r.height > 0 && r.bottom > 0 && r.top < vh && r.right > 0 && r.left < vw;
+  const clip = (r) => {
+    const x0 = Math.max(0, r.left), y0 = Math.max(0, r.top);
+    const x1 = Math.min(vw, r.right), y1 = Math.min(vh, r.bottom);
+    return [x0, y0, Math.max(0, x1 - x0), Math.max(0, y1 - y0)];
+  };
+  const union = (a, b) => {
+    if (!a) return b;
+    const x0 = Math.min(a[0], b[0]), y0 = Math.min(a[1], b[1]);
+    const x1 = Math.max(a[0] + a[2], b[0] + b[2]), y1 = Math.max(a[1] + a[3], b[1] + b[3]);
+    return [x0, y0, x1 - x0, y1 - y0];
+  };
+  const root = document.body || document.documentElement;
+
+  // --- the role of a piece of text ------------------------------------------------
+  const NAV = 'nav, [role=navigation], [role=tablist], [role=menubar]';
+  const roleOf = (el) => {
+    const h = el.closest('h1, h2, h3, h4, h5, h6, [role=heading]');
+    if (h) {
+      const lvl = /^H([1-6])$/.test(h.tagName) ? Number(h.tagName[1]) : Number(attr(h, 'aria-level')) || 2;
+      return {role: 'heading', el: h, level: Math.min(6, Math.max(1, lvl))};
+    }
+    const tab = el.closest('[role=tab]');
+    if (tab) return {role: 'tab', el: tab};
+    const control = el.closest('a[href], button, [role=button], [role=link], [role=menuitem], summary, label, th, [role=columnheader], legend, dt');
+    if (control) {
+      const tag = control.tagName;
+      const inNav = !!control.closest(NAV) || isTabBar(control);
+      if (tag === 'A' || attr(control, 'role') === 'link') return {role: inNav ? 'tab' : 'link', el: control};
+      if (/^(LABEL|TH|LEGEND|DT)$/.test(tag) || attr(control, 'role') === 'columnheader') return {role: 'label', el: control};
+      return {role: inNav ? 'tab' : 'button', el: control};
+    }
+    const item = el.closest('li, [role=listitem], [role=row], tr, [role=option], [role=treeitem]');
+    if (item) return {role: 'listitem', el: item};
+    return {role: 'text', el: blockOf(el)};
+  };
+  const barCache = new Map();
+  const isTabBar = (el) => {
+    // a bar fixed to the bottom of the screen with a few links: a mobile tab bar
+    let p = el.parentElement;
+    for (let i = 0; p && i < 4; i++, p = p.parentElement) {
+      if (barCache.has(p)) return barCache.get(p);
+      const st = getComputedStyle(p);
+      if (st.position === 'fixed' || st.position === 'sticky') {
+        const r = p.getBoundingClientRect();
+        const bar = r.top > vh * 0.75 && r.width > vw * 0.6 && r.height < 120;
+        barCache.set(p, bar);
+        return bar;
+      }
+    }
+    return false;
+  };
+  const blockOf = (el) => {
+    while (el && el.parentElement && getComputedStyle(el).display === 'inline') el = el.parentElement;
+    return el;
+  };
+
+  // --- visible text: lines, and elements with roles ------------------------------------
+  const lines = []; let cur = '', curBlock = null, prevRaw = '';
+  let crushed = 0;  // text squeezed into a column a few letters wide: a desktop layout
+  const elements = []; const byEl = new Map();
+  let minTop = Infinity;
+  // 4 = NodeFilter.SHOW_TEXT, 1/2 = FILTER_ACCEPT/REJECT: numbers, as a page may replace NodeFilter
+  const walker = document.createTreeWalker(root, 4, {acceptNode: (n) => {
+    const p = n.parentElement; if (!p) return 2;
+    if (/^(SCRIPT|STYLE|NOSCRIPT|TEMPLATE|TITLE)$/.test(p.tagName)) return 2;
+    return str(n.nodeValue).trim() ? 1 : 2;
+  }});
+  const range = document.createRange(); let n, total = 0;
+  while ((n = walker.nextNode()) && total < 8000) {
+    const p = n.parentElement; if (!shown(p)) continue;
+    range.selectNodeContents(n);
+    const rect = range.getBoundingClientRect();
+    if (!inView(rect)) continue;
+    const raw = str(n.nodeValue), t = norm(raw), b = blockOf(p);
+    if (b !== curBlock) { if (cur) lines.push(cur); cur = t; curBlock = b; }
+    else cur += ((/\s$/.test(prevRaw) || /^\s/.test(raw)) ? ' ' : '') + t;
+    prevRaw = raw; total += t.length;
+    minTop = Math.min(minTop, rect.top);
+    if (t.length >= 12 && rect.width < 40 && range.getClientRects().length >= t.length / 3) crushed++;
+    const r = roleOf(p);
+    let entry = byEl.get(r.el);
+    if (!entry) {
+      if (elements.length >= maxElements) continue;
+      entry = {role: r.role, text: '', box: null};
+      if (r.level) entry.level = r.level;
+      byEl.set(r.el, entry); elements.push(entry);
+    }
+    entry.text += (entry.text && (b !== entry.block || /^\s/.test(raw) || entry.spaceAfter) ? ' ' : '') + t;
+    entry.spaceAfter = /\s$/.test(raw);
+    entry.block = b;
+    entry.box = union(entry.box, clip(rect));
+  }
+  if (cur) lines.push(cur);
+  // fields: what a field asks for (placeholder, accessible name), not what is typed in it
+  for (const el of document.querySelectorAll('input, textarea, select')) {
+    if (elements.length >= maxElements) break;
+    const type = attr(el, 'type').toLowerCase();
+    if (/^(hidden|submit|button|image|reset|checkbox|radio|file|range|color)$/.test(type)) continue;
+    if (!shown(el)) continue;
+    const rect = el.getBoundingClientRect(); if (!inView(rect)) continue;
+    minTop = Math.min(minTop, rect.top);
+    const text = norm(attr(el, 'placeholder') || attr(el, 'aria-label') || attr(el, 'title'));
+    if (!text) continue;
+    elements.push({role: 'input', text: text.slice(0, 120), box: clip(rect)});
+  }
+  for (const el of document.querySelectorAll('img, svg, canvas, video, button, [role=button]')) {
+    const rect = el.getBoundingClientRect();
+    if (rect.width >= 4 && rect.height >= 4 && inView(rect) && shown(el)) minTop = Math.min(minTop, rect.top);
+  }
+  const outElements = elements
+    .map((e) => {
+      const o = {role: e.role, text: e.text.replace(/\s+/g, ' ').trim().slice(0, 300)};
+      if (e.level) o.level = e.level;
+      o.box = e.box.map((v) => Math.round(v * 100) / 100);
+      return o;
+    })
+    .filter((e) => e.text && e.box[2] > 0 && e.box[3] > 0);
+
+  // --- metadata ----------------------------------------------------------------
+  const meta = (name) => {
+    const m = document.querySelector(`meta[name="${name}"], meta[property="${name}"]`);
+    return m ? norm(attr(m, 'content')) : '';
+  };
+  let h1 = '';
+  for (const h of document.querySelectorAll('h1, [role=heading][aria-level="1"]')) {
+    if (shown(h)) { h1 = norm(h.innerText || h.textContent); break; }
+  }
+  const viewport = meta('viewport');
+
+  // --- links -------------------------------------------------------------------
+  const hrefOf = (a) => {
+    let raw = a.getAttribute('href');
+    if (raw === null) raw = a.getAttribute('xlink:href');
+    if (raw === null && a.href && typeof a.href === 'object') raw = a.href.baseVal;
+    raw = str(raw).trim();
+    if (!raw) return {raw: '', url: ''};
+    try { return {raw, url: new URL(raw, document.baseURI).href}; } catch (e) { return {raw, url: ''}; }
+  };
+  const inList = (a) => {
+    // a link in list content: a list item, a table row, or one of several alike siblings (cards)
+    if (a.closest(NAV)) return false;
+    if (a.closest('li, tr, [role=row], [role=listitem], article, [role=article]')) return true;
+    for (let p = a, i = 0; p && p.parentElement && i < 4; p = p.parentElement, i++) {
+      const key = p.tagName + '.' + cls(p);
+      let alike = 0;
+      for (const sib of p.parentElement.children) if (sib.tagName + '.' + cls(sib) === key && ++alike >= 3) return true;
+    }
+    return false;
+  };
+  const links = [];
+  const hashLinks = [];
+  for (const a of document.querySelectorAll('a[href], area[href], a[*|href]')) {
+    if (a.hasAttribute('download')) continue;
+    const {raw, url} = hrefOf(a);
+    if (!url) continue;
+    const text = norm(attr(a, 'aria-label') || a.innerText || a.textContent || attr(a, 'title')).slice(0, 60);
+    if (raw.startsWith('#') && raw.length > 1 && !/^#[/!]/.test(raw)) {
+      // a same-document link: an anchor to scroll to, or a route the page's script handles
+      let id = raw.slice(1);
+      try { id = decodeURIComponent(id); } catch (e) { /* keep it as written */ }
+      if (!document.getElementById(id) && !document.getElementsByName(id).length) hashLinks.push(a);
+      continue;
+    }
+    links.push({href: url, text, visible: shown(a), inList: inList(a)});
+  }
+
+  // --- controls worth pressing ----------------------------------------------------
+  document.querySelectorAll('[data-shotsmith-click]').forEach((e) => e.removeAttribute('data-shotsmith-click'));
+  const SEL = 'button, [role=tab], [role=button], [role=link], summary, input[type=button], input[type=submit], input[type=image], [onclick]';
+  const seen = new Set(); const cands = [];
+  let formsSkipped = 0, risky_ = 0, menus = 0;
+  const passwordForms = new Set();
+  for (const pw of document.querySelectorAll('input[type=password]')) passwordForms.add(pw.form || pw.closest('form') || pw.parentElement);
+  const opensMenu = (el) => {
+    const pop = attr(el, 'aria-haspopup').toLowerCase();
+    if (pop && pop !== 'false') return true;
+    if (el.hasAttribute('aria-expanded') && attr(el, 'role') !== 'tab') return true;
+    if (/^(menuitem|menuitemcheckbox|menuitemradio|option|combobox|switch|checkbox|radio|slider|spinbutton)$/.test(attr(el, 'role'))) return true;
+    const toggle = (attr(el, 'data-toggle') + ' ' + attr(el, 'data-bs-toggle')).toLowerCase();
+    if (/dropdown|collapse|popover|modal|offcanvas/.test(toggle)) return true;
+    if (menuRe.test(cls(el) + ' ' + attr(el, 'id'))) return true;
+    if (el.tagName === 'SUMMARY') {
+      const d = el.parentElement;
+      if (d && (d.querySelector('[role=menu], [role=listbox]') || menuRe.test(cls(d)) || /menu|dropdown|popover/i.test(cls(d)))) return true;
+    }
+    return false;
+  };
+  // an id a framework generates anew on every load (react-aria-123, :r5:, mui-42) names nothing
+  const stableId = (el) => { const id = attr(el, 'id'); return /\d|:|^(react|mui|radix|headlessui|ember)/i.test(id) ? '' : id; };
+  const labelOf = (el) => norm(attr(el, 'aria-label') || el.innerText || str(el.value) || attr(el, 'title') || el.textContent).slice(0, 60);
+  const consider = (el, how) => {
+    if (seen.has(el)) return; seen.add(el);
+    if (how !== 'hash' && el.closest('a[href]') && !(el.matches('a[href]') && /^javascript:/i.test(attr(el, 'href')))) return;
+    if (el.disabled || attr(el, 'aria-disabled') === 'true') return;
+    const tag = el.tagName.toLowerCase(), type = attr(el, 'type').toLowerCase();
+    if (type === 'reset' || /^(select|textarea|option|label)$/.test(tag)) return;
+    if (tag === 'input' && !/^(button|submit|image)$/.test(type)) return;
+    const form = el.form || el.closest('form');
+    for (const f of passwordForms) if (f && f.contains(el)) { formsSkipped++; return; }
+    const submits = (tag === 'input' && (type === 'submit' || type === 'image')) ||
+                    (tag === 'button' && (type === '' || type === 'submit') && !!form);
+    if (submits && !allowForms) { formsSkipped++; return; }
+    if (!shown(el) || !inView(el.getBoundingClientRect())) return;
+    if (opensMenu(el)) { menus++; return; }
+    const label = labelOf(el);
+    const title = norm(attr(el, 'title') + ' ' + attr(el, 'aria-label'));
+    // a control's own label says what it does; a card's text (a pointer-cursor box with a
+    // title and a description) only does in a few words
+    const action = how === 'sel' || label.split(/\s+/).filter(Boolean).length <= 4;
+    if (((action && riskyRe.test(label)) || riskyRe.test(title)) && !(submits && allowForms)) { risky_++; return; }
+    // tabs first, then links the page's script handles, then buttons, then anything clickable
+    const rank = attr(el, 'role') === 'tab' ? 0 : how === 'hash' ? 1 : tag === 'summary' ? 4 : how === 'sel' ? 2 : 3;
+    found.push({el, rank, label, kind: ['tab', 'hash', 'button', 'pointer', 'disclosure'][rank],
+      key: [tag, attr(el, 'role'), label, attr(el, 'onclick'), stableId(el), how === 'hash' ? attr(el, 'href') : ''].join('|'),
+      selected: attr(el, 'aria-selected') === 'true' || attr(el, 'aria-current') === 'page',
+    });
+  };
+  const found = [];
+  for (const el of document.querySelectorAll(SEL)) consider(el, 'sel');
+  for (const a of hashLinks) {
+    if (riskyLinkRe.test(norm(a.innerText || a.textContent))) { risky_++; continue; }
+    consider(a, 'hash');
+  }
+  const all = root.querySelectorAll('div, span, li, img, svg, p, section, article, header');
+  for (let i = 0; i < all.length && i < 3000; i++) {
+    const el = all[i];
+    if (getComputedStyle(el).cursor !== 'pointer') continue;
+    if (el.parentElement && getComputedStyle(el.parentElement).cursor === 'pointer') continue;
+    if (el.closest('a[href], button, [role=button], [role=tab], label, summary, input, select, textarea')) continue;
+    consider(el, 'pointer');
+  }
+  const labels = new Set();
+  found.sort((a, b) => a.rank - b.rank);
+  for (const c of found) {
+    if (cands.length >= maxClicks) break;
+    if (c.label && labels.has(c.label)) continue;  // ten "more" buttons are one idea
+    labels.add(c.label);
+    c.el.setAttribute('data-shotsmith-click', String(cands.length));
+    cands.push({index: cands.length, label: c.label, key: c.key, selected: c.selected, kind: c.kind});
+  }
+
+  // --- signals ------------------------------------------------------------------
+  const words = lines.join(' ').split(/\s+/).filter(Boolean).length;
+  let password = 0, passwordWords = 0, userField = false;
+  for (const pw of document.querySelectorAll('input[type=password]')) {
+    if (!shown(pw) || !inView(pw.getBoundingClientRect())) continue;
+    password++;
+    const box = pw.form || pw.closest('form, [role=dialog], dialog, section, main') || pw.parentElement;
+    const inner = norm(box ? box.innerText : '');
+    passwordWords = Math.max(passwordWords, inner.split(/\s+/).filter(Boolean).length);
+  }
+  for (const el of document.querySelectorAll('input[type=email], input[autocomplete=username], input[autocomplete=email], input[name*=user i], input[name*=login i], input[name*=email i], input[id*=user i], input[id*=email i]')) {
+    if (shown(el) && inView(el.getBoundingClientRect())) { userField = true; break; }
+  }
+  // the page's shape: how many elements of each tag and first class (pages of one template
+  // share it whatever their data)
+  const shape = {};
+  const every = root.getElementsByTagName('*');
+  for (let i = 0; i < every.length && i < 4000; i++) {
+    const el = every[i];
+    const key = el.tagName.toLowerCase() + '.' + (cls(el).trim().split(/\s+/)[0] || '');
+    shape[key] = (shape[key] || 0) + 1;
+  }
+  const doc = document.documentElement;
+  return {
+    shape,
+    url: location.href, title: norm(document.title), h1,
+    appName: meta('application-name') || meta('apple-mobile-web-app-title') || meta('og:site_name'),
+    text: lines.join('\n'), elements: outElements, links, clicks: cands,
+    formsSkipped, risky: risky_, menus,
+    blockedSubmits: Number(window.__shotsmithBlockedSubmits) || 0,
+    words, password, passwordWords, userField,
+    cover: /viewport-fit\s*=\s*cover/i.test(viewport),
+    overflowX: Math.max(doc.scrollWidth, root.scrollWidth) > vw + 8 || crushed >= 2,
+    minTop: Number.isFinite(minTop) ? minTop : null,
+    viewport: [vw, vh],
+  };
+}

@@ -1,0 +1,373 @@
+"""Request bodies as streams: images go to files as they arrive, in bounded memory.
+
+A maximal design request is ~140 MB of JSON. Reading it whole, parsing it, decoding the
+base64 and then each PNG took the server process from 264 to 706 MB for one request and
+held the event loop for hundreds of milliseconds. Here the body is read chunk by chunk;
+:class:`~.jsonstream.JsonStreamParser` hands each ``images[i].data`` string to a
+:class:`Base64FileSink`, which decodes it straight into ``NN.png`` in the request's
+staging folder. Memory per upload is a few hundred KiB; each chunk is a short slice of
+event-loop time, so polling stays fast; the PNG checks run afterwards in a thread, from
+the files, in constant memory (:func:`shotsmith.png.verify_png`).
+
+Also here: how many large uploads may run at once (:class:`UploadSlots`), a pause limit
+between body chunks, and reading the rest of a refused body (:func:`drain_unread`) so a
+client that sends its whole body before reading the answer (httpx, requests) sees the
+error instead of a reset connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import binascii
+import re
+from collections.abc import AsyncIterator, Iterator, MutableMapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from starlette.requests import ClientDisconnect, Request
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from .errors import Problem
+
+try:  # SIMD base64 (~50x binascii): the decode is most of a body's work on the event loop
+    from pybase64 import b64decode as _simd_b64decode
+except ImportError:  # pragma: no cover - a dependency of the server extra
+    _simd_b64decode = None
+
+#: Bodies larger than this (or of unknown length) need one of the upload slots.
+LARGE_BODY = 1 << 20
+#: Seconds a client may pause between two pieces of a body.
+BODY_IDLE_TIMEOUT = 30.0
+#: How much of a refused body is read when the request had no valid API key.
+ANONYMOUS_DRAIN = 1 << 20
+
+_WHITESPACE = b" \t\r\n\f\v"
+_NOT_BASE64 = re.compile(rb"[^A-Za-z0-9+/=]")
+_DATA_URL = b"data:"
+
+
+def body_size_text(limit: int) -> str:
+    return f"{limit / 2**20:.0f} MiB" if limit >= 2**20 else f"{limit // 1024} KiB"
+
+
+def declared_length(request: Request, limit: int, advice: str) -> int | None:
+    """``Content-Length`` as a number (None when absent); 400/413 before reading a byte."""
+    declared = request.headers.get("content-length")
+    if declared is None:
+        return None
+    if not declared.isdigit():
+        raise Problem(400, "invalid_content_length", "The Content-Length header is not a number.")
+    length = int(declared)
+    if length > limit:
+        raise Problem(
+            413,
+            "body_too_large",
+            f"The request body is larger than {body_size_text(limit)}. {advice}",
+        )
+    return length
+
+
+async def body_chunks(
+    request: Request, limit: int, advice: str, idle_timeout: float = BODY_IDLE_TIMEOUT
+) -> AsyncIterator[bytes]:
+    """The body piece by piece; 413 once it passes ``limit``, 408 after a pause of
+    ``idle_timeout`` seconds, 400 if the client goes away."""
+    declared_length(request, limit, advice)
+    stream = request.stream().__aiter__()
+    total = 0
+    while True:
+        try:
+            async with asyncio.timeout(idle_timeout):
+                chunk = await stream.__anext__()
+        except StopAsyncIteration:
+            return
+        except TimeoutError:
+            raise Problem(
+                408,
+                "request_timeout",
+                f"No part of the request body arrived for {idle_timeout:g} s; send "
+                "the body without pauses.",
+            ) from None
+        except ClientDisconnect:
+            raise Problem(
+                400,
+                "client_disconnected",
+                "The client closed the connection before the body was complete.",
+            ) from None
+        if not chunk:
+            continue
+        total += len(chunk)
+        if total > limit:
+            raise Problem(
+                413,
+                "body_too_large",
+                f"The request body is larger than {body_size_text(limit)}. {advice}",
+            )
+        yield chunk
+
+
+# --- images: base64 to a file ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StagedImage:
+    """``images[index].data`` once received: decoded into ``path`` (``size`` bytes), or
+    ``error`` saying why it is not valid base64 (reported after the other fields)."""
+
+    index: int
+    path: Path
+    size: int
+    error: str | None = None
+
+
+class Base64FileSink:
+    """Decodes one base64 string (optionally a ``data:...;base64,`` URL, with white space
+    anywhere) into a file, as its pieces arrive. Standard alphabet, ``=`` padding only at
+    the end, as ``base64.b64decode(validate=True)`` reads it. Over ``max_bytes`` decoded
+    it refuses the request at once (413); invalid base64 is remembered, not raised, so
+    that field errors elsewhere in the body are reported first, as for small bodies.
+
+    Decoding happens where the parser runs (the event loop); the decoded bytes wait in
+    ``pending`` until :meth:`flush` writes them, which the caller runs in a thread: a
+    ``write`` can block for a long time while the disk is busy (another upload's fsync),
+    and the event loop must not."""
+
+    def __init__(self, index: int, path: Path, max_bytes: int):
+        self.index = index
+        self.path = path
+        self.max_bytes = max_bytes
+        self.where = f"images[{index}].data"
+        self.size = 0
+        self.error: str | None = None
+        self.pending: list[bytes] = []
+        self.pending_bytes = 0
+        self._fh: Any = None
+        self._head = b""  # the first bytes, until it is clear whether it is a data: URL
+        self._head_done = False
+        self._carry = b""  # base64 characters not yet a multiple of 4
+        self._padded = False
+        self._chars = 0
+
+    def write(self, data: bytes, escaped: bool = False) -> None:
+        if escaped:  # one escaped character: white space (line breaks) is skipped
+            if data in (b"\n", b"\r", b"\t", b"\f", b" "):
+                return
+        elif b" " in data:  # the only white space JSON allows raw in a string
+            data = data.replace(b" ", b"")
+        if not data:
+            return
+        if not self._head_done:
+            data = self._strip_data_url(data)
+            if not data:
+                return
+        self._chars += len(data)
+        if (self._chars // 4) * 3 > self.max_bytes + 3:
+            raise self.too_large()
+        if self.error is not None:
+            return  # counting only, for the size limit
+        if self._padded:
+            return self._invalid("data after the '=' padding")
+        text = self._carry + data if self._carry else data
+        whole = len(text) // 4 * 4
+        chunk, self._carry = text[:whole], text[whole:]
+        if not chunk:
+            if _NOT_BASE64.search(self._carry):
+                self._explain(self._carry)
+            return
+        pad = chunk.find(b"=", len(chunk) - 4)
+        if pad != -1:
+            if self._carry:
+                return self._invalid("'=' padding in the middle of the data")
+            self._padded = True
+        try:  # strict: only the base64 alphabet, padding only at the end
+            decoded = _decode(chunk)
+        except binascii.Error:
+            return self._explain(chunk)
+        self.size += len(decoded)
+        if self.size > self.max_bytes:
+            raise self.too_large()
+        self.pending.append(decoded)
+        self.pending_bytes += len(decoded)
+
+    def flush(self) -> None:
+        """Write what was decoded so far (blocking: run it in a thread)."""
+        if self._fh is None:
+            self._fh = open(self.path, "wb")
+        chunks, self.pending, self.pending_bytes = self.pending, [], 0
+        for chunk in chunks:
+            self._fh.write(chunk)
+
+    def finish(self) -> None:
+        """Write the rest and close the file (blocking: run it in a thread)."""
+        try:
+            self.flush()
+        finally:
+            self.abort()
+
+    def _explain(self, chunk: bytes) -> None:
+        """Why ``chunk`` is not base64 (the slow path, once per bad image)."""
+        bad = _NOT_BASE64.search(chunk)
+        if bad is not None:
+            byte = chunk[bad.start()]
+            char = repr(chr(byte)) if byte < 128 else "a non-ASCII character"
+            return self._invalid(f"{char} is not a base64 character")
+        return self._invalid("'=' padding in the middle of the data")
+
+    def _strip_data_url(self, data: bytes) -> bytes:
+        head = self._head + data
+        if not (_DATA_URL.startswith(head[:5]) or head.startswith(_DATA_URL)):
+            self._head_done = True  # plain base64
+            self._head = b""
+            return head
+        comma = head.find(b",")
+        if comma == -1:
+            if len(head) > 256:
+                self._head_done = True
+                self._invalid("a data: URL without a comma before the base64")
+                return b""
+            self._head = head
+            return b""
+        self._head_done, self._head = True, b""
+        return head[comma + 1 :]
+
+    def _invalid(self, detail: str) -> None:
+        if self.error is None:
+            self.error = (
+                f"{self.where}: data is not valid base64 ({detail}). Encode the PNG "
+                "file's bytes with standard base64."
+            )
+
+    def too_large(self) -> Problem:
+        return Problem(
+            413,
+            "image_too_large",
+            f"{self.where} decodes to more than {self.max_bytes / 2**20:g} MiB; each "
+            f"image may be at most {self.max_bytes / 2**20:g} MiB. Send a smaller "
+            "PNG.",
+        )
+
+    def close(self) -> StagedImage:
+        if not self._head_done and self._head:  # a short string that began like "data"
+            self._head_done = True
+            head, self._head = self._head, b""
+            if head.startswith(_DATA_URL):
+                self._invalid("a data: URL without a comma before the base64")
+            else:
+                self.write(head)
+        if self._carry and self.error is None:
+            self._invalid("Incorrect padding: the length is not a multiple of 4")
+        return StagedImage(self.index, self.path, self.size, self.error)
+
+    def abort(self) -> None:
+        if self._fh is not None:
+            self._fh.close()
+
+
+def _decode(chunk: bytes) -> bytes:
+    if _simd_b64decode is not None:
+        return _simd_b64decode(chunk, validate=True)
+    return binascii.a2b_base64(chunk, strict_mode=True)
+
+
+# --- how many large uploads at once ------------------------------------------------------------
+
+
+class UploadSlots:
+    """At most ``limit`` large bodies are received at once (the event loop is one thread:
+    no lock needed). Beyond that the request is refused with 503 and ``Retry-After``."""
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        self.active = 0
+
+    def needs_slot(self, request: Request) -> bool:
+        length = request.headers.get("content-length")
+        return length is None or not length.isdigit() or int(length) > LARGE_BODY
+
+    def acquire(self) -> None:
+        if self.active >= self.limit:
+            raise Problem(
+                503,
+                "server_busy",
+                f"The server is receiving {self.active} large uploads already; "
+                "try again in a few seconds.",
+                {"Retry-After": "5"},
+            )
+        self.active += 1
+
+    def release(self) -> None:
+        self.active -= 1
+
+    @contextmanager
+    def slot(self, request: Request) -> Iterator[None]:
+        """Hold a slot while a large body is received (small ones need none)."""
+        if not self.needs_slot(request):
+            yield
+            return
+        self.acquire()
+        try:
+            yield
+        finally:
+            self.release()
+
+
+# --- refused bodies are read, so that the client sees the answer ----------------------------
+
+BODY_STATE = "shotsmith.body"  # scope key: "unread" | "reading" | "done"
+
+
+class BodyTracker:
+    """ASGI middleware: records in the scope whether the request body has been read
+    (uvicorn answers ``Expect: 100-continue`` only once the app reads the body)."""
+
+    def __init__(self, app: ASGIApp):
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        scope[BODY_STATE] = "unread"
+
+        async def tracked() -> Message:
+            if scope[BODY_STATE] == "unread":
+                scope[BODY_STATE] = "reading"
+            message = await receive()
+            if message["type"] == "http.disconnect" or (
+                message["type"] == "http.request" and not message.get("more_body", False)
+            ):
+                scope[BODY_STATE] = "done"
+            return message
+
+        await self.app(scope, tracked, send)
+
+
+async def drain_unread(request: Request, limit: int) -> None:
+    """Read and discard what is left of the body before an error answer, so that a client
+    still sending it gets the answer rather than a reset. Not when the client waits for
+    ``100 Continue`` (it has sent nothing), nor past ``limit`` bytes, nor after a pause."""
+    scope: MutableMapping[str, Any] = request.scope
+    state = scope.get(BODY_STATE)
+    if state in (None, "done") or request.method in ("GET", "HEAD", "DELETE", "OPTIONS"):
+        return
+    expects = request.headers.get("expect", "").lower() == "100-continue"
+    if state == "unread" and expects:
+        return
+    length = request.headers.get("content-length")
+    if length is not None and (not length.isdigit() or int(length) > limit):
+        return
+    receive = request.receive
+    total = 0
+    try:
+        while scope.get(BODY_STATE) != "done" and total <= limit:
+            async with asyncio.timeout(5.0):
+                message = await receive()
+            if message["type"] != "http.request":
+                return
+            total += len(message.get("body", b""))
+            if not message.get("more_body", False):
+                return
+    except (TimeoutError, ClientDisconnect, RuntimeError, OSError):
+        return

@@ -1,0 +1,696 @@
+"""What each screen shows, read as a copywriter would: evidence by role, then caption slots.
+
+``screen_evidence`` gathers a row's title, headings, tabs, actions, labels and numbers
+(from the ``features_*`` columns, or line by line from the visible text of older
+frames); ``build_slots`` turns a set's evidence into what captions may name: a title, the
+actions, the items (structure before data: "Categories" before "Whole Foods Market"),
+counts ("12 trails") and the app's sections. Chrome, dates, units, states, codes and
+OCR noise are left out; ``case_policy`` decides which words are names and keep capitals.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from ...columns import (
+    FEATURES_ACTIONS,
+    FEATURES_EVIDENCE,
+    FEATURES_HEADINGS,
+    FEATURES_LABELS,
+    FEATURES_NUMBERS,
+    FEATURES_TABS,
+    FEATURES_TEXT,
+    FEATURES_TITLE,
+    SCREEN,
+    SCREEN_ELEMENTS,
+    SCREEN_TEXT,
+)
+from ...grounding import (
+    content_words,
+    is_neutral,
+    is_unspaced,
+    vocabulary,
+    word_forms,
+    words_of,
+)
+from ..features import singular
+from .rules import acronyms, forbidden_words, proper_terms
+
+# --------------------------------------------------------------------------------------
+# Evidence: what each screen shows
+# --------------------------------------------------------------------------------------
+
+
+@dataclass
+class ScreenEvidence:
+    """The evidence of one screen, by role, as ``extract_features`` read it."""
+
+    screen: str = ""
+    title: str = ""
+    headings: list[str] = field(default_factory=list)
+    tabs: list[str] = field(default_factory=list)
+    actions: list[str] = field(default_factory=list)
+    labels: list[str] = field(default_factory=list)
+    numbers: list[str] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)  # other visible text, line by line
+    source: str = "none"  # "evidence", "text" (read from features_text), "screen name"
+
+    def strings(self) -> list[str]:
+        """Every piece of evidence, title first."""
+        out = [self.title] if self.title else []
+        for part in (self.headings, self.actions, self.labels, self.tabs, self.numbers):
+            out += part
+        return out + self.lines
+
+    def brief(self) -> dict[str, object]:
+        """The evidence as the LLM sees it."""
+        return {
+            "title": self.title,
+            "headings": self.headings[:8],
+            "actions": self.actions[:8],
+            "labels": self.labels[:16],
+            "numbers": self.numbers[:8],
+            "tabs": self.tabs[:8],
+        }
+
+
+def as_list(value: object) -> list:
+    if value is None or isinstance(value, (str, bytes, float, int)):
+        return []
+    try:
+        return list(value)  # lists, tuples, numpy arrays
+    except TypeError:
+        return []
+
+
+def as_text(value: object) -> str:
+    return value.strip() if isinstance(value, str) else ""
+
+
+_ROLE_FIELDS = {
+    "heading": "headings",
+    "tab": "tabs",
+    "action": "actions",
+    "label": "labels",
+    "number": "numbers",
+    "text": "lines",
+}
+_COLUMN_FIELDS = (
+    (FEATURES_HEADINGS, "headings"),
+    (FEATURES_TABS, "tabs"),
+    (FEATURES_ACTIONS, "actions"),
+    (FEATURES_LABELS, "labels"),
+    (FEATURES_NUMBERS, "numbers"),
+)
+
+
+def screen_evidence(row: Mapping[str, object]) -> ScreenEvidence:
+    """One screen's evidence from a frame row.
+
+    From ``features_evidence`` and the ``features_title`` ... ``features_numbers``
+    columns when present; otherwise read line by line from ``features_text`` (or the
+    DOM's ``screen_text``); a screen nothing was read from falls back to its name
+    (which the user gave, or capture took from the page).
+    """
+    ev = ScreenEvidence(screen=as_text(row.get(SCREEN)))
+
+    def add(field_name: str, text: object) -> None:
+        t = " ".join(str(text).split()) if isinstance(text, str) else ""
+        if t and t not in getattr(ev, field_name):
+            getattr(ev, field_name).append(t)
+
+    for item in as_list(row.get(FEATURES_EVIDENCE)):
+        if not isinstance(item, Mapping):
+            continue
+        role, text = str(item.get("role") or "text"), as_text(item.get("text"))
+        if not text:
+            continue
+        if role == "title" and not ev.title:
+            ev.title = text
+        else:
+            add(_ROLE_FIELDS.get(role, "headings" if role == "title" else "lines"), text)
+    title = as_text(row.get(FEATURES_TITLE))
+    if title and not ev.title:
+        ev.title = title
+    for column, field_name in _COLUMN_FIELDS:
+        for text in as_list(row.get(column)):
+            add(field_name, text)
+    if not (ev.title or ev.headings or ev.actions or ev.labels or ev.tabs or ev.numbers):
+        _read_elements(ev, as_list(row.get(SCREEN_ELEMENTS)), add)
+    text = as_text(row.get(FEATURES_TEXT)) or as_text(row.get(SCREEN_TEXT))
+    if ev.title or ev.headings or ev.actions or ev.labels or ev.tabs or ev.numbers:
+        ev.source = "evidence"
+        for line in text.splitlines():
+            add("lines", line)
+    elif text:
+        _read_lines(ev, text)
+        ev.source = "text"
+    if not ev.strings() and ev.screen:
+        name = _humanize(ev.screen)
+        if name:
+            ev.title, ev.source = name, "screen name"
+    return ev
+
+
+#: DOM roles (capture's screen_elements) -> evidence fields
+_ELEMENT_FIELDS = {
+    "heading": "headings",
+    "tab": "tabs",
+    "button": "actions",
+    "listitem": "labels",
+    "label": "labels",
+    "link": "labels",
+    "text": "lines",
+}
+
+
+def _read_elements(ev: ScreenEvidence, elements: list, add) -> None:
+    """Evidence from the DOM's roles when extract_features gave none: the first level-1
+    heading titles the screen; numbers are kept apart."""
+    for el in elements:
+        if not isinstance(el, Mapping):
+            continue
+        role, text = str(el.get("role") or "text"), as_text(el.get("text"))
+        if not text or role == "input":
+            continue
+        if role == "heading" and not ev.title and str(el.get("level") or "1") == "1":
+            ev.title = text
+        elif role in ("link", "button") and _verb_led(text):
+            add("actions", text)  # "Invite people", "Add a new bill"
+        elif any(c.isdigit() for c in text) and role in ("text", "listitem", "label"):
+            add("numbers", text)
+        else:
+            add(_ELEMENT_FIELDS.get(role, "lines"), text)
+
+
+def _clearly_an_action(text: str) -> bool:
+    """Without a role to tell: "Add expense" is a button, "Crop family" a column."""
+    words = words_of(text)
+    voc = vocabulary()
+    return (
+        len(words) >= 2
+        and words[0].casefold() in voc.ui_verbs
+        and words[0].casefold() not in voc.verbs_also_nouns
+        and " " in text.strip()
+    )
+
+
+def _verb_led(text: str) -> bool:
+    words = words_of(text)
+    return len(words) >= 1 and words[0].casefold() in vocabulary().ui_verbs
+
+
+def _humanize(screen: str) -> str:
+    """A screen name as words: "02_budget-plans.png" -> "Budget plans"."""
+    stem = re.sub(r"\.(png|jpe?g|webp)$", "", screen.strip(), flags=re.IGNORECASE)
+    stem = re.sub(r"^\d+[_\-. ]*", "", stem)
+    words = [w for w in re.split(r"[_\-.\s]+", stem) if w]
+    if not words or re.fullmatch(r"(screen|screenshot|image|shot|page)?\d*", "".join(words), re.I):
+        return ""
+    text = " ".join(words).lower()
+    return text[:1].upper() + text[1:]
+
+
+def _strip_noise(line: str) -> str:
+    """OCR reads icons as stray letters ("@ Expenses", "Q Search in Kyoto"): drop them."""
+    words = line.split()
+    fw = vocabulary().function_words
+    while words and (
+        not any(c.isalnum() for c in words[0])
+        or (len(words[0]) <= 2 and words[0].casefold() not in fw and not words[0].isdigit())
+    ):
+        words.pop(0)
+    return " ".join(words)
+
+
+def _read_lines(ev: ScreenEvidence, text: str) -> None:
+    """Evidence from plain visible text, for frames without the evidence columns."""
+    name_words = {singular(w.casefold()) for w in words_of(_humanize(ev.screen))}
+    lines = [_strip_noise(" ".join(ln.split())) for ln in text.splitlines()]
+    lines = [ln for ln in lines if ln]
+    for i, line in enumerate(lines):
+        words = words_of(line)
+        if any(c.isdigit() for c in line):
+            ev.numbers.append(line)
+        elif (
+            not ev.title
+            and i < 5
+            and name_words
+            and ({singular(w.casefold()) for w in words} & name_words)
+            and len(words) <= 4
+        ):
+            ev.title = line
+        elif len(words) <= 4 and _clearly_an_action(line):
+            ev.actions.append(line)
+        elif len(words) <= 4:
+            ev.labels.append(line)
+        else:
+            ev.lines.append(line)
+
+
+# --------------------------------------------------------------------------------------
+# From evidence to slots
+# --------------------------------------------------------------------------------------
+
+_BAD_CHARS = re.compile(r"[@/\\{}<>=_|#$€£¥%*~^]|https?:|www\.|\.(com|org|io|net)\b")
+_EDGE_PUNCT = " \t-–—•·|:;,.!?*>›»→←<«‹\"“”‘’'()[]"
+#: Words that make a label a piece of a sentence addressed to someone.
+_PRONOUNS = frozenset(
+    "i me my mine you your yours you're we our ours us they their them he she his her "
+    "it's we're they're".split()
+)
+#: Plural nouns after a number that count time or pages, not the app's things.
+_NOT_COUNTED = frozenset(
+    "days hours minutes mins seconds secs weeks months years nights times items results "
+    "pages steps kcal cal calories bpm miles km kms mi lbs kgs".split()
+)
+
+
+def _plausible(word: str) -> bool:
+    """A word as a person would write it, not OCR noise ("sSyol", "lll", "ann")."""
+    core = word.strip(".,'’")
+    if not core:
+        return False
+    if core == "&" or is_unspaced(core):
+        return True
+    if not any(c.isalpha() for c in core):
+        return False
+    if not all(c.isalpha() or c in "'’-&" for c in core):
+        return False
+    if core.count("-") >= 2:
+        return False  # "geo-distance-lite": an identifier, not a word
+    if not (core.islower() or core.istitle() or core.isupper() or is_camel_case(core)):
+        return False
+    low = core.casefold()
+    if len(low) == 1:
+        return low in ("a", "i")
+    if re.search(r"(.)\1\1", low):
+        return False
+    ascii_letters = re.sub(r"[^a-z]", "", low)
+    if ascii_letters == re.sub(r"['’&-]", "", low):  # English-like: every part needs a vowel
+        for part in re.split(r"['’&-]", low):
+            if len(part) >= 3 and not re.search(r"[aeiouy]", part):
+                if not (core.isupper() and len(core) <= 5):
+                    return False  # "css-variables", "sSyl": not a word
+        if re.search(r"[bcdfghjklmnpqrstvwxz]{6,}", low):
+            return False
+    return True
+
+
+def is_camel_case(word: str) -> bool:
+    """iPhone, GitHub, YouTube: a capital after the first letter, not all capitals."""
+    return any(c.isupper() for c in word[1:]) and not word.isupper()
+
+
+def clean_phrase(
+    text: str,
+    *,
+    max_words: int = 3,
+    max_chars: int = 28,
+    trim_numbers: bool = False,
+    dates: bool = False,
+) -> str | None:
+    """A piece of evidence fit to stand in a caption, or None.
+
+    Drops numbers, URLs and code, sentences, OCR noise, interface chrome ("See all",
+    "Sign in"), dates and units (unless ``dates``: "Expenses by month" is a fine heading)
+    and anything that says nothing beyond the neutral vocabulary.
+    """
+    if not isinstance(text, str):
+        return None
+    raw = " ".join(text.split())
+    if raw.endswith(("?", "!", "...", "…")):
+        return None
+    t = raw.strip(_EDGE_PUNCT)
+    if trim_numbers:  # "Terminal 1", "Untitled 3": the number says nothing
+        t = re.sub(r"(?:\s+#?\d+)+$", "", t).strip(_EDGE_PUNCT)
+    if not t or any(c.isdigit() for c in t) or _BAD_CHARS.search(t):
+        return None
+    if not is_unspaced(t) and len(t) > max_chars:
+        return None
+    if is_unspaced(t) and len(t) > max_chars // 2:
+        return None
+    words = t.split()
+    if not 1 <= len(words) <= max_words or not all(_plausible(w) for w in words):
+        return None
+    if any(w.endswith((".", ":", ";", ",")) for w in words[:-1]):
+        return None  # "Done. Next", "expenses, easily": more than one thing
+    if any(w.casefold().strip("'’") in _PRONOUNS for w in words):
+        return None  # "Manage your shared": a fragment of a sentence, not a label
+    voc = vocabulary()
+    low = t.casefold()
+    if low in voc.chrome or re.split(r"[,!:;]", low)[0].strip() in voc.chrome:
+        return None  # "See all", "Good morning, Maya"
+    lows = [w.strip(",.'’").casefold() for w in words]
+    dated = [w in voc.calendar_words or w in voc.units for w in lows]
+    if any(dated) if not dates else all(dated):
+        return None  # dates and units say nothing about what the screen offers
+    if all(is_neutral(w) or w in voc.chrome or w == "&" for w in lows):
+        return None
+    if len(words) == 1 and not is_unspaced(t) and len(t) < 4 and t.upper() not in acronyms():
+        return None  # "SFO", "Ov": codes and scraps
+    if forbidden_words(t):
+        return None
+    return t
+
+
+HEADING_CHARS = 30
+
+
+def clean_sentence(text: str) -> str | None:
+    """A sentence the app itself shows ("Manage your shared expenses, easily"), fit to
+    stand as a subtitle: 4-10 words, no numbers, code or questions, or None."""
+    if not isinstance(text, str):
+        return None
+    t = " ".join(text.split()).rstrip(".").strip()
+    words = t.split()
+    if not 4 <= len(words) <= 10 or len(t) > SENTENCE_CHARS or t.endswith(("?", "!", "…")):
+        return None
+    if any(c.isdigit() for c in t) or _BAD_CHARS.search(t) or '"' in t or "(" in t:
+        return None
+    if not t[:1].isupper() or t.isupper() or re.search(r"[.!?;:]\s", t):
+        return None
+    if not all(_plausible(w.strip(",;")) for w in words):
+        return None
+    if forbidden_words(t) or len([w for w in words_of(t) if not is_neutral(w)]) < 2:
+        return None
+    if words[-1].casefold() in vocabulary().function_words:
+        return None  # "... and record yields in the": a line cut short, not a sentence
+    return t
+
+
+SENTENCE_CHARS = 58
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """A piece of evidence as it reads mid-sentence, and as it stands on the screen."""
+
+    text: str
+    evidence: str
+
+    @property
+    def cap(self) -> str:
+        first = self.text.split(" ", 1)[0]
+        if is_camel_case(first) or not self.text[:1].islower():
+            return self.text
+        return self.text[:1].upper() + self.text[1:]
+
+    def key(self) -> frozenset[str]:
+        return frozenset(
+            f for w in words_of(self.evidence) for f in word_forms(w) if not is_neutral(w)
+        )
+
+
+@dataclass
+class Slots:
+    """What one screen's captions may name, in order of preference."""
+
+    title: Phrase | None = None
+    weak_title: bool = False  # "Overview", "Today": names the screen, says little
+    plural: bool = False
+    one: Phrase | None = None  # singular of a plural title
+    actions: list[Phrase] = field(default_factory=list)
+    verbs: list[Phrase] = field(default_factory=list)
+    items: list[Phrase] = field(default_factory=list)
+    counts: list[Phrase] = field(default_factory=list)
+    tabs: list[Phrase] = field(default_factory=list)
+    headings: list[Phrase] = field(default_factory=list)  # "Expenses by month", as a line
+    sentences: list[Phrase] = field(default_factory=list)  # the app's own words, a subtitle
+
+
+@dataclass
+class CasePolicy:
+    """How evidence words are written mid-sentence (sentence case: "dining out")."""
+
+    english: bool
+    proper: frozenset[str]  # words that keep their capitals ("Kyoto", "SQL", "Pocket")
+    project_words: Mapping[str, str] = field(default_factory=dict)  # "stepstreak": "StepStreak"
+
+    def display(self, phrase: str) -> str:
+        if not self.english:
+            return phrase
+        out = []
+        for word in phrase.split():
+            core = word.strip(",.'’")
+            if core.casefold() in self.project_words:
+                out.append(word.replace(core, self.project_words[core.casefold()]))
+            elif core in self.proper or is_camel_case(core) or core in acronyms():
+                out.append(word)
+            else:
+                out.append(word.lower())
+        return " ".join(out)
+
+
+def case_policy(strings: Sequence[str], project: str, english: bool) -> CasePolicy:
+    """Which evidence words are names (keep their capitals) in a set's interface.
+
+    A word is a name when it is capitalised after the start of a label ("Search in
+    Kyoto", "Japan Airlines") and never seen in lower case; the other capitalised words
+    of such a label go with it ("San Francisco"). In an interface set mostly in Title
+    Case ("Add New Expense") only capitals inside sentence-case labels count. Short
+    all-capital words next to ordinary ones ("Export CSV") are acronyms; a label wholly
+    in capitals ("OVER") is styling.
+    """
+    voc = vocabulary()
+    common = voc.neutral | voc.function_words | voc.ui_verbs
+    lower_seen: set[str] = set()
+    in_sentence: set[str] = set()
+    in_title: set[str] = set()
+    title_labels: list[list[str]] = []
+    capitals: set[str] = set()
+    sentence_case = title_case = 0
+    for s in strings:
+        words = [w.strip(",.:;'’()\"") for w in s.split()]
+        words = [w for w in words if w and w[:1].isalpha()]
+        for w in words:
+            if w[:1].islower():
+                lower_seen |= word_forms(w)
+        if len(words) < 2 or all(w.isupper() for w in words):
+            continue
+        for w in words:
+            if w.isupper() and 2 <= len(w) <= 5:
+                capitals.add(w)
+        rest = [w for w in words[1:] if w.casefold() not in voc.function_words]
+        caps = {w for w in words[1:] if w[:1].isupper() and not w.isupper()}
+        if any(w[:1].islower() for w in rest):
+            sentence_case += 1
+            in_sentence |= caps
+        elif rest:
+            title_case += 1
+            if words[0].casefold() not in voc.ui_verbs:
+                in_title |= caps
+            title_labels.append(words)
+    title_ui = title_case >= 3 and title_case > 2 * sentence_case
+    candidates = in_sentence | (set() if title_ui else in_title)
+    proper = {
+        w for w in candidates if not (word_forms(w) & lower_seen) and w.casefold() not in common
+    }
+    for words in title_labels:  # "Whole Foods Market": the name takes its neighbours along
+        if words[0].casefold() in voc.ui_verbs:
+            continue  # "Request Location" is a button in Title Case, not a name
+        if any(w in proper for w in words):
+            proper.update(
+                w
+                for i, w in enumerate(words)
+                if w[:1].isupper()
+                and not w.isupper()
+                and w.casefold() not in voc.function_words
+                and not (i == 0 and w.casefold() in voc.ui_verbs)
+            )
+    proper |= {w for w in capitals if not (word_forms(w) & lower_seen)}
+    proper |= {w for w in project.split() if w[:1].isupper()}
+    proper |= {w for term in proper_terms() for w in term.split()}
+    project_words = {w.casefold(): w for w in project.split()}
+    return CasePolicy(english, frozenset(proper), project_words)
+
+
+_JOINERS = frozenset(["and", "of", "&", "for", "with"])
+
+
+def _reads_as_a_thing(text: str) -> bool:
+    """A label that names a thing ("Dining out", "Bank of America"), not a state or a
+    sentence piece ("In progress", "Spent so far", "Left to spend")."""
+    words = [w.casefold() for w in words_of(text)] or [text]
+    voc = vocabulary()
+    fw = voc.function_words
+    if words[0] in fw and len(words) > 1:
+        return False
+    if all(w in voc.states or w in fw for w in words):
+        return False  # "Spent", "Overdue": a state
+    return not any(w in fw and w not in _JOINERS for w in words[1:-1])
+
+
+def _is_name(phrase: Phrase) -> bool:
+    """A name as the interface shows it ("Ana Ruiz", "Bear Lake Loop"), not a common noun."""
+    words = content_words(phrase.text)
+    return bool(words) and all(w[:1].isupper() and not w.isupper() for w in words)
+
+
+def _is_plural(phrase: str) -> bool:
+    words = phrase.split()
+    if not words or len(words) > 2:
+        return False
+    last = words[-1].casefold()
+    return (
+        last.isascii()
+        and last.isalpha()
+        and len(last) >= 4
+        and last.endswith("s")
+        and not last.endswith(("ss", "us", "is", "ics", "news"))
+        and singular(last) != last
+    )
+
+
+def _count_phrases(strings: Iterable[str]) -> list[str]:
+    """Numbers with the plural noun they count ("12 trails", "248 recipes")."""
+    out: list[str] = []
+    pattern = re.compile(r"(?<![\w$€£¥.,])(\d{1,3}(?:,\d{3})+|\d+)\s+([^\W\d_]{3,})(?![\w'’])")
+    for s in strings:
+        for number, noun in pattern.findall(s or ""):
+            if number in ("0", "1") or noun.casefold() in _NOT_COUNTED or not _is_plural(noun):
+                continue
+            if not _plausible(noun) or is_neutral(noun):
+                continue
+            phrase = f"{number} {noun}"
+            if phrase not in out:
+                out.append(phrase)
+    return out
+
+
+def build_slots(
+    evidence: Sequence[ScreenEvidence], project: str, policy: CasePolicy
+) -> list[Slots]:
+    """Slots for every screen of a set: title, actions, items, counts, tabs.
+
+    A phrase that stands on most screens of a set of three or more (a tab bar, a
+    repeated header) says nothing about any one of them: it is left out of the
+    screen's items and actions (it may still name the app's sections on slide 1).
+    """
+    voc = vocabulary()
+    project_key = project.casefold()
+    project_words = {w.casefold() for w in words_of(project)}
+    per_screen: list[set[str]] = []
+    for ev in evidence:
+        keys = {p.casefold() for p in (*ev.headings, *ev.actions, *ev.labels, *ev.tabs)}
+        per_screen.append(keys)
+    counts = Counter(k for keys in per_screen for k in keys)
+    n = len(evidence)
+    repeated = {k for k, c in counts.items() if n >= 3 and c > 0.6 * n}
+
+    def phrase(text: str, *, max_words: int = 3, title: bool = False) -> Phrase | None:
+        t = clean_phrase(text, max_words=max_words, trim_numbers=title, dates=title)
+        if t is None:
+            return None
+        low = t.casefold()
+        if low == project_key or set(words_of(low)) <= project_words:
+            return None
+        return Phrase(policy.display(t), t)
+
+    out: list[Slots] = []
+    for ev in evidence:
+        slots = Slots()
+        taken: set[frozenset[str]] = set()
+
+        def take(p: Phrase | None, into: list[Phrase], taken: set = taken) -> None:
+            if p is None:
+                return
+            key = p.key()
+            said = frozenset().union(*taken) if taken else frozenset()
+            if not key or key <= said or p.evidence.casefold() in repeated:
+                return  # "spent" after "Spent so far" says nothing new
+            taken.add(key)
+            into.append(p)
+
+        title_source = [ev.title, *ev.headings] if ev.title else list(ev.headings)
+        for candidate in title_source:
+            p = phrase(candidate, max_words=4, title=True)  # "Jobs this week" may title
+            if p is not None:
+                first = words_of(p.evidence)[0].casefold()
+                if len(words_of(p.evidence)) > 1 and _clearly_an_action(p.evidence):
+                    continue  # "Add expense" is an action, not a title ("Order history" is)
+                slots.title = p
+                # "Overview" says little; "Bear Lake Loop" is data, not what the screen does
+                slots.weak_title = p.evidence.casefold() in voc.weak_titles or _is_name(p)
+                taken.add(p.key())
+                break
+        if (
+            slots.title is not None
+            and policy.english
+            and _is_plural(slots.title.evidence)
+            and words_of(slots.title.evidence)[0].casefold() not in voc.ui_verbs
+        ):  # "Search messages" is no plural noun: not "Every search message in view"
+            slots.plural = True
+            words = slots.title.text.split()
+            words[-1] = singular(words[-1]) if words[-1].islower() else words[-1]
+            slots.one = Phrase(" ".join(words), slots.title.evidence)
+        for text in ev.actions:
+            p = phrase(text, max_words=4)
+            if p is None:
+                continue
+            n_words = len(words_of(p.evidence))
+            first = words_of(p.evidence)[0].casefold()
+            if first in voc.ui_verbs and p.evidence.casefold() not in voc.chrome:
+                if n_words == 1:
+                    slots.verbs.append(p)  # "Filter": too bare for a caption of its own
+                else:
+                    take(p, slots.actions)
+        for text in ev.headings:  # a heading as it stands: "Expenses by month"
+            t = clean_phrase(text, max_words=5, max_chars=HEADING_CHARS, dates=True)
+            if t and len(t.split()) >= 2 and t.casefold() not in repeated:
+                if words_of(t)[0].casefold() not in voc.ui_verbs:
+                    slots.headings.append(Phrase(policy.display(t), t))
+        for text in (*ev.headings, *ev.lines, *ev.labels):
+            t = clean_sentence(text)
+            if t and t.casefold() not in repeated:
+                slots.sentences.append(Phrase(policy.display(t), t))
+        ranked: list[tuple[int, int, Phrase]] = []
+        sources = [(t, 0, False) for t in ev.headings] + [(t, 1, False) for t in ev.labels]
+        sources += [(t, 1, True) for t in ev.actions]
+        for order, (text, weight, is_action) in enumerate(sources):
+            p = phrase(text)
+            if p is None or p.evidence.casefold() in voc.generic_sections:
+                continue
+            if not _reads_as_a_thing(p.evidence):
+                continue  # "Spent so far", "In progress": a state, not something to offer
+            lead = words_of(p.evidence)[0].casefold()
+            several = len(words_of(p.evidence)) > 1
+            verb = lead in voc.generic_verbs or (
+                lead in voc.ui_verbs and (is_action or lead not in voc.verbs_also_nouns)
+            )
+            if verb and (several or is_action or lead not in voc.verbs_also_nouns):
+                continue  # "Create", "Add expense" are actions; "Keep it burning" a slogan
+            # structure ("Categories", "Difficulty") before data ("Whole Foods Market")
+            ranked.append((weight + (2 if _is_name(p) else 0), order, p))
+        ranked.sort(key=lambda r: (r[0], r[1]))
+        structure = [r for r in ranked if not _is_name(r[2])]
+        if len(structure) >= 2:  # enough to say what the screen offers without its data
+            ranked = structure
+        for _, _, p in ranked:
+            take(p, slots.items)
+        for c in _count_phrases([*ev.numbers, *ev.strings()]):
+            number, noun = c.split(" ", 1)
+            slots.counts.append(Phrase(f"{number} {policy.display(noun)}", c))
+        seen_tabs: set[str] = set()
+        for text in ev.tabs:
+            p = phrase(text, max_words=2)
+            if p is None or p.evidence.casefold() in voc.generic_sections:
+                continue
+            if p.evidence.casefold() not in seen_tabs:
+                seen_tabs.add(p.evidence.casefold())
+                slots.tabs.append(p)
+        out.append(slots)
+    if out and not out[0].tabs and not out[0].items and (out[0].weak_title or not out[0].title):
+        # slide 1 shows little of its own (a bare "Overview", or nothing was read): the
+        # set's other screens name the app's sections for the tagline
+        sections = [s.title for s in out[1:] if s.title is not None and not s.weak_title]
+        out[0].tabs = list({p.key(): p for p in sections}.values())
+    for slots in out:  # the three shortest sections first, in their order: they fit a tagline
+        short = sorted(sorted(range(len(slots.tabs)), key=lambda i: len(slots.tabs[i].text))[:3])
+        slots.tabs = [slots.tabs[i] for i in short] + [
+            t for i, t in enumerate(slots.tabs) if i not in short
+        ]
+    return out

@@ -1,0 +1,445 @@
+"""The grounded writer: slot templates filled from each screen's own evidence.
+
+Templates (``shotsmith/data/phrasebank.json``) are tried group by group, most specific
+first; a candidate must pass every copy rule, the grounding check and the set's rules
+(unique headlines and first words, a template and a tone word not worn out). Slide 1
+carries the tagline: the user's description, the app's sections, or its strongest items.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+
+from ...errors import ShotsmithError
+from ...grounding import (
+    Grounding,
+    allowed_words,
+    grounding_problems,
+    vocabulary,
+    word_forms,
+    words_of,
+)
+from .evidence import (
+    CasePolicy,
+    Phrase,
+    ScreenEvidence,
+    Slots,
+    build_slots,
+    case_policy,
+    is_camel_case,
+)
+from .rules import (
+    HEADLINE_MAX_CHARS,
+    HEADLINE_WORDS,
+    SUBTITLE_MAX_CHARS,
+    first_word,
+    headline_problems,
+    normalized,
+    subtitle_problems,
+)
+
+# --------------------------------------------------------------------------------------
+# The phrase bank (slot templates)
+# --------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=1)
+def phrasebank() -> dict:
+    """The phrase bank of slot templates (parsed once)."""
+    text = resources.files("shotsmith").joinpath("data/phrasebank.json").read_text("utf-8")
+    return json.loads(text)
+
+
+_SLOT = re.compile(r"\{(\w+)\}")
+
+
+def template_words(template: str) -> list[str]:
+    """The words a template brings of its own (its text outside the slots)."""
+    return words_of(_SLOT.sub(" ", template))
+
+
+def _filler(template: str) -> frozenset[str]:
+    """The template's own words that carry its tone ("glance", "side"), not "and"/"the"."""
+    fw = vocabulary().function_words
+    return frozenset(
+        f for w in template_words(template) if w.casefold() not in fw for f in word_forms(w)
+    )
+
+
+# --------------------------------------------------------------------------------------
+# About: the user's own description
+# --------------------------------------------------------------------------------------
+
+_CLAUSE_BREAK = re.compile(r"(?<=[.!?;:])\s+|\s+[—–]\s+|\s+-\s+")
+_CUT_BEFORE = re.compile(
+    r",\s+|\s+(?=(?:and|in|for|with|from|on|by|at|that|which|to|so|where|while)\s)", re.I
+)
+
+
+def _shorten(text: str, *, max_words: int, max_chars: int) -> str:
+    """The longest start of ``text`` that fits, cut before a comma or a preposition."""
+    text = " ".join(text.split()).rstrip(" .!?;:,")
+    if len(text.split()) <= max_words and len(text) <= max_chars:
+        return text
+    best = ""
+    for m in _CUT_BEFORE.finditer(text):
+        head = text[: m.start()].rstrip(" ,")
+        if len(head.split()) <= max_words and len(head) <= max_chars:
+            best = head
+        else:
+            break
+    return best
+
+
+def about_lines(about: str, project: str) -> tuple[str, str]:
+    """A headline (tagline) and a subtitle from the user's description, "" when none fits."""
+    about = " ".join((about or "").split())
+    if not about:
+        return "", ""
+    first = _CLAUSE_BREAK.split(about)[0].strip()
+    # "Trailhead is a database of ..." -> "A database of ..."
+    lead = re.match(re.escape(project) + r"\s+(?:is|are|was)\s+", first, re.I) if project else None
+    if lead:
+        first = first[lead.end() :]
+    head = _shorten(first, max_words=HEADLINE_WORDS[1], max_chars=HEADLINE_MAX_CHARS)
+    if len(head.split()) < HEADLINE_WORDS[0]:
+        head = ""
+    head = head[:1].upper() + head[1:]
+    sentence = re.split(r"(?<=[.!?])\s+", about)[0]
+    sub = _shorten(sentence, max_words=12, max_chars=SUBTITLE_MAX_CHARS - 1)
+    if len(sub.split()) < 2:
+        sub = ""
+    sub = (sub[:1].upper() + sub[1:] + ".") if sub else ""
+    return head, sub
+
+
+# --------------------------------------------------------------------------------------
+# The grounded writer
+# --------------------------------------------------------------------------------------
+
+
+@dataclass
+class Line:
+    text: str
+    evidence: list[str]
+    template: str = ""
+
+
+@dataclass
+class SetCopy:
+    tagline: str
+    headlines: list[str]
+    subtitles: list[str]
+    evidence: list[dict[str, list[str]]] = field(default_factory=list)
+
+
+@dataclass
+class SetContext:
+    """Everything set-level the writer needs."""
+
+    app_id: str
+    project: str
+    bundle_id: str
+    about: str
+    domain: str | None
+    confident: bool
+    locale: str
+    evidence: list[ScreenEvidence]
+
+    @property
+    def english(self) -> bool:
+        return is_english(self.locale)
+
+    def grounding(self) -> Grounding:
+        texts = [self.project, self.bundle_id, self.about]
+        for ev in self.evidence:
+            texts += ev.strings()
+        return allowed_words(texts, locale=self.locale)
+
+    def policy(self) -> CasePolicy:
+        strings = [s for ev in self.evidence for s in ev.strings()]
+        return case_policy(strings, self.project, self.english)
+
+
+def _rng(*parts: object) -> random.Random:
+    digest = hashlib.sha256("\x1f".join(str(p) for p in parts).encode("utf-8")).hexdigest()
+    return random.Random(int(digest[:16], 16))
+
+
+def _fill(
+    template: str,
+    slots: Slots,
+    used: set[frozenset[str]],
+    extra: Mapping[str, str],
+) -> Line | None:
+    """The template with its slots filled from the screen's evidence, or None."""
+
+    def fresh(phrases: list[Phrase]) -> list[Phrase]:
+        return [p for p in phrases if p.key() not in used]
+
+    items, actions = fresh(slots.items), fresh(slots.actions)
+    verbs, counts, tabs = fresh(slots.verbs), fresh(slots.counts), slots.tabs
+    title = slots.title if slots.title is not None and slots.title.key() not in used else None
+    values: dict[str, Phrase | None] = {}
+    for name in _SLOT.findall(template):
+        low = name.lower()
+        value: Phrase | None = None
+        if low == "title":
+            value = title
+        elif low == "titles":
+            value = title if slots.plural else None
+        elif low == "one":
+            value = slots.one if (slots.plural and title is not None) else None
+        elif low in ("action", "action1"):
+            value = actions[0] if actions else None
+        elif low == "action2":
+            value = actions[1] if len(actions) > 1 else None
+        elif low == "verb":
+            value = verbs[0] if verbs else None
+        elif low == "count":
+            value = counts[0] if counts else None
+        elif low == "heading":
+            value = next(iter(fresh(slots.headings)), None)
+        elif low == "sentence":
+            value = next(iter(fresh(slots.sentences)), None)
+        elif low.startswith("item") and low[4:].isdigit():
+            k = int(low[4:]) - 1
+            value = items[k] if len(items) > k else None
+        elif low.startswith("tab") and low[3:].isdigit():
+            k = int(low[3:]) - 1
+            value = tabs[k] if len(tabs) > k else None
+        elif name in extra:
+            value = Phrase(extra[name], extra[name]) if extra[name] else None
+        if value is None:
+            return None
+        values[name] = value
+    text = _SLOT.sub(
+        lambda m: values[m.group(1)].cap if m.group(1)[:1].isupper() else values[m.group(1)].text,
+        template,
+    )
+    text = " ".join(text.split())
+    text = (
+        text[:1].upper() + text[1:]
+        if text[:1].islower() and not is_camel_case(text.split()[0])
+        else text
+    )
+    evidence = list(dict.fromkeys(v.evidence for v in values.values()))
+    return Line(text, evidence, template)
+
+
+_FALLBACK_GROUPS = ("name", "vocabulary")
+
+
+class _Writer:
+    """Chooses each line under the set's rules: first candidate that breaks nothing."""
+
+    def __init__(self, ctx: SetContext, seed: int):
+        self.ctx = ctx
+        self.seed = seed
+        self.grounding = ctx.grounding()
+        self.policy = ctx.policy()
+        self.proper = [*proper_words(ctx.project), *sorted(self.policy.proper)]
+        if not ctx.english:  # other languages keep the screen's own capitals
+            self.proper += [w for ev in ctx.evidence for s in ev.strings() for w in s.split()]
+        self.headlines: set[str] = set()
+        self.first_words: set[str] = set()
+        self.subtitles: set[str] = set()
+        self.templates: set[str] = set()
+        self.fillers: Counter[str] = Counter()
+        self.about_used = False  # the tagline quoted the user's description
+        about_head, about_sub = about_lines(ctx.about, ctx.project)
+        self.extra = {"Project": ctx.project, "About": about_head, "AboutSentence": about_sub}
+
+    # --- bookkeeping -------------------------------------------------------------
+    def reserve(self, headline: str | None, subtitle: str | None) -> None:
+        """Lines the user wrote: others must not repeat them."""
+        if headline:
+            self.headlines.add(normalized(headline))
+            self.first_words.add(first_word(headline))
+        if subtitle:
+            self.subtitles.add(normalized(subtitle))
+
+    def _take(self, line: Line, kind: str) -> None:
+        if kind == "headline":
+            self.headlines.add(normalized(line.text))
+            self.first_words.add(first_word(line.text))
+        else:
+            self.subtitles.add(normalized(line.text))
+        self.templates.add(line.template)
+        self.fillers.update(_filler(line.template))
+
+    # --- candidates ----------------------------------------------------------------
+    def _groups(
+        self, kind: str, position: int, tagline: bool, slots: Slots
+    ) -> list[tuple[str, list[str]]]:
+        bank = phrasebank()
+        if not self.ctx.english:
+            groups = [(name, list(t)) for name, t in bank["language_free"][kind].items()]
+            if tagline and self.extra["About"]:
+                groups.insert(0, ("about", ["{About}"]))
+            if kind == "subtitle" and position == 0 and self.extra["AboutSentence"]:
+                groups.insert(0, ("about", ["{AboutSentence}"]))
+            return groups
+        generic: dict[str, list[str]] = bank[kind]
+        domain_bank: dict = {}
+        if self.ctx.confident and self.ctx.domain:
+            domain_bank = bank.get("domains", {}).get(self.ctx.domain, {}).get(kind, {})
+        groups: list[tuple[str, list[str]]] = []
+        if tagline:  # slide 1: the user's description, the app's sections, its items
+            groups += [(name, list(t)) for name, t in bank["tagline"].items()]
+        for name, templates in generic.items():
+            if name == "about" and position != 0:
+                continue
+            if name in domain_bank:
+                groups.append((name, list(domain_bank[name])))
+            groups.append((name, list(templates)))
+        if slots.weak_title:  # "Overview, at a glance" only when nothing says more
+            weak = [g for g in groups if g[0] in ("title", "titles")]
+            groups = [g for g in groups if g[0] not in ("title", "titles")]
+            at = next((i for i, g in enumerate(groups) if g[0] in ("name", "vocabulary")), None)
+            at = len(groups) if at is None else at
+            groups[at:at] = weak
+        if kind == "subtitle" and position == 0:
+            # slide 1: the user's own words (unless the tagline used them), then the app's
+            first = ("about", "sentence") if not self.about_used else ("sentence",)
+            groups.sort(key=lambda g: first.index(g[0]) if g[0] in first else len(first))
+        return groups
+
+    def _ok(self, line: Line, kind: str, relax: int, pair: Line | None) -> bool:
+        if kind == "headline":
+            problems = headline_problems(line.text, proper=self.proper, strict=self.ctx.english)
+        else:
+            problems = subtitle_problems(line.text, proper=self.proper, strict=self.ctx.english)
+        if problems or grounding_problems(line.text, self.grounding):
+            return False
+        if kind == "headline":
+            if normalized(line.text) in self.headlines:
+                return False
+            if relax < 3 and first_word(line.text) in self.first_words:
+                return False
+        elif normalized(line.text) in self.subtitles:
+            return False
+        if relax < 2 and line.template in self.templates:
+            return False
+        filler = _filler(line.template)
+        if relax < 1 and any(self.fillers[f] >= 2 for f in filler):
+            return False
+        if pair is not None and relax < 2 and filler & _filler(pair.template):
+            return False
+        return True
+
+    def write(
+        self,
+        kind: str,
+        position: int,
+        slots: Slots,
+        *,
+        tagline: bool = False,
+        pair: Line | None = None,
+    ) -> Line:
+        used: set[frozenset[str]] = set()
+        if pair is not None:
+            used = {Phrase(e, e).key() for e in pair.evidence}
+        groups = self._groups(kind, position, tagline, slots)
+        named = [g for g in groups if g[0] not in _FALLBACK_GROUPS]
+        fallback = [g for g in groups if g[0] in _FALLBACK_GROUPS]
+        # a line that names the screen, even with a tone word used twice already, beats
+        # a line that names nothing; the first word and the template stay unique longest
+        # (groups, how much the set rules bend, whether the headline's evidence may return:
+        # a thin screen's subtitle may name the title again rather than nothing)
+        phases = [
+            (named, 0, False),
+            (named, 1, False),
+            (named, 2, False),  # a template used twice beats a line that names nothing
+            (fallback, 0, False),
+            (fallback, 1, False),
+            (groups, 2, False),
+            (groups, 2, True),
+            (groups, 3, True),
+        ]
+        for phase_groups, relax, again in phases:
+            for name, templates in phase_groups:
+                rng = _rng(self.ctx.app_id, self.seed, position, kind, name)
+                order = list(templates)
+                rng.shuffle(order)
+                for template in order:
+                    line = _fill(template, slots, set() if again else used, self.extra)
+                    if line is None or not self._ok(line, kind, relax, pair):
+                        continue
+                    if name == "about":
+                        self.about_used = True
+                    self._take(line, kind)
+                    return line
+        if not self.ctx.english:
+            return self._english_fallback(kind, position, slots, pair)
+        raise ShotsmithError(
+            f"write_copy: ran out of distinct captions for set {self.ctx.app_id!r} "
+            f"({len(self.headlines)} written); split the set."
+        )
+
+    def _english_fallback(self, kind: str, position: int, slots: Slots, pair: Line | None) -> Line:
+        """A screen with no words of its own in another language: neutral English."""
+        english = SetContext(**{**self.ctx.__dict__, "locale": "en-US"})
+        writer = _Writer(english, self.seed)
+        writer.headlines, writer.first_words = self.headlines, self.first_words
+        writer.subtitles, writer.templates, writer.fillers = (
+            self.subtitles,
+            self.templates,
+            self.fillers,
+        )
+        return writer.write(kind, position, slots, pair=pair)
+
+
+def grounded_copy(
+    ctx: SetContext,
+    *,
+    seed: int = 0,
+    fixed: Sequence[tuple[str | None, str | None]] | None = None,
+) -> SetCopy:
+    """Tagline + one headline/subtitle per screen of a set, every word grounded.
+
+    ``fixed``: per screen, the user's own (headline, subtitle) — None where the writer
+    should write; user lines are kept verbatim and never repeated elsewhere.
+    """
+    n = len(ctx.evidence)
+    fixed = list(fixed) if fixed is not None else [(None, None)] * n
+    writer = _Writer(ctx, seed)
+    for head, sub in fixed:
+        writer.reserve(head, sub)
+    all_slots = build_slots(ctx.evidence, ctx.project, writer.policy)
+    heads: list[str] = [""] * n
+    subs: list[str] = [""] * n
+    evidence: list[dict[str, list[str]]] = [{"headline": [], "subtitle": []} for _ in range(n)]
+    for i in range(n):
+        user_head, user_sub = fixed[i]
+        head_line: Line | None = None
+        if user_head:
+            heads[i] = user_head
+        else:
+            head_line = writer.write("headline", i, all_slots[i], tagline=(i == 0))
+            heads[i] = head_line.text
+            evidence[i]["headline"] = head_line.evidence
+        if user_sub:
+            subs[i] = user_sub
+        else:
+            sub_line = writer.write("subtitle", i, all_slots[i], pair=head_line)
+            subs[i] = sub_line.text
+            evidence[i]["subtitle"] = sub_line.evidence
+    return SetCopy(heads[0] if n else "", heads, subs, evidence)
+
+
+def proper_words(project: str) -> list[str]:
+    project = (project or "").strip()
+    return [project, *project.split()] if project else []
+
+
+def is_english(locale: str) -> bool:
+    return not locale or locale.lower().replace("_", "-").split("-")[0] == "en"

@@ -1,0 +1,45 @@
+"""One error hierarchy: every class is a ShotsmithError and the builtin a caller expects."""
+
+from __future__ import annotations
+
+import inspect
+
+import pandas as pd
+import pytest
+
+import shotsmith as ss
+from shotsmith import errors
+
+BUILTINS = (ValueError, KeyError, LookupError, RuntimeError, OSError, TypeError)
+
+
+def classes() -> list[type[Exception]]:
+    return [
+        c
+        for _, c in inspect.getmembers(errors, inspect.isclass)
+        if issubclass(c, Exception) and c.__module__ == errors.__name__
+    ]
+
+
+@pytest.mark.parametrize("cls", [c for c in classes() if c is not errors.ShotsmithError])
+def test_each_error_has_shotsmiths_base_and_a_builtin_one(cls):
+    assert issubclass(cls, errors.ShotsmithError)
+    assert issubclass(cls, BUILTINS), f"{cls.__name__} has no builtin base"
+    assert cls.__doc__, f"{cls.__name__} says nothing about when it is raised"
+
+
+def test_a_missing_column_reads_as_its_message_not_a_quoted_key():
+    with pytest.raises(KeyError) as info:  # a KeyError, as pandas users expect
+        ss.write_copy(pd.DataFrame({"app_id": ["a"]}))
+    message = str(info.value)
+    assert isinstance(info.value, errors.MissingColumnError)
+    assert not message.startswith("'"), message
+    assert "run the stage that provides" in message
+
+
+def test_a_bad_image_is_a_value_error(tmp_path):
+    (tmp_path / "01_home.png").write_bytes(b"not a png at all")
+    with pytest.raises(ValueError) as info:
+        ss.read_screenshots(tmp_path)
+    assert isinstance(info.value, errors.ShotsmithError)
+    assert "01_home.png" in str(info.value)
