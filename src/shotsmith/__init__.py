@@ -36,12 +36,12 @@ _EXPORTS: dict[str, str] = {
     "LocalSite": ".localsite",
     "serve_folder": ".localsite",
     "LayoutTuner": ".notebook",
-    "LocalServer": ".notebook",
+    "LocalServer": ".server.local",
     "scene_table": ".notebook",
     "show": ".notebook",
     "show_scene": ".notebook",
     "show_set": ".notebook",
-    "start_server": ".notebook",
+    "start_server": ".server.local",
     "Pipeline": ".pipeline",
     "PipelineRun": ".pipeline",
     "design": ".pipeline",
@@ -87,17 +87,10 @@ if TYPE_CHECKING:  # what editors and type checkers see
     from .io import concat_sets, open_image, read_screenshots
     from .llm import LLMConfig
     from .localsite import LocalSite, serve_folder
-    from .notebook import (
-        LayoutTuner,
-        LocalServer,
-        scene_table,
-        show,
-        show_scene,
-        show_set,
-        start_server,
-    )
+    from .notebook import LayoutTuner, scene_table, show, show_scene, show_set
     from .pipeline import Pipeline, PipelineRun, design, report, write_report
     from .scene import Scene
+    from .server.local import LocalServer, start_server
     from .stages.capture import capture, capture_report
     from .stages.copywriting import write_copy
     from .stages.domain import detect_domain

@@ -494,7 +494,7 @@ def _design_into(frame: pd.DataFrame, job: dict[str, Any], out_dir: Path) -> dic
         **_user_copy_options(job),
     )
     if job.get("single_thread", True):  # one thread per task, like the renderer
-        pipe.named_steps["extract_features"].options["workers"] = 1
+        pipe.set_params(extract_features__workers=1)
     result = pipe.run(frame, keep_intermediates=False, progress=False).output
     result = result.sort_values(C.POSITION, kind="stable")
     paths = [Path(p) for p in result[C.RENDER_PATH]]

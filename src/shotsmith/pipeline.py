@@ -5,11 +5,19 @@ notebooks) and the time each stage took; given any ``concurrent.futures``
 executor (a process pool, or a Dask cluster's ``client.get_executor()``) it
 runs the sets of a batch in parallel. ``design()`` is the one call the CLI and
 the server use.
+
+Which stages run, and with what, is the pipeline's business, not its callers':
+``run(frame, until="plan_layout")`` runs the stages before a named one (the layout
+tuner needs a frame ready for layout, whatever the frame already has), and
+``set_params(extract_features__workers=1)`` / ``get_params()`` read and change a
+step's options by name, checked against the stage's signature, in the manner of
+scikit-learn's ``Pipeline`` (so ``batch.py`` does not reach into a step's dict).
 """
 
 from __future__ import annotations
 
 import html
+import inspect
 import json
 import os
 import time
@@ -139,6 +147,54 @@ class Pipeline:
     def __len__(self) -> int:
         return len(self.steps)
 
+    def get_params(self) -> dict[str, Any]:
+        """Every step's options as ``{"step__option": value}`` (scikit-learn's spelling):
+        the options a step was given and the defaults of its stage's other keyword
+        options, so what a run will use can be read in one place."""
+        params: dict[str, Any] = {}
+        for s in self.steps:
+            for name, value in {**_stage_defaults(s.fn), **s.options}.items():
+                params[f"{s.name}__{name}"] = value
+        return params
+
+    def set_params(self, **params: Any) -> Pipeline:
+        """Set steps' options by ``step__option=value``; returns the pipeline.
+
+        ``Pipeline.default().set_params(extract_features__workers=1, plan_layout__size="6.9")``.
+        An unknown step or an option its stage does not take is an error that names the
+        ones it has; nothing is changed unless every name is valid."""
+        updates: list[tuple[Step, str, Any]] = []
+        for key, value in params.items():
+            step_name, sep, option = key.partition("__")
+            step = self.named_steps.get(step_name)
+            if not sep or not option or step is None:
+                raise ShotsmithError(
+                    f"Pipeline.set_params: {key!r} names no step's option; write "
+                    f"step__option with a step of {list(self.named_steps)}, e.g. "
+                    f"{self.steps[0].name if self.steps else 'render'}__..."
+                )
+            accepted = _stage_options(step.fn)
+            if accepted is not None and option not in accepted:
+                raise ShotsmithError(
+                    f"Pipeline.set_params: the {step.name} step has no option {option!r}; "
+                    f"its options are {sorted(accepted)}."
+                )
+            updates.append((step, option, value))
+        for step, option, value in updates:
+            step.options[option] = value
+        return self
+
+    def _steps_until(self, until: str | None) -> list[Step]:
+        if until is None:
+            return self.steps
+        names = [s.name for s in self.steps]
+        if until not in names:
+            raise ShotsmithError(
+                f"Pipeline.run: until={until!r} is not a stage of this pipeline; "
+                f"its stages are {names}."
+            )
+        return self.steps[: names.index(until)]
+
     def contracts(self) -> pd.DataFrame:
         """Each stage's contract: the columns it needs and the columns it adds."""
         rows = []
@@ -182,33 +238,78 @@ class Pipeline:
         executor: Executor | None = None,
         keep_intermediates: bool = True,
         progress: bool | None = None,
+        until: str | None = None,
+        resume: bool = False,
     ) -> PipelineRun:
         """Run every stage; with an executor, sets run in parallel (one task per set).
+
+        ``until`` names a stage to stop before: ``run(frame, until="plan_layout")``
+        runs features, domain and copy and leaves the layout and rendering to the caller
+        (the layout tuner). ``resume=True`` skips the leading stages whose columns the
+        frame already has (a frame that went through ``write_copy`` starts at the next
+        stage); the first stage missing a column and every one after it run.
 
         ``progress`` shows a bar (tqdm.auto: a text bar in a terminal, a widget in
         Jupyter) of the stages as they run, or of the sets with an executor; ``None``
         (the default) shows it when someone is watching: in a notebook kernel, or on a
         terminal (see :mod:`shotsmith.progress`)."""
-        self.validate(frame)
+        steps = self._steps_until(until)
+        if resume:
+            steps = _not_done(steps, frame)
+        Pipeline(steps).validate(frame)
         show = wanted(progress)
         start = time.perf_counter()
+        if not steps:
+            frames = {"input": frame}
+            return PipelineRun(frames, {}, time.perf_counter() - start)
         if executor is None:
-            meter = _stage_bar(show, self.steps, frame)
+            meter = _stage_bar(show, steps, frame)
             try:
-                frames, timings = _run_steps(self.steps, frame, keep_intermediates, meter)
+                frames, timings = _run_steps(steps, frame, keep_intermediates, meter)
             finally:
                 if meter is not None:
                     meter.close()
         else:
             sets = [rows for _, rows in frame.groupby(C.APP_ID, sort=False)]
-            futures = [
-                executor.submit(_run_set, self.steps, rows, keep_intermediates) for rows in sets
-            ]
+            futures = [executor.submit(_run_set, steps, rows, keep_intermediates) for rows in sets]
             results = []
             for fut in _progress(futures, show, total=len(futures)):
                 results.append(fut.result())
             frames, timings = _merge_results(results)
         return PipelineRun(frames, timings, time.perf_counter() - start)
+
+
+def _stage_options(fn: Stage) -> set[str] | None:
+    """The keyword options a stage takes (None when it takes any: ``**options``)."""
+    try:
+        params = list(inspect.signature(fn).parameters.values())[1:]  # after the frame
+    except (TypeError, ValueError):
+        return None
+    if any(p.kind is p.VAR_KEYWORD for p in params):
+        return None
+    return {p.name for p in params if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)}
+
+
+def _stage_defaults(fn: Stage) -> dict[str, Any]:
+    try:
+        params = list(inspect.signature(fn).parameters.values())[1:]
+    except (TypeError, ValueError):
+        return {}
+    return {
+        p.name: p.default
+        for p in params
+        if p.default is not p.empty and p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)
+    }
+
+
+def _not_done(steps: list[Step], frame: pd.DataFrame) -> list[Step]:
+    """The steps from the first whose columns the frame does not have yet."""
+    have = set(frame.columns)
+    for i, s in enumerate(steps):
+        contract = getattr(s.fn, "contract", None)
+        if contract is None or not contract.provides or not set(contract.provides) <= have:
+            return steps[i:]
+    return []
 
 
 def _stage_bar(show: bool, steps: list[Step], frame: pd.DataFrame):
