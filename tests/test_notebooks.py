@@ -501,3 +501,121 @@ def test_kernel_is_this_interpreter():
 
     spec = KernelSpecManager().get_kernel_spec("python3")
     assert spec.argv[0] in ("python", "python3", sys.executable)
+
+
+# --- the tuner in JupyterLab, in a real Chromium -------------------------------------------------
+
+
+@pytest.mark.browser
+@pytest.mark.live_server
+def test_tuner_in_jupyterlab_moves_a_slider_and_saves_a_template_design_uses(tmp_path):
+    """What a data scientist does: open 02_tune_layout in JupyterLab (a real server on
+    127.0.0.1, Debian's Chromium through Playwright, a 1400x1000 window), run all cells,
+    drag the device-width slider, see the preview change, save the template with the
+    button and run the command the tuner prints; `shotsmith design` uses the template."""
+    from playwright.sync_api import sync_playwright
+
+    from .notebooks.lab import (
+        VIEWPORT,
+        JupyterLab,
+        chromium,
+        errors_shown,
+        fresh_copy,
+        layout_report,
+        run_all,
+    )
+
+    root = fresh_copy(tmp_path / "repo")  # JupyterLab autosaves what it runs: not here
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    with JupyterLab(root, scratch) as lab, sync_playwright() as p:
+        browser = chromium(p)
+        try:
+            page = browser.new_page(viewport=VIEWPORT)
+            run_all(page, lab, "notebooks/02_tune_layout.ipynb")
+            assert not errors_shown(page), errors_shown(page)
+            report = layout_report(page)
+            assert not report["upscaled"] and not report["cut"], report
+
+            slider = page.locator(".widget-hslider").filter(has_text="device width").first
+            readout = slider.locator("xpath=..").locator(".widget-html").first
+            preview = page.locator(".widget-image img, img.widget-image").first
+            preview.scroll_into_view_if_needed()
+            before_png = preview.screenshot()
+            before_text = readout.inner_text()
+            handle = slider.locator(".noUi-handle").first
+            box = handle.bounding_box()
+            assert box, "the device width slider has no handle on the page"
+            x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+            page.mouse.move(x, y)
+            page.mouse.down()
+            page.mouse.move(x - 60, y, steps=6)  # narrower device
+            page.mouse.up()
+            page.wait_for_function(
+                "([el, old]) => el.innerText !== old",
+                arg=[readout.element_handle(), before_text],
+                timeout=20_000,
+            )
+            page.wait_for_timeout(800)  # the last re-plan's picture arrives
+            assert preview.screenshot() != before_png, "the preview did not change"
+            shown = preview.bounding_box()
+            natural = preview.evaluate("img => [img.naturalWidth, img.naturalHeight]")
+            assert shown and abs(shown["width"] - natural[0]) <= 1, (shown, natural)
+
+            name = page.locator(".widget-text").filter(has_text="save as").locator("input")
+            name.fill("browser-tuned")
+            page.get_by_role("button", name="Save template").click()
+            status = page.locator(".widget-html").filter(has_text="Saved").first
+            status.wait_for(timeout=20_000)
+            message = status.inner_text()
+        finally:
+            browser.close()
+
+    saved = root / "layouts" / "browser-tuned.toml"
+    assert saved.is_file(), message
+    width = tomllib.loads(saved.read_text())["device"]["width"]
+    default = tomllib.loads(
+        (ROOT / "src" / "shotsmith" / "data" / "layouts" / "default.toml").read_text()
+    )["device"]["width"]
+    assert width < default, (width, default)
+    command = re.search(r"(shotsmith design .+)$", message.strip(), re.M)
+    assert command and "--template browser-tuned" in command.group(1), message
+    import shlex
+    import subprocess
+
+    done = subprocess.run(
+        [str(Path(sys.executable).parent / "shotsmith"), *shlex.split(command.group(1))[1:]],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    (report_file,) = (root / "out").glob("*/design.json")  # one set: out/<app>/design.json
+    rows = json.loads(report_file.read_text())
+    assert rows and {r["layout_template"] for r in rows} == {"browser-tuned"}
+    assert len(list(report_file.parent.glob("*.png"))) == len(rows)
+
+
+def test_palette_presets_are_the_data_file_and_the_tuner_offers_them(with_copy, tmp_path):
+    from importlib import resources
+
+    from shotsmith.palettes import palette_preset, palette_presets, preset_name
+
+    table = json.loads(
+        resources.files("shotsmith").joinpath("data/palette_presets.json").read_text("utf-8")
+    )["presets"]
+    assert list(palette_presets()) == [row["name"] for row in table]
+    for row in table:
+        spec = palette_preset(row["name"])
+        assert spec == {"strategy": row["strategy"], "rhythm": row["rhythm"]}
+        assert preset_name(spec) == row["name"]
+        ss.load_template({"name": "x", "palette": spec})  # each one is a valid palette
+    with pytest.raises(ss.TemplateError, match=r"no palette preset named 'neon'.*'vivid'"):
+        palette_preset("neon")
+    tuner = LayoutTuner(with_copy, template="default", layouts_dir=tmp_path)
+    offered = list(tuner.widget and tuner.controls["palette"].options)
+    assert [o for o in offered if not o.startswith("template (")] == list(palette_presets())
+    tuner.controls["palette"].value = "spotlight, dark"
+    assert tuner.template["palette"]["strategy"] == "spotlight"
+    assert tuner.template["palette"]["rhythm"] == ["dark"]

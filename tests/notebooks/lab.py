@@ -185,7 +185,7 @@ def wait_idle(page: Any, timeout_ms: float = 300_000) -> None:
     """Until every code cell has run (``[n]:``), or one failed and the rest were skipped,
     and the kernel is idle."""
     page.wait_for_function(
-        """() => {
+        r"""() => {
             const prompts = [...document.querySelectorAll(
                 '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell .jp-InputArea-prompt')]
                 .map(p => p.textContent.trim());
@@ -204,8 +204,18 @@ def wait_idle(page: Any, timeout_ms: float = 300_000) -> None:
 def run_all(page: Any, lab: JupyterLab, notebook: str, timeout_ms: float = 300_000) -> float:
     """Open ``notebook`` (relative to the served root), Run > Run All Cells, wait until
     done; the seconds it took to run."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     page.goto(lab.url(notebook, workspace=Path(notebook).stem.replace("_", "-")))
     page.wait_for_selector(".jp-NotebookPanel .jp-Cell", state="attached", timeout=90_000)
+    # the notebooks are committed without a kernelspec: JupyterLab asks which kernel to
+    # start, as it asks a user opening them; take the one it proposes (this environment's)
+    dialog = page.locator(".jp-Dialog").filter(has_text="Select Kernel")
+    try:
+        dialog.wait_for(timeout=5_000)
+        dialog.locator(".jp-mod-accept").click()
+    except PlaywrightTimeout:
+        pass
     page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=90_000)
     start = time.perf_counter()
     page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()

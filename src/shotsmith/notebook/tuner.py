@@ -472,8 +472,11 @@ class LayoutTuner:
             layout=W.Layout(width=f"{pw}px", height=f"{ph}px", object_fit="contain"),
         )
         c["status"] = W.HTML(layout=W.Layout(width=f"{pw}px"))
+        # the set strip at its own pixel width too: a column box stretches an auto-width
+        # child to its full width (an upscaled, soft strip); narrower outputs scale it down
         c["set_preview"] = W.Image(
-            format="png", layout=W.Layout(width="auto", max_width="100%", height="auto")
+            format="png",
+            layout=W.Layout(width="auto", max_width="100%", height="auto", align_self="flex-start"),
         )
 
         c["template"].observe(self._on_template, names="value")
@@ -629,7 +632,9 @@ class LayoutTuner:
         if self.planned is not None:
             c["preview"].value = _png_bytes(self.preview_image())
             if set_too:
-                c["set_preview"].value = _png_bytes(self.set_preview())
+                strip = self.set_preview()
+                c["set_preview"].layout.width = f"{strip.width}px"
+                c["set_preview"].value = _png_bytes(strip)
             row = self.planned.iloc[self.index]
             info = (
                 f"tone {row[C.LAYOUT_VARIANT]} · caption contrast "
