@@ -94,7 +94,13 @@ class Pipeline:
             if isinstance(s, Step):
                 self.steps.append(s)
             elif callable(s):
-                self.steps.append(Step(s.contract.name, s))
+                contract = getattr(s, "contract", None)
+                if contract is None:
+                    raise ShotsmithError(
+                        f"Pipeline: {getattr(s, '__name__', s)!r} is not a stage (no contract); "
+                        "pass it with a name, as ('name', function), or declare it with stage()."
+                    )
+                self.steps.append(Step(contract.name, s))
             else:
                 self.steps.append(Step(s[0], s[1], dict(s[2]) if len(s) > 2 else {}))
         names = [s.name for s in self.steps]
