@@ -16,6 +16,8 @@ What the test changes, and why, and nothing else:
   section), so two runs on one machine cannot collide; the placeholder host in
   ``tcp://scheduler:8786`` / ``tcp://HOST:8786`` becomes 127.0.0.1, and when a section names
   a scheduler without starting one the test starts a real ``LocalCluster`` there;
+- ``shotsmith serve`` without ``--port`` listens on its default, 8787: it gets the free port
+  that replaces 8787;
 - a line that starts a server and keeps it in the foreground (``shotsmith serve``,
   ``jupyter lab``) runs in the background until its port answers, as if in a second
   terminal, and is stopped when another takes its port or the section ends; JupyterLab
@@ -61,10 +63,20 @@ NOT_RUN = {
         "it runs tests of this suite, this one included"
     ),
     ".venv/bin/python benchmarks/batch.py": "a benchmark of several minutes (run it by hand)",
+    "shotsmith capture http://127.0.0.1:5000/ --out captured --login maya:secret": (
+        "it signs in to your own app on port 5000; the bundled sample apps have no sign-in"
+    ),
+    "SHOTSMITH_LOGIN_PASSWORD=secret shotsmith capture http://127.0.0.1:5000/ --out captured "
+    "--login maya": "it signs in to your own app on port 5000 (see above)",
+    "shotsmith capture http://127.0.0.1:5000/ --out captured --storage-state state.json": (
+        "it needs a storage state saved after signing in to your own app"
+    ),
 }
 
 #: Lines that start a server in the foreground: run in the background until the port answers.
-SERVERS = re.compile(r"^(?:\w+=\S+\s+)*(?:\S*/)?(?:shotsmith serve|jupyter lab)\b")
+SERVERS = re.compile(
+    r"""^(?:\w+=(?:"[^"]*"|'[^']*'|\S+)\s+)*(?:\S*/)?(?:shotsmith serve|jupyter lab)\b"""
+)
 SLOW_SECTIONS = {
     "README.md: Set-up: two commands",
     "README.md: Capture: screenshots from a running web app",
@@ -263,6 +275,8 @@ class Session:
 
     def start_server(self, command: str, where: str) -> None:
         """A foreground server, run in the background (a second terminal) until it answers."""
+        if "shotsmith serve" in command and not re.search(r"--port[ =]\d+", command):
+            command += f" --port {self.ports['8787']}"  # its default port, made a free one
         port = self.jupyter_port if "jupyter lab" in command else _port_of(command)
         self.stop(port)
         log = open(self.scratch / f"server-{port}.log", "wb")
