@@ -304,7 +304,9 @@ def test_phrase_is_a_short_noun_phrase():
         frame_of([small_screen()] * 3, ["budgets", "search flights", "home"]), ocr=False
     )
     phrases = out[FEATURES_PHRASE].tolist()
-    assert phrases[0] == "monthly budgets by category"
+    # built from the screen's own name, never a category's stock phrase
+    # ("monthly budgets by category" claimed months and categories nothing showed)
+    assert phrases[0] == "plans for budgets"
     assert phrases[1] == "search across flights"
     assert all(0 < len(p.split()) <= 8 for p in phrases)
 

@@ -6,7 +6,7 @@ Colours travel as ``#rrggbb`` strings (JSON-friendly) and as RGB tuples inside.
 from __future__ import annotations
 
 import colorsys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 from PIL import Image
@@ -102,25 +102,57 @@ def saturation(color: str | Sequence[int]) -> float:
     return 0.0 if mx == 0 else (mx - mn) / mx
 
 
-def image_colors(image: Image.Image, count: int = 6) -> list[tuple[str, float]]:
+def image_colors(
+    image: Image.Image, count: int = 6, *, flat: bool = False
+) -> list[tuple[str, float]]:
     """The ``count`` most used colours of an image with their share of pixels.
 
     Works on a small thumbnail with colours quantised to 4 bits per channel, so it
-    costs a few milliseconds and ignores anti-aliasing noise.
+    costs a few milliseconds and ignores anti-aliasing noise. ``flat``: count only pixels
+    inside areas of one colour (headers, buttons, tab bars, backgrounds), not pictures:
+    a photo or a book cover changes colour from one thumbnail pixel to the next.
     """
     thumb = image.convert("RGB")
     thumb.thumbnail((96, 96), Image.Resampling.BOX)
-    px = np.asarray(thumb, dtype=np.uint8).reshape(-1, 3)
-    q = (px >> 4).astype(np.int32)
-    keys = (q[:, 0] << 8) | (q[:, 1] << 4) | q[:, 2]
+    grid = np.asarray(thumb, dtype=np.uint8)
+    q3 = (grid >> 4).astype(np.int32)
+    key_grid = (q3[..., 0] << 8) | (q3[..., 1] << 4) | q3[..., 2]
+    px = grid.reshape(-1, 3)
+    keys = key_grid.reshape(-1)
+    if flat:
+        keep = flat_mask(key_grid).reshape(-1)
+        total = float(len(keys))
+        px, keys = px[keep], keys[keep]
+        if not len(keys):
+            return []
+        uniq, inverse, counts = np.unique(keys, return_inverse=True, return_counts=True)
+        order = np.argsort(-counts)[:count]
+        out = [(to_hex(px[inverse == i].mean(axis=0)), counts[i] / total) for i in order]
+        return out + _vivid_clusters(px, total, {c for c, _ in out})
     uniq, inverse, counts = np.unique(keys, return_inverse=True, return_counts=True)
     order = np.argsort(-counts)[:count]
     total = float(len(keys))
-    out = []
+    out: list[tuple[str, float]] = []
     for idx in order:
         members = px[inverse == idx]
         out.append((to_hex(members.mean(axis=0)), counts[idx] / total))
     return out + _vivid_clusters(px, total, {c for c, _ in out})
+
+
+def flat_mask(keys: np.ndarray) -> np.ndarray:
+    """Pixels whose four neighbours have their (quantised) colour: inside a flat area."""
+    same = np.ones(keys.shape, dtype=bool)
+    same[1:, :] &= keys[1:, :] == keys[:-1, :]
+    same[:-1, :] &= keys[:-1, :] == keys[1:, :]
+    same[:, 1:] &= keys[:, 1:] == keys[:, :-1]
+    same[:, :-1] &= keys[:, :-1] == keys[:, 1:]
+    return same
+
+
+def hue_distance(a: str | Sequence[int], b: str | Sequence[int]) -> float:
+    """Degrees between two colours' hues (0-180)."""
+    d = abs(hls(a)[0] - hls(b)[0]) * 360.0
+    return min(d, 360.0 - d)
 
 
 def _vivid_clusters(
@@ -154,12 +186,16 @@ def is_dark_image(image: Image.Image) -> bool:
     return float(np.asarray(thumb).mean()) < 110.0
 
 
-def accent_of(colors: Iterable[tuple[str, float]]) -> str | None:
+def accent_of(
+    colors: Iterable[tuple[str, float]], presence: Callable[[str], float] | None = None
+) -> str | None:
     """The brand/accent colour among weighted colours: the most used *saturated* one.
 
     Large greys, whites and blacks (backgrounds, text) are skipped; a colour scores
     by its share weighted by saturation, so a small vivid button beats a wide pale
-    tint. Returns None when the screenshots are all greys.
+    tint. ``presence``: the share of the set's screens a colour's hue appears on (an
+    app's own colour is on most screens; a picture's is on one); its square weighs the
+    score. Returns None when the screenshots are all greys.
     """
     best, best_score = None, 0.0
     for hex_color, share in colors:
@@ -170,6 +206,8 @@ def accent_of(colors: Iterable[tuple[str, float]]) -> str | None:
         # vivid, mid-light colours are brand colours; dark tints of a background are not
         light_weight = max(0.0, 1.0 - abs(light - 0.55) / 0.35)
         score = share * s * s * light_weight
+        if presence is not None:
+            score *= presence(hex_color) ** 2
         if score > best_score:
             best, best_score = hex_color, score
     return best

@@ -37,6 +37,10 @@ class TemplateError(ShotsmithError, ValueError):
     """A layout template is missing or malformed."""
 
 
+class CopyError(ShotsmithError, RuntimeError):
+    """Captions could not be written within the rules (too few distinct lines for a set)."""
+
+
 class DeviceError(ShotsmithError, LookupError):
     """A device id or store size that shotsmith does not know."""
 

@@ -1,7 +1,12 @@
-"""Reading the visible text of a screenshot with the Tesseract CLI (optional).
+"""Reading the visible text of a screenshot with Tesseract (optional).
 
-Tesseract is an external program (Debian: ``apt-get install tesseract-ocr``); when it
-is missing, :func:`tesseract_path` returns None and callers go on without OCR.
+Two engines read the same TSV (each word's box, line and confidence): in process through
+``tesserocr`` (the ``ocr`` extra: a wheel that bundles libtesseract; it needs Tesseract's
+language data, Debian's ``tesseract-ocr-eng``), which loads the model once per thread and
+hands images over in memory; else the ``tesseract`` program (Debian: ``apt-get install
+tesseract-ocr``), one call for many images. When neither is there, :func:`tesseract_path`
+returns None and callers go on without OCR. ``SHOTSMITH_OCR_ENGINE=cli`` forces the
+program. ``benchmarks/ocr.py`` measures both.
 
 Speed. Starting ``tesseract`` costs ~115 ms (it loads its LSTM model) before reading a
 single pixel, so one call reads many screenshots: the images are written to a temporary
@@ -23,6 +28,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -79,6 +85,17 @@ class OCRUnavailableError(ShotsmithError):
     """OCR was required but the tesseract program is not installed."""
 
 
+@dataclass(frozen=True)
+class OCRLine:
+    """One line of text as Tesseract set it: its words and its box (in the read image's px)."""
+
+    text: str
+    left: int
+    top: int
+    width: int
+    height: int  # the median height of its words: the type size
+
+
 @dataclass
 class OCRResult:
     """What Tesseract read on one screenshot."""
@@ -88,28 +105,98 @@ class OCRResult:
     words: int = 0
     error: str | None = None  # short reason when reading failed
     lines: list[str] = field(default_factory=list)
+    boxes: list[OCRLine] = field(default_factory=list)  # the same lines with their boxes
 
 
 def tesseract_path() -> str | None:
-    """Path of the ``tesseract`` program, or None when it is not installed."""
+    """The engine that reads: :data:`INPROCESS` when tesserocr and language data are there
+    (preferred: no process to start, no files to write), else the path of the
+    ``tesseract`` program, else None."""
+    if _inprocess_data() is not None:
+        return INPROCESS
     return shutil.which("tesseract")
+
+
+#: What :func:`tesseract_path` returns when only the in-process engine can read.
+INPROCESS = "inprocess"
+
+
+@lru_cache(maxsize=1)
+def _inprocess_data() -> str | None:
+    """The tessdata folder tesserocr can use, or None (no tesserocr, or no language data)."""
+    if os.environ.get("SHOTSMITH_OCR_ENGINE", "").lower() == "cli":
+        return None
+    try:
+        import tesserocr  # noqa: F401
+    except ImportError:
+        return None
+    candidates = [os.environ.get("TESSDATA_PREFIX", "")]
+    candidates += sorted(str(p) for p in Path("/usr/share/tesseract-ocr").glob("*/tessdata"))
+    candidates += [
+        "/usr/share/tessdata",
+        "/usr/local/share/tessdata",
+        "/opt/homebrew/share/tessdata",
+    ]
+    for folder in candidates:
+        if folder and (Path(folder) / "eng.traineddata").is_file():
+            return folder
+    return None
+
+
+_local = threading.local()
+
+
+def _api(lang: str, psm: int):
+    """This thread's tesserocr engine for ``lang``/``psm`` (the model loads once per thread)."""
+    import tesserocr
+
+    engines = getattr(_local, "engines", None)
+    if engines is None:
+        engines = _local.engines = {}
+    key = (lang, psm)
+    if key not in engines:
+        engines[key] = tesserocr.PyTessBaseAPI(path=_inprocess_data(), lang=lang, psm=psm)
+    return engines[key]
+
+
+def _recognize_inprocess(images: Sequence[Image.Image], lang: str, psm: int) -> list[OCRResult]:
+    try:
+        api = _api(lang, psm)
+    except RuntimeError as exc:  # a language whose data is not installed
+        return [OCRResult(error=f"tesserocr: {exc}"[:80]) for _ in images]
+    rows = [TSV_HEADER]
+    for page, img in enumerate(images):
+        api.SetImage(img)
+        rows.append(api.GetTSVText(page).rstrip("\n"))
+    return parse_tsv("\n".join(rows), len(images))
+
+
+TSV_HEADER = (
+    "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext"
+)
 
 
 def require_tesseract() -> str:
     path = tesseract_path()
     if path is None:
         raise OCRUnavailableError(
-            "OCR was requested (ocr=True) but the 'tesseract' program is not installed. "
-            "Install it (Debian/Ubuntu: apt-get install tesseract-ocr tesseract-ocr-eng; "
-            "macOS: brew install tesseract), or pass ocr='auto' / ocr=False."
+            "OCR was requested (ocr=True) but Tesseract is not installed. Install it "
+            "(Debian/Ubuntu: apt-get install tesseract-ocr tesseract-ocr-eng; macOS: brew "
+            "install tesseract; then pip install 'shotsmith[ocr]' to read in process), or "
+            "pass ocr='auto' / ocr=False."
         )
     return path
 
 
 @lru_cache(maxsize=4)
 def installed_languages(binary: str | None = None) -> frozenset[str]:
+    data = _inprocess_data()
+    if data is not None:
+        return frozenset(
+            p.name.removesuffix(".traineddata") for p in Path(data).glob("*.traineddata")
+        )
     binary = binary or tesseract_path()
-    if not binary:
+    if not binary or binary == INPROCESS:
         return frozenset()
     try:
         out = subprocess.run(
@@ -185,6 +272,8 @@ def recognize(
     binary = binary or tesseract_path()
     if binary is None:
         return [OCRResult(error="tesseract not installed") for _ in images]
+    if binary == INPROCESS:
+        return _recognize_inprocess(images, lang, psm)
     timeout = timeout if timeout is not None else TIMEOUT_BASE_S + TIMEOUT_PER_IMAGE_S * len(images)
     with tempfile.TemporaryDirectory(prefix="shotsmith-ocr-") as tmp:
         paths = []
@@ -214,8 +303,8 @@ def recognize(
 
 def parse_tsv(tsv: str, pages: int, *, min_confidence: float = MIN_CONFIDENCE) -> list[OCRResult]:
     """Tesseract TSV (one page per image) to per-image text, title and word count."""
-    # (page) -> (block, par, line) -> list of (left, top, height, text)
-    found: dict[int, dict[tuple[int, int, int], list[tuple[int, int, int, str]]]] = {}
+    # (page) -> (block, par, line) -> list of (left, top, height, text, width)
+    found: dict[int, dict[tuple[int, int, int], list[tuple[int, int, int, str, int]]]] = {}
     for row in tsv.splitlines()[1:]:
         cells = row.split("\t")
         if len(cells) < 12 or cells[0] != "5":
@@ -224,18 +313,18 @@ def parse_tsv(tsv: str, pages: int, *, min_confidence: float = MIN_CONFIDENCE) -
         try:
             conf = float(cells[10])
             page, block, par, line = (int(c) for c in cells[1:5])
-            left, top, height = int(cells[6]), int(cells[7]), int(cells[9])
+            left, top, width, height = (int(c) for c in cells[6:10])
         except ValueError:
             continue
         if not text or conf < min_confidence:
             continue
         found.setdefault(page, {}).setdefault((block, par, line), []).append(
-            (left, top, height, text)
+            (left, top, height, text, left + width)
         )
     results = []
     for page in range(1, pages + 1):
         lines = found.get(page, {})
-        ordered = []  # (top, left, height, text)
+        ordered = []  # (top, left, height, text, right)
         for words in lines.values():
             words.sort()
             heights = sorted(w[2] for w in words)
@@ -245,16 +334,18 @@ def parse_tsv(tsv: str, pages: int, *, min_confidence: float = MIN_CONFIDENCE) -
                     words[0][0],
                     heights[len(heights) // 2],
                     " ".join(w[3] for w in words),
+                    max(w[4] for w in words),
                 )
             )
         ordered.sort(key=lambda x: (x[0] // 12, x[1]))  # rows, then left to right
-        texts = [t for *_, t in ordered]
+        texts = [o[3] for o in ordered]
         results.append(
             OCRResult(
                 text="\n".join(texts),
-                title=_title(ordered),
+                title=_title([o[:4] for o in ordered]),
                 words=sum(len(t.split()) for t in texts),
                 lines=texts,
+                boxes=[OCRLine(t, x, y, right - x, h) for y, x, h, t, right in ordered],
             )
         )
     return results

@@ -228,3 +228,41 @@ def test_client_wait_honours_retry_after_and_raises_api_errors():
     finally:
         server.shutdown()
         server.server_close()
+
+
+# --- the library's errors as HTTP answers, mapped once (server/errors.py) ----------------------
+
+
+@pytest.mark.parametrize(
+    ("error", "status", "code"),
+    [
+        ("InputImageError", 422, "invalid_image"),
+        ("InvalidOptionError", 422, "invalid_request"),
+        ("TemplateError", 422, "invalid_template"),
+        ("NotFoundError", 404, "not_found"),
+        ("ConflictError", 409, "conflict"),
+        ("StorageError", 503, "storage_unavailable"),
+        ("ToolMissingError", 503, "unavailable"),
+        ("RemoteError", 502, "bad_gateway"),
+        ("ShotsmithError", 422, "invalid_request"),
+    ],
+)
+def test_library_errors_become_their_status_never_a_500(error, status, code):
+    from fastapi import FastAPI
+    from fastapi.testclient import TestClient
+
+    from shotsmith import errors
+    from shotsmith.server.errors import install_error_handlers
+
+    app = FastAPI()
+    install_error_handlers(app)
+
+    @app.get("/boom")
+    def boom():
+        raise getattr(errors, error)("/srv/shotsmith/data/jobs/j1/in/01_home.png: what went wrong")
+
+    answer = TestClient(app, raise_server_exceptions=False).get("/boom")
+    assert answer.status_code == status
+    body = answer.json()["error"]
+    assert body["code"] == code
+    assert body["message"] == "01_home.png: what went wrong"  # no server path

@@ -19,6 +19,8 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
+from .. import errors as lib
+
 log = logging.getLogger("shotsmith.server")
 
 
@@ -154,7 +156,58 @@ def storage_unavailable(exc: BaseException) -> JSONResponse:
     )
 
 
+#: The library's errors as HTTP answers, in one place: the nearest class in an error's MRO
+#: decides (``InputImageError`` before ``ShotsmithError``). Messages are the library's own.
+STATUS_OF: dict[type[lib.ShotsmithError], tuple[int, str]] = {
+    lib.InputImageError: (422, "invalid_image"),
+    lib.InputFileError: (422, "invalid_request"),
+    lib.InvalidOptionError: (422, "invalid_request"),
+    lib.MissingColumnError: (422, "invalid_request"),
+    lib.TemplateError: (422, "invalid_template"),
+    lib.DeviceError: (422, "invalid_device"),
+    lib.StoreRuleError: (422, "store_rule"),
+    lib.CopyError: (422, "copy_failed"),
+    lib.CaptureError: (422, "capture_failed"),
+    lib.NotFoundError: (404, "not_found"),
+    lib.ConflictError: (409, "conflict"),
+    lib.RemoteError: (502, "bad_gateway"),
+    lib.StorageError: (503, "storage_unavailable"),
+    lib.ToolMissingError: (503, "unavailable"),
+    lib.ShotsmithError: (422, "invalid_request"),
+}
+
+
+_SERVER_PATH = re.compile(r"(?<![\w:/])/(?:[\w.@+-]+/)+([\w.@+-]+)")
+
+
+def _last_part(match: re.Match[str]) -> str:
+    """A server path in a message becomes its last part: clients never see the layout."""
+    return match.group(1)
+
+
+def status_for(exc: lib.ShotsmithError) -> tuple[int, str]:
+    """The status and error code a library error is answered with."""
+    for cls in type(exc).__mro__:
+        if cls in STATUS_OF:
+            return STATUS_OF[cls]
+    return 422, "invalid_request"
+
+
 def install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(lib.ShotsmithError)
+    async def _library(request: Request, exc: lib.ShotsmithError) -> JSONResponse:
+        await _drain(request)
+        status, code = status_for(exc)
+        if status >= 500:
+            log.error(
+                "%s on %s %s: %s",
+                type(exc).__name__,
+                request.method,
+                redact_path(request.url.path),
+                exc,
+            )
+        return error_response(status, code, _SERVER_PATH.sub(_last_part, str(exc)))
+
     @app.exception_handler(Problem)
     async def _problem(request: Request, exc: Problem) -> JSONResponse:
         if exc.code != "body_too_large":  # a body over the limit is not read any further

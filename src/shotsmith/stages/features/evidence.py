@@ -1,0 +1,272 @@
+"""A screen read as a copywriter reads it: its title, headings, tabs, actions, labels, numbers.
+
+From the DOM when capture recorded the page's elements with roles (``screen_elements``:
+h1-h3, buttons, tabs and navigation, list items, labels), otherwise from OCR lines with
+their boxes (the largest type near the top is the title; type clearly larger than the
+body makes a heading; a short line led by an interface verb is an action; a line of two
+or more navigation labels is a tab bar; short lines are labels; figures with their units
+are numbers), otherwise from the visible text line by line. Chrome is left out: the
+status bar, "Powered by", cookie banners, skip links, copyright lines, addresses, raw
+JSON (the phrases and patterns are data: ``data/features.json``, ``chrome``).
+
+Every piece is recorded with its role and source ("dom", "ocr" or "text"), in reading
+order: what ``write_copy`` may draw on, and the record of why a caption says what it says.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+
+from ... import ocr as ocr_mod
+from ...grounding import vocabulary as copy_vocabulary
+from .intent import plausible_word
+from .vocabulary import vocabulary
+
+#: Roles of the evidence, as ``columns.FEATURES_EVIDENCE`` documents them.
+ROLES = ("title", "heading", "tab", "action", "label", "number", "text")
+#: A label or action is short; longer lines are sentences (role "text").
+SHORT_WORDS = 5
+#: OCR: type this much larger than the body's median makes a heading.
+HEADING_RATIO = 1.25
+
+
+@dataclass
+class Evidence:
+    """One screen's evidence by role."""
+
+    title: str = ""
+    headings: list[str] = field(default_factory=list)
+    tabs: list[str] = field(default_factory=list)
+    actions: list[str] = field(default_factory=list)
+    labels: list[str] = field(default_factory=list)
+    numbers: list[str] = field(default_factory=list)
+    items: list[dict[str, str]] = field(default_factory=list)  # reading order, with roles
+
+    def add(self, role: str, text: str, source: str) -> None:
+        text = " ".join(text.split())
+        if not text or any(i["text"] == text and i["role"] == role for i in self.items):
+            return
+        if role == "title":
+            if self.title:
+                role = "heading"
+            else:
+                self.title = text
+        target = {
+            "heading": self.headings,
+            "tab": self.tabs,
+            "action": self.actions,
+            "label": self.labels,
+            "number": self.numbers,
+        }.get(role)
+        if target is not None and text not in target:
+            target.append(text)
+        self.items.append({"role": role, "text": text, "source": source})
+
+
+# --- chrome -------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=1)
+def _chrome_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    chrome = vocabulary().chrome
+    phrases = re.compile(
+        r"(?<!\w)(?:" + "|".join(re.escape(p) for p in chrome["phrases"]) + r")(?!\w)",
+        re.IGNORECASE,
+    )
+    whole = re.compile(r"^(?:" + "|".join(chrome["patterns"]) + r")$", re.IGNORECASE)
+    return phrases, whole
+
+
+def is_chrome(text: str) -> bool:
+    """Text that belongs to the device, the browser or the site's boilerplate, not the app."""
+    t = " ".join(text.split())
+    if not t or not any(ch.isalnum() for ch in t):
+        return True
+    phrases, whole = _chrome_patterns()
+    return bool(whole.match(t) or phrases.search(t))
+
+
+# --- reading helpers ----------------------------------------------------------------------------
+
+_DIGIT = re.compile(r"\d")
+_WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(text)
+
+
+def _is_number(text: str) -> bool:
+    """A figure with its unit ("$1,240", "12 trails", "4.2 km"): digits and few words."""
+    return bool(_DIGIT.search(text)) and len(_words(text)) <= 3
+
+
+def _is_action(text: str) -> bool:
+    words = _words(text)
+    if not words or len(words) > SHORT_WORDS or text.rstrip().endswith((".", "?", "!")):
+        return False
+    return words[0].casefold() in copy_vocabulary().ui_verbs
+
+
+def _navigation_labels(text: str) -> list[str] | None:
+    """A line of two or more navigation labels ("Home Search Profile"): the labels."""
+    words = _words(text)
+    nav = vocabulary().navigation
+    if len(words) < 2 or len(words) > 8:
+        return None
+    hits = [w for w in words if w.casefold().rstrip("s") in nav or w.casefold() in nav]
+    return words if len(hits) >= 2 and len(hits) * 2 >= len(words) else None
+
+
+def _is_short(text: str) -> bool:
+    return 0 < len(_words(text)) <= SHORT_WORDS and not text.rstrip().endswith((".", "!", "?"))
+
+
+def _classify_line(ev: Evidence, text: str, source: str) -> None:
+    """A line without a role of its own."""
+    tabs = _navigation_labels(text)
+    if tabs:
+        for tab in tabs:
+            ev.add("tab", tab, source)
+    elif _is_number(text):
+        ev.add("number", text, source)
+    elif _is_action(text):
+        ev.add("action", text, source)
+    elif _is_short(text):
+        ev.add("label", text, source)
+    else:
+        ev.add("text", text, source)
+
+
+# --- the three readers --------------------------------------------------------------------------
+
+_DOM_ROLES = {
+    "tab": "tab",
+    "button": "action",
+    "listitem": "label",
+    "label": "label",
+}
+
+
+def from_elements(elements: Iterable[object]) -> Evidence:
+    """Evidence from the DOM's elements with roles (capture's ``screen_elements``).
+
+    The title is the first level-1 heading that is not also a navigation link (a logo),
+    else the heading in the largest type; links led by a verb are actions, other links
+    labels; text with figures is a number.
+    """
+    ev = Evidence()
+    items = [e for e in elements if isinstance(e, Mapping) and isinstance(e.get("text"), str)]
+    nav_texts = {" ".join(e["text"].split()) for e in items if e.get("role") == "tab"}
+    headings = [
+        e
+        for e in items
+        if e.get("role") == "heading"
+        and not is_chrome(e["text"])
+        and " ".join(e["text"].split()) not in nav_texts
+    ]
+    title = ""
+    if headings:
+        level_one = [h for h in headings if str(h.get("level") or "1") == "1"]
+        pick = level_one[0] if level_one else min(headings, key=_level_then_size)
+        title = " ".join(pick["text"].split())
+    for e in items:
+        role, text = str(e.get("role") or "text"), " ".join(e["text"].split())
+        if not text or role == "input" or is_chrome(text):
+            continue
+        if role == "heading":
+            if text == title:
+                ev.add("title", text, "dom")
+            elif text not in nav_texts:  # a logo that links home is navigation, not a heading
+                ev.add("heading", text, "dom")
+        elif role in _DOM_ROLES:
+            kind = _DOM_ROLES[role]
+            if kind == "label" and _is_number(text):
+                kind = "number"
+            ev.add(kind, text, "dom")
+        elif role == "link":
+            ev.add("action" if _is_action(text) else "label", text, "dom")
+        elif _is_number(text):
+            ev.add("number", text, "dom")
+        else:
+            ev.add("text", text, "dom")
+    if not ev.title and title:
+        ev.title = title
+    return ev
+
+
+def _level_then_size(element: Mapping[str, object]) -> tuple[int, float]:
+    level = element.get("level")
+    box = element.get("box")
+    height = float(box[3]) if isinstance(box, Sequence) and len(box) == 4 else 0.0
+    return (int(level) if isinstance(level, (int, str)) and str(level).isdigit() else 6, -height)
+
+
+def clean_ocr_line(text: str) -> str:
+    """An OCR line without the noise at its ends (icons read as "Q", "@", "ay", "fa"),
+    or "" when nothing word-like is left (a word of three letters, or a figure)."""
+    tokens = text.split()
+
+    def noise(token: str) -> bool:
+        letters = sum(ch.isalpha() for ch in token)
+        if any(ch.isdigit() for ch in token):
+            return False
+        return letters <= 1 or (letters == 2 and not token.isupper())
+
+    while tokens and noise(tokens[0]):
+        tokens.pop(0)
+    while tokens and noise(tokens[-1]):
+        tokens.pop()
+    kept = " ".join(tokens)
+    worded = any(plausible_word(t) for w in tokens for t in _WORD.findall(w))
+    return kept if worded or _DIGIT.search(kept) else ""
+
+
+def from_ocr(result: ocr_mod.OCRResult) -> Evidence:
+    """Evidence from OCR lines with boxes: size finds the title and the headings."""
+    ev = Evidence()
+    lines = []
+    for box in result.boxes:
+        text = clean_ocr_line(box.text)
+        if text and not is_chrome(text):
+            lines.append(replace(box, text=text))
+    if not lines:
+        return ev
+    heights = sorted(b.height for b in lines)
+    body = heights[len(heights) // 2]
+    title = clean_ocr_line(result.title) if result.title else ""
+    title = title if title and not is_chrome(title) else ""
+    longer = [b.text for b in lines if title and title.casefold() in b.text.casefold()]
+    if title and longer:  # a fragment read apart from its line ("ots" of "Workouts")
+        title = max(longer, key=len)
+    for line in lines:
+        text = line.text
+        if text == title:
+            ev.add("title", text, "ocr")
+        elif (
+            line.height >= body * HEADING_RATIO
+            and not _is_number(text)
+            and len(_words(text)) <= 8
+            and _navigation_labels(text) is None
+        ):
+            ev.add("heading", text, "ocr")
+        else:
+            _classify_line(ev, text, "ocr")
+    return ev
+
+
+def from_text(text: str) -> Evidence:
+    """Evidence from visible text without roles or sizes (DOM text of an older capture)."""
+    ev = Evidence()
+    for line in text.splitlines():
+        line = " ".join(line.split())
+        if not line or is_chrome(line):
+            continue
+        if not ev.title and _is_short(line) and not _is_number(line) and len(_words(line)) >= 1:
+            ev.add("title", line, "text")
+        else:
+            _classify_line(ev, line, "text")
+    return ev

@@ -1,0 +1,290 @@
+"""extract_features: what each screen shows, read as a copywriter would, and the set's colours.
+
+Per screenshot the stage writes the screen's evidence by role (title, headings, tabs,
+actions, labels, numbers; :mod:`.evidence`: from the DOM's roles when capture recorded
+them, else from OCR lines with boxes, else from the visible text), a *screen intent*
+from a broad vocabulary (:mod:`.intent`), a short phrase of what the screen offers in its
+own words and up to eight salient keywords. From the pixels it writes each screenshot's
+colours, one accent colour for the whole set (flat interface colour first: headers and
+buttons, not photos; ``color.accent_of``) and whether the set's UI is mostly dark.
+
+Every image is decoded once (in two worker threads; decoding and Tesseract both release
+the GIL), reduced to half size, analysed and dropped: no pixels stay in the frame.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import pandas as pd
+from PIL import Image
+
+from ... import ocr as ocr_mod
+from ...color import (
+    DEFAULT_ACCENT,
+    accent_of,
+    hue_distance,
+    image_colors,
+    is_dark_image,
+    saturation,
+)
+from ...columns import (
+    APP_ID,
+    DOMAIN_CATEGORY,
+    FEATURES_ACCENT,
+    FEATURES_ACTIONS,
+    FEATURES_COLORS,
+    FEATURES_DARK_UI,
+    FEATURES_EVIDENCE,
+    FEATURES_HEADINGS,
+    FEATURES_INTENT,
+    FEATURES_KEYWORDS,
+    FEATURES_LABELS,
+    FEATURES_NUMBERS,
+    FEATURES_PHRASE,
+    FEATURES_TABS,
+    FEATURES_TEXT,
+    FEATURES_TEXT_SOURCE,
+    FEATURES_TITLE,
+    IMAGE,
+    LOCALE,
+    POSITION,
+    PROJECT_NAME,
+    SCREEN,
+    SCREEN_ELEMENTS,
+    SCREEN_TEXT,
+    stage,
+)
+from ...errors import InvalidOptionError
+from ...io import open_image
+from . import evidence as reader
+from .intent import keywords_of, screen_intent, screen_phrase
+
+# --------------------------------------------------------------------------------------
+# The stage
+# --------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Pixels:
+    colors: list[tuple[str, float]]
+    dark: bool
+    ocr: ocr_mod.OCRResult | None = None
+    flat: list[tuple[str, float]] | None = None  # colours of flat areas only (the interface)
+
+
+def _set_accent(screens: list[_Pixels | None]) -> str:
+    """The set's accent: the app's own flat interface colour (headers, buttons, tab bars)
+    that recurs across its screens, not a colour of pictures inside it (book covers,
+    photos); the colours of whole screenshots when the interface has none."""
+    shown = [p for p in screens if p is not None]
+    if not shown:
+        return DEFAULT_ACCENT
+    for palette in ([p.flat or [] for p in shown], [p.colors for p in shown]):
+        merged: dict[str, float] = {}  # the same colour in several screenshots adds up
+        for colors in palette:
+            for c, share in colors:
+                merged[c] = merged.get(c, 0.0) + share / len(shown)
+
+        def presence(color: str, palette: list = palette) -> float:
+            near = sum(
+                any(hue_distance(color, c) <= HUE_MATCH and saturation(c) >= 0.28 for c, _ in cs)
+                for cs in palette
+            )
+            return near / len(palette)
+
+        ranked = sorted(merged.items(), key=lambda kv: -kv[1])
+        found = accent_of(ranked, presence if len(shown) > 1 else None)
+        if found:
+            return found
+    return DEFAULT_ACCENT
+
+
+#: Hues this close (degrees) count as the same colour on another screen.
+HUE_MATCH = 18.0
+
+
+def _ocr_mode(ocr: bool | str) -> bool | None:
+    """True: required; None: when installed; False: off."""
+    if ocr is True or (
+        isinstance(ocr, str) and ocr.lower() in ("on", "true", "always", "required")
+    ):
+        return True
+    if (
+        ocr is False
+        or ocr is None
+        or (isinstance(ocr, str) and ocr.lower() in ("off", "false", "never", "no"))
+    ):
+        return False
+    if isinstance(ocr, str) and ocr.lower() == "auto":
+        return None
+    raise InvalidOptionError(
+        f"extract_features: ocr={ocr!r} is not understood; use 'auto', True or False."
+    )
+
+
+def _analyse(refs: list, want_ocr: list[bool], lang: str, binary: str | None) -> list[_Pixels]:
+    """Decode each image once, measure colours, then OCR (one tesseract call) those that need it."""
+    out: list[_Pixels] = []
+    prepared: list[Image.Image] = []
+    prepared_at: list[int] = []
+    for ref, need in zip(refs, want_ocr):
+        img = open_image(ref)  # InputImageError names the image when it cannot be decoded
+        half = img.reduce(2) if min(img.size) >= 400 else img
+        del img
+        dark = is_dark_image(half)
+        out.append(_Pixels(image_colors(half), dark, flat=image_colors(half, flat=True)))
+        if need and binary:
+            prepared.append(ocr_mod.prepare(half, dark=dark, scale=1))
+            prepared_at.append(len(out) - 1)
+        del half
+    if prepared:
+        for i, res in zip(prepared_at, ocr_mod.recognize(prepared, lang=lang, binary=binary)):
+            out[i].ocr = res
+    return out
+
+
+@stage(
+    "extract_features",
+    requires=(APP_ID, POSITION, SCREEN, IMAGE),
+    provides=(
+        FEATURES_INTENT,
+        FEATURES_PHRASE,
+        FEATURES_KEYWORDS,
+        FEATURES_TEXT,
+        FEATURES_TEXT_SOURCE,
+        FEATURES_TITLE,
+        FEATURES_HEADINGS,
+        FEATURES_TABS,
+        FEATURES_ACTIONS,
+        FEATURES_LABELS,
+        FEATURES_NUMBERS,
+        FEATURES_EVIDENCE,
+        FEATURES_COLORS,
+        FEATURES_ACCENT,
+        FEATURES_DARK_UI,
+    ),
+    optional=(DOMAIN_CATEGORY, SCREEN_TEXT, SCREEN_ELEMENTS, PROJECT_NAME, LOCALE),
+)
+def extract_features(
+    frame: pd.DataFrame, *, ocr: bool | str = "auto", workers: int = 2, chunk: int = 16
+) -> pd.DataFrame:
+    """Evidence by role, intent, phrase and keywords per row; colours, accent, dark UI per set.
+
+    ``ocr``: ``"auto"`` reads screenshots without DOM text with Tesseract when it is
+    installed; ``True`` requires it (error when missing); ``False`` never reads.
+    ``workers`` threads decode images and run tesseract side by side.
+    """
+    mode = _ocr_mode(ocr)
+    binary = ocr_mod.tesseract_path() if mode is not False else None
+    if mode is True and binary is None:
+        ocr_mod.require_tesseract()
+
+    n = len(frame)
+    rows = list(range(n))
+    refs = frame[IMAGE].tolist()
+    dom = [
+        str(t) if isinstance(t, str) else ""
+        for t in (frame[SCREEN_TEXT].tolist() if SCREEN_TEXT in frame.columns else [""] * n)
+    ]
+    want = [not t.strip() for t in dom]
+    lang = "eng"
+    if binary and any(want) and LOCALE in frame.columns:
+        locales = frame[LOCALE].dropna().astype(str)
+        lang = ocr_mod.language_for(locales.iloc[0] if len(locales) else None)
+
+    # deal rows to workers in chunks; each worker decodes, measures and OCRs its chunk
+    per_call = max(1, min(chunk, -(-n // max(1, workers)))) if n else 1
+    batches = [rows[i : i + per_call] for i in range(0, n, per_call)]
+    pixels: list[_Pixels | None] = [None] * n
+
+    def work(batch: list[int]) -> None:
+        res = _analyse([refs[i] for i in batch], [want[i] for i in batch], lang, binary)
+        for i, r in zip(batch, res):
+            pixels[i] = r
+
+    if len(batches) <= 1 or workers <= 1:
+        for b in batches:
+            work(b)
+    else:
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            list(pool.map(work, batches))
+
+    screens = frame[SCREEN].astype(str).tolist()
+    positions = frame[POSITION].tolist()
+    domains = frame[DOMAIN_CATEGORY].tolist() if DOMAIN_CATEGORY in frame.columns else [None] * n
+    projects = (
+        frame[PROJECT_NAME].astype(str).tolist() if PROJECT_NAME in frame.columns else [""] * n
+    )
+
+    elements = frame[SCREEN_ELEMENTS].tolist() if SCREEN_ELEMENTS in frame.columns else [None] * n
+    intents, phrases, keywords, texts, sources, colors = [], [], [], [], [], []
+    found: list[reader.Evidence] = []
+    for i in range(n):
+        px = pixels[i]
+        domain = domains[i] if isinstance(domains[i], str) else None
+        title = ""
+        roles = elements[i] if isinstance(elements[i], (list, tuple)) else []
+        if roles:
+            ev = reader.from_elements(roles)
+        elif dom[i].strip():
+            ev = reader.from_text(dom[i])
+        elif px is not None and px.ocr is not None and not px.ocr.error:
+            ev = reader.from_ocr(px.ocr)
+        else:
+            ev = reader.Evidence()
+        found.append(ev)
+        if dom[i].strip():
+            text, source = dom[i].strip(), "dom"
+        elif mode is False:
+            text, source = "", "none (ocr off)"
+        elif binary is None:
+            text, source = "", "none (tesseract not installed)"
+        elif px is None or px.ocr is None:
+            text, source = "", "none (not read)"
+        elif px.ocr.error:
+            text, source = "", f"none (ocr failed: {px.ocr.error})"
+        else:
+            text, source = px.ocr.text, "ocr"
+        title = ev.title or title
+        intent = screen_intent(screens[i], text, domain=domain, position=positions[i], title=title)
+        intents.append(intent)
+        phrases.append(screen_phrase(intent, screens[i], domain, title=ev.title))
+        keywords.append(keywords_of(screens[i], text, project=projects[i]))
+        texts.append(text)
+        sources.append(source)
+        colors.append([c for c, _ in px.colors] if px else [])
+
+    frame[FEATURES_INTENT] = intents
+    frame[FEATURES_PHRASE] = phrases
+    frame[FEATURES_KEYWORDS] = pd.Series(keywords, index=frame.index, dtype=object)
+    frame[FEATURES_TEXT] = texts
+    frame[FEATURES_TEXT_SOURCE] = sources
+    frame[FEATURES_TITLE] = [ev.title for ev in found]
+    for column, attribute in (
+        (FEATURES_HEADINGS, "headings"),
+        (FEATURES_TABS, "tabs"),
+        (FEATURES_ACTIONS, "actions"),
+        (FEATURES_LABELS, "labels"),
+        (FEATURES_NUMBERS, "numbers"),
+        (FEATURES_EVIDENCE, "items"),
+    ):
+        values = [list(getattr(ev, attribute)) for ev in found]
+        frame[column] = pd.Series(values, index=frame.index, dtype=object)
+    frame[FEATURES_COLORS] = pd.Series(colors, index=frame.index, dtype=object)
+
+    accent: list[str] = [DEFAULT_ACCENT] * n
+    dark_ui: list[bool] = [False] * n
+    members_of: dict[object, list[int]] = {}
+    for i, app in enumerate(frame[APP_ID].tolist()):
+        members_of.setdefault(app, []).append(i)
+    for members in members_of.values():
+        set_accent = _set_accent([pixels[i] for i in members])
+        shown = [pixels[i] for i in members]
+        is_dark = sum(bool(p is not None and p.dark) for p in shown) * 2 > len(members)
+        for i in members:
+            accent[i], dark_ui[i] = set_accent, is_dark
+    frame[FEATURES_ACCENT] = accent
+    frame[FEATURES_DARK_UI] = pd.Series(dark_ui, index=frame.index, dtype=bool)
+    return frame

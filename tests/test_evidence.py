@@ -1,0 +1,208 @@
+"""extract_features reads each screen as a copywriter would: title, headings, tabs, actions,
+labels and numbers, from the DOM's roles, from OCR boxes, or from plain text; chrome left out;
+the accent is the app's own interface colour."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from PIL import Image, ImageDraw, ImageFont
+
+import shotsmith as ss
+from shotsmith import ocr as ocr_mod
+from shotsmith.color import accent_of, hls, image_colors, saturation
+from shotsmith.columns import (
+    FEATURES_ACCENT,
+    FEATURES_ACTIONS,
+    FEATURES_EVIDENCE,
+    FEATURES_HEADINGS,
+    FEATURES_LABELS,
+    FEATURES_NUMBERS,
+    FEATURES_TABS,
+    FEATURES_TITLE,
+)
+from shotsmith.stages.features import evidence as reader
+
+from .conftest import INTER_BOLD, ROOT, png_bytes
+
+REALAPPS = ROOT / "tests" / "data" / "realapps"
+CLOCK = re.compile(r"^\d{1,2}:\d{2}$")
+
+
+def features_of(folder: Path, **options) -> pd.DataFrame:
+    return ss.extract_features(ss.read_screenshots(folder), **options)
+
+
+def all_evidence(frame: pd.DataFrame) -> list[dict]:
+    return [item for items in frame[FEATURES_EVIDENCE] for item in items]
+
+
+# --- from the DOM's roles ---------------------------------------------------------------------
+
+
+def test_dom_roles_give_the_title_headings_actions_and_labels():
+    out = features_of(REALAPPS / "tiddlywiki", ocr=False).set_index("screen")
+    plan = out.loc["garden plan"]
+    assert plan[FEATURES_TITLE] == "Garden Plan 2025"
+    assert "Goals for this year" in plan[FEATURES_HEADINGS]
+    assert "Edit this tiddler" in plan[FEATURES_ACTIONS]
+    assert {"Crop family", "Main crops"} <= set(plan[FEATURES_LABELS])
+    assert out.loc["tomatoes", FEATURES_TITLE] == "Tomatoes"
+    assert out.loc["harvest log", FEATURES_TITLE] == "Harvest Log"
+    for item in all_evidence(out.reset_index()):
+        assert item["role"] in reader.ROLES and item["source"] == "dom", item
+
+
+def test_a_logo_that_links_home_is_navigation_not_the_title():
+    out = features_of(REALAPPS / "ihatemoney", ocr=False).set_index("screen")
+    assert out.loc["welcome", FEATURES_TITLE] == "Manage your shared expenses, easily"
+    assert "#! money?" not in out.loc["bills", FEATURES_HEADINGS]
+    assert out.loc["bills", FEATURES_TITLE] != "#! money?"
+    assert {"Invite people", "Add"} <= set(out.loc["bills", FEATURES_ACTIONS])
+    assert "+€240.96" in out.loc["bills", FEATURES_NUMBERS]
+
+
+def test_dom_chrome_is_left_out():
+    out = features_of(REALAPPS / "mlflow", ocr=False)
+    texts = [item["text"].casefold() for item in all_evidence(out)]
+    assert not [t for t in texts if "sidebar" in t or "dropdown" in t], texts
+    tabs = out.set_index("screen").loc["experiments", FEATURES_TABS]
+    assert {"Experiments", "Model registry"} <= set(tabs)
+
+
+# --- from OCR boxes (real Tesseract) -------------------------------------------------------------
+
+
+def test_ocr_boxes_give_titles_and_numbers_and_no_status_bar():
+    out = features_of(ROOT / "sample_inputs" / "pocket-budget", ocr=True).set_index("screen")
+    assert out.loc["overview", FEATURES_TITLE] == "Overview"
+    assert out.loc["budgets", FEATURES_TITLE] == "Budgets"
+    assert out.loc["reports", FEATURES_TITLE] == "Reports"
+    assert "$12,480.36" in out.loc["overview", FEATURES_NUMBERS]
+    items = all_evidence(out.reset_index())
+    assert items and all(i["source"] == "ocr" for i in items)
+    assert not [i for i in items if CLOCK.match(i["text"])], "the status bar's clock is evidence"
+
+
+def test_the_title_is_the_largest_type_near_the_top():
+    im = Image.new("RGB", (1206, 2622), (255, 255, 255))
+    draw = ImageDraw.Draw(im)
+    draw.text((60, 200), "9:41", font=ImageFont.truetype(INTER_BOLD, 44), fill=(0, 0, 0))
+    draw.text((60, 330), "Trail Reviews", font=ImageFont.truetype(INTER_BOLD, 110), fill=(0, 0, 0))
+    body = ImageFont.truetype(INTER_BOLD, 46)
+    for k, line in enumerate(["Bear Lake Loop", "Sky Pond", "Emerald Lake", "Add a review"]):
+        draw.text((60, 560 + k * 110), line, font=body, fill=(40, 40, 40))
+    folder = Path(__file__).parent  # any folder name; the frame is built by hand
+    frame = pd.DataFrame(
+        {"app_id": ["t"], "position": [0], "screen": ["screen 1"], "image": [png_bytes(im)]}
+    )
+    out = ss.extract_features(frame, ocr=True).iloc[0]
+    assert folder
+    assert out[FEATURES_TITLE] == "Trail Reviews"
+    assert "Add a review" in out[FEATURES_ACTIONS]
+    assert {"Bear Lake Loop", "Sky Pond", "Emerald Lake"} <= set(out[FEATURES_LABELS])
+    assert "9:41" not in [i["text"] for i in out[FEATURES_EVIDENCE]]
+
+
+def test_both_ocr_engines_read_the_same_screen():
+    if ocr_mod._inprocess_data() is None or ocr_mod.shutil.which("tesseract") is None:
+        pytest.skip("needs both tesserocr with language data and the tesseract program")
+    image = Image.open(ROOT / "sample_inputs" / "pocket-budget" / "02_budgets.png")
+    prepared = ocr_mod.prepare(image.convert("RGB"))
+    inprocess = ocr_mod.recognize([prepared], binary=ocr_mod.INPROCESS)[0]
+    program = ocr_mod.recognize([prepared], binary=ocr_mod.shutil.which("tesseract"))[0]
+    assert inprocess.error is None and program.error is None
+    assert inprocess.title == program.title == "Budgets"
+    shared = set(inprocess.lines) & set(program.lines)
+    assert len(shared) >= 0.8 * max(len(inprocess.lines), len(program.lines))
+    assert inprocess.boxes and inprocess.boxes[0].height > 0
+
+
+# --- plain text and chrome ---------------------------------------------------------------------
+
+
+def test_chrome_never_becomes_evidence():
+    text = "\n".join(
+        [
+            "9:41",
+            "100%",
+            "Powered by Verdaccio",
+            "We use cookies to improve your experience. Accept all",
+            '{"name": "@acme/ui", "version": "1.2.1"}',
+            "http://127.0.0.1:4873/-/web/detail/@acme/ui",
+            "© 2026 Acme Inc. All rights reserved",
+            "Skip to content",
+            "Packages",
+            "Search packages",
+            "12 packages",
+        ]
+    )
+    ev = reader.from_text(text)
+    kept = [i["text"] for i in ev.items]
+    assert kept == ["Packages", "Search packages", "12 packages"], kept
+    assert ev.title == "Packages" and ev.actions == ["Search packages"]
+    assert ev.numbers == ["12 packages"]
+
+
+def test_ocr_noise_at_the_ends_of_a_line_is_trimmed():
+    assert reader.clean_ocr_line("ay Uber") == "Uber"
+    assert reader.clean_ocr_line("Q_ Search in Kyoto") == "Search in Kyoto"
+    assert reader.clean_ocr_line("@ @") == ""
+    assert reader.clean_ocr_line("eee") == ""
+    assert reader.clean_ocr_line("$2,846.19") == "$2,846.19"
+
+
+def test_words_of_every_script_are_read():
+    ev = reader.from_text("Einkaufsliste\nMilch kaufen\n東京の天気\nمرحبا بالعالم")
+    assert ev.title == "Einkaufsliste"
+    texts = [i["text"] for i in ev.items]
+    assert "東京の天気" in texts and "مرحبا بالعالم" in texts
+
+
+# --- the accent: the interface's colour, not the pictures' ------------------------------------
+
+
+def library_screen(seed: int) -> Image.Image:
+    """A teal-header library app showing book covers (large, textured, chartreuse-ish)."""
+    rng = random.Random(seed)
+    im = Image.new("RGB", (603, 1311), (250, 250, 250))
+    draw = ImageDraw.Draw(im)
+    draw.rectangle((0, 0, 603, 150), fill=(0, 128, 128))  # the app's teal header
+    draw.rectangle((0, 1230, 603, 1311), fill=(0, 128, 128))  # and tab bar
+    for k in range(6):
+        x0, y0 = 30 + (k % 2) * 290, 190 + (k // 2) * 340
+        base = (170 + rng.randint(-10, 10), 220 + rng.randint(-10, 10), 30)  # chartreuse covers
+        for y in range(y0, y0 + 320, 4):  # a cover is a picture: its colour changes everywhere
+            for x in range(x0, x0 + 260, 4):
+                jitter = rng.randint(-60, 60)
+                draw.rectangle(
+                    (x, y, x + 3, y + 3),
+                    fill=tuple(max(0, min(255, c + jitter)) for c in base),
+                )
+    return im
+
+
+def test_the_accent_is_the_interface_colour_not_the_book_covers():
+    shots = [library_screen(seed) for seed in range(3)]
+    # the covers hold more coloured pixels than the interface: plain colour counting picks them
+    merged: dict[str, float] = {}
+    for im in shots:
+        for color, share in image_colors(im):
+            merged[color] = merged.get(color, 0.0) + share / 3
+    naive = accent_of(sorted(merged.items(), key=lambda kv: -kv[1]))
+    assert naive is not None and 60 <= hls(naive)[0] * 360 <= 100, naive  # chartreuse
+    frame = pd.DataFrame(
+        {
+            "app_id": ["lib"] * 3,
+            "position": [0, 1, 2],
+            "screen": ["shelf", "new", "authors"],
+            "image": [png_bytes(im) for im in shots],
+        }
+    )
+    accent = ss.extract_features(frame, ocr=False)[FEATURES_ACCENT].iloc[0]
+    hue = hls(accent)[0] * 360
+    assert 170 <= hue <= 190 and saturation(accent) > 0.5, accent  # teal
