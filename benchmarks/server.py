@@ -47,7 +47,7 @@ import httpx
 from PIL import Image, ImageDraw, ImageFont
 
 from shotsmith.localsite import serve_folder
-from shotsmith.notebook import LocalServer
+from shotsmith.server.local import LocalServer
 
 ROOT = Path(__file__).resolve().parents[1]
 KEYS = ["bench-key-timing-0123456789", "bench-key-load-a-0123456789", "bench-key-load-b-0123456789"]

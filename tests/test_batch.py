@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import shutil
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 from PIL import Image
@@ -220,3 +222,169 @@ def test_cli_batch(local_run, manifest, capsys):
     assert "3 apps: 0 designed, 2 already done, 1 failed" in captured.out
     assert "FAILED broken-app" in captured.err
     assert (out / "summary.csv").exists()
+
+
+# --- "already done" means done with the same inputs and settings -------------------------------
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    with Image.open(path) as im:
+        return im.size
+
+
+def test_a_changed_parameter_designs_the_app_again_and_says_why(tmp_path, monkeypatch):
+    """Every part of the key, changed on its own, redesigns the app; the same run again
+    skips it. What a user would see: the PNGs, design.json and summary follow the change."""
+    app = tmp_path / "pocket"
+    shutil.copytree(SAMPLES / "pocket-budget", app)
+    layouts = tmp_path / "layouts"
+    layouts.mkdir()
+    mine = layouts / "mine.toml"
+    mine.write_text('name = "mine"\n[device]\nwidth = 0.7\n')
+    manifest = tmp_path / "apps.csv"
+    manifest.write_text("source,project_name\npocket,Pocket Budget\n")
+    out = tmp_path / "out"
+    hero = out / "pocket-budget" / "01_overview.png"
+
+    def run(**options):
+        options = {"workers": 0, "ocr": False, "progress": False, **options}
+        summary = ss.run_batch(manifest, out, **options)
+        return summary.iloc[0]
+
+    def design_json():
+        return json.loads((out / "pocket-budget" / "design.json").read_text())
+
+    first = run()
+    assert first["status"] == "designed" and first["template"] == "default"
+    assert design_json()[0]["layout_template"] == "default"
+    assert run()["status"] == "skipped"
+
+    again = run(template="spotlight")  # the bug this fixes: it used to say "skipped"
+    assert again["status"] == "designed", again.to_dict()
+    assert again["note"] == "designed again: template default -> spotlight"
+    assert again["template"] == "spotlight"
+    assert design_json()[0]["layout_template"] == "spotlight"
+    table = pd.read_csv(out / "summary.csv", keep_default_na=False)
+    assert list(table["template"]) == ["spotlight"] and list(table["status"]) == ["designed"]
+    assert run(template="spotlight")["status"] == "skipped"
+
+    # the template's content, not just its name
+    monkeypatch.setenv("SHOTSMITH_LAYOUTS", str(layouts))
+    assert run(template="mine")["status"] == "designed"
+    scene_width = json.loads((out / "pocket-budget" / "design.json").read_text())
+    assert scene_width[0]["layout_template"] == "mine"
+    before = hero.read_bytes()
+    mine.write_text('name = "mine"\n[device]\nwidth = 0.6\n')
+    edited = run(template="mine")
+    assert edited["status"] == "designed" and "template 'mine' was edited" in edited["note"]
+    assert hero.read_bytes() != before
+
+    # the output size
+    sized = run(template="mine", size="6.5")
+    assert sized["status"] == "designed" and "size default -> '6.5'" in sized["note"]
+    assert png_size(hero) == (1284, 2778)
+
+    # an input file
+    base = dict(template="mine", size="6.5")
+    assert run(**base)["status"] == "skipped"
+    with Image.open(app / "02_budgets.png") as im:
+        im.convert("RGB").transpose(Image.Transpose.FLIP_LEFT_RIGHT).save(app / "02_budgets.png")
+    changed = run(**base)
+    assert changed["status"] == "designed" and changed["note"].endswith(
+        "inputs: 02_budgets.png changed"
+    )
+
+    # the manifest row: name, locale
+    manifest.write_text("source,project_name,locale\npocket,Pocket Budget,de-DE\n")
+    localed = run(**base)
+    assert localed["status"] == "designed" and "locale" in localed["note"]
+    assert design_json()[0]["locale"] == "de-DE"
+
+    # options: OCR and the copy backend
+    assert "ocr False -> auto" in run(**base, ocr="auto")["note"]
+    assert "copy_backend" in run(**base, ocr="auto", copy_backend="auto")["note"]
+
+    # another shotsmith (here: the marker says it was made by an older version)
+    marker = out / "pocket-budget" / batch.DONE_MARKER
+    data = json.loads(marker.read_text())
+    data["key"]["shotsmith"]["version"] = "0.0.9"
+    marker.write_text(json.dumps(data))
+    newer = run(**base, ocr="auto", copy_backend="auto")
+    assert newer["status"] == "designed" and "shotsmith 0.0.9 -> " in newer["note"]
+
+    # a marker from before markers had keys
+    data = json.loads(marker.read_text())
+    del data["key"]
+    marker.write_text(json.dumps(data))
+    assert "no key" in run(**base, ocr="auto", copy_backend="auto")["note"]
+
+
+def test_refuse_lists_the_changes_and_designs_nothing(tmp_path, capsys):
+    manifest = tmp_path / "apps.csv"
+    manifest.write_text(f"source\n{SAMPLES / 'pocket-budget'}\n{SAMPLES / 'wanderly'}\n")
+    out = tmp_path / "out"
+    ss.run_batch(manifest, out, workers=0, ocr=False, progress=False)
+    stamp = (out / "wanderly" / "01_explore.png").stat().st_mtime_ns
+    with pytest.raises(ss.ShotsmithError) as info:
+        ss.run_batch(
+            manifest,
+            out,
+            workers=0,
+            ocr=False,
+            progress=False,
+            template="spotlight",
+            if_changed="refuse",
+        )
+    message = str(info.value)
+    assert "2 app(s)" in message and "wanderly: template default -> spotlight" in message
+    assert "Nothing was designed" in message
+    assert (out / "wanderly" / "01_explore.png").stat().st_mtime_ns == stamp
+    code = cli_main(
+        [
+            "batch",
+            str(manifest),
+            "--out",
+            str(out),
+            "--workers",
+            "0",
+            "--no-ocr",
+            "--quiet",
+            "--template",
+            "spotlight",
+            "--if-changed",
+            "refuse",
+        ]
+    )
+    assert code == 2 and "pocket-budget: template default -> spotlight" in capsys.readouterr().err
+    code = cli_main(
+        [
+            "batch",
+            str(manifest),
+            "--out",
+            str(out),
+            "--workers",
+            "0",
+            "--no-ocr",
+            "--quiet",
+            "--template",
+            "spotlight",
+        ]
+    )
+    printed = capsys.readouterr().out
+    assert code == 0 and "2 apps: 2 designed, 0 already done, 0 failed" in printed
+    assert "wanderly: designed again: template default -> spotlight" in printed
+
+
+def test_the_batch_contact_sheet_title_fits_and_counts_what_happened(tmp_path):
+    manifest = tmp_path / "apps.csv"
+    manifest.write_text(f"source\n{SAMPLES / 'pocket-budget'}\n{SAMPLES / 'wanderly'}\n")
+    out = tmp_path / "out"
+    ss.run_batch(manifest, out, workers=0, ocr=False, progress=False)
+    summary = ss.run_batch(manifest, out, workers=0, ocr=False, progress=False)
+    assert batch.sheet_title(summary) == "2 apps: 0 designed, 2 already done, 0 failed"
+    with Image.open(out / "contact-sheet.png") as sheet:
+        pixels = np.asarray(sheet.convert("L"))
+    ink = np.flatnonzero((pixels[:44] < 128).any(axis=0))  # the title band, above the tiles
+    assert ink.size, "no title drawn"
+    assert ink.max() < pixels.shape[1] - 10, "the title runs off the right edge"
+    assert pixels.shape[1] > 14 + 2 * (132 + 14)  # widened for the title, not cut

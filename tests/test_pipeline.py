@@ -165,6 +165,47 @@ def test_pipeline_keeps_intermediates_and_timings(tmp_path):
     assert [s.name for s in sliced.steps] == ["extract_features", "detect_domain"]
 
 
+def test_run_until_stops_before_the_named_stage_and_resume_skips_what_is_done(tmp_path):
+    shots = ss.read_screenshots(sample_apps()[0])
+    pipe = ss.Pipeline.default(ocr=False, out_dir=tmp_path)
+    ready = pipe.run(shots, until="plan_layout", progress=False)
+    assert list(ready.timings) == ["extract_features", "detect_domain", "write_copy"]
+    out = ready.output
+    assert C.COPY_HEADLINE in out and C.LAYOUT_SCENE not in out and C.RENDER_PATH not in out
+    assert not list(tmp_path.iterdir())  # nothing rendered
+    # a frame that already went through write_copy starts at plan_layout: nothing to do
+    again = pipe.run(out, until="plan_layout", resume=True, progress=False)
+    assert again.timings == {} and again.output is out
+    # resume runs the rest of the way, from the first stage whose columns are missing
+    rest = pipe.run(out, resume=True, progress=False)
+    assert list(rest.timings) == ["plan_layout", "render"]
+    assert all(Path(p).is_file() for p in rest.output[C.RENDER_PATH])
+    # without resume every stage runs again
+    assert len(pipe.run(out, until="detect_domain", progress=False).timings) == 1
+    with pytest.raises(ss.ShotsmithError, match=r"until='layout'.*'plan_layout'"):
+        pipe.run(shots, until="layout")
+
+
+def test_get_and_set_params_by_step_and_option(tmp_path):
+    pipe = ss.Pipeline.default(ocr=False, out_dir=tmp_path)
+    params = pipe.get_params()
+    assert params["extract_features__ocr"] is False  # given
+    assert params["extract_features__workers"] == 2  # the stage's default
+    assert params["plan_layout__template"] == "default"
+    assert pipe.set_params(plan_layout__template="spotlight", extract_features__workers=1) is pipe
+    assert pipe.get_params()["extract_features__workers"] == 1
+    out = pipe.run(ss.read_screenshots(sample_apps()[0]), progress=False).output
+    assert set(out[C.LAYOUT_TEMPLATE]) == {"spotlight"}  # the run used the new option
+    # a wrong name is an error naming what there is, and nothing is changed
+    with pytest.raises(ss.ShotsmithError, match=r"render step has no option 'dpi'.*out_dir"):
+        pipe.set_params(plan_layout__size="6.5", render__dpi=300)
+    with pytest.raises(ss.ShotsmithError, match=r"'layout__size' names no step.*plan_layout"):
+        pipe.set_params(layout__size="6.5")
+    with pytest.raises(ss.ShotsmithError, match=r"'template' names no step"):
+        pipe.set_params(template="spotlight")
+    assert pipe.get_params()["plan_layout__size"] is None
+
+
 def test_process_pool_fan_out_matches_serial(tmp_path):
     shots = ss.concat_sets([ss.read_screenshots(app) for app in sample_apps()[:2]])
     serial = ss.Pipeline.default(out_dir=tmp_path / "s").run(shots).output

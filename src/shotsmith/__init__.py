@@ -34,11 +34,12 @@ _EXPORTS: dict[str, str] = {
     "LocalSite": ".stages.capture.localsite",
     "serve_folder": ".stages.capture.localsite",
     "LayoutTuner": ".notebook",
-    "LocalServer": ".notebook",
+    "LocalServer": ".server.local",
+    "scene_table": ".notebook",
     "show": ".notebook",
     "show_scene": ".notebook",
     "show_set": ".notebook",
-    "start_server": ".notebook",
+    "start_server": ".server.local",
     "Pipeline": ".pipeline",
     "PipelineRun": ".pipeline",
     "design": ".pipeline",
@@ -85,9 +86,10 @@ if TYPE_CHECKING:  # what editors and type checkers see
     from .errors import InputImageError, MissingColumnError, ShotsmithError, TemplateError
     from .io import open_image
     from .llm import LLMConfig
-    from .notebook import LayoutTuner, LocalServer, show, show_scene, show_set, start_server
+    from .notebook import LayoutTuner, scene_table, show, show_scene, show_set
     from .pipeline import Pipeline, PipelineRun, design, report, write_report
     from .scene import Scene
+    from .server.local import LocalServer, start_server
     from .stages.capture import capture, capture_report
     from .stages.capture.localsite import LocalSite, serve_folder
     from .stages.copywriting import write_copy
@@ -128,6 +130,7 @@ __all__ = [
     "render_scene",
     "report",
     "run_batch",
+    "scene_table",
     "serve_folder",
     "show",
     "show_scene",

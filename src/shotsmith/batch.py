@@ -7,12 +7,21 @@ A manifest is a CSV with one app per row::
     https://example.com/app,Example,        # a web app: captured first (needs [capture])
 
 ``source`` is a folder of raw screenshots (relative paths are relative to the
-manifest's folder) or an http(s) URL; ``project_name``, ``bundle_id`` and ``app_id``
-are optional. Each app is one task: the task reads its own inputs from disk,
+manifest's folder) or an http(s) URL; ``project_name``, ``bundle_id``, ``app_id``,
+``locale``, ``about`` (the user's own description of the app) and ``copy`` (a CSV of
+``screen, headline, subtitle`` to use instead of generated copy, relative to the
+manifest's folder) are optional. Each app is one task: the task reads its own inputs from disk,
 designs the set, writes ``<out>/<app_id>/`` (PNGs, design.json/.csv, contact-sheet.png)
 and finally, atomically, a ``_done.json`` marker; only that small record comes
-back. A re-run skips apps whose marker exists. At most ``window`` tasks are in
-flight, so memory stays flat however long the manifest is. The executor is a
+back. At most ``window`` tasks are in flight, so memory stays flat however long the
+manifest is.
+
+"Already done" means done *with the same key*: the marker records everything that
+decides an app's output (the digests of its input files, its manifest row, the
+template's name and content, size, OCR engine, copy backend, the user's ``about`` text
+and ``copy`` file, and the shotsmith code and data that ran). A re-run skips an app only
+when that key is unchanged; otherwise it designs the app again and says what changed
+(or, with ``if_changed="refuse"``, designs nothing and lists the changes). The executor is a
 ``ProcessPoolExecutor`` (``workers``) or a Dask cluster (``scheduler``, through
 ``distributed.Client(address).get_executor()``); both run the same task, so the
 outputs are byte-identical.
@@ -26,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures as cf
+import hashlib
 import json
 import os
 import re
@@ -35,6 +45,7 @@ import time
 import traceback
 from collections import deque
 from collections.abc import Iterator
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +53,7 @@ import pandas as pd
 
 from . import columns as C
 from .errors import ShotsmithError
-from .io import slugify
+from .io import MANIFEST_NAMES, slugify
 
 DONE_MARKER = "_done.json"
 SUMMARY_CSV = "summary.csv"
@@ -67,15 +78,20 @@ SUMMARY_COLUMNS = [
     "hero",
     "seconds",
     "error",
+    "note",
 ]
 
 
 # --- manifest ------------------------------------------------------------------------------
 
 
+MANIFEST_COLUMNS = ("source", "project_name", "bundle_id", "app_id", "locale", "about", "copy")
+
+
 def read_manifest(manifest: str | Path | pd.DataFrame) -> pd.DataFrame:
     """The apps of a manifest CSV (or frame), one row each, with resolved sources and
-    unique ``app_id``s. Columns: source, project_name, bundle_id, app_id, kind."""
+    unique ``app_id``s. Columns: source, project_name, bundle_id, app_id, locale, about,
+    copy (a resolved path or ""), kind."""
     base = Path.cwd()
     if isinstance(manifest, pd.DataFrame):
         table = manifest.copy()
@@ -106,6 +122,10 @@ def read_manifest(manifest: str | Path | pd.DataFrame) -> pd.DataFrame:
             continue
         name = str(rec.get("project_name") or "").strip()
         bundle = str(rec.get("bundle_id") or "").strip()
+        copy_file = str(rec.get("copy") or "").strip()
+        if copy_file:
+            copy_path = Path(copy_file).expanduser()
+            copy_file = str(copy_path if copy_path.is_absolute() else (base / copy_path).resolve())
         if URL_RE.match(source):
             kind = "url"
             fallback = re.sub(r"^www\.", "", re.sub(URL_RE, "", source).split("/")[0])
@@ -125,6 +145,9 @@ def read_manifest(manifest: str | Path | pd.DataFrame) -> pd.DataFrame:
                 "project_name": name,
                 "bundle_id": bundle,
                 "app_id": unique,
+                "locale": str(rec.get("locale") or "").strip(),
+                "about": str(rec.get("about") or "").strip(),
+                "copy": copy_file,
                 "kind": kind,
             }
         )
@@ -145,15 +168,210 @@ def _manifest_name(folder: Path) -> str | None:
 
 
 def write_manifest(apps: list[dict[str, Any]] | pd.DataFrame, path: str | Path) -> Path:
-    """Write a manifest CSV (columns source, project_name, bundle_id[, app_id])."""
+    """Write a manifest CSV (columns source, project_name, bundle_id, and any of app_id,
+    locale, about, copy that the apps have)."""
     table = pd.DataFrame(apps)
     if "source" not in table.columns:
         raise ShotsmithError("write_manifest: every app needs a 'source'.")
-    cols = [c for c in ("source", "project_name", "bundle_id", "app_id") if c in table.columns]
+    cols = [c for c in MANIFEST_COLUMNS if c in table.columns]
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     table[cols].to_csv(path, index=False)
     return path
+
+
+# --- what decides an app's output: the "already done" key ------------------------------------
+
+INPUT_SUFFIXES = (".png",)
+
+
+def design_key(job: dict[str, Any]) -> dict[str, Any]:
+    """Everything that decides what an app's folder holds, as plain JSON data.
+
+    Two runs with equal keys write the same files; ``_done.json`` keeps the key of the run
+    that wrote it, and a run with another key designs the app again. The parts: the
+    shotsmith code and data that ran, the digests of the input files (or the URL to
+    capture), the app's manifest row, the user's ``about`` text and ``copy`` file, the
+    template's name and content, the output size, the OCR option and engine, and the
+    copy backend (with the LLM endpoint and model when one is used)."""
+    key = {
+        "shotsmith": shotsmith_build(),
+        "inputs": _inputs_key(job),
+        "app": {f: str(job.get(f) or "") for f in ("app_id", "project_name", "bundle_id")},
+        "locale": str(job.get("locale") or ""),
+        "about": str(job.get("about") or ""),
+        "copy": _file_key(job.get("copy") or ""),
+        "template": _template_key(job["template"]),
+        "size": str(job.get("size") or ""),
+        "ocr": _ocr_key(job.get("ocr", "auto")),
+        "copy_backend": _backend_key(job.get("copy_backend", "phrasebank")),
+    }
+    return json.loads(json.dumps(key, default=str))  # exactly what a marker reads back
+
+
+@lru_cache(maxsize=1)
+def shotsmith_build() -> dict[str, str]:
+    """This shotsmith: its version and one digest of every file of the package (code and
+    data: word lists, templates, weights), so an edit to any of them counts as a change
+    even when the version number stays the same (a development checkout)."""
+    from . import __version__
+
+    root = Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
+            digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+            digest.update(_sha256(path).encode() + b"\n")
+    return {"version": __version__, "files": digest.hexdigest()[:16]}
+
+
+def _sha256(path: Path) -> str:
+    with open(path, "rb") as fh:
+        return hashlib.file_digest(fh, "sha256").hexdigest()
+
+
+def _inputs_key(job: dict[str, Any]) -> dict[str, Any]:
+    """The URL of a web app, or the digests of the files a folder's set is read from
+    (its PNGs and its manifest.json), by name."""
+    if job.get("kind") == "url":
+        return {"url": job["source"]}
+    folder = Path(job["source"])
+    if not folder.is_dir():
+        return {"folder": folder.name, "files": None}
+    files = {
+        p.name: _sha256(p)
+        for p in sorted(folder.iterdir())
+        if p.is_file() and (p.suffix.lower() in INPUT_SUFFIXES or p.name in MANIFEST_NAMES)
+    }
+    return {"folder": folder.name, "files": files}
+
+
+def _file_key(path: str) -> dict[str, str] | str:
+    if not path:
+        return ""
+    file = Path(path)
+    return {"name": file.name, "sha256": _sha256(file) if file.is_file() else "missing"}
+
+
+def _template_key(template: dict[str, Any] | str) -> dict[str, str]:
+    if not isinstance(template, dict):
+        return {"name": str(template), "sha256": ""}
+    content = {k: v for k, v in template.items() if k != "description"}  # words, not design
+    text = json.dumps(content, sort_keys=True, default=str)
+    return {"name": str(template.get("name", "")), "sha256": _text_digest(text)}
+
+
+def _text_digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def _ocr_key(ocr: bool | str) -> dict[str, Any]:
+    if ocr is False or str(ocr).lower() in ("false", "0", "no", "off"):
+        return {"option": False}
+    return {"option": ocr, "engine": _ocr_engine()}
+
+
+@lru_cache(maxsize=1)
+def _ocr_engine() -> str:
+    """Which Tesseract (and which language data) reads the screens here, or "none"."""
+    import subprocess
+
+    from .ocr import installed_languages, tesseract_path
+
+    binary = tesseract_path()
+    if not binary:
+        return "none"
+    try:
+        out = subprocess.run(
+            [binary, "--version"], capture_output=True, text=True, timeout=10, check=False
+        )
+        version = (out.stdout or out.stderr).splitlines()[0].strip()
+    except (OSError, subprocess.SubprocessError, IndexError):
+        version = "tesseract (version unknown)"
+    return f"{version} [{'+'.join(sorted(installed_languages(binary)))}]"
+
+
+def _backend_key(backend: str) -> dict[str, Any]:
+    if backend == "phrasebank":
+        return {"backend": backend}
+    from .llm import LLMConfig
+
+    config = LLMConfig.from_env()
+    llm = {"base_url": config.base_url, "model": config.model} if config else None
+    return {"backend": backend, "llm": llm}
+
+
+def key_changes(old: dict[str, Any] | None, new: dict[str, Any]) -> list[str]:
+    """What differs between the key an app was designed with and this run's, in words."""
+    if not isinstance(old, dict):
+        return ["its marker has no key (an older shotsmith made it)"]
+    changes: list[str] = []
+    for part, value in new.items():
+        was = old.get(part)
+        if was == value:
+            continue
+        if part == "shotsmith":
+            changes.append(
+                f"shotsmith {was.get('version')} -> {value['version']}"
+                if isinstance(was, dict) and was.get("version") != value["version"]
+                else "shotsmith's code or data changed"
+            )
+        elif part == "inputs":
+            changes.append(_input_changes(was, value))
+        elif part == "template":
+            old_name = was.get("name") if isinstance(was, dict) else was
+            changes.append(
+                f"template {old_name} -> {value['name']}"
+                if old_name != value["name"]
+                else f"template {value['name']!r} was edited"
+            )
+        elif part == "app":
+            was = was if isinstance(was, dict) else {}
+            changes += [
+                f"{f} {was.get(f, '')!r} -> {v!r}" for f, v in value.items() if was.get(f) != v
+            ]
+        elif part == "copy":
+            changes.append("the copy file changed" if was and value else "copy file added/removed")
+        elif part == "about":
+            changes.append("the about text changed")
+        elif part == "ocr":
+            old_opt = was.get("option") if isinstance(was, dict) else was
+            changes.append(
+                f"ocr {old_opt} -> {value['option']}"
+                if old_opt != value["option"]
+                else f"OCR engine changed ({was.get('engine')} -> {value.get('engine')})"
+            )
+        else:
+            changes.append(f"{part} {_short(was)} -> {_short(value)}")
+    return changes
+
+
+def _short(value: Any) -> str:
+    if isinstance(value, dict):
+        value = value.get("backend", value.get("name", value))
+    return repr(value) if value != "" else "default"
+
+
+def _input_changes(was: Any, now: dict[str, Any]) -> str:
+    if not isinstance(was, dict) or "url" in now or "url" in was:
+        return "inputs changed"
+    old_files, new_files = was.get("files") or {}, now.get("files") or {}
+    parts = [f"{n} changed" for n in new_files if n in old_files and old_files[n] != new_files[n]]
+    parts += [f"{n} added" for n in new_files if n not in old_files]
+    parts += [f"{n} removed" for n in old_files if n not in new_files]
+    if was.get("folder") != now.get("folder"):
+        parts.insert(0, f"folder {was.get('folder')} -> {now.get('folder')}")
+    shown = ", ".join(parts[:4]) + (f" and {len(parts) - 4} more" if len(parts) > 4 else "")
+    return f"inputs: {shown}" if parts else "inputs changed"
+
+
+def read_marker(marker: Path) -> dict[str, Any] | None:
+    """An app's ``_done.json``, or None when there is none (or it cannot be read)."""
+    try:
+        data = json.loads(marker.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
 
 
 # --- one app (runs in a worker) ----------------------------------------------------------------
@@ -162,8 +380,10 @@ def write_manifest(apps: list[dict[str, Any]] | pd.DataFrame, path: str | Path) 
 def design_app(job: dict[str, Any]) -> dict[str, Any]:
     """Design one app of a batch into ``<out_dir>/<app_id>/``; return its summary record.
 
-    Never raises for a bad app: the record says ``failed`` and why. Safe to run in any
-    worker process (it reads its inputs from disk and writes its outputs there)."""
+    Skipped when the app's marker holds this job's key (see :func:`design_key`); otherwise
+    the folder is cleared and the app designed again. Never raises for a bad app: the
+    record says ``failed`` and why. Safe to run in any worker process (it reads its inputs
+    from disk and writes its outputs there)."""
     if job.get("single_thread", True):  # in a pool's worker: the workers share the cores
         os.environ.setdefault("SHOTSMITH_RENDER_THREADS", "1")
     start = time.perf_counter()
@@ -172,19 +392,18 @@ def design_app(job: dict[str, Any]) -> dict[str, Any]:
     folder = out_dir / app_id
     record = _record(job, status="failed")
     marker = folder / DONE_MARKER
-    if marker.exists():
-        return _skipped(job, marker)
     try:
-        if folder.exists():  # left over from an interrupted run: start clean
+        key = job.get("key") or design_key(job)
+        done = read_marker(marker)
+        if done is not None and done.get("key") == key:
+            return _skipped(job, done)
+        if folder.exists():  # an interrupted run, or one with another key: start clean
             shutil.rmtree(folder)
         frame = _read_inputs(job)
         record.update(_design_into(frame, job, out_dir))
         record["status"] = "designed"
-        _write_atomic(
-            marker,
-            json.dumps({k: v for k, v in record.items() if k != "seconds"}, indent=2, default=str)
-            + "\n",
-        )
+        kept = {k: v for k, v in record.items() if k not in ("seconds", "note")}
+        _write_atomic(marker, json.dumps({**kept, "key": key}, indent=2, default=str) + "\n")
     except Exception as exc:  # one bad app must not stop the batch: report it
         record["status"] = "failed"
         record["error"] = _reason(exc)
@@ -208,6 +427,7 @@ def _record(job: dict[str, Any], status: str) -> dict[str, Any]:
         "hero": "",
         "seconds": 0.0,
         "error": "",
+        "note": job.get("note", ""),
     }
 
 
@@ -216,12 +436,9 @@ def _template_name(job: dict[str, Any]) -> str:
     return str(t.get("name", "")) if isinstance(t, dict) else str(t)
 
 
-def _skipped(job: dict[str, Any], marker: Path) -> dict[str, Any]:
-    try:
-        record = json.loads(marker.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        record = _record(job, status="designed")
-    record.update(status="skipped", seconds=0.0, error="")
+def _skipped(job: dict[str, Any], done: dict[str, Any]) -> dict[str, Any]:
+    record = {k: v for k, v in done.items() if k != "key"}
+    record.update(status="skipped", seconds=0.0, error="", note="unchanged since it was designed")
     return record
 
 
@@ -256,7 +473,11 @@ def _read_inputs(job: dict[str, Any]) -> pd.DataFrame:
         frame[C.APP_ID] = job["app_id"]
         return frame
     return read_screenshots(
-        job["source"], project_name=name, bundle_id=bundle, app_id=job["app_id"]
+        job["source"],
+        project_name=name,
+        bundle_id=bundle,
+        app_id=job["app_id"],
+        locale=job.get("locale") or None,
     )
 
 
@@ -270,10 +491,11 @@ def _design_into(frame: pd.DataFrame, job: dict[str, Any], out_dir: Path) -> dic
         out_dir=out_dir,
         ocr=job.get("ocr", "auto"),
         copy_backend=job.get("copy_backend", "phrasebank"),
+        **_user_copy_options(job),
     )
     if job.get("single_thread", True):  # one thread per task, like the renderer
-        pipe.named_steps["extract_features"].options["workers"] = 1
-    result = pipe.run(frame, keep_intermediates=False).output
+        pipe.set_params(extract_features__workers=1)
+    result = pipe.run(frame, keep_intermediates=False, progress=False).output
     result = result.sort_values(C.POSITION, kind="stable")
     paths = [Path(p) for p in result[C.RENDER_PATH]]
     table = result.drop(columns=[C.RENDER_MS])
@@ -299,6 +521,39 @@ def _design_into(frame: pd.DataFrame, job: dict[str, Any], out_dir: Path) -> dic
         "contact_sheet": f"{app_id}/{CONTACT_SHEET}",
         "hero": table[C.RENDER_PATH].iloc[0],
     }
+
+
+USER_COPY_COLUMNS = ("about", "copy")  # the user's own words, handed to the copy stage
+
+
+def _user_copy_options(job: dict[str, Any]) -> dict[str, Any]:
+    """``about=`` and ``copy=`` for the pipeline, for the apps whose manifest row has them."""
+    options: dict[str, Any] = {}
+    if job.get("about"):
+        options["about"] = job["about"]
+    if job.get("copy"):
+        path = Path(job["copy"])
+        if not path.is_file():
+            raise ShotsmithError(
+                f"copy file {path}: no such file. The manifest's 'copy' column names a CSV "
+                "(screen, headline, subtitle), relative to the manifest's folder."
+            )
+        options["copy"] = path
+    return options
+
+
+def _unsupported_user_copy(apps: pd.DataFrame) -> list[str]:
+    """The manifest's about/copy columns in use that this shotsmith's pipeline cannot take."""
+    import inspect
+
+    from .pipeline import Pipeline
+
+    accepted = inspect.signature(Pipeline.default).parameters
+    return [
+        c
+        for c in USER_COPY_COLUMNS
+        if c in apps.columns and apps[c].astype(bool).any() and c not in accepted
+    ]
 
 
 def _thumb(image, width: int):
@@ -471,6 +726,9 @@ def _stream(jobs: list[dict[str, Any]], fan: _Fanout, window: int) -> Iterator[d
             fut.cancel()
 
 
+IF_CHANGED = ("redesign", "refuse")
+
+
 def run_batch(
     manifest: str | Path | pd.DataFrame,
     out_dir: str | Path,
@@ -478,12 +736,13 @@ def run_batch(
     workers: int | None = None,
     scheduler: Any = None,
     executor: cf.Executor | None = None,
-    template: str | Path = "default",
+    template: str | Path | dict = "default",
     size: str | None = None,
     ocr: bool | str = "auto",
     copy_backend: str = "phrasebank",
     window: int | None = None,
     progress: bool = True,
+    if_changed: str = "redesign",
 ) -> pd.DataFrame:
     """Design every app of a manifest into ``out_dir``; returns the summary (one row per app).
 
@@ -493,15 +752,29 @@ def run_batch(
     file system the workers share). ``executor``: any other ``concurrent.futures``
     executor. ``window``: tasks in flight (default twice the worker slots).
 
-    Apps already finished (``<out>/<app_id>/_done.json``) are skipped; a failing app is
+    An app whose ``<out>/<app_id>/_done.json`` holds this run's key (see
+    :func:`design_key`: inputs, template and its content, size, options, version) is
+    skipped. One designed with another key is designed again and its ``note`` says what
+    changed; with ``if_changed="refuse"`` nothing is designed and a
+    :class:`ShotsmithError` lists those apps and their changes. A failing app is
     reported (``status == "failed"``, ``error``) and the rest go on. Writes
     ``summary.csv`` and ``contact-sheet.png`` (one hero per app) to ``out_dir``."""
+    if if_changed not in IF_CHANGED:
+        raise ShotsmithError(f"if_changed={if_changed!r}: use one of {', '.join(IF_CHANGED)}.")
     apps = read_manifest(manifest)
+    unsupported = _unsupported_user_copy(apps)
+    if unsupported:
+        raise ShotsmithError(
+            f"the manifest's {' and '.join(repr(c) for c in unsupported)} column needs a "
+            "shotsmith whose design() takes the user's own copy (about=, copy=); this one "
+            "does not. Remove the column or upgrade shotsmith."
+        )
     out = Path(out_dir).resolve()
     out.mkdir(parents=True, exist_ok=True)
     template_ref = _template_ref(template)
-    jobs = [
-        {
+    jobs = []
+    for app in apps.to_dict("records"):
+        job = {
             **app,
             "out_dir": str(out),
             "template": template_ref,
@@ -509,16 +782,28 @@ def run_batch(
             "ocr": ocr,
             "copy_backend": copy_backend,
         }
-        for app in apps.to_dict("records")
-    ]
+        job["key"] = design_key(job)
+        jobs.append(job)
     records: dict[str, dict[str, Any]] = {}
-    todo = []
+    todo, stale = [], []
     for job in jobs:
-        marker = out / job["app_id"] / DONE_MARKER
-        if marker.exists():
-            records[job["app_id"]] = _skipped(job, marker)
-        else:
+        done = read_marker(out / job["app_id"] / DONE_MARKER)
+        if done is None:
             todo.append(job)
+        elif done.get("key") == job["key"]:
+            records[job["app_id"]] = _skipped(job, done)
+        else:
+            changes = key_changes(done.get("key"), job["key"])
+            stale.append((job["app_id"], changes))
+            todo.append({**job, "note": "designed again: " + "; ".join(changes)})
+    if stale and if_changed == "refuse":
+        listed = "\n".join(f"  {app_id}: {'; '.join(changes)}" for app_id, changes in stale[:20])
+        more = f"\n  ... and {len(stale) - 20} more" if len(stale) > 20 else ""
+        raise ShotsmithError(
+            f"{len(stale)} app(s) in {out} were designed with other inputs or settings:\n"
+            f"{listed}{more}\nNothing was designed. To design them again, run without "
+            "--if-changed refuse (if_changed='refuse'); or choose another output folder."
+        )
     bar = _bar(progress, len(jobs), initial=len(records))
     failed = 0
     if todo:
@@ -560,6 +845,20 @@ def _bar(show: bool, total: int, initial: int):
     return tqdm(total=total, initial=initial, desc="apps", unit="app")
 
 
+def status_counts(summary: pd.DataFrame) -> str:
+    """ "3 apps: 1 designed, 2 already done, 0 failed" for a batch summary."""
+    counts = summary["status"].value_counts()
+    return (
+        f"{len(summary)} app{'s' if len(summary) != 1 else ''}: "
+        f"{counts.get('designed', 0)} designed, {counts.get('skipped', 0)} already done, "
+        f"{counts.get('failed', 0)} failed"
+    )
+
+
+def sheet_title(summary: pd.DataFrame) -> str:
+    return status_counts(summary)
+
+
 def write_overview_sheet(summary: pd.DataFrame, out_dir: str | Path) -> list[Path]:
     """One contact sheet of the whole batch: the first screenshot of every designed app
     (10 a row, 100 a page: ``contact-sheet.png``, ``contact-sheet-2.png``, ...)."""
@@ -590,11 +889,14 @@ def write_overview_sheet(summary: pd.DataFrame, out_dir: str | Path) -> list[Pat
                 (2, thumb.height + 5), str(rec["app_id"])[:20], font=font, fill="#1c1c1e"
             )
             thumbs.append(labelled)
-        title = f"{len(ok)} apps designed, {int((summary['status'] == 'failed').sum())} failed" + (
-            f" (page {page})" if len(ok) > SHEET_APPS_PER_PAGE else ""
-        )
+        title = sheet_title(summary) + (f" (page {page})" if len(ok) > SHEET_APPS_PER_PAGE else "")
         sheet = contact_sheet(
-            thumbs, thumb_width=THUMB_WIDTH, columns=min(10, len(thumbs)), gap=14, title=title
+            thumbs,
+            thumb_width=THUMB_WIDTH,
+            columns=min(10, len(thumbs)),
+            gap=14,
+            title=title,
+            title_size=20,
         )
         path = out / (CONTACT_SHEET if page == 1 else f"contact-sheet-{page}.png")
         _save_png(sheet, path)
@@ -610,9 +912,11 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         "batch",
         help="design every app listed in a manifest CSV",
         description="Design many apps from a manifest CSV (columns: source = folder of "
-        "screenshots or web app URL, project_name, bundle_id; app_id optional) on "
+        "screenshots or web app URL; optional project_name, bundle_id, app_id, locale, "
+        "about, copy) on "
         "a local process pool or a Dask cluster. Writes OUT/<app_id>/ per app, "
-        "OUT/summary.csv and OUT/contact-sheet.png; re-running skips finished apps.",
+        "OUT/summary.csv and OUT/contact-sheet.png. Re-running skips apps finished with "
+        "the same inputs and settings and designs the others again.",
     )
     p.add_argument("manifest", type=Path, help="manifest CSV")
     p.add_argument("--out", type=Path, required=True, help="output folder")
@@ -641,6 +945,20 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--no-ocr", action="store_true", help="do not OCR the screenshots")
     p.add_argument(
+        "--copy-backend",
+        default="phrasebank",
+        choices=["phrasebank", "llm", "auto"],
+        help="where captions come from; llm/auto use SHOTSMITH_LLM_* settings",
+    )
+    p.add_argument(
+        "--if-changed",
+        default="redesign",
+        choices=IF_CHANGED,
+        help="an app finished earlier with other inputs or settings (template, size, "
+        "options, shotsmith version...): design it again (default), or refuse: design "
+        "nothing and list what changed",
+    )
+    p.add_argument(
         "--window",
         type=int,
         default=None,
@@ -661,12 +979,14 @@ def _batch_command(args: argparse.Namespace) -> int:
         ocr=False if args.no_ocr else "auto",
         window=args.window,
         progress=not args.quiet,
+        copy_backend=args.copy_backend,
+        if_changed=args.if_changed,
     )
     counts = summary["status"].value_counts()
-    print(
-        f"{len(summary)} apps: {counts.get('designed', 0)} designed, "
-        f"{counts.get('skipped', 0)} already done, {counts.get('failed', 0)} failed"
-    )
+    print(status_counts(summary))
+    again = summary[summary["note"].str.startswith("designed again", na=False)]
+    for _, rec in again.iterrows():
+        print(f"  {rec['app_id']}: {rec['note']}")
     for _, rec in summary[summary["status"] == "failed"].iterrows():
         print(f"  FAILED {rec['app_id']} ({rec['source']}): {rec['error']}", file=sys.stderr)
     print(

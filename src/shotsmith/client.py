@@ -250,6 +250,43 @@ def _device_size(device: str | None) -> str | None:
 RETRY_STATUSES = frozenset({0, 409, 429, 500, 502, 503, 504})
 
 
+class _WaitMeter:
+    """What :meth:`Client.wait` shows while it waits: the status and the seconds waited,
+    ticking every half second between polls (nothing when nobody is watching)."""
+
+    def __init__(self, what: str, progress: bool | None):
+        from .progress import bar, wanted
+
+        self.what = what
+        self.bar = (
+            bar(total=None, desc=f"{what}: submitted", bar_format="{desc} [{elapsed}]")
+            if wanted(progress)
+            else None
+        )
+
+    def status(self, status: str) -> None:
+        if self.bar is not None:
+            self.bar.set_description_str(f"{self.what}: {status}", refresh=True)
+
+    def sleep(self, seconds: float) -> None:
+        if self.bar is None:
+            time.sleep(seconds)
+            return
+        end = time.monotonic() + seconds
+        while (left := end - time.monotonic()) > 0:
+            time.sleep(min(0.5, left))
+            self.bar.refresh()
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+#: Statuses after which a create is sent again (same key, same body): no answer (0), a key
+#: still in use (409), rate limited (429), the server unable right now (5xx).
+RETRY_STATUSES = frozenset({0, 409, 429, 500, 502, 503, 504})
+
+
 class Client:
     """``Client(base_url, api_key)``; ``http`` injects an ``httpx.Client`` (tests, proxies).
     ``retries``: how many times a create is sent again after a lost answer or a
@@ -384,21 +421,29 @@ class Client:
         *,
         interval: float = 0.5,
         max_interval: float = 5.0,
+        progress: bool | None = None,
     ) -> dict[str, Any]:
         """Poll until the job is completed or failed (returned either way).
 
         The interval grows from ``interval`` to ``max_interval``; a 429 or a server
         hiccup (5xx, connection error) waits ``Retry-After`` (or the interval) and
         polls again. Raises :class:`JobTimeout` after ``timeout`` seconds.
+        ``progress`` shows the job's status and the time waited (a text line in a
+        terminal, a widget in Jupyter); ``None`` shows it when someone is watching.
         """
-        return self._poll(
-            lambda: self.get_design_job(job_id),
-            lambda job: job.get("status") in FINISHED,
-            f"job {job_id}",
-            timeout,
-            interval,
-            max_interval,
-        )
+        meter = _WaitMeter(f"job {job_id}", progress)
+        try:
+            return self._poll(
+                lambda: self.get_design_job(job_id),
+                lambda job: job.get("status") in FINISHED,
+                f"job {job_id}",
+                timeout,
+                interval,
+                max_interval,
+                meter,
+            )
+        finally:
+            meter.close()
 
     def _poll(
         self,
@@ -408,6 +453,7 @@ class Client:
         timeout: float,
         interval: float,
         max_interval: float,
+        meter: _WaitMeter | None = None,
     ) -> T:
         """The one polling loop of :meth:`wait` and :meth:`wait_collection`: ``read()``
         until ``finished``; the pause grows from ``interval`` by 1.5x to ``max_interval``;
@@ -419,18 +465,25 @@ class Client:
             pause = delay
             try:
                 item = read()
+                if meter is not None and isinstance(item, dict):
+                    meter.status(str(item.get("status")))
                 if finished(item):
                     return item
             except ApiError as exc:
                 if not (exc.status in (0, 429) or exc.status >= 500):
                     raise
+                if meter is not None:
+                    meter.status(f"waiting for the server ({exc.code})")
                 pause = exc.retry_after if exc.retry_after is not None else delay
             left = deadline - time.monotonic()
             if left <= 0:
                 raise JobTimeout(
                     f"{what} did not finish within {timeout:g} s; poll it again later."
                 )
-            time.sleep(min(pause, left))
+            if meter is not None:
+                meter.sleep(min(pause, left))
+            else:
+                time.sleep(min(pause, left))
             delay = min(delay * 1.5, max_interval)
 
     # --- screenshot collections (spec 4.1-4.3) ----------------------------------------------

@@ -5,11 +5,19 @@ notebooks) and the time each stage took; given any ``concurrent.futures``
 executor (a process pool, or a Dask cluster's ``client.get_executor()``) it
 runs the sets of a batch in parallel. ``design()`` is the one call the CLI and
 the server use.
+
+Which stages run, and with what, is the pipeline's business, not its callers':
+``run(frame, until="plan_layout")`` runs the stages before a named one (the layout
+tuner needs a frame ready for layout, whatever the frame already has), and
+``set_params(extract_features__workers=1)`` / ``get_params()`` read and change a
+step's options by name, checked against the stage's signature, in the manner of
+scikit-learn's ``Pipeline`` (so ``batch.py`` does not reach into a step's dict).
 """
 
 from __future__ import annotations
 
 import html
+import inspect
 import json
 import os
 import time
@@ -24,6 +32,7 @@ import pandas as pd
 from . import columns as C
 from .errors import ShotsmithError
 from .io import read_screenshots
+from .progress import bar, wanted
 from .stages.copywriting import read_user_copy, write_copy
 from .stages.domain import detect_domain
 from .stages.features import extract_features
@@ -85,7 +94,13 @@ class Pipeline:
             if isinstance(s, Step):
                 self.steps.append(s)
             elif callable(s):
-                self.steps.append(Step(s.contract.name, s))
+                contract = getattr(s, "contract", None)
+                if contract is None:
+                    raise ShotsmithError(
+                        f"Pipeline: {getattr(s, '__name__', s)!r} is not a stage (no contract); "
+                        "pass it with a name, as ('name', function), or declare it with stage()."
+                    )
+                self.steps.append(Step(contract.name, s))
             else:
                 self.steps.append(Step(s[0], s[1], dict(s[2]) if len(s) > 2 else {}))
         names = [s.name for s in self.steps]
@@ -138,6 +153,54 @@ class Pipeline:
     def __len__(self) -> int:
         return len(self.steps)
 
+    def get_params(self) -> dict[str, Any]:
+        """Every step's options as ``{"step__option": value}`` (scikit-learn's spelling):
+        the options a step was given and the defaults of its stage's other keyword
+        options, so what a run will use can be read in one place."""
+        params: dict[str, Any] = {}
+        for s in self.steps:
+            for name, value in {**_stage_defaults(s.fn), **s.options}.items():
+                params[f"{s.name}__{name}"] = value
+        return params
+
+    def set_params(self, **params: Any) -> Pipeline:
+        """Set steps' options by ``step__option=value``; returns the pipeline.
+
+        ``Pipeline.default().set_params(extract_features__workers=1, plan_layout__size="6.9")``.
+        An unknown step or an option its stage does not take is an error that names the
+        ones it has; nothing is changed unless every name is valid."""
+        updates: list[tuple[Step, str, Any]] = []
+        for key, value in params.items():
+            step_name, sep, option = key.partition("__")
+            step = self.named_steps.get(step_name)
+            if not sep or not option or step is None:
+                raise ShotsmithError(
+                    f"Pipeline.set_params: {key!r} names no step's option; write "
+                    f"step__option with a step of {list(self.named_steps)}, e.g. "
+                    f"{self.steps[0].name if self.steps else 'render'}__..."
+                )
+            accepted = _stage_options(step.fn)
+            if accepted is not None and option not in accepted:
+                raise ShotsmithError(
+                    f"Pipeline.set_params: the {step.name} step has no option {option!r}; "
+                    f"its options are {sorted(accepted)}."
+                )
+            updates.append((step, option, value))
+        for step, option, value in updates:
+            step.options[option] = value
+        return self
+
+    def _steps_until(self, until: str | None) -> list[Step]:
+        if until is None:
+            return self.steps
+        names = [s.name for s in self.steps]
+        if until not in names:
+            raise ShotsmithError(
+                f"Pipeline.run: until={until!r} is not a stage of this pipeline; "
+                f"its stages are {names}."
+            )
+        return self.steps[: names.index(until)]
+
     def contracts(self) -> pd.DataFrame:
         """Each stage's contract: the columns it needs and the columns it adds."""
         rows = []
@@ -180,31 +243,101 @@ class Pipeline:
         *,
         executor: Executor | None = None,
         keep_intermediates: bool = True,
-        progress: bool = False,
+        progress: bool | None = None,
+        until: str | None = None,
+        resume: bool = False,
     ) -> PipelineRun:
-        """Run every stage; with an executor, sets run in parallel (one task per set)."""
-        self.validate(frame)
+        """Run every stage; with an executor, sets run in parallel (one task per set).
+
+        ``until`` names a stage to stop before: ``run(frame, until="plan_layout")``
+        runs features, domain and copy and leaves the layout and rendering to the caller
+        (the layout tuner). ``resume=True`` skips the leading stages whose columns the
+        frame already has (a frame that went through ``write_copy`` starts at the next
+        stage); the first stage missing a column and every one after it run.
+
+        ``progress`` shows a bar (tqdm.auto: a text bar in a terminal, a widget in
+        Jupyter) of the stages as they run, or of the sets with an executor; ``None``
+        (the default) shows it when someone is watching: in a notebook kernel, or on a
+        terminal (see :mod:`shotsmith.progress`)."""
+        steps = self._steps_until(until)
+        if resume:
+            steps = _not_done(steps, frame)
+        Pipeline(steps).validate(frame)
+        show = wanted(progress)
         start = time.perf_counter()
+        if not steps:
+            frames = {"input": frame}
+            return PipelineRun(frames, {}, time.perf_counter() - start)
         if executor is None:
-            frames, timings = _run_steps(self.steps, frame, keep_intermediates)
+            meter = _stage_bar(show, steps, frame)
+            try:
+                frames, timings = _run_steps(steps, frame, keep_intermediates, meter)
+            finally:
+                if meter is not None:
+                    meter.close()
         else:
             sets = [rows for _, rows in frame.groupby(C.APP_ID, sort=False)]
-            futures = [
-                executor.submit(_run_set, self.steps, rows, keep_intermediates) for rows in sets
-            ]
+            futures = [executor.submit(_run_set, steps, rows, keep_intermediates) for rows in sets]
             results = []
-            for fut in _progress(futures, progress, total=len(futures)):
+            for fut in _progress(futures, show, total=len(futures)):
                 results.append(fut.result())
             frames, timings = _merge_results(results)
         return PipelineRun(frames, timings, time.perf_counter() - start)
 
 
+def _stage_options(fn: Stage) -> set[str] | None:
+    """The keyword options a stage takes (None when it takes any: ``**options``)."""
+    try:
+        params = list(inspect.signature(fn).parameters.values())[1:]  # after the frame
+    except (TypeError, ValueError):
+        return None
+    if any(p.kind is p.VAR_KEYWORD for p in params):
+        return None
+    return {p.name for p in params if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)}
+
+
+def _stage_defaults(fn: Stage) -> dict[str, Any]:
+    try:
+        params = list(inspect.signature(fn).parameters.values())[1:]
+    except (TypeError, ValueError):
+        return {}
+    return {
+        p.name: p.default
+        for p in params
+        if p.default is not p.empty and p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)
+    }
+
+
+def _not_done(steps: list[Step], frame: pd.DataFrame) -> list[Step]:
+    """The steps from the first whose columns the frame does not have yet."""
+    have = set(frame.columns)
+    for i, s in enumerate(steps):
+        contract = getattr(s.fn, "contract", None)
+        if contract is None or not contract.provides or not set(contract.provides) <= have:
+            return steps[i:]
+    return []
+
+
+def _stage_bar(show: bool, steps: list[Step], frame: pd.DataFrame):
+    """A bar over the stages of one run in this process, named after the running stage."""
+    if not show or not steps:
+        return None
+    sets = frame[C.APP_ID].nunique() if C.APP_ID in frame.columns else 1
+    return bar(
+        total=len(steps),
+        desc=steps[0].name,
+        unit="stage",
+        postfix=f"{len(frame)} screenshots, {sets} set{'s' if sets != 1 else ''}",
+        bar_format="{desc:<16} {percentage:3.0f}%|{bar}| {n}/{total} stages "
+        "[{elapsed}<{remaining}{postfix}]",
+        leave=True,
+    )
+
+
 def _progress(futures: list, show: bool, total: int) -> Iterable:
     if not show:
         return futures
-    from tqdm.auto import tqdm
-
-    return tqdm(futures, total=total, desc="sets", unit="set")
+    return bar(iterable=futures, total=total, desc="sets", unit="set")
 
 
 def _run_set(
@@ -217,16 +350,22 @@ def _run_set(
 
 
 def _run_steps(
-    steps: list[Step], frame: pd.DataFrame, keep: bool
+    steps: list[Step], frame: pd.DataFrame, keep: bool, meter: Any = None
 ) -> tuple[dict[str, pd.DataFrame], dict[str, float]]:
     frames: dict[str, pd.DataFrame] = {"input": frame} if keep else {}
     timings: dict[str, float] = {}
     for step in steps:
+        if meter is not None:
+            meter.set_description_str(step.name, refresh=True)
         t0 = time.perf_counter()
         frame = step(frame)
         timings[step.name] = time.perf_counter() - t0
         if keep:
             frames[step.name] = frame
+        if meter is not None:
+            meter.update(1)
+    if meter is not None:
+        meter.set_description_str("done", refresh=True)
     if not keep:
         frames[steps[-1].name if steps else "input"] = frame
     return frames, timings

@@ -1,4 +1,8 @@
-"""Contact sheets: a set (or a batch) of finished screenshots side by side."""
+"""Contact sheets: a set (or a batch) of finished screenshots side by side.
+
+The title is part of the picture, so the sheet is made wide enough for it: a sheet of
+two thumbnails with a long title grows instead of cutting the title off.
+"""
 
 from __future__ import annotations
 
@@ -18,8 +22,11 @@ def contact_sheet(
     gap: int = 24,
     background: str = "#f2f2f5",
     title: str | None = None,
+    title_size: int = 34,
 ) -> Image.Image:
-    """Thumbnails of ``images`` in rows (all of one set in a row by default), RGB."""
+    """Thumbnails of ``images`` in rows (all of one set in a row by default), RGB.
+
+    ``title`` is drawn above them at ``title_size`` px; the sheet widens to fit it."""
     thumbs = []
     for item in images:
         im = item if isinstance(item, Image.Image) else Image.open(item)
@@ -31,13 +38,18 @@ def contact_sheet(
     cols = columns or len(thumbs)
     rows = (len(thumbs) + cols - 1) // cols
     cell_h = max(t.height for t in thumbs)
-    title_h = 72 if title else 0
-    sheet = Image.new(
-        "RGB", (gap + cols * (thumb_width + gap), title_h + gap + rows * (cell_h + gap)), background
-    )
+    width = gap + cols * (thumb_width + gap)
+    title_h = 0
     if title:
-        font = load_font(find_font("Inter", 600), 34)
-        ImageDraw.Draw(sheet).text((gap, gap + 34), title, font=font, fill="#1c1c1e", anchor="ls")
+        font = load_font(find_font("Inter", 600), title_size)
+        left, top, right, bottom = font.getbbox(title, anchor="ls")
+        width = max(width, 2 * gap + (right - left))
+        title_h = 2 * title_size + 4
+    sheet = Image.new("RGB", (width, title_h + gap + rows * (cell_h + gap)), background)
+    if title:
+        ImageDraw.Draw(sheet).text(
+            (gap, gap + title_size), title, font=font, fill="#1c1c1e", anchor="ls"
+        )
     for i, thumb in enumerate(thumbs):
         r, c = divmod(i, cols)
         sheet.paste(thumb, (gap + c * (thumb_width + gap), title_h + gap + r * (cell_h + gap)))

@@ -124,15 +124,18 @@ def load_template(template: str | Path | dict[str, Any] = "default") -> dict[str
                 f"{', '.join(available_templates()) or 'none'}. Add "
                 f"layouts/{name}.toml or pass a path to a template file."
             )
-    return _load_file(str(path), path.stat().st_mtime)
+    try:
+        raw = path.read_text(encoding="utf-8")
+    except (OSError, ValueError) as exc:
+        raise TemplateError(f"{path}: cannot read template ({exc}).") from exc
+    return _load_file(str(path), raw)  # cached by content: an edit is always seen
 
 
 @lru_cache(maxsize=32)
-def _load_file(path: str, _mtime: float) -> dict[str, Any]:
+def _load_file(path: str, raw: str) -> dict[str, Any]:
     try:
-        raw = Path(path).read_text(encoding="utf-8")
         data = tomllib.loads(raw) if path.endswith(".toml") else json.loads(raw)
-    except (OSError, ValueError) as exc:
+    except ValueError as exc:
         raise TemplateError(f"{path}: cannot read template ({exc}).") from exc
     data.setdefault("name", Path(path).stem)
     return _validate(_merge(TEMPLATE_DEFAULTS, data), path)

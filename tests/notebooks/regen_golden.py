@@ -20,20 +20,20 @@ from nbclient import NotebookClient
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE = ROOT / "notebooks" / "01_quickstart.ipynb"
 GOLDEN = Path(__file__).resolve().parent / "01_quickstart.ipynb"
-GOLDEN_PARAMETERS = '''# Parameters
+GOLDEN_PARAMETERS = """# Parameters
 app = "../sample_inputs/pocket-budget"
 template = "default"
 ocr = False
 out_dir = None
-'''.strip()
+""".strip()
 
 
 def golden_source() -> nbformat.NotebookNode:
     """The quickstart with the golden parameters in its parameters cell (no outputs)."""
     nb = copy.deepcopy(nbformat.read(SOURCE, as_version=4))
-    first = nb.cells[0]
-    assert "parameters" in first.metadata.get("tags", []), "cell 1 must be the parameters cell"
-    first.source = GOLDEN_PARAMETERS
+    cell = next((c for c in nb.cells if "parameters" in c.metadata.get("tags", [])), None)
+    assert cell is not None, "the quickstart needs a code cell tagged 'parameters'"
+    cell.source = GOLDEN_PARAMETERS
     return nb
 
 
@@ -55,8 +55,13 @@ def normalise(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
 
 def main() -> int:
     nb = golden_source()
-    NotebookClient(nb, timeout=300, kernel_name="python3", record_timing=False,
-                   resources={"metadata": {"path": str(ROOT / "notebooks")}}).execute()
+    NotebookClient(
+        nb,
+        timeout=300,
+        kernel_name="python3",
+        record_timing=False,
+        resources={"metadata": {"path": str(ROOT / "notebooks")}},
+    ).execute()
     nbformat.write(normalise(nb), GOLDEN)
     print(f"wrote {GOLDEN}")
     return 0

@@ -11,16 +11,19 @@ need (a throw-away data dir and a client; a process group to SIGKILL).
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from ..errors import ShotsmithError
 
@@ -156,3 +159,142 @@ def run_local(
     local = LocalProcess(process, host, port)
     local.wait_ready(startup_timeout, log)
     return local
+
+
+class LocalServer:
+    """``shotsmith serve`` in a subprocess on a free port, with a throw-away data dir and
+    API key; ``.url``, ``.api_key``, ``.client()``, ``.stop()``; a context manager.
+
+    Stopped at ``stop()``, on leaving a ``with`` block, at interpreter exit, and (Linux)
+    when the process that started it dies."""
+
+    def __init__(
+        self,
+        *,
+        port: int | None = None,
+        host: str = "127.0.0.1",
+        data_dir: str | Path | None = None,
+        api_key: str | None = None,
+        workers: int | None = 1,
+        startup_timeout: float = 60.0,
+        env: dict[str, str] | None = None,
+        args: Sequence[str] = (),
+    ):
+        import secrets
+
+        self.host = host
+        self.port = port or free_port(host)
+        self.url = f"http://{host}:{self.port}"
+        self._own_dir = data_dir is None
+        self.data_dir = (
+            Path(data_dir) if data_dir else Path(tempfile.mkdtemp(prefix="shotsmith-server-"))
+        )
+        self.api_key = api_key or "sk-local-" + secrets.token_urlsafe(24)
+        self.workers = workers
+        self.startup_timeout = startup_timeout
+        self.env = env or {}
+        self.args = list(args)  # more `shotsmith serve` options, e.g. ["--no-ocr"]
+        self.process: subprocess.Popen | None = None
+        self.log_path = self.data_dir / "server.log"
+
+    def start(self) -> LocalServer:
+        import httpx
+
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        cmd = [
+            sys.executable,
+            "-m",
+            "shotsmith.cli",
+            "serve",
+            "--host",
+            self.host,
+            "--port",
+            str(self.port),
+            "--data-dir",
+            str(self.data_dir),
+            "--log-level",
+            "warning",
+        ]
+        if self.workers:
+            cmd += ["--workers", str(self.workers)]
+        cmd += self.args
+        keys = ",".join(k for k in (os.environ.get("SHOTSMITH_API_KEYS", ""), self.api_key) if k)
+        env = {**os.environ, "SHOTSMITH_API_KEYS": keys, **self.env}
+        log = open(self.log_path, "ab")
+        try:
+            self.process = subprocess.Popen(
+                cmd,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None,
+            )
+        finally:
+            log.close()
+        atexit.register(self.stop)
+        deadline = time.monotonic() + self.startup_timeout
+        while True:
+            if self.process.poll() is not None:
+                raise ShotsmithError(
+                    f"shotsmith serve exited with {self.process.returncode} "
+                    f"before it was ready:\n{self.log_tail()}"
+                )
+            try:
+                if httpx.get(f"{self.url}/healthz", timeout=2).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                self.stop()
+                raise ShotsmithError(
+                    f"shotsmith serve was not ready within "
+                    f"{self.startup_timeout:g} s:\n{self.log_tail()}"
+                )
+            time.sleep(0.2)
+
+    def log_tail(self, lines: int = 20) -> str:
+        try:
+            return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return ""
+
+    def client(self, timeout: float = 60.0):
+        from ..client import Client
+
+        return Client(self.url, self.api_key, timeout)
+
+    @property
+    def running(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def stop(self, timeout: float = 15.0) -> None:
+        proc, self.process = self.process, None
+        if proc is not None and proc.poll() is None:
+            proc.send_signal(signal.SIGINT)  # uvicorn's graceful shutdown
+            try:
+                proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(5)
+        if self._own_dir:
+            shutil.rmtree(self.data_dir, ignore_errors=True)
+        try:
+            atexit.unregister(self.stop)
+        except Exception:  # pragma: no cover
+            pass
+
+    def __enter__(self) -> LocalServer:
+        return self.start() if self.process is None else self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def __repr__(self) -> str:
+        state = "running" if self.running else "stopped"
+        return f"LocalServer({self.url}, {state})"
+
+
+def start_server(**options: Any) -> LocalServer:
+    """Start ``shotsmith serve`` locally (see :class:`LocalServer`) and wait until it answers."""
+    return LocalServer(**options).start()

@@ -1,0 +1,59 @@
+"""Notebook helpers: rich displays of frames, scenes and sets, and the layout tuner.
+
+Everything here is plain data in, displayable object out, so it works the same in
+JupyterLab, in a headless papermill run and in a test::
+
+    import shotsmith as ss
+    ss.show(frame)             # HTML table, raw and rendered screenshots as thumbnails
+    frame.shotsmith.show()     # the same, as a pandas accessor
+    ss.show_scene(frame)       # the first row's scene, rendered at preview size
+    ss.show_set(frame)         # the finished set(s) as a grid
+    tuner = ss.LayoutTuner(frame)   # ipywidgets tuner; tuner.save_template("mine")
+
+One job per module: ``images`` (thumbnails, :class:`ImageView`), ``frames`` (the table
+view), ``scenes`` (a scene as a picture or a table, sets as a grid), ``display``
+(``show``, which picks one), ``template_file`` (a tuned template as TOML, where it is
+saved) and ``tuner`` (:class:`LayoutTuner`). ``LocalServer`` and ``start_server`` live
+beside the server (:mod:`shotsmith.server.local`) and are re-exported here, where
+notebooks have always found them. ipywidgets is imported only when a tuner builds its
+widgets.
+"""
+
+from __future__ import annotations
+
+from ..server.local import LocalServer, free_port, start_server
+from .display import HtmlView, show
+from .frames import FIRST_COLUMNS, MAX_AUTO_COLUMNS, FrameView, frame_html, frame_text
+from .images import IMAGE_COLUMNS, PREVIEW_SCALE, ImageView, thumbnail_uri
+from .scenes import preview_scene, scale_scene, scene_table, show_scene, show_set
+from .template_file import PALETTES, TUNER_MARK, default_layouts_dir, template_toml
+from .tuner import COPY_FILE_SUFFIX, PREVIEW_GAP_PX, LayoutTuner
+
+__all__ = [
+    "COPY_FILE_SUFFIX",
+    "FIRST_COLUMNS",
+    "IMAGE_COLUMNS",
+    "MAX_AUTO_COLUMNS",
+    "PALETTES",
+    "PREVIEW_GAP_PX",
+    "PREVIEW_SCALE",
+    "TUNER_MARK",
+    "FrameView",
+    "HtmlView",
+    "ImageView",
+    "LayoutTuner",
+    "LocalServer",
+    "default_layouts_dir",
+    "frame_html",
+    "frame_text",
+    "free_port",
+    "preview_scene",
+    "scale_scene",
+    "scene_table",
+    "show",
+    "show_scene",
+    "show_set",
+    "start_server",
+    "template_toml",
+    "thumbnail_uri",
+]
