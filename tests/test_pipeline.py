@@ -264,3 +264,9 @@ def test_cli_bad_input_is_a_message_not_a_traceback(tmp_path):
     assert "Traceback" not in done.stderr
     done = _cli("design", str(sample_apps()[0]), "--template", "nope", "--out", str(tmp_path))
     assert done.returncode == 2 and "no layout template named 'nope'" in done.stderr
+
+
+def test_report_columns_are_listed_once():
+    from shotsmith.pipeline import REPORT_COLUMNS
+
+    assert len(REPORT_COLUMNS) == len(set(REPORT_COLUMNS)), "a column listed twice breaks design.json"
