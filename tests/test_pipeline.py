@@ -269,4 +269,6 @@ def test_cli_bad_input_is_a_message_not_a_traceback(tmp_path):
 def test_report_columns_are_listed_once():
     from shotsmith.pipeline import REPORT_COLUMNS
 
-    assert len(REPORT_COLUMNS) == len(set(REPORT_COLUMNS)), "a column listed twice breaks design.json"
+    assert len(REPORT_COLUMNS) == len(set(REPORT_COLUMNS)), (
+        "a column listed twice breaks design.json"
+    )

@@ -681,7 +681,7 @@ def detect_domain(
     "Utilities", with the model's choice as runner-up; prefer ``domain_confident``, which
     keeps the best guess and lets later stages stay neutral.
     """
-    min_confidence = _check_fraction("min_confidence", min_confidence)
+    min_confidence = _check_fraction("min_confidence", min_confidence) or 0.0
     threshold = _check_fraction("threshold", threshold, allow_none=True)
     load_model()  # a damaged install fails here, before any work
 

@@ -46,8 +46,8 @@ def _background_cached(spec: str, width: int, height: int) -> Image.Image:
         pos = np.linspace(0.0, 1.0, len(stops))
         t = (np.arange(height, dtype=np.float64) + 0.5) / height
         column = np.stack([np.interp(t, pos, stops[:, c]) for c in range(3)], axis=1)
-        column = np.round(column).astype(np.uint8).reshape(height, 1, 3)
-        img = Image.fromarray(column).resize((width, height), Image.Resampling.NEAREST)
+        pixels = np.round(column).astype(np.uint8).reshape(height, 1, 3)
+        img = Image.fromarray(pixels).resize((width, height), Image.Resampling.NEAREST)
     if bg.glow:
         small = 8
         sw, sh = max(1, width // small), max(1, height // small)

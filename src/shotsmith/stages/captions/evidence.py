@@ -81,7 +81,7 @@ def as_list(value: object) -> list:
     if value is None or isinstance(value, (str, bytes, float, int)):
         return []
     try:
-        return list(value)  # lists, tuples, numpy arrays
+        return list(value)  # type: ignore[call-overload]  # lists, tuples, numpy arrays
     except TypeError:
         return []
 

@@ -189,7 +189,7 @@ def _fill(
     items, actions = fresh(slots.items), fresh(slots.actions)
     verbs, counts, tabs = fresh(slots.verbs), fresh(slots.counts), slots.tabs
     title = slots.title if slots.title is not None and slots.title.key() not in used else None
-    values: dict[str, Phrase | None] = {}
+    values: dict[str, Phrase] = {}
     for name in _SLOT.findall(template):
         low = name.lower()
         value: Phrase | None = None
@@ -283,6 +283,7 @@ class _Writer:
         self, kind: str, position: int, tagline: bool, slots: Slots
     ) -> list[tuple[str, list[str]]]:
         bank = phrasebank()
+        groups: list[tuple[str, list[str]]]
         if not self.ctx.english:
             groups = [(name, list(t)) for name, t in bank["language_free"][kind].items()]
             if tagline and self.extra["About"]:
@@ -294,7 +295,7 @@ class _Writer:
         domain_bank: dict = {}
         if self.ctx.confident and self.ctx.domain:
             domain_bank = bank.get("domains", {}).get(self.ctx.domain, {}).get(kind, {})
-        groups: list[tuple[str, list[str]]] = []
+        groups = []
         if tagline:  # slide 1: the user's description, the app's sections, its items
             groups += [(name, list(t)) for name, t in bank["tagline"].items()]
         for name, templates in generic.items():
