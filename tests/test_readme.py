@@ -35,7 +35,6 @@ import hashlib
 import json
 import os
 import re
-import shutil
 import signal
 import socket
 import subprocess
@@ -47,6 +46,7 @@ import nbformat
 import pytest
 
 from .conftest import ROOT
+from .notebooks.lab import fresh_copy  # the repository as a clone of it has it
 
 DOCUMENTS = ("README.md", "docs/notebooks.md")
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
@@ -186,24 +186,6 @@ def port_open(port: int) -> bool:
     with socket.socket() as s:
         s.settimeout(0.5)
         return s.connect_ex(("127.0.0.1", port)) == 0
-
-
-def fresh_copy(target: Path) -> Path:
-    """The repository's files (tracked, and new ones not ignored) copied to ``target``."""
-    listed = subprocess.run(
-        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-        cwd=ROOT,
-        capture_output=True,
-        check=True,
-    ).stdout.split(b"\0")
-    for raw in filter(None, listed):
-        rel = raw.decode()
-        source = ROOT / rel
-        if source.is_file():
-            (target / rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, target / rel)
-    (target / ".venv").symlink_to(ROOT / ".venv")
-    return target
 
 
 class Session:
