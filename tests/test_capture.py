@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import http.server
 import io
 import json
@@ -18,12 +17,12 @@ import pytest
 from PIL import Image
 
 from shotsmith import columns as C
+from shotsmith.cli import build_parser
 from shotsmith.errors import InputImageError, ShotsmithError
 from shotsmith.png import encode_png
 from shotsmith.stages.capture import (
     CAPTURE_DEVICES,
     FRAME_COLUMNS,
-    add_commands,
     capture,
     capture_report,
     resolve_devices,
@@ -1108,9 +1107,7 @@ def test_serve_folder_serves_a_built_app_and_counts_requests(tmp_path):
 
 
 def _run_cli(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="shotsmith")
-    add_commands(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(argv)
+    args = build_parser().parse_args(argv)
     return args.func(args)
 
 

@@ -33,14 +33,12 @@ timings go to ``summary.csv``.
 
 from __future__ import annotations
 
-import argparse
 import concurrent.futures as cf
 import hashlib
 import json
 import os
 import re
 import shutil
-import sys
 import time
 import traceback
 from collections import deque
@@ -204,7 +202,7 @@ def design_key(job: dict[str, Any]) -> dict[str, Any]:
         "template": _template_key(job["template"]),
         "size": str(job.get("size") or ""),
         "ocr": _ocr_key(job.get("ocr", "auto")),
-        "copy_backend": _backend_key(job.get("copy_backend", "phrasebank")),
+        "copy_backend": _backend_key(job.get("copy_backend", "grounded")),
     }
     return json.loads(json.dumps(key, default=str))  # exactly what a marker reads back
 
@@ -292,8 +290,8 @@ def _ocr_engine() -> str:
 
 
 def _backend_key(backend: str) -> dict[str, Any]:
-    if backend == "phrasebank":
-        return {"backend": backend}
+    if backend in ("grounded", "phrasebank"):  # one writer, two names: one key
+        return {"backend": "phrasebank"}
     from .llm import LLMConfig
 
     config = LLMConfig.from_env()
@@ -490,7 +488,7 @@ def _design_into(frame: pd.DataFrame, job: dict[str, Any], out_dir: Path) -> dic
         size=job.get("size"),
         out_dir=out_dir,
         ocr=job.get("ocr", "auto"),
-        copy_backend=job.get("copy_backend", "phrasebank"),
+        copy_backend=job.get("copy_backend", "grounded"),
         **_user_copy_options(job),
     )
     if job.get("single_thread", True):  # one thread per task, like the renderer
@@ -739,7 +737,7 @@ def run_batch(
     template: str | Path | dict = "default",
     size: str | None = None,
     ocr: bool | str = "auto",
-    copy_backend: str = "phrasebank",
+    copy_backend: str = "grounded",
     window: int | None = None,
     progress: bool = True,
     if_changed: str = "redesign",
@@ -902,94 +900,3 @@ def write_overview_sheet(summary: pd.DataFrame, out_dir: str | Path) -> list[Pat
         _save_png(sheet, path)
         written.append(path)
     return written
-
-
-# --- command line ---------------------------------------------------------------------------
-
-
-def add_commands(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "batch",
-        help="design every app listed in a manifest CSV",
-        description="Design many apps from a manifest CSV (columns: source = folder of "
-        "screenshots or web app URL; optional project_name, bundle_id, app_id, locale, "
-        "about, copy) on "
-        "a local process pool or a Dask cluster. Writes OUT/<app_id>/ per app, "
-        "OUT/summary.csv and OUT/contact-sheet.png. Re-running skips apps finished with "
-        "the same inputs and settings and designs the others again.",
-    )
-    p.add_argument("manifest", type=Path, help="manifest CSV")
-    p.add_argument("--out", type=Path, required=True, help="output folder")
-    p.add_argument(
-        "--workers",
-        type=int,
-        default=None,
-        help="local worker processes (default: CPU count; 0 = in this process)",
-    )
-    p.add_argument(
-        "--scheduler",
-        default=None,
-        help="Dask scheduler address, e.g. tcp://10.0.0.5:8786 (OUT must be on a "
-        "file system the workers share)",
-    )
-    p.add_argument(
-        "--template",
-        default="default",
-        help="layout template name in layouts/ or a path to a template file",
-    )
-    p.add_argument(
-        "--size",
-        default=None,
-        help="one store size for every app (6.9, 6.5, 13, android-phone, WxH); default: "
-        "each app's device's own (iPhone 6.9\", iPad 13\", Android Google Play sizes)",
-    )
-    p.add_argument("--no-ocr", action="store_true", help="do not OCR the screenshots")
-    p.add_argument(
-        "--copy-backend",
-        default="phrasebank",
-        choices=["phrasebank", "llm", "auto"],
-        help="where captions come from; llm/auto use SHOTSMITH_LLM_* settings",
-    )
-    p.add_argument(
-        "--if-changed",
-        default="redesign",
-        choices=IF_CHANGED,
-        help="an app finished earlier with other inputs or settings (template, size, "
-        "options, shotsmith version...): design it again (default), or refuse: design "
-        "nothing and list what changed",
-    )
-    p.add_argument(
-        "--window",
-        type=int,
-        default=None,
-        help="apps in flight at once (default: twice the workers)",
-    )
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
-    p.set_defaults(func=_batch_command)
-
-
-def _batch_command(args: argparse.Namespace) -> int:
-    summary = run_batch(
-        args.manifest,
-        args.out,
-        workers=args.workers,
-        scheduler=args.scheduler,
-        template=args.template,
-        size=args.size,
-        ocr=False if args.no_ocr else "auto",
-        window=args.window,
-        progress=not args.quiet,
-        copy_backend=args.copy_backend,
-        if_changed=args.if_changed,
-    )
-    counts = summary["status"].value_counts()
-    print(status_counts(summary))
-    again = summary[summary["note"].str.startswith("designed again", na=False)]
-    for _, rec in again.iterrows():
-        print(f"  {rec['app_id']}: {rec['note']}")
-    for _, rec in summary[summary["status"] == "failed"].iterrows():
-        print(f"  FAILED {rec['app_id']} ({rec['source']}): {rec['error']}", file=sys.stderr)
-    print(
-        f"summary: {Path(args.out) / SUMMARY_CSV}; contact sheet: {Path(args.out) / CONTACT_SHEET}"
-    )
-    return 1 if counts.get("failed", 0) else 0

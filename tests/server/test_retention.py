@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import argparse
 import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -148,9 +147,7 @@ def test_retention_zero_keeps_everything(tmp_path, live_servers):
 
 
 def test_default_retention_is_30_days():
-    from shotsmith.server.cli import add_commands
+    from shotsmith.cli import build_parser
 
-    parser = argparse.ArgumentParser()
-    add_commands(parser.add_subparsers())
-    args = parser.parse_args(["serve"])
+    args = build_parser().parse_args(["serve"])
     assert args.retention_days == 30

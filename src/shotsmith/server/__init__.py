@@ -4,8 +4,8 @@ It validates requests, persists inputs and job state (SQLite under a data
 directory), queues jobs for worker processes that call the same ``design()``
 the library exposes, and serves the results. No design logic lives here.
 
-``create_app`` is imported lazily so that ``shotsmith.server.cli`` (and hence
-the ``shotsmith`` command) loads without the optional server dependencies.
+``create_app`` is imported lazily so that ``shotsmith.server.projects`` and the
+``shotsmith`` command load without the optional server dependencies.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``shotsmith projects add|list|remove``: the projects screenshot collections are made of.
+"""The projects screenshot collections are made of, and the check of a new one.
 
 A project is registered by the server's operator in the data dir's database (the
 server need not be stopped: it reads projects per request). Projects are server-wide:
@@ -10,9 +10,7 @@ snapshot/screengrab or a flat folder), read again for every collection.
 
 from __future__ import annotations
 
-import argparse
 import re
-import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -21,76 +19,8 @@ from ..ids import BUNDLE_ID as _BUNDLE_ID
 from ..ids import LOCALE as _LOCALE
 
 PROJECT_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"
-DEFAULT_DATA_DIR = Path("data")
 
 _PROJECT_ID = re.compile(PROJECT_ID_PATTERN)
-
-
-def add_commands(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "projects",
-        help="manage the projects of a server's data dir",
-        description="Projects are what screenshot collections "
-        "(POST /v1/projects/{id}/screenshots) capture: a web app "
-        "URL or a folder of simulator screenshots. They are "
-        "server-wide (every API key sees every project).",
-    )
-    psub = p.add_subparsers(dest="projects_command", required=True, metavar="ACTION")
-
-    a = psub.add_parser("add", help="register a project")
-    a.add_argument(
-        "--data-dir",
-        type=Path,
-        default=DEFAULT_DATA_DIR,
-        help="the server's data dir (default ./data)",
-    )
-    a.add_argument(
-        "--id",
-        required=True,
-        dest="project_id",
-        help="identifier used in URLs: letters, digits, . _ - (at most 64)",
-    )
-    a.add_argument("--name", required=True, help='the app\'s name, e.g. "Pocket Budget"')
-    a.add_argument(
-        "--platform",
-        action="append",
-        dest="platforms",
-        choices=("ios", "android"),
-        help="ios (default) and/or android; repeat for both",
-    )
-    a.add_argument("--locale", default="en-US", help="primary locale (default en-US)")
-    source = a.add_mutually_exclusive_group(required=True)
-    source.add_argument("--url", help="web app to capture, http(s)://...")
-    source.add_argument(
-        "--source-dir", type=Path, help="folder of simulator screenshots (fastlane or flat)"
-    )
-    a.add_argument("--bundle-id", default="", help="reverse-domain bundle id, e.g. com.example.app")
-    a.add_argument(
-        "--max-screens",
-        type=int,
-        default=6,
-        help="screenshots per device a collection captures (1-10, default 6)",
-    )
-    a.set_defaults(func=_add)
-
-    ls = psub.add_parser("list", help="list projects")
-    ls.add_argument(
-        "--data-dir",
-        type=Path,
-        default=DEFAULT_DATA_DIR,
-        help="the server's data dir (default ./data)",
-    )
-    ls.set_defaults(func=_list)
-
-    rm = psub.add_parser("remove", help="remove a project and its collections")
-    rm.add_argument(
-        "--data-dir",
-        type=Path,
-        default=DEFAULT_DATA_DIR,
-        help="the server's data dir (default ./data)",
-    )
-    rm.add_argument("--id", required=True, dest="project_id", help="the project's id")
-    rm.set_defaults(func=_remove)
 
 
 def check_project(
@@ -152,62 +82,3 @@ def check_project(
         "bundle_id": bundle_id,
         "max_screens": max_screens,
     }
-
-
-def _add(args: argparse.Namespace) -> int:
-    from .store import Store
-
-    fields = check_project(
-        args.project_id,
-        args.name,
-        args.platforms,
-        args.locale,
-        args.url,
-        args.source_dir,
-        args.bundle_id,
-        args.max_screens,
-    )
-    store = Store(args.data_dir)
-    try:
-        project = store.add_project(**fields)
-    finally:
-        store.close()
-    print(
-        f"project {project.project_id!r} added: {project.name}, "
-        f"{', '.join(project.platforms)}, {project.locale}, source {project.source}",
-        file=sys.stderr,
-    )
-    print(project.project_id)
-    return 0
-
-
-def _list(args: argparse.Namespace) -> int:
-    from .store import Store
-
-    store = Store(args.data_dir)
-    try:
-        projects = store.list_projects()
-    finally:
-        store.close()
-    if not projects:
-        print(
-            f"no projects in {store.data_dir}; add one with `shotsmith projects add`.",
-            file=sys.stderr,
-        )
-    for p in projects:
-        print(f"{p.project_id}\t{p.name}\t{','.join(p.platforms)}\t{p.locale}\t{p.source}")
-    return 0
-
-
-def _remove(args: argparse.Namespace) -> int:
-    from .store import Store
-
-    store = Store(args.data_dir)
-    try:
-        removed = store.remove_project(args.project_id)
-    finally:
-        store.close()
-    if removed is None:
-        raise ShotsmithError(f"no project {args.project_id!r} in {store.data_dir}.")
-    print(f"project {args.project_id!r} removed, with {removed} collection(s).", file=sys.stderr)
-    return 0

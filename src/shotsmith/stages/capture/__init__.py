@@ -45,7 +45,6 @@ One job per module:
 ``manifest``    writing ``NN_<screen>.png`` + ``manifest.json``
 ``report``      :class:`CaptureReport`: the frame, what was skipped, notes
 ``localsite``   :func:`serve_folder`: a built web app served on 127.0.0.1 to capture
-``command``     ``shotsmith capture``
 ``js/``         the in-page scripts (settle, calm, extract, sign-in, init)
 =============== =====================================================================
 """
@@ -53,7 +52,6 @@ One job per module:
 from __future__ import annotations
 
 from .browser import CHROMIUM_ARGS, USER_AGENTS, Emulation, emulation, find_browser
-from .command import add_commands
 from .devices import (
     CAPTURE_DEVICES,
     DEFAULT_SIZES,
@@ -84,7 +82,6 @@ __all__ = [
     "Screen",
     "Shot",
     "Skipped",
-    "add_commands",
     "capture",
     "capture_report",
     "emulation",

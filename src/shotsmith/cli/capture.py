@@ -1,4 +1,4 @@
-"""``shotsmith capture``: the command line of the capture stage."""
+"""``shotsmith capture``: raw screenshots of a web app, or a simulator folder checked."""
 
 from __future__ import annotations
 
@@ -8,19 +8,19 @@ import os
 import sys
 from pathlib import Path
 
-from ... import columns as C
-from .devices import PLATFORMS
-from .stage import capture_report, log
+from .. import columns as C
+from ..stages.capture.devices import PLATFORMS
+from . import options
+
+HELP = "capture raw screenshots of a web app (URL) or check a screenshot folder"
+DESCRIPTION = (
+    "Capture raw screenshots: explore a web app in Chromium at each device size, or read a "
+    "fastlane snapshot/screengrab/flat folder, and write NN_<screen>.png plus a "
+    "manifest.json that `shotsmith design` reads."
+)
 
 
-def add_commands(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "capture",
-        help="capture raw screenshots of a web app (URL) or check a screenshot folder",
-        description="Capture raw screenshots: explore a web app in Chromium at each device "
-        "size, or read a fastlane snapshot/screengrab/flat folder, and write "
-        "NN_<screen>.png plus a manifest.json that `shotsmith design` reads.",
-    )
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("source", help="web app URL (http://...) or folder of screenshots")
     p.add_argument("--out", type=Path, required=True, help="output folder")
     p.add_argument(
@@ -43,8 +43,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--locale", default="en-US", help="browser locale (default en-US)")
     p.add_argument("--max-screens", type=int, default=6, help="screens per device (default 6)")
     p.add_argument("--timeout", type=float, default=60, help="overall time limit, seconds")
-    p.add_argument("--project-name", help="the app's name (default: from the pages' titles)")
-    p.add_argument("--bundle-id", help="reverse-domain bundle id, e.g. com.example.app")
+    options.identity(p, name_help="the app's name (default: from the pages' titles)")
     p.add_argument("--no-status-bar", action="store_true", help="do not draw a status bar")
     p.add_argument("--allow-forms", action="store_true", help="allow pressing submit buttons")
     p.add_argument(
@@ -65,10 +64,11 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         default=os.environ.get("SHOTSMITH_CHROMIUM"),
         help="Chromium executable (default: $SHOTSMITH_CHROMIUM or system chromium)",
     )
-    p.set_defaults(func=_capture_command)
 
 
-def _capture_command(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
+    from ..stages.capture.stage import capture_report, log
+
     sizes = [s for group in (args.sizes or []) for s in group] or None
     if not log.handlers:  # the notes are printed below; the library's warnings need not be
         log.addHandler(logging.NullHandler())

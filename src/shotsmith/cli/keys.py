@@ -1,0 +1,83 @@
+"""``shotsmith keys create|list|revoke``: the API keys of a server's data dir.
+
+Keys are stored as hashes in the data dir's database; a new key is printed once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..errors import ShotsmithError
+from . import options
+
+HELP = "manage API keys of a server's data dir"
+DESCRIPTION = "API keys are stored as hashes in the data dir's database; a new key is printed once."
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    actions = p.add_subparsers(dest="keys_command", required=True, metavar="ACTION")
+    for name, helptext, func in (
+        ("create", "create a key and print it (once)", _keys_create),
+        ("list", "list keys (names and prefixes, never keys)", _keys_list),
+        ("revoke", "revoke every active key with this name", _keys_revoke),
+    ):
+        action = actions.add_parser(name, help=helptext)
+        options.data_dir(action)
+        if name != "list":
+            action.add_argument("--name", required=True, help="a label for the key, e.g. ci")
+        action.set_defaults(action=func)
+
+
+def run(args: argparse.Namespace) -> int:
+    return args.action(args)
+
+
+def _keys_create(args: argparse.Namespace) -> int:
+    from ..server.store import Store
+
+    store = Store(args.data_dir)
+    try:
+        key = store.create_key(args.name)
+    finally:
+        store.close()
+    print(key)
+    print(
+        f"API key {args.name!r} created in {store.data_dir}. It is shown only this once: "
+        "store it now.",
+        file=sys.stderr,
+    )
+    return 0
+
+
+def _keys_list(args: argparse.Namespace) -> int:
+    from ..server.store import Store
+
+    store = Store(args.data_dir)
+    try:
+        keys = store.list_keys()
+    finally:
+        store.close()
+    if not keys:
+        print(
+            f"no API keys in {store.data_dir}; create one with `shotsmith keys create`.",
+            file=sys.stderr,
+        )
+    for k in keys:
+        state = f"revoked {k.revoked_at}" if k.revoked_at else "active"
+        print(f"{k.name}\t{k.prefix}...\tcreated {k.created_at}\t{state}")
+    return 0
+
+
+def _keys_revoke(args: argparse.Namespace) -> int:
+    from ..server.store import Store
+
+    store = Store(args.data_dir)
+    try:
+        count = store.revoke_keys(args.name)
+    finally:
+        store.close()
+    if not count:
+        raise ShotsmithError(f"no active API key named {args.name!r} in {store.data_dir}.")
+    print(f"revoked {count} key(s) named {args.name!r}.", file=sys.stderr)
+    return 0

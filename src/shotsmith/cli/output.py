@@ -1,0 +1,67 @@
+"""What the commands print besides their results: progress, warnings, an unused LLM."""
+
+from __future__ import annotations
+
+import sys
+
+
+def progress_lines(command: str, source, sizes: list[str] | None):
+    """Progress on stderr: a line per stage, then one per screenshot as it is written."""
+    import time
+
+    start = time.perf_counter()
+    count = {"done": 0, "total": 0}
+
+    def report(event: dict) -> None:
+        elapsed = f"{time.perf_counter() - start:5.1f}s"
+        if event["event"] == "stage":
+            count["total"] = count["total"] or event["screenshots"] * max(1, len(sizes or []))
+            print(
+                f"shotsmith {command}: {elapsed} {event['stage']} "
+                f"({event['screenshots']} screenshots)",
+                file=sys.stderr,
+                flush=True,
+            )
+        elif event["event"] == "rendered":
+            count["done"] += 1
+            print(
+                f"shotsmith {command}: {elapsed} [{count['done']}/{count['total']}] "
+                f"{event['path']} "
+                f"{event['width']}x{event['height']} ({event['device']})",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    return report
+
+
+def say_when_llm_unused(frame, command: str) -> None:
+    """One line on stderr per set whose captions the asked-for LLM did not write."""
+    for app_id, sources in frame.groupby("app_id", sort=False)["copy_source"]:
+        values = [str(v) for v in sources]
+        if any(v.startswith("llm:") for v in values):
+            continue
+        notes = [v.partition("(")[2].rstrip(")") for v in values if "(llm " in v]
+        if notes:
+            print(
+                f"shotsmith {command}: {app_id}: the LLM was asked for but not used "
+                f"({notes[0]}); the captions are shotsmith's own grounded copy.",
+                file=sys.stderr,
+            )
+
+
+def log_to_stderr(command: str) -> None:
+    """shotsmith's warnings (a rejected LLM answer, a copy row matching no screen) go to
+    stderr, once each, prefixed like the command's own messages."""
+    import logging
+
+    logger = logging.getLogger("shotsmith")
+    if not any(getattr(h, "_shotsmith_cli", False) for h in logger.handlers):
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter(f"shotsmith {command}: %(message)s"))
+        handler._shotsmith_cli = True  # type: ignore[attr-defined]
+        # the command sums up an unused LLM itself, once per set (say_when_llm_unused)
+        handler.addFilter(lambda record: not getattr(record, "llm_unused", False))
+        logger.addHandler(handler)
+        logger.propagate = False
+    logger.setLevel(logging.WARNING)
