@@ -43,3 +43,30 @@ def test_a_bad_image_is_a_value_error(tmp_path):
         ss.read_screenshots(tmp_path)
     assert isinstance(info.value, errors.ShotsmithError)
     assert "01_home.png" in str(info.value)
+
+
+def test_every_raise_names_its_kind_of_error():
+    """A caller can catch a kind (a bad option, an unreadable file, a missing tool): no
+    module raises the bare base class or a stray builtin where a shotsmith class fits."""
+    import re
+    from pathlib import Path
+
+    src = Path(ss.__file__).parent
+    bare = re.compile(r"raise (ShotsmithError|ValueError|RuntimeError)\(")
+    offenders = [
+        f"{path.relative_to(src)}:{number}"
+        for path in sorted(src.rglob("*.py"))
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if bare.search(line)
+    ]
+    # a stage that breaks its own contract is a bug, not bad input: a RuntimeError
+    assert offenders == ["columns.py:201"], offenders
+
+
+def test_the_server_answers_each_kind_with_its_status():
+    from shotsmith.server.errors import status_for
+
+    assert status_for(errors.InvalidOptionError("x")) == (422, "invalid_request")
+    assert status_for(errors.NotFoundError("x"))[0] == 404
+    assert status_for(errors.StorageError("x"))[0] == 503
+    assert status_for(errors.ToolMissingError("x"))[0] == 503

@@ -50,7 +50,14 @@ from typing import Any
 import pandas as pd
 
 from . import columns as C
-from .errors import ShotsmithError
+from .errors import (
+    CaptureError,
+    ConflictError,
+    InputFileError,
+    InvalidOptionError,
+    ShotsmithError,
+    ToolMissingError,
+)
 from .io import MANIFEST_NAMES, slugify
 
 DONE_MARKER = "_done.json"
@@ -96,7 +103,7 @@ def read_manifest(manifest: str | Path | pd.DataFrame) -> pd.DataFrame:
     else:
         path = Path(manifest)
         if not path.is_file():
-            raise ShotsmithError(
+            raise InputFileError(
                 f"{path}: no such manifest. Write a CSV with a 'source' "
                 "column (folder or URL) and optional project_name, bundle_id."
             )
@@ -106,10 +113,10 @@ def read_manifest(manifest: str | Path | pd.DataFrame) -> pd.DataFrame:
                 path, dtype=str, keep_default_na=False, skipinitialspace=True, comment="#"
             )
         except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
-            raise ShotsmithError(f"{path}: not a readable CSV manifest ({exc}).") from exc
+            raise InputFileError(f"{path}: not a readable CSV manifest ({exc}).") from exc
     table.columns = [str(c).strip().lower() for c in table.columns]
     if "source" not in table.columns:
-        raise ShotsmithError(
+        raise InputFileError(
             f"manifest: no 'source' column (found {list(table.columns)}); "
             "each row needs a screenshot folder or a web app URL."
         )
@@ -150,7 +157,7 @@ def read_manifest(manifest: str | Path | pd.DataFrame) -> pd.DataFrame:
             }
         )
     if not rows:
-        raise ShotsmithError("manifest: no apps (every 'source' is empty).")
+        raise InputFileError("manifest: no apps (every 'source' is empty).")
     return pd.DataFrame(rows)
 
 
@@ -170,7 +177,7 @@ def write_manifest(apps: list[dict[str, Any]] | pd.DataFrame, path: str | Path) 
     locale, about, copy that the apps have)."""
     table = pd.DataFrame(apps)
     if "source" not in table.columns:
-        raise ShotsmithError("write_manifest: every app needs a 'source'.")
+        raise InvalidOptionError("write_manifest: every app needs a 'source'.")
     cols = [c for c in MANIFEST_COLUMNS if c in table.columns]
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -457,7 +464,7 @@ def _read_inputs(job: dict[str, Any]) -> pd.DataFrame:
         try:
             from .stages.capture import capture
         except ImportError as exc:
-            raise ShotsmithError(
+            raise ToolMissingError(
                 f"{job['source']}: web app URLs need the capture stage, which "
                 f"is not available here ({exc}); install shotsmith[capture] "
                 "or list a folder of screenshots instead."
@@ -465,7 +472,7 @@ def _read_inputs(job: dict[str, Any]) -> pd.DataFrame:
         raw = Path(job["out_dir"]) / ".capture" / job["app_id"]
         frame = capture(job["source"], project_name=name, bundle_id=bundle, out_dir=raw)
         if frame.empty:
-            raise ShotsmithError(f"{job['source']}: capture found no screens.")
+            raise CaptureError(f"{job['source']}: capture found no screens.")
         first = frame[C.APP_ID].iloc[0]
         frame = frame[frame[C.APP_ID] == first].copy()  # one set: the first device
         frame[C.APP_ID] = job["app_id"]
@@ -532,7 +539,7 @@ def _user_copy_options(job: dict[str, Any]) -> dict[str, Any]:
     if job.get("copy"):
         path = Path(job["copy"])
         if not path.is_file():
-            raise ShotsmithError(
+            raise InputFileError(
                 f"copy file {path}: no such file. The manifest's 'copy' column names a CSV "
                 "(screen, headline, subtitle), relative to the manifest's folder."
             )
@@ -606,7 +613,7 @@ class _Fanout:
             try:
                 import distributed
             except ImportError as exc:
-                raise ShotsmithError(
+                raise ToolMissingError(
                     "a Dask scheduler needs Dask: pip install 'shotsmith[dask]'."
                 ) from exc
             if isinstance(scheduler, distributed.Client):
@@ -758,11 +765,11 @@ def run_batch(
     reported (``status == "failed"``, ``error``) and the rest go on. Writes
     ``summary.csv`` and ``contact-sheet.png`` (one hero per app) to ``out_dir``."""
     if if_changed not in IF_CHANGED:
-        raise ShotsmithError(f"if_changed={if_changed!r}: use one of {', '.join(IF_CHANGED)}.")
+        raise InvalidOptionError(f"if_changed={if_changed!r}: use one of {', '.join(IF_CHANGED)}.")
     apps = read_manifest(manifest)
     unsupported = _unsupported_user_copy(apps)
     if unsupported:
-        raise ShotsmithError(
+        raise InvalidOptionError(
             f"the manifest's {' and '.join(repr(c) for c in unsupported)} column needs a "
             "shotsmith whose design() takes the user's own copy (about=, copy=); this one "
             "does not. Remove the column or upgrade shotsmith."
@@ -797,7 +804,7 @@ def run_batch(
     if stale and if_changed == "refuse":
         listed = "\n".join(f"  {app_id}: {'; '.join(changes)}" for app_id, changes in stale[:20])
         more = f"\n  ... and {len(stale) - 20} more" if len(stale) > 20 else ""
-        raise ShotsmithError(
+        raise ConflictError(
             f"{len(stale)} app(s) in {out} were designed with other inputs or settings:\n"
             f"{listed}{more}\nNothing was designed. To design them again, run without "
             "--if-changed refuse (if_changed='refuse'); or choose another output folder."

@@ -47,7 +47,14 @@ import pandas as pd
 
 from . import __version__
 from . import columns as C
-from .errors import ShotsmithError
+from .errors import (
+    ConflictError,
+    InputFileError,
+    InvalidOptionError,
+    MissingColumnError,
+    RemoteError,
+    ShotsmithError,
+)
 from .io import read_screenshots, screen_name_from_file
 
 T = TypeVar("T")
@@ -134,7 +141,7 @@ def parse_collection(data: Mapping[str, Any]) -> Collection:
     from the create response, ``{"collectionId", "status"}``). Unknown fields are ignored;
     raises :class:`ShotsmithError` if there is no identifier or status."""
     if not isinstance(data, Mapping):
-        raise ShotsmithError(
+        raise RemoteError(
             f"collection response: expected a JSON object, got {type(data).__name__}."
         )
     wrapped = data.get("collection")
@@ -144,7 +151,7 @@ def parse_collection(data: Mapping[str, Any]) -> Collection:
     )
     status = _text(body.get("status")) or _text(data.get("status"))
     if not collection_id or not status:
-        raise ShotsmithError(
+        raise RemoteError(
             "collection response: no collection identifier or status in it "
             f"(keys: {', '.join(map(str, body)) or 'none'})."
         )
@@ -193,7 +200,7 @@ def _screenshot(item: Any) -> CollectionScreenshot:
     if isinstance(item, str):  # a bare URL
         return CollectionScreenshot(url=item)
     if not isinstance(item, Mapping):
-        raise ShotsmithError(
+        raise RemoteError(
             f"collection response: a screenshot is {type(item).__name__}, not an object."
         )
     device = _text(item.get("device"))
@@ -304,7 +311,7 @@ class Client:
         max_retry_wait: float = 60.0,
     ):
         if not api_key:
-            raise ShotsmithError("Client: an API key is required (Authorization: Bearer ...).")
+            raise InvalidOptionError("Client: an API key is required (Authorization: Bearer ...).")
         self.base_url = base_url.rstrip("/")
         self.api_key = api_key
         self.retries = max(0, retries)
@@ -385,14 +392,14 @@ class Client:
         refs, names, frame_project, frame_bundle = _image_refs(images)
         if screens is not None:
             if len(screens) != len(refs):
-                raise ShotsmithError(
+                raise InvalidOptionError(
                     f"create_design_job: {len(screens)} screen names for "
                     f"{len(refs)} images; give one per image."
                 )
             names = [str(s) for s in screens]
         project = project_name or frame_project
         if not project:
-            raise ShotsmithError("create_design_job: project_name is required.")
+            raise InvalidOptionError("create_design_job: project_name is required.")
         body: dict[str, Any] = {"project_name": project, "images": []}
         for ref, name in zip(refs, names):
             item = {"data": base64.b64encode(_read(ref)).decode("ascii"), "screen": name}
@@ -557,7 +564,7 @@ class Client:
         shots = collection.screenshots if raw else collection.generated_screenshots
         if collection.status != "completed" and not (raw and shots):
             detail = f": {collection.error}" if collection.error else ""
-            raise ShotsmithError(
+            raise ConflictError(
                 f"collection {collection.id} is {collection.status}{detail}; "
                 "only completed collections have styled screenshots."
             )
@@ -571,7 +578,7 @@ class Client:
             job = self.get_design_job(job)
         if job.get("status") != "completed":
             detail = f": {job['error']}" if job.get("error") else ""
-            raise ShotsmithError(
+            raise ConflictError(
                 f"job {job.get('job_id')} is {job.get('status')}{detail}; "
                 "only completed jobs have files."
             )
@@ -637,7 +644,7 @@ def _image_refs(images: Any) -> tuple[list[ImageSource], list[str], str | None, 
     if isinstance(images, pd.DataFrame):
         frame = images.sort_values(C.POSITION) if C.POSITION in images.columns else images
         if C.IMAGE not in frame.columns:
-            raise ShotsmithError(
+            raise MissingColumnError(
                 "create_design_job: the frame has no 'image' column; "
                 "read it with shotsmith.read_screenshots."
             )
@@ -662,7 +669,7 @@ def _image_refs(images: Any) -> tuple[list[ImageSource], list[str], str | None, 
             refs.append(Path(item))
             names.append(screen_name_from_file(Path(item))[1])
     if not refs:
-        raise ShotsmithError("create_design_job: no images given.")
+        raise InvalidOptionError("create_design_job: no images given.")
     return refs, names, None, None
 
 
@@ -670,7 +677,7 @@ def _iterate(images: Any) -> Iterable[Any]:
     try:
         return list(images)
     except TypeError:
-        raise ShotsmithError(
+        raise InvalidOptionError(
             "create_design_job: images must be PNG paths or bytes, a folder, "
             "or a frame from shotsmith.read_screenshots."
         ) from None
@@ -682,4 +689,4 @@ def _read(ref: ImageSource) -> bytes:
     try:
         return Path(ref).read_bytes()
     except OSError as exc:
-        raise ShotsmithError(f"{ref}: cannot read the image ({exc.strerror}).") from exc
+        raise InputFileError(f"{ref}: cannot read the image ({exc.strerror}).") from exc

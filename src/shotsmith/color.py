@@ -11,6 +11,8 @@ from collections.abc import Callable, Iterable, Sequence
 import numpy as np
 from PIL import Image
 
+from .errors import InvalidOptionError
+
 RGB = tuple[int, int, int]
 
 NEAR_BLACK: RGB = (11, 11, 15)  # #0B0B0F
@@ -28,7 +30,7 @@ def to_rgb(value: str | Sequence[int]) -> RGB:
         if len(s) == 3:
             s = "".join(c * 2 for c in s)
         if len(s) != 6:
-            raise ValueError(f"not a #rrggbb colour: {value!r}")
+            raise InvalidOptionError(f"not a #rrggbb colour: {value!r}")
         return int(s[0:2], 16), int(s[2:4], 16), int(s[4:6], 16)
     r, g, b = value[:3]
     return int(r), int(g), int(b)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from .errors import ShotsmithError
+from .errors import DeviceError
 
 
 @dataclass(frozen=True)
@@ -90,7 +90,7 @@ def get_device(device_id: str) -> Device:
     try:
         return DEVICES[device_id]
     except KeyError:
-        raise ShotsmithError(
+        raise DeviceError(
             f"unknown device {device_id!r}; known devices: {', '.join(DEVICES)}"
         ) from None
 

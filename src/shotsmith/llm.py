@@ -24,7 +24,7 @@ from typing import Any
 
 import httpx
 
-from .errors import ShotsmithError
+from .errors import InvalidOptionError, ShotsmithError
 
 ENV_BASE_URL = "SHOTSMITH_LLM_BASE_URL"
 ENV_MODEL = "SHOTSMITH_LLM_MODEL"
@@ -59,7 +59,7 @@ class LLMConfig:
         try:
             timeout = float(env.get(ENV_TIMEOUT) or DEFAULT_TIMEOUT)
         except ValueError:
-            raise ShotsmithError(
+            raise InvalidOptionError(
                 f"{ENV_TIMEOUT}={env.get(ENV_TIMEOUT)!r} is not a number of seconds."
             ) from None
         return cls(

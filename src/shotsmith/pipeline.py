@@ -30,7 +30,7 @@ from typing import Any
 import pandas as pd
 
 from . import columns as C
-from .errors import ShotsmithError
+from .errors import InvalidOptionError
 from .io import read_screenshots
 from .progress import bar, wanted
 from .stages.copywriting import read_user_copy, write_copy
@@ -96,7 +96,7 @@ class Pipeline:
             elif callable(s):
                 contract = getattr(s, "contract", None)
                 if contract is None:
-                    raise ShotsmithError(
+                    raise InvalidOptionError(
                         f"Pipeline: {getattr(s, '__name__', s)!r} is not a stage (no contract); "
                         "pass it with a name, as ('name', function), or declare it with stage()."
                     )
@@ -105,7 +105,7 @@ class Pipeline:
                 self.steps.append(Step(s[0], s[1], dict(s[2]) if len(s) > 2 else {}))
         names = [s.name for s in self.steps]
         if len(set(names)) != len(names):
-            raise ShotsmithError(f"Pipeline: stage names must be unique, got {names}")
+            raise InvalidOptionError(f"Pipeline: stage names must be unique, got {names}")
 
     @classmethod
     def default(
@@ -174,14 +174,14 @@ class Pipeline:
             step_name, sep, option = key.partition("__")
             step = self.named_steps.get(step_name)
             if not sep or not option or step is None:
-                raise ShotsmithError(
+                raise InvalidOptionError(
                     f"Pipeline.set_params: {key!r} names no step's option; write "
                     f"step__option with a step of {list(self.named_steps)}, e.g. "
                     f"{self.steps[0].name if self.steps else 'render'}__..."
                 )
             accepted = _stage_options(step.fn)
             if accepted is not None and option not in accepted:
-                raise ShotsmithError(
+                raise InvalidOptionError(
                     f"Pipeline.set_params: the {step.name} step has no option {option!r}; "
                     f"its options are {sorted(accepted)}."
                 )
@@ -195,7 +195,7 @@ class Pipeline:
             return self.steps
         names = [s.name for s in self.steps]
         if until not in names:
-            raise ShotsmithError(
+            raise InvalidOptionError(
                 f"Pipeline.run: until={until!r} is not a stage of this pipeline; "
                 f"its stages are {names}."
             )
@@ -375,7 +375,7 @@ def _merge_results(
     results: list[tuple[dict[str, pd.DataFrame], dict[str, float]]],
 ) -> tuple[dict[str, pd.DataFrame], dict[str, float]]:
     if not results:
-        raise ShotsmithError("Pipeline.run: the frame has no rows")
+        raise InvalidOptionError("Pipeline.run: the frame has no rows")
     names = list(results[0][0])
     frames = {n: pd.concat([r[0][n] for r in results]) for n in names}
     timings = {n: sum(r[1].get(n, 0.0) for r in results) for n in results[0][1]}

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
+from .errors import InvalidOptionError
 from .text import find_font, load_font
 
 
@@ -34,7 +35,7 @@ def contact_sheet(
         height = round(im.height * thumb_width / im.width)
         thumbs.append(im.resize((thumb_width, height), Image.Resampling.LANCZOS))
     if not thumbs:
-        raise ValueError("contact_sheet: no images")
+        raise InvalidOptionError("contact_sheet: no images")
     cols = columns or len(thumbs)
     rows = (len(thumbs) + cols - 1) // cols
     cell_h = max(t.height for t in thumbs)

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from PIL import ImageDraw, ImageFont, features
 
-from .errors import ShotsmithError
+from .errors import ShotsmithError, ToolMissingError
 
 log = logging.getLogger("shotsmith.text")
 
@@ -126,7 +126,7 @@ def find_font(family: str, weight: int = 400, *, fallback: bool = True) -> str:
             return find_font(fallback_family, weight)
         except ShotsmithError:
             pass
-    raise ShotsmithError(
+    raise ToolMissingError(
         f"no font file found for {family!r} (weight {weight}) in {', '.join(map(str, FONT_DIRS))}. "
         "Install the fonts (Debian: apt-get install fonts-inter fonts-noto-core "
         "fonts-noto-cjk) or set SHOTSMITH_FONT_DIRS."

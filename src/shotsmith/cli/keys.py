@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..errors import ShotsmithError
+from ..errors import NotFoundError
 from . import options
 
 HELP = "manage API keys of a server's data dir"
@@ -78,6 +78,6 @@ def _keys_revoke(args: argparse.Namespace) -> int:
     finally:
         store.close()
     if not count:
-        raise ShotsmithError(f"no active API key named {args.name!r} in {store.data_dir}.")
+        raise NotFoundError(f"no active API key named {args.name!r} in {store.data_dir}.")
     print(f"revoked {count} key(s) named {args.name!r}.", file=sys.stderr)
     return 0

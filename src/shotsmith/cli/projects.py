@@ -14,7 +14,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..errors import ShotsmithError
+from ..errors import NotFoundError
 from ..server.projects import check_project
 from . import options
 
@@ -128,6 +128,6 @@ def _remove(args: argparse.Namespace) -> int:
     finally:
         store.close()
     if removed is None:
-        raise ShotsmithError(f"no project {args.project_id!r} in {store.data_dir}.")
+        raise NotFoundError(f"no project {args.project_id!r} in {store.data_dir}.")
     print(f"project {args.project_id!r} removed, with {removed} collection(s).", file=sys.stderr)
     return 0

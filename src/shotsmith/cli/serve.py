@@ -14,7 +14,7 @@ import logging
 import os
 import sys
 
-from ..errors import ShotsmithError
+from ..errors import InvalidOptionError, ToolMissingError
 from . import options
 from .options import DEFAULT_HOST, DEFAULT_PORT
 
@@ -112,7 +112,7 @@ def env_flag(name: str) -> bool:
         return False
     if value in ("1", "true", "yes", "on"):
         return True
-    raise ShotsmithError(f"{name}={value!r}: use 1 (yes) or 0 (no).")
+    raise InvalidOptionError(f"{name}={value!r}: use 1 (yes) or 0 (no).")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -120,24 +120,24 @@ def run(args: argparse.Namespace) -> int:
         from ..server.app import create_app
         from ..server.serve import run
     except ImportError as exc:
-        raise ShotsmithError(
+        raise ToolMissingError(
             f"serve needs the server extras ({exc.name} is missing): "
             "pip install 'shotsmith[server]'."
         ) from exc
     if args.workers is not None and args.workers < 1:
-        raise ShotsmithError("--workers must be at least 1.")
+        raise InvalidOptionError("--workers must be at least 1.")
     if args.capture_workers < 1:
-        raise ShotsmithError("--capture-workers must be at least 1.")
+        raise InvalidOptionError("--capture-workers must be at least 1.")
     if not args.capture_timeout > 0:
-        raise ShotsmithError("--capture-timeout must be more than 0 seconds.")
+        raise InvalidOptionError("--capture-timeout must be more than 0 seconds.")
     if not 0 < args.webhook_timeout <= 10:
-        raise ShotsmithError("--webhook-timeout must be more than 0 and at most 10 seconds.")
+        raise InvalidOptionError("--webhook-timeout must be more than 0 and at most 10 seconds.")
     if args.retention_days < 0:
-        raise ShotsmithError("--retention-days must be 0 (keep forever) or more.")
+        raise InvalidOptionError("--retention-days must be 0 (keep forever) or more.")
     if args.max_uploads < 1:
-        raise ShotsmithError("--max-uploads must be at least 1.")
+        raise InvalidOptionError("--max-uploads must be at least 1.")
     if not 0 < args.header_timeout <= 300:
-        raise ShotsmithError("--header-timeout must be more than 0 and at most 300 seconds.")
+        raise InvalidOptionError("--header-timeout must be more than 0 and at most 300 seconds.")
     allow_private = args.webhook_allow_private or env_flag("SHOTSMITH_WEBHOOK_ALLOW_PRIVATE")
     logging.basicConfig(
         level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"

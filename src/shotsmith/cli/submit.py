@@ -11,7 +11,7 @@ import os
 import sys
 from pathlib import Path
 
-from ..errors import ShotsmithError
+from ..errors import InvalidOptionError
 from . import options
 from .options import DEFAULT_HOST, DEFAULT_PORT
 
@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
 
     api_key = args.api_key or os.environ.get("SHOTSMITH_API_KEY")
     if not api_key:
-        raise ShotsmithError("give --api-key or set SHOTSMITH_API_KEY.")
+        raise InvalidOptionError("give --api-key or set SHOTSMITH_API_KEY.")
     frame = read_screenshots(args.folder, project_name=args.project_name, bundle_id=args.bundle_id)
     with Client(args.server, api_key) as api:
         created = api.create_design_job(

@@ -24,7 +24,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import ShotsmithError
+from ..errors import ConflictError, InputFileError, InvalidOptionError
 from .rules import APP_STORE, GOOGLE_PLAY, PLAY_FOLDERS, app_store_class, device_store
 from .store_text import app_store_locale, write_store_text
 from .validate import IMAGE_SUFFIXES
@@ -46,7 +46,7 @@ def _rows(design_out: Path) -> list[tuple[Path, dict]]:
     tables = [design_out / "design.json"] if (design_out / "design.json").exists() else []
     tables = tables or sorted(design_out.rglob("design.json"))
     if not tables:
-        raise ShotsmithError(
+        raise InputFileError(
             f"export: {design_out} holds no design.json; pass the folder `shotsmith design` "
             "wrote (e.g. out/<app>)."
         )
@@ -55,7 +55,7 @@ def _rows(design_out: Path) -> list[tuple[Path, dict]]:
         try:
             rows = json.loads(table.read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
-            raise ShotsmithError(f"export: cannot read {table} ({exc}).") from exc
+            raise InputFileError(f"export: cannot read {table} ({exc}).") from exc
         out += [(table, row) for row in rows if isinstance(row, dict)]
     return out
 
@@ -76,17 +76,17 @@ def export_fastlane(
     """
     design_out, dest = Path(design_out), Path(dest)
     if not design_out.is_dir():
-        raise ShotsmithError(f"export: {design_out} is not a folder.")
+        raise InputFileError(f"export: {design_out} is not a folder.")
     rows = _rows(design_out)
     apps = sorted({str(row.get("app_id") or "") for _, row in rows})
     if app_id is not None:
         rows = [(t, r) for t, r in rows if str(r.get("app_id")) == app_id]
         if not rows:
-            raise ShotsmithError(
+            raise InvalidOptionError(
                 f"export: no set {app_id!r} in {design_out}; sets there: {', '.join(apps)}."
             )
     elif len(apps) > 1:
-        raise ShotsmithError(
+        raise InvalidOptionError(
             f"export: {design_out} holds {len(apps)} sets ({', '.join(apps)}); a fastlane "
             f"folder is for one app: pass --app NAME (or the set's folder, e.g. "
             f"{design_out / apps[0]})."
@@ -98,7 +98,7 @@ def export_fastlane(
         ref = Path(str(row.get("render_path") or ""))
         source = ref if ref.exists() else table.parent / ref.name
         if not source.exists() or source.suffix.lower() not in IMAGE_SUFFIXES:
-            raise ShotsmithError(
+            raise InputFileError(
                 f"export: {table} names {ref}, which is not there; design the set again."
             )
         store, kind = device_store(str(row.get("layout_device") or row.get("device") or ""))
@@ -139,7 +139,7 @@ def export_fastlane(
     folders = sorted({e.target.parent for e in plan})
     busy = [f for f in folders if f.is_dir() and any(_is_image(p) for p in f.iterdir())]
     if busy and not overwrite:
-        raise ShotsmithError(
+        raise ConflictError(
             "export: these fastlane folders already hold screenshots, which deliver/supply "
             f"would upload too: {', '.join(map(str, busy))}. Pass --overwrite to replace "
             "them, or export to an empty folder."

@@ -16,7 +16,7 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
-from ..errors import ShotsmithError
+from ..errors import StoreRuleError
 
 LIMITS = {"subtitle": 30, "promotional_text": 170, "keywords": 100}
 FILES = {
@@ -85,7 +85,7 @@ def write_store_text(rows: list[dict], dest: Path) -> list[Path]:
     for locale, (text, project) in sorted(per_locale.items()):
         problems = store_text_problems(text, project)
         if problems:
-            raise ShotsmithError(
+            raise StoreRuleError(
                 f"export: the {locale} store text breaks App Store rules: {'; '.join(problems)}. "
                 "Fix copy_store_text in design.json or design the set again."
             )

@@ -21,7 +21,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import ShotsmithError
+from ..errors import InputFileError
 from .rules import (
     APP_STORE,
     GOOGLE_PLAY,
@@ -92,7 +92,7 @@ def _design_shots(root: Path) -> list[Shot]:
         try:
             rows = json.loads(table.read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
-            raise ShotsmithError(f"{table}: cannot read the design table ({exc}).") from exc
+            raise InputFileError(f"{table}: cannot read the design table ({exc}).") from exc
         for row in rows if isinstance(rows, list) else []:
             ref = str(row.get("render_path") or "")
             if not ref:
@@ -126,7 +126,7 @@ def collect(root: str | Path) -> list[Shot]:
     """The screenshots under ``root`` and the set each belongs to."""
     root = Path(root)
     if not root.exists():
-        raise ShotsmithError(
+        raise InputFileError(
             f"validate: {root} does not exist; pass a design output or a fastlane folder."
         )
     if root.is_file():

@@ -14,7 +14,7 @@ import pandas as pd
 from PIL import Image
 
 from .. import columns as C
-from ..errors import MissingColumnError, ShotsmithError
+from ..errors import InvalidOptionError, MissingColumnError
 from ..io import open_image
 from ..scene import Scene, as_scene
 from ..sheets import contact_sheet
@@ -106,7 +106,7 @@ def preview_scene(
     small = scale_scene(full, scale)
     ref = screenshot if screenshot is not None else full.device.screenshot
     if ref is None:
-        raise ShotsmithError(
+        raise InvalidOptionError(
             "preview: the scene has no screenshot path; pass the screenshot "
             "(the row's 'image') too."
         )
@@ -203,7 +203,7 @@ def show_scene(
     Rendered at ``scale`` x the store size; ``.image`` is the PIL image."""
     if isinstance(scene, pd.DataFrame):
         if C.LAYOUT_SCENE not in scene.columns:
-            raise ShotsmithError(
+            raise MissingColumnError(
                 "show_scene: the frame has no layout_scene column; run plan_layout first."
             )
         scene = scene.iloc[row]
@@ -255,7 +255,7 @@ def show_set(
     if not isinstance(frame, pd.DataFrame):
         items = [open_image(bytes(i)) if isinstance(i, (bytes, bytearray)) else i for i in frame]
         if not items:
-            raise ShotsmithError("show_set: no images.")
+            raise InvalidOptionError("show_set: no images.")
         sheet = contact_sheet(items, thumb_width=thumb_width)
         return ImageView(
             sheet,
@@ -268,7 +268,7 @@ def show_set(
     if app_id is not None:
         frame = frame[frame[C.APP_ID] == app_id]
     if frame.empty:
-        raise ShotsmithError(
+        raise InvalidOptionError(
             "show_set: the frame has no rows" + (f" for app_id {app_id!r}" if app_id else "") + "."
         )
     scale = max(0.1, min(1.0, 2 * thumb_width / 1320))

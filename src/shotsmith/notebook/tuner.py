@@ -21,7 +21,7 @@ import pandas as pd
 from PIL import Image
 
 from .. import columns as C
-from ..errors import ShotsmithError, TemplateError
+from ..errors import ConflictError, InvalidOptionError, ShotsmithError, TemplateError
 from ..io import MANIFEST_NAMES
 from ..palettes import palette_preset, palette_presets
 from ..scene import as_scene
@@ -94,11 +94,11 @@ class LayoutTuner:
         frame = _ready_for_layout(frame, ocr)
         ids = list(frame[C.APP_ID].unique())
         if not ids:
-            raise ShotsmithError("LayoutTuner: the frame has no rows.")
+            raise InvalidOptionError("LayoutTuner: the frame has no rows.")
         if app_id is None:
             app_id = ids[0]
         elif app_id not in ids:
-            raise ShotsmithError(f"LayoutTuner: no set {app_id!r} in the frame; sets: {ids}.")
+            raise InvalidOptionError(f"LayoutTuner: no set {app_id!r} in the frame; sets: {ids}.")
         rows = frame[frame[C.APP_ID] == app_id].sort_values(C.POSITION, kind="stable")
         self.frame = rows.drop(
             columns=[c for c in rows.columns if c.startswith(("layout_", "render_"))]
@@ -164,7 +164,7 @@ class LayoutTuner:
     def scene(self, index: int | None = None) -> dict[str, Any]:
         """The full-size scene of a screenshot under the current settings."""
         if self.planned is None:
-            raise ShotsmithError(f"LayoutTuner: nothing planned yet ({self.error}).")
+            raise ConflictError(f"LayoutTuner: nothing planned yet ({self.error}).")
         i = self.index if index is None else index
         return self.planned[C.LAYOUT_SCENE].iloc[i]
 
@@ -196,7 +196,7 @@ class LayoutTuner:
         the fitted headline size and the largest allowed, where the caption's ink starts
         and where its band starts, the device's box, how far it runs off the bottom."""
         if self.planned is None:
-            raise ShotsmithError(f"LayoutTuner: nothing planned yet ({self.error}).")
+            raise ConflictError(f"LayoutTuner: nothing planned yet ({self.error}).")
         i = self.index if index is None else index
         scene = as_scene(self.scene(i))
         t = self._template
@@ -299,7 +299,7 @@ class LayoutTuner:
         folder's parent (a project's root, where ``shotsmith design`` finds it); any
         other is passed by path."""
         if self.saved is None:
-            raise ShotsmithError("design_command: save the template first (save_template).")
+            raise ConflictError("design_command: save the template first (save_template).")
         import shlex
 
         layouts = self.saved.resolve().parent

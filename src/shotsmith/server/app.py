@@ -26,7 +26,7 @@ from fastapi.openapi.utils import get_openapi
 from pydantic.json_schema import models_json_schema
 
 from .. import __version__
-from ..errors import ShotsmithError
+from ..errors import ConflictError, InvalidOptionError
 from .auth import AUTHENTICATED, KeyRing
 from .collections import CollectionRunner
 from .errors import ErrorBody, install_error_handlers
@@ -100,7 +100,7 @@ class ServerState:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             os.close(fd)
-            raise ShotsmithError(
+            raise ConflictError(
                 f"{self.store.data_dir} is in use by another shotsmith server; "
                 "stop it or give this one another --data-dir."
             ) from None
@@ -119,7 +119,7 @@ def normalise_base_url(base_url: str | None) -> str | None:
         return None
     parts = urlsplit(base_url)
     if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise ShotsmithError(
+        raise InvalidOptionError(
             f"base URL {base_url!r} must be absolute, e.g. "
             "http://127.0.0.1:8787 or https://shots.example.com"
         )
@@ -178,13 +178,15 @@ def create_app(
     store = Store(data_dir)
 
     if capture_workers < 1:
-        raise ShotsmithError("capture_workers must be at least 1.")
+        raise InvalidOptionError("capture_workers must be at least 1.")
     if not 0 < webhook_timeout <= MAX_TIMEOUT:
-        raise ShotsmithError(f"webhook_timeout must be more than 0 and at most {MAX_TIMEOUT:g} s.")
+        raise InvalidOptionError(
+            f"webhook_timeout must be more than 0 and at most {MAX_TIMEOUT:g} s."
+        )
     if retention_days < 0:
-        raise ShotsmithError("retention_days must be 0 (keep forever) or more.")
+        raise InvalidOptionError("retention_days must be 0 (keep forever) or more.")
     if max_uploads < 1:
-        raise ShotsmithError("max_uploads must be at least 1.")
+        raise InvalidOptionError("max_uploads must be at least 1.")
     base_url = normalise_base_url(base_url)
     own: list[tuple[str, int]] = []
     if server_address is not None:

@@ -16,7 +16,7 @@ from typing import Annotated
 from fastapi import Depends, Request, Security
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from ..errors import ShotsmithError
+from ..errors import InvalidOptionError
 from .errors import Problem
 from .store import Store, hash_key
 
@@ -44,7 +44,7 @@ class KeyRing:
             if not key:
                 continue
             if len(key) < MIN_KEY_LENGTH:
-                raise ShotsmithError(
+                raise InvalidOptionError(
                     f"API key {position} given to the server (SHOTSMITH_API_KEYS) is only "
                     f"{len(key)} characters long; keys must have at least {MIN_KEY_LENGTH}. "
                     "Use long random keys: `shotsmith keys create` makes one, or e.g. "

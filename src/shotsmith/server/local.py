@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from ..errors import ShotsmithError
+from ..errors import RemoteError
 
 __all__ = ["LocalProcess", "free_port", "run_local", "serve_command"]
 
@@ -96,7 +96,7 @@ class LocalProcess:
         with httpx.Client(base_url=self.url, timeout=2) as http:
             while True:
                 if self.process.poll() is not None:
-                    raise ShotsmithError(
+                    raise RemoteError(
                         f"shotsmith serve exited with {self.process.returncode} "
                         f"before it was ready:\n{log()}"
                     )
@@ -108,7 +108,7 @@ class LocalProcess:
                 if time.monotonic() > deadline:
                     self.process.kill()
                     self.process.wait(10)
-                    raise ShotsmithError(
+                    raise RemoteError(
                         f"shotsmith serve was not ready within {timeout:g} s:\n{log()}"
                     )
                 time.sleep(0.1)
@@ -236,7 +236,7 @@ class LocalServer:
         deadline = time.monotonic() + self.startup_timeout
         while True:
             if self.process.poll() is not None:
-                raise ShotsmithError(
+                raise RemoteError(
                     f"shotsmith serve exited with {self.process.returncode} "
                     f"before it was ready:\n{self.log_tail()}"
                 )
@@ -247,7 +247,7 @@ class LocalServer:
                 pass
             if time.monotonic() > deadline:
                 self.stop()
-                raise ShotsmithError(
+                raise RemoteError(
                     f"shotsmith serve was not ready within "
                     f"{self.startup_timeout:g} s:\n{self.log_tail()}"
                 )

@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from ..errors import ShotsmithError
+from ..errors import InvalidOptionError
 from ..ids import BUNDLE_ID as _BUNDLE_ID
 from ..ids import LOCALE as _LOCALE
 
@@ -37,41 +37,41 @@ def check_project(
     from ..stages.capture import capture_report
 
     if not _PROJECT_ID.match(project_id or ""):
-        raise ShotsmithError(
+        raise InvalidOptionError(
             f"--id {project_id!r}: use 1-64 letters, digits, '.', '_' or '-', "
             "starting with a letter or digit (it appears in URLs)."
         )
     name = (name or "").strip()
     if not name or len(name) > 200:
-        raise ShotsmithError("--name: give the app's name (1-200 characters).")
+        raise InvalidOptionError("--name: give the app's name (1-200 characters).")
     plats = list(dict.fromkeys(platforms or ["ios"]))
     if not _LOCALE.match(locale or ""):
-        raise ShotsmithError(f"--locale {locale!r} is not a BCP 47 tag; use e.g. en-US.")
+        raise InvalidOptionError(f"--locale {locale!r} is not a BCP 47 tag; use e.g. en-US.")
     locale = locale.replace("_", "-")
     bundle_id = (bundle_id or "").strip()
     if bundle_id and not _BUNDLE_ID.match(bundle_id):
-        raise ShotsmithError(
+        raise InvalidOptionError(
             f"--bundle-id {bundle_id!r} is not in reverse-domain form, e.g. com.example.app."
         )
     if not 1 <= max_screens <= 10:
-        raise ShotsmithError("--max-screens must be between 1 and 10.")
+        raise InvalidOptionError("--max-screens must be between 1 and 10.")
     source_url = source_path = None
     if url is not None:
         parts = urlsplit(url.strip())
         if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise ShotsmithError(
+            raise InvalidOptionError(
                 f"--url {url!r} is not an absolute http(s) URL, e.g. http://127.0.0.1:8000/."
             )
         source_url = url.strip()
     elif source_dir is not None:
         folder = source_dir.expanduser().resolve()
         if not folder.is_dir():
-            raise ShotsmithError(f"--source-dir {source_dir}: no such folder.")
+            raise InvalidOptionError(f"--source-dir {source_dir}: no such folder.")
         # read it once now, so a wrong folder is found here rather than in every collection
         capture_report(folder, platforms=plats, locale=locale, max_screens=max_screens)
         source_path = str(folder)
     else:
-        raise ShotsmithError("give the app's source: --url URL or --source-dir DIR.")
+        raise InvalidOptionError("give the app's source: --url URL or --source-dir DIR.")
     return {
         "project_id": project_id,
         "name": name,

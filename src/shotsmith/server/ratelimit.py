@@ -15,6 +15,8 @@ import threading
 import time
 from collections import deque
 
+from ..errors import InvalidOptionError
+
 DEFAULT_LIMIT = 10
 DEFAULT_WINDOW = 60.0
 
@@ -24,7 +26,7 @@ class RateLimiter:
         self, limit: int = DEFAULT_LIMIT, window: float = DEFAULT_WINDOW, clock=time.monotonic
     ):
         if limit < 1 or window <= 0:
-            raise ValueError("rate limit: limit must be >= 1 and window > 0")
+            raise InvalidOptionError("rate limit: limit must be >= 1 and window > 0")
         self.limit = limit
         self.window = window
         self._clock = clock

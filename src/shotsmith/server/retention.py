@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import threading
 
+from ..errors import InvalidOptionError
 from .store import Store, utc_ago
 
 log = logging.getLogger("shotsmith.server")
@@ -24,7 +25,7 @@ INTERVAL = 3600.0
 class RetentionSweeper:
     def __init__(self, store: Store, days: float = DEFAULT_DAYS, interval: float = INTERVAL):
         if days < 0:
-            raise ValueError("retention_days must be 0 (keep forever) or more")
+            raise InvalidOptionError("retention_days must be 0 (keep forever) or more")
         self.store = store
         self.days = days
         self.interval = interval

@@ -36,7 +36,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from ..errors import ShotsmithError
+from ..errors import ConflictError, InvalidOptionError, StorageError
 
 DB_NAME = "shotsmith.db"
 KEY_PREFIX = "ss_"
@@ -377,7 +377,7 @@ class Store:
                 folder.mkdir(mode=0o700, parents=True, exist_ok=True)
                 _private(folder, 0o700)  # also a folder an older version made
         except OSError as exc:
-            raise ShotsmithError(
+            raise StorageError(
                 f"data dir {self.data_dir}: cannot create it "
                 f"({exc.strerror}). Pick a writable --data-dir."
             ) from exc
@@ -385,7 +385,7 @@ class Store:
         try:  # created 0600 before SQLite opens it; its -wal and -shm files take its mode
             os.close(os.open(self.db_path, os.O_RDWR | os.O_CREAT, 0o600))
         except OSError as exc:
-            raise ShotsmithError(
+            raise StorageError(
                 f"{self.db_path}: cannot create the database ({exc.strerror}). Pick a "
                 "writable --data-dir."
             ) from exc
@@ -424,7 +424,7 @@ class Store:
                     self.db_path, isolation_level=None, timeout=10, check_same_thread=False
                 )
             except sqlite3.Error as exc:
-                raise ShotsmithError(f"{self.db_path}: cannot open the database ({exc}).") from exc
+                raise StorageError(f"{self.db_path}: cannot open the database ({exc}).") from exc
             conn.row_factory = sqlite3.Row
             conn.execute("PRAGMA busy_timeout = 10000")
             conn.execute("PRAGMA synchronous = NORMAL")  # WAL: durable across process crashes
@@ -460,7 +460,7 @@ class Store:
                     conn.execute("ROLLBACK")
                     raise
         except sqlite3.DatabaseError as exc:
-            raise ShotsmithError(
+            raise StorageError(
                 f"{self.db_path}: not a usable shotsmith database ({exc}). "
                 "Point --data-dir at a fresh or shotsmith-made folder."
             ) from exc
@@ -470,7 +470,7 @@ class Store:
         """Store a new key's hash under ``name``; return the key (shown once, never stored)."""
         name = name.strip()
         if not name:
-            raise ShotsmithError("keys create: give the key a --name, e.g. --name ci.")
+            raise InvalidOptionError("keys create: give the key a --name, e.g. --name ci.")
         key = new_api_key()
         self._conn().execute(
             "INSERT INTO api_keys (key_hash, name, prefix, created_at) VALUES (?, ?, ?, ?)",
@@ -766,7 +766,7 @@ class Store:
                 .fetchone()
             )
         except sqlite3.IntegrityError:
-            raise ShotsmithError(
+            raise ConflictError(
                 f"a project with id {project_id!r} already exists; remove "
                 "it first (shotsmith projects remove) or pick another "
                 "--id."
@@ -805,7 +805,7 @@ class Store:
                 (project_id,),
             ).fetchone()[0]
             if active:
-                raise ShotsmithError(
+                raise ConflictError(
                     f"project {project_id!r} has {active} collection(s) still "
                     "capturing or processing; wait until they finish, or "
                     "stop the server, then remove it."

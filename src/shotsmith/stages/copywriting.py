@@ -78,7 +78,7 @@ from ..columns import (
     SCREEN_TEXT,
     stage,
 )
-from ..errors import ShotsmithError
+from ..errors import InvalidOptionError
 from ..grounding import allowed_words, grounding_problems  # noqa: F401  (public here too)
 from .captions import rules as _rules
 from .captions.evidence import (  # noqa: F401  (the public names of write_copy's parts)
@@ -194,12 +194,12 @@ def write_copy(
     grounded copy.
     """
     if backend not in BACKENDS:
-        raise ShotsmithError(
+        raise InvalidOptionError(
             f"write_copy: backend={backend!r} is not one of {BACKENDS}; use 'grounded', "
             "or 'llm' with SHOTSMITH_LLM_BASE_URL and SHOTSMITH_LLM_MODEL set."
         )
     if about is not None and not isinstance(about, str):
-        raise ShotsmithError(
+        raise InvalidOptionError(
             f"write_copy: about= must be text describing the app, got {type(about).__name__}."
         )
     config = llm

@@ -27,7 +27,7 @@ from ..color import (
     worst_contrast,
 )
 from ..devices import Device
-from ..errors import InputImageError, InvalidOptionError, ShotsmithError
+from ..errors import CopyError, InputImageError, InvalidOptionError, TemplateError
 from ..io import open_image
 from ..scene import Background, DeviceFrame, Scene, TextBlock
 from ..screenband import screen_band
@@ -138,7 +138,7 @@ def _plan_set(
         )
     if h_size is None:
         longest = max(headlines, key=len)
-        raise ShotsmithError(
+        raise CopyError(
             f"plan_layout: headline {longest!r} does not fit in "
             f"{tx['headline_max_lines']} lines even at the smallest size; "
             "shorten it (2-6 words)."
@@ -155,7 +155,7 @@ def _plan_set(
     )
     if s_size is None:
         longest = max(subtitles, key=len)
-        raise ShotsmithError(
+        raise CopyError(
             f"plan_layout: subtitle {longest!r} is too long for "
             f"{tx['subtitle_max_lines']} lines; keep subtitles under 60 characters."
         )
@@ -457,7 +457,7 @@ def _palette(
         worst = min(c for _, c in colors.values())
         if worst >= min_contrast:
             return background, colors
-    raise ShotsmithError(
+    raise TemplateError(
         f"plan_layout: could not reach a caption contrast of {min_contrast} "
         f"for accent {accent} ({tone} tone); best was {worst:.2f}."
     )

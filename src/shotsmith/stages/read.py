@@ -19,7 +19,7 @@ from typing import Any
 import pandas as pd
 
 from .. import columns as C
-from ..errors import InputImageError, ShotsmithError
+from ..errors import InputFileError, InputImageError, InvalidOptionError
 from ..ids import slugify
 from ..io import check_png, decode_base64_png
 
@@ -49,9 +49,9 @@ def _read_manifest(folder: Path) -> dict[str, Any] | None:
             try:
                 manifest = json.loads(path.read_text(encoding="utf-8"))
             except (OSError, json.JSONDecodeError) as exc:
-                raise ShotsmithError(f"{path}: not valid JSON ({exc}). Fix or remove it.") from exc
+                raise InputFileError(f"{path}: not valid JSON ({exc}). Fix or remove it.") from exc
             if not isinstance(manifest, dict):
-                raise ShotsmithError(f"{path}: expected a JSON object with a 'screens' list.")
+                raise InputFileError(f"{path}: expected a JSON object with a 'screens' list.")
             return manifest
     return None
 
@@ -64,26 +64,26 @@ def _manifest_elements(value: Any, where: str) -> list[dict[str, Any]]:
     if value is None:
         return []
     if not isinstance(value, list):
-        raise ShotsmithError(
+        raise InputFileError(
             f'{where}: \'elements\' must be a list of {{"role", "text"[, "level"][, "box"]}} '
             f"objects, got {type(value).__name__}. Fix or remove it."
         )
     out = []
     for i, item in enumerate(value, start=1):
         if not isinstance(item, dict) or not isinstance(item.get("text"), str):
-            raise ShotsmithError(
+            raise InputFileError(
                 f"{where}: element {i} must be an object with a 'role' and a 'text' string."
             )
         role = item.get("role", "text")
         if role not in ELEMENT_ROLES:
-            raise ShotsmithError(
+            raise InputFileError(
                 f"{where}: element {i} has role {role!r}; roles are {', '.join(ELEMENT_ROLES)}."
             )
         element: dict[str, Any] = {"role": role, "text": item["text"]}
         if "level" in item:
             level = item["level"]
             if not isinstance(level, int) or isinstance(level, bool) or not 1 <= level <= 6:
-                raise ShotsmithError(f"{where}: element {i} has level {level!r}; use 1-6.")
+                raise InputFileError(f"{where}: element {i} has level {level!r}; use 1-6.")
             element["level"] = level
         if "box" in item:
             box = item["box"]
@@ -92,7 +92,7 @@ def _manifest_elements(value: Any, where: str) -> list[dict[str, Any]]:
                 and len(box) == 4
                 and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in box)
             ):
-                raise ShotsmithError(
+                raise InputFileError(
                     f"{where}: element {i} has box {box!r}; use [x, y, width, height] in pixels."
                 )
             element["box"] = box
@@ -129,7 +129,9 @@ def read_screenshots(
     urls: list[str] = []
     if images_base64 is not None:
         if source is not None:
-            raise ShotsmithError("read_screenshots: pass either source or images_base64, not both.")
+            raise InvalidOptionError(
+                "read_screenshots: pass either source or images_base64, not both."
+            )
         refs = [decode_base64_png(t, f"image {i + 1}") for i, t in enumerate(images_base64)]
         labels = [f"image {i + 1}" for i in range(len(refs))]
     elif isinstance(source, (str, Path)) and Path(source).is_dir():
@@ -152,7 +154,7 @@ def read_screenshots(
                 elements.append(_manifest_elements(entry.get("elements"), where))
                 url = entry.get("url", "")
                 if not isinstance(url, str):
-                    raise ShotsmithError(f"{where}: 'url' must be text, got {url!r}.")
+                    raise InputFileError(f"{where}: 'url' must be text, got {url!r}.")
                 urls.append(url)
             if texts is None and any("text" in e for e in entries if isinstance(e, dict)):
                 texts = [e.get("text", "") if isinstance(e, dict) else "" for e in entries]
@@ -190,7 +192,7 @@ def read_screenshots(
         if names and len(names) != len(refs):
             names = []
     else:
-        raise ShotsmithError(
+        raise InvalidOptionError(
             "read_screenshots: give a folder, a list of PNG paths or bytes, or images_base64."
         )
 
@@ -198,7 +200,7 @@ def read_screenshots(
         raise InputImageError("read_screenshots: no images given.")
     if screens is not None:
         if len(screens) != len(refs):
-            raise ShotsmithError(
+            raise InvalidOptionError(
                 f"read_screenshots: {len(screens)} screen names for "
                 f"{len(refs)} images; give one name per image."
             )
@@ -216,7 +218,7 @@ def read_screenshots(
         if isinstance(source, (str, Path)):
             project = Path(source).name.replace("-", " ").replace("_", " ").title()
         else:
-            raise ShotsmithError(
+            raise InvalidOptionError(
                 "read_screenshots: project_name is required for images "
                 "given as bytes or files (it drives the tagline and domain)."
             )
@@ -226,10 +228,10 @@ def read_screenshots(
         devices = manifest.get("device", DEFAULT_DEVICE)
     device_list = [devices] * len(refs) if isinstance(devices, str) else list(devices)
     if len(device_list) != len(refs):
-        raise ShotsmithError("read_screenshots: give one device per image or a single device.")
+        raise InvalidOptionError("read_screenshots: give one device per image or a single device.")
     text_list = list(texts) if texts is not None else [""] * len(refs)
     if len(text_list) != len(refs):
-        raise ShotsmithError("read_screenshots: give one visible-text string per image.")
+        raise InvalidOptionError("read_screenshots: give one visible-text string per image.")
     aid = app_id or slugify(project)
     if len(elements) != len(refs):
         elements = [[] for _ in refs]

@@ -24,6 +24,7 @@ from PIL import Image, ImageDraw, ImageFilter
 from .. import columns as C
 from ..allocator import tune_allocator
 from ..color import to_rgb
+from ..errors import InvalidOptionError
 from ..io import open_image
 from ..png import encode_png, write_png
 from ..scene import Background, DeviceFrame, Scene, as_scene
@@ -260,7 +261,9 @@ def render_scene(
     ).copy()
     ref = screenshot if screenshot is not None else scene.device.screenshot
     if ref is None:
-        raise ValueError("render_scene: the scene has no screenshot path; pass the screenshot")
+        raise InvalidOptionError(
+            "render_scene: the scene has no screenshot path; pass the screenshot"
+        )
     shot = ref if isinstance(ref, Image.Image) else open_image(ref)
     _draw_screen(canvas, scene.device, shot)
     draw = ImageDraw.Draw(canvas)

@@ -33,7 +33,7 @@ from ...columns import (
     LOCALE,
     SCREEN,
 )
-from ...errors import ShotsmithError
+from ...errors import InputFileError
 from ...grounding import (
     grounding_problems,
 )
@@ -94,13 +94,13 @@ def _read_strings(path: Path) -> dict[str, str]:
             else raw.decode("utf-8-sig")
         )
     except UnicodeDecodeError:
-        raise ShotsmithError(
+        raise InputFileError(
             f"copy: {path} is neither UTF-8 nor UTF-16; save it in one of those."
         ) from None
     text = _STRINGS_COMMENT.sub("", text)
     pairs = {_unescape(k): _unescape(v) for k, v in _STRINGS_ENTRY.findall(text)}
     if not pairs and text.strip():
-        raise ShotsmithError(
+        raise InputFileError(
             f'copy: {path} has no "screen" = "text"; lines. frameit\'s title.strings looks '
             'like: "home" = "Plan your week";'
         )
@@ -113,7 +113,7 @@ def _frameit_table(path: Path) -> pd.DataFrame:
             {p.parent for p in path.glob("*/*.strings") if p.stem in ("title", "keyword")}
         )
         if not folders:
-            raise ShotsmithError(
+            raise InputFileError(
                 f"copy: {path} holds no <locale>/title.strings; pass a CSV, a .strings file "
                 "or fastlane's screenshots folder."
             )
@@ -145,7 +145,7 @@ def _xcstrings_table(path: Path) -> pd.DataFrame:
         catalog = json.loads(path.read_text(encoding="utf-8-sig"))
         strings = catalog["strings"]
     except (ValueError, KeyError, TypeError) as exc:
-        raise ShotsmithError(
+        raise InputFileError(
             f"copy: {path} is not an Xcode string catalogue ({type(exc).__name__}); it needs "
             'a "strings" object with keys like "home.headline" and "home.subtitle".'
         ) from None
@@ -164,7 +164,7 @@ def _xcstrings_table(path: Path) -> pd.DataFrame:
                 row = rows.setdefault((screen, locale), {"screen": screen, "locale": locale})
                 row[column] = value
     if not rows:
-        raise ShotsmithError(
+        raise InputFileError(
             f"copy: {path} has no translated keys named <screen>.headline or "
             "<screen>.subtitle; add them in Xcode's string catalogue editor."
         )
@@ -190,7 +190,7 @@ def read_user_copy(copy: str | Path | pd.DataFrame) -> pd.DataFrame:
         path = Path(copy)
         where = str(path)
         if not path.is_file():
-            raise ShotsmithError(
+            raise InputFileError(
                 f"copy: {where} is not a file. Pass a CSV with the columns "
                 "screen, headline, subtitle (optional locale), frameit's title.strings "
                 "or an Xcode .xcstrings catalogue."
@@ -198,7 +198,7 @@ def read_user_copy(copy: str | Path | pd.DataFrame) -> pd.DataFrame:
         try:
             table = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8-sig")
         except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
-            raise ShotsmithError(
+            raise InputFileError(
                 f"copy: {where} is not a readable UTF-8 CSV ({type(exc).__name__}: "
                 f"{' '.join(str(exc).split())[:120]}). Save it as CSV with the columns "
                 "screen, headline, subtitle."
@@ -206,7 +206,7 @@ def read_user_copy(copy: str | Path | pd.DataFrame) -> pd.DataFrame:
     table.columns = [str(c).strip().casefold() for c in table.columns]
     missing = [c for c in ("screen", "headline", "subtitle") if c not in table.columns]
     if missing:
-        raise ShotsmithError(
+        raise InputFileError(
             f"copy: {where} has no column {', '.join(repr(c) for c in missing)}. "
             f"It needs screen, headline, subtitle (optional locale); it has "
             f"{', '.join(map(str, table.columns)) or 'no columns'}."
@@ -221,7 +221,7 @@ def read_user_copy(copy: str | Path | pd.DataFrame) -> pd.DataFrame:
     )
     if dupes.any():
         names = sorted(set(table.loc[dupes, "screen"]))
-        raise ShotsmithError(
+        raise InputFileError(
             f"copy: {where} gives captions for {', '.join(map(repr, names))} more than once; "
             "keep one row per screen (and locale)."
         )

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 
-from ...errors import ShotsmithError
+from ...errors import CopyError
 from ...grounding import (
     Grounding,
     allowed_words,
@@ -383,7 +383,7 @@ class _Writer:
                     return line
         if not self.ctx.english:
             return self._english_fallback(kind, position, slots, pair)
-        raise ShotsmithError(
+        raise CopyError(
             f"write_copy: ran out of distinct captions for set {self.ctx.app_id!r} "
             f"({len(self.headlines)} written); split the set."
         )

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ... import devices as catalogue
-from ...errors import ShotsmithError
+from ...errors import DeviceError, InvalidOptionError
 from ...statusbar import StatusBarStyle
 
 PLATFORMS = ("ios", "android")
@@ -132,7 +132,7 @@ def resolve_devices(
         if ":" in text:
             prefix, text = (t.strip() for t in text.split(":", 1))
             if prefix.lower() not in PLATFORMS:
-                raise ShotsmithError(
+                raise DeviceError(
                     f"unknown platform {prefix!r} in size {raw!r}; "
                     f"platforms: {', '.join(PLATFORMS)}"
                 )
@@ -140,7 +140,7 @@ def resolve_devices(
         key = _size_key(text)
         found = [d for p in want for d in _match_size(p, key)]
         if not found:
-            raise ShotsmithError(
+            raise DeviceError(
                 f"unknown device size {raw!r} for {'/'.join(want)}; allowed sizes: "
                 + "; ".join(f"{p}: " + ", ".join(CAPTURE_DEVICES[p]) for p in want)
                 + ' (inches, e.g. "6.9"; qualify as "android:6.3"; or a device id such as '
@@ -152,7 +152,7 @@ def resolve_devices(
         chosen.append(CAPTURE_DEVICES["ios"][IPAD_SIZE])
     missing = [p for p in plats if not any(d.platform == p for d in chosen)]
     if missing:
-        raise ShotsmithError(
+        raise InvalidOptionError(
             f"no size given for platform {', '.join(missing)}; add one, e.g. "
             + ", ".join(f'"{p}:{DEFAULT_SIZES[p][0]}"' for p in missing)
             + " (allowed: "
@@ -185,9 +185,7 @@ def parse_platforms(platforms: Sequence[str] | str | None) -> list[str]:
     for p in platforms:
         key = str(p).strip().lower()
         if key not in PLATFORMS:
-            raise ShotsmithError(
-                f"unknown platform {p!r}; allowed platforms: {', '.join(PLATFORMS)}"
-            )
+            raise DeviceError(f"unknown platform {p!r}; allowed platforms: {', '.join(PLATFORMS)}")
         if key not in out:
             out.append(key)
     return out

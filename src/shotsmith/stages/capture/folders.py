@@ -19,7 +19,7 @@ import pandas as pd
 
 from ... import columns as C
 from ...devices import STORE_SIZES
-from ...errors import InputImageError, ShotsmithError
+from ...errors import InputImageError, InvalidOptionError, ShotsmithError
 from ...ids import LOCALE, slugify
 from ...io import check_png
 from ..read import MANIFEST_NAMES, read_screenshots, screen_name_from_file
@@ -264,7 +264,7 @@ def _pick_locale(folder: Path, locales: list[str], locale: str) -> str:
         return lang[0]
     if len(locales) == 1:
         return locales[0]
-    raise ShotsmithError(
+    raise InvalidOptionError(
         f"{folder}: no screenshots for locale {locale!r}; locales found: "
         f"{', '.join(locales)}. Pass locale= one of them."
     )

@@ -13,7 +13,7 @@ import http.server
 import threading
 from pathlib import Path
 
-from ...errors import ShotsmithError
+from ...errors import InputFileError
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -50,7 +50,7 @@ class LocalSite:
     def __init__(self, folder: str | Path, port: int = 0):
         root = Path(folder)
         if not (root / "index.html").is_file():
-            raise ShotsmithError(
+            raise InputFileError(
                 f"{root} has no index.html; serve_folder() serves a built web app's folder"
             )
         self.folder = root

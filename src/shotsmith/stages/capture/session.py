@@ -24,7 +24,7 @@ from typing import Any
 
 from PIL import Image
 
-from ...errors import ShotsmithError
+from ...errors import CaptureError
 from .browser import Emulation
 from .pages import (
     SIGN_IN_OTHER_WORDS,
@@ -510,7 +510,7 @@ class PageSession:
         self._signins += 1
         form = self._sign_in_form()
         if not self._fillable(form):
-            raise ShotsmithError(
+            raise CaptureError(
                 f"--login was given but the sign-in page {where} has no form the capture can "
                 "fill (a user name and a password, nothing else). Sign in by hand in a "
                 "browser and pass the saved state with --storage-state FILE (storage_state=)."
@@ -525,7 +525,7 @@ class PageSession:
                 page = self._page
                 form = self._sign_in_form()
                 if not form["password"]:
-                    raise ShotsmithError(
+                    raise CaptureError(
                         f"signing in at {where}: after the user name no password field "
                         "appeared. Sign in by hand in a browser and pass the saved state with "
                         "--storage-state FILE (storage_state=)."
@@ -542,7 +542,7 @@ class PageSession:
             after["message"] and len(info["text"].split()) < SIGN_IN_OTHER_WORDS
         ):
             said = f" (it says {after['message']!r})" if after["message"] else ""
-            raise ShotsmithError(
+            raise CaptureError(
                 f"signing in at {where} as {user!r} did not work: the page still asks for a "
                 f"password or says it failed{said}. Check the user name and password given to "
                 "--login (login=), or sign in by hand and pass --storage-state FILE "

@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 
 import pandas as pd
 
-from ...errors import ShotsmithError
+from ...errors import InvalidOptionError
 from ...ids import is_locale
 from .devices import resolve_devices
 from .folders import capture_folder
@@ -49,13 +49,13 @@ def capture_report(
 ) -> CaptureReport:
     """Like :func:`capture`, returning a :class:`CaptureReport` (frame + skipped + notes)."""
     if not isinstance(max_screens, int) or isinstance(max_screens, bool) or max_screens < 1:
-        raise ShotsmithError(f"max_screens must be a whole number >= 1, got {max_screens!r}")
+        raise InvalidOptionError(f"max_screens must be a whole number >= 1, got {max_screens!r}")
     if not timeout_s or timeout_s <= 0:
-        raise ShotsmithError(f"timeout_s must be > 0 seconds, got {timeout_s!r}")
+        raise InvalidOptionError(f"timeout_s must be > 0 seconds, got {timeout_s!r}")
     if page_timeout_s is not None and page_timeout_s <= 0:
-        raise ShotsmithError(f"page_timeout_s must be > 0 seconds, got {page_timeout_s!r}")
+        raise InvalidOptionError(f"page_timeout_s must be > 0 seconds, got {page_timeout_s!r}")
     if not is_locale(locale):
-        raise ShotsmithError(f"locale must be a BCP 47 tag such as en-US, got {locale!r}")
+        raise InvalidOptionError(f"locale must be a BCP 47 tag such as en-US, got {locale!r}")
     locale = locale.strip().replace("_", "-")
     credentials = parse_login(login)
     state = load_storage_state(storage_state)
@@ -64,7 +64,7 @@ def capture_report(
     if re.match(r"^https?://", text, re.I):
         parts = urlsplit(text)
         if not parts.hostname:
-            raise ShotsmithError(f"{text!r} is not a usable URL (no host).")
+            raise InvalidOptionError(f"{text!r} is not a usable URL (no host).")
         devices = resolve_devices(platforms, device_sizes, supports_ipad=supports_ipad)
         report = run_outside_event_loop(
             capture_web,
@@ -84,7 +84,7 @@ def capture_report(
             storage_state=state,
         )
     elif credentials or state is not None:
-        raise ShotsmithError(
+        raise InvalidOptionError(
             "login and storage_state are for capturing a web app (an http(s):// URL), "
             f"not a folder of screenshots ({source!r})."
         )
@@ -100,11 +100,11 @@ def capture_report(
             supports_ipad=supports_ipad,
         )
     elif text and Path(text).exists():
-        raise ShotsmithError(
+        raise InvalidOptionError(
             f"{text}: a file; capture takes a web app URL (http://...) or a folder of screenshots."
         )
     else:
-        raise ShotsmithError(
+        raise InvalidOptionError(
             f"{source!r} is neither a web app URL (http:// or https://) nor "
             "an existing folder of screenshots."
         )

@@ -22,7 +22,7 @@ import pandas as pd
 from PIL import Image
 
 from ... import columns as C
-from ...errors import ShotsmithError
+from ...errors import CaptureError, InputFileError, InvalidOptionError, ToolMissingError
 from ...ids import slugify
 from ...png import encode_png
 from ...statusbar import draw_status_bar, top_color
@@ -48,18 +48,18 @@ def parse_login(login: str | tuple[str, str] | list[str] | None) -> tuple[str, s
         if not sep:
             password = os.environ.get("SHOTSMITH_LOGIN_PASSWORD", "")
             if not password:
-                raise ShotsmithError(
+                raise InvalidOptionError(
                     "login must be USER:PASSWORD (or set $SHOTSMITH_LOGIN_PASSWORD and pass "
                     "just USER); got a user name without a password."
                 )
     elif isinstance(login, (tuple, list)) and len(login) == 2:
         user, password = (str(v) for v in login)
     else:
-        raise ShotsmithError(
+        raise InvalidOptionError(
             f"login must be 'USER:PASSWORD' or a (user, password) pair, got {type(login).__name__}"
         )
     if not password:
-        raise ShotsmithError(
+        raise InvalidOptionError(
             "login needs a password (USER:PASSWORD; ':PASSWORD' for an app that asks for a "
             "password only)."
         )
@@ -75,14 +75,14 @@ def load_storage_state(state: str | Path | dict | None) -> dict | None:
     else:
         path = Path(state)
         if not path.is_file():
-            raise ShotsmithError(
+            raise InputFileError(
                 f"storage state {path}: no such file. Save one after signing in (Playwright: "
                 "context.storage_state(path=...)) or pass --login USER:PASSWORD instead."
             )
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise ShotsmithError(
+            raise InputFileError(
                 f"storage state {path}: not valid JSON ({exc}). Pass the file Playwright's "
                 "context.storage_state(path=...) wrote."
             ) from exc
@@ -93,7 +93,7 @@ def load_storage_state(state: str | Path | dict | None) -> dict | None:
         or not isinstance(data.get("origins", []), list)
         or not ({"cookies", "origins"} & set(data))
     ):
-        raise ShotsmithError(
+        raise InputFileError(
             f"{where}: not a Playwright storage state (expected an object with 'cookies' and "
             "'origins' lists, as context.storage_state(path=...) writes)."
         )
@@ -130,7 +130,7 @@ def capture_web(
     try:
         from playwright.sync_api import sync_playwright
     except ImportError as exc:
-        raise ShotsmithError(
+        raise ToolMissingError(
             "capturing a web app needs Playwright: pip install "
             "'shotsmith[capture]' (and a Chromium)."
         ) from exc
@@ -151,7 +151,7 @@ def capture_web(
                     timeout=max(5000, min(30000, timeout_s * 500)),
                 )
             except Exception as exc:
-                raise ShotsmithError(
+                raise ToolMissingError(
                     f"could not start Chromium ({str(exc).strip().splitlines()[0]}). Install "
                     "Chromium (Debian: apt-get install chromium) or pass browser_path."
                 ) from exc
@@ -177,7 +177,7 @@ def capture_web(
                 )
                 if not result.screens:
                     why = result.skipped[-1].reason if result.skipped else "unknown error"
-                    raise ShotsmithError(
+                    raise CaptureError(
                         f"could not capture {url}: the start page could not be loaded: {why}. "
                         "Check that the web app is running and the URL is right."
                     )
