@@ -9,109 +9,36 @@ threads and the database connections. Tests build in-process apps with it; the
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import json
 import logging
-import os
 import time
 from collections.abc import AsyncIterator, Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI
 from fastapi.concurrency import run_in_threadpool
 from fastapi.openapi.utils import get_openapi
 from pydantic.json_schema import models_json_schema
 
 from .. import __version__
-from ..errors import ConflictError, InvalidOptionError
-from .auth import AUTHENTICATED, KeyRing
+from ..errors import InvalidOptionError
+from .auth import KeyRing
 from .collections import CollectionRunner
 from .errors import ErrorBody, install_error_handlers
-from .idempotency import InFlight
 from .jobs import JobRunner, default_workers
 from .models import CollectionCreate, DesignJobCreate
 from .ratelimit import DEFAULT_LIMIT, DEFAULT_WINDOW, RateLimiter
 from .retention import DEFAULT_DAYS, RetentionSweeper
-from .routes import file_url, router
-from .store import Job, Store
-from .uploads import ANONYMOUS_DRAIN, BodyTracker, UploadSlots
-from .validation import MAX_BODY_BYTES, MAX_IMAGE_BYTES, MAX_IMAGES
+from .routers import ROUTERS
+from .state import ServerState
+from .store import Store
+from .uploads import BodyTracker, UploadSlots
+from .validation import MAX_BODY_BYTES, MAX_IMAGE_BYTES
 from .webhooks import DEFAULT_TIMEOUT, MAX_TIMEOUT, Notifier, Resolver, WebhookPolicy
 
 log = logging.getLogger("shotsmith.server")
-
-
-@dataclass
-class ServerState:
-    store: Store
-    keyring: KeyRing
-    limiter: RateLimiter
-    notifier: Notifier
-    runner: JobRunner
-    collections: CollectionRunner
-    base_url: str | None
-    webhook_policy: WebhookPolicy = field(default_factory=WebhookPolicy)
-    uploads: UploadSlots = field(default_factory=lambda: UploadSlots(4))
-    in_flight: InFlight = field(default_factory=InFlight)
-    retention: RetentionSweeper | None = None
-    max_body_bytes: int = MAX_BODY_BYTES
-    max_image_bytes: int = MAX_IMAGE_BYTES
-    max_images: int = MAX_IMAGES
-    max_active_collections: int = 10
-    started: bool = False
-    _lock_fd: int | None = field(default=None, repr=False)
-
-    def webhook_policy_for(self, request: Request) -> WebhookPolicy:
-        """The policy, with the address this request reached the server at as its own."""
-        url = request.url
-        if not url.hostname:
-            return self.webhook_policy
-        port = url.port or (443 if url.scheme == "https" else 80)
-        return self.webhook_policy.with_own([(url.hostname, port)])
-
-    def drain_limit(self, request: Request) -> int:
-        """How much of an unread body to read before an error answer (see uploads)."""
-        return self.max_body_bytes if request.scope.get(AUTHENTICATED) else ANONYMOUS_DRAIN
-
-    def output_urls(self, job: Job) -> list[str]:
-        if job.status != "completed":
-            return []
-        base = self.base_url or job.base_url
-        return [file_url(base, job, p) for p in job.outputs]
-
-    def runner_notify(self) -> None:
-        if self.started:
-            self.runner.notify()
-
-    def collections_notify(self) -> None:
-        if self.started:
-            self.collections.notify()
-
-    # --- one server per data directory --------------------------------------------------
-    def lock_data_dir(self) -> None:
-        if self._lock_fd is not None:
-            return
-        path = self.store.data_dir / "server.lock"
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            os.close(fd)
-            raise ConflictError(
-                f"{self.store.data_dir} is in use by another shotsmith server; "
-                "stop it or give this one another --data-dir."
-            ) from None
-        os.ftruncate(fd, 0)
-        os.write(fd, f"{os.getpid()}\n".encode())
-        self._lock_fd = fd
-
-    def unlock_data_dir(self) -> None:
-        if self._lock_fd is not None:
-            os.close(self._lock_fd)  # closing releases the flock
-            self._lock_fd = None
 
 
 def normalise_base_url(base_url: str | None) -> str | None:
@@ -301,7 +228,8 @@ def create_app(
     app.state.server = state
     install_error_handlers(app)
     app.add_middleware(BodyTracker)
-    app.include_router(router)
+    for router in ROUTERS:
+        app.include_router(router)
     app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
     return app
 
