@@ -11,7 +11,7 @@ demo: setup
 test: setup
 	@.venv/bin/python -m pytest -q
 
-# The quick loop while editing (no browser, no live server, no notebooks, nothing slow).
+# The quick loop while editing (no browser, no live server, no notebooks, nothing slow: under a minute).
 test-fast: setup
 	@.venv/bin/python -m pytest -q -m "not slow and not browser and not live_server and not notebook"
 

@@ -1018,6 +1018,7 @@ def test_checker_subtitles_and_sets():
 # --------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_cli_design_with_about_and_copy(tmp_path):
     app = sample_apps()[0]
     copy = tmp_path / "copy.csv"

@@ -180,6 +180,7 @@ def test_android_set_shows_a_punch_hole_not_an_island(tmp_path: Path):
     assert image[y + d // 2, x + d // 2].max() < 20  # the camera hole is drawn, black
 
 
+@pytest.mark.slow
 def test_ipad_raws_become_a_13_inch_set_whole_not_cropped(tmp_path: Path):
     raw = raw_set(tmp_path / "shots", (2048, 2732), "ipad", count=3, edges=True)
     planned = ss.plan_layout(captioned(raw), template="spotlight")  # whole device on canvas
@@ -255,6 +256,7 @@ def test_an_iphone_size_for_ipad_screenshots_is_refused_clearly(tmp_path: Path, 
 # --- several sizes -------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_two_sizes_into_one_out_are_both_kept(tmp_path: Path, capsys):
     raw = raw_set(tmp_path / "trailhead", (1206, 2622), "iphone", count=3)
     out = tmp_path / "out"
@@ -332,6 +334,7 @@ def test_design_progress_bar_in_python(tmp_path: Path, capsys):
     assert "2/2" in err and "screenshot" in err  # tqdm's bar, on stderr
 
 
+@pytest.mark.slow
 def test_an_android_set_over_the_play_limit_warns(tmp_path: Path, capsys):
     raw = raw_set(tmp_path / "trailhead", (1080, 2424), "android", count=9)
     assert main(["design", str(raw), "--out", str(tmp_path / "out"), "--no-ocr", "--quiet"]) == 0
@@ -353,6 +356,7 @@ def test_a_fastlane_screengrab_folder_is_designed_for_its_device(tmp_path: Path)
     assert {(r["render_width"], r["render_height"]) for r in rows} == {(1080, 1920)}
 
 
+@pytest.mark.slow
 def test_another_devices_set_of_the_same_app_is_not_written_over(tmp_path: Path, capsys):
     android = raw_set(tmp_path / "android", (1080, 2424), "android", count=2)
     ipad = raw_set(tmp_path / "ipad", (2048, 2732), "ipad", count=2)

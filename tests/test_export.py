@@ -140,6 +140,7 @@ def test_export_needs_one_app(designed: Path, designed_android: Path, tmp_path: 
         export_fastlane(tmp_path / "dest", tmp_path / "x")
 
 
+@pytest.mark.slow
 def test_design_warns_when_a_set_breaks_a_store_rule(tmp_path: Path, capsys):
     raw = tmp_path / "twelve"
     raw.mkdir()

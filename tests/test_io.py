@@ -168,6 +168,7 @@ def test_empty_or_missing_folder(tmp_path: Path):
         ss.read_screenshots(tmp_path / "nope", project_name="X")
 
 
+@pytest.mark.slow
 def test_fast_png_decoder_gives_pillows_pixels(tmp_path: Path, monkeypatch):
     """8-bit RGB/RGBA PNGs decode through libspng, to exactly the pixels Pillow gives;
     other kinds and broken files go to Pillow, which explains what is wrong."""
@@ -415,6 +416,7 @@ def _saved(folder: Path, data: bytes) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_every_png_mode_renders_like_its_rgb_picture():
     """The designed store screenshot of each mode is the one its RGB picture gives (a
     16-bit greyscale screenshot used to render as a blank white screen)."""

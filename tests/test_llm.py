@@ -314,6 +314,7 @@ def test_llm_with_non_english_locale(fake_llm):
     assert out[COPY_SOURCE].iloc[0].endswith("; the screens' own words; locale de-DE)")
 
 
+@pytest.mark.slow
 def test_cli_says_when_the_asked_for_llm_was_not_used(fake_llm, tmp_path):
     """`shotsmith design --copy-backend llm` against the fake server: a rejected answer
     is said on stderr, and the set is still designed with grounded copy."""

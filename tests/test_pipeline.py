@@ -123,6 +123,7 @@ def test_design_writes_machine_readable_table(designed):
     assert (table.parent / "design.csv").exists()
 
 
+@pytest.mark.slow
 def test_deterministic_output(tmp_path):
     app = sample_apps()[0]
     a = ss.design(app, out_dir=tmp_path / "a")
@@ -132,6 +133,7 @@ def test_deterministic_output(tmp_path):
         assert Path(pa).read_bytes() == Path(pb).read_bytes()
 
 
+@pytest.mark.slow
 def test_stages_compose_with_pipe_and_keep_inputs(tmp_path):
     shots = ss.read_screenshots(sample_apps()[0])
     before = shots.copy()
@@ -206,6 +208,7 @@ def test_get_and_set_params_by_step_and_option(tmp_path):
     assert pipe.get_params()["plan_layout__size"] is None
 
 
+@pytest.mark.slow
 def test_process_pool_fan_out_matches_serial(tmp_path):
     shots = ss.concat_sets([ss.read_screenshots(app) for app in sample_apps()[:2]])
     serial = ss.Pipeline.default(out_dir=tmp_path / "s").run(shots).output
@@ -235,6 +238,7 @@ def _cli(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.slow
 def test_cli_design(tmp_path):
     app = sample_apps()[0]
     done = _cli(
@@ -256,6 +260,7 @@ def test_cli_design(tmp_path):
     assert "Finance" in done.stdout
 
 
+@pytest.mark.slow
 def test_cli_bad_input_is_a_message_not_a_traceback(tmp_path):
     (tmp_path / "01_home.png").write_bytes(b"GIF89a not really")
     done = _cli("design", str(tmp_path), "--out", str(tmp_path / "out"))

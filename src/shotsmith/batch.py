@@ -58,7 +58,8 @@ from .errors import (
     ShotsmithError,
     ToolMissingError,
 )
-from .io import MANIFEST_NAMES, slugify
+from .ids import slugify
+from .stages.read import MANIFEST_NAMES, manifest_project_name
 
 DONE_MARKER = "_done.json"
 SUMMARY_CSV = "summary.csv"
@@ -138,7 +139,7 @@ def read_manifest(manifest: str | Path | pd.DataFrame) -> pd.DataFrame:
             kind = "folder"
             folder = Path(source).expanduser()
             source = str(folder if folder.is_absolute() else (base / folder).resolve())
-            fallback = _manifest_name(Path(source)) or Path(source).name
+            fallback = manifest_project_name(Path(source)) or Path(source).name
         app_id = slugify(str(rec.get("app_id") or "").strip() or name or fallback)
         unique, n = app_id, 2
         while unique in seen:
@@ -159,17 +160,6 @@ def read_manifest(manifest: str | Path | pd.DataFrame) -> pd.DataFrame:
     if not rows:
         raise InputFileError("manifest: no apps (every 'source' is empty).")
     return pd.DataFrame(rows)
-
-
-def _manifest_name(folder: Path) -> str | None:
-    for name in ("manifest.json", "shotsmith.json"):
-        try:
-            data = json.loads((folder / name).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-        if isinstance(data, dict) and data.get("project_name"):
-            return str(data["project_name"])
-    return None
 
 
 def write_manifest(apps: list[dict[str, Any]] | pd.DataFrame, path: str | Path) -> Path:

@@ -55,7 +55,7 @@ from .errors import (
     RemoteError,
     ShotsmithError,
 )
-from .io import read_screenshots, screen_name_from_file
+from .stages.read import read_screenshots, screen_name_from_file, screen_names
 
 T = TypeVar("T")
 
@@ -391,12 +391,7 @@ class Client:
         pass ``idempotency_key`` to make a retry from another process find the same job."""
         refs, names, frame_project, frame_bundle = _image_refs(images)
         if screens is not None:
-            if len(screens) != len(refs):
-                raise InvalidOptionError(
-                    f"create_design_job: {len(screens)} screen names for "
-                    f"{len(refs)} images; give one per image."
-                )
-            names = [str(s) for s in screens]
+            names = screen_names(screens, len(refs), "create_design_job")
         project = project_name or frame_project
         if not project:
             raise InvalidOptionError("create_design_job: project_name is required.")

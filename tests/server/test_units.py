@@ -175,6 +175,7 @@ def test_client_accepts_paths_bytes_and_frames(tmp_path):
     assert names == ["screen 1", "screen 2"]
 
 
+@pytest.mark.slow
 def test_client_wait_honours_retry_after_and_raises_api_errors():
     """Against a real local HTTP server that first answers 429 with Retry-After."""
     import json

@@ -10,6 +10,7 @@ import sys
 
 from ..errors import NotFoundError
 from . import options
+from .output import print_lines
 
 HELP = "manage API keys of a server's data dir"
 DESCRIPTION = "API keys are stored as hashes in the data dir's database; a new key is printed once."
@@ -36,11 +37,8 @@ def run(args: argparse.Namespace) -> int:
 def _keys_create(args: argparse.Namespace) -> int:
     from ..server.store import Store
 
-    store = Store(args.data_dir)
-    try:
+    with Store(args.data_dir) as store:
         key = store.create_key(args.name)
-    finally:
-        store.close()
     print(key)
     print(
         f"API key {args.name!r} created in {store.data_dir}. It is shown only this once: "
@@ -53,30 +51,24 @@ def _keys_create(args: argparse.Namespace) -> int:
 def _keys_list(args: argparse.Namespace) -> int:
     from ..server.store import Store
 
-    store = Store(args.data_dir)
-    try:
+    with Store(args.data_dir) as store:
         keys = store.list_keys()
-    finally:
-        store.close()
-    if not keys:
-        print(
-            f"no API keys in {store.data_dir}; create one with `shotsmith keys create`.",
-            file=sys.stderr,
-        )
-    for k in keys:
-        state = f"revoked {k.revoked_at}" if k.revoked_at else "active"
-        print(f"{k.name}\t{k.prefix}...\tcreated {k.created_at}\t{state}")
+    print_lines(
+        [
+            f"{k.name}\t{k.prefix}...\tcreated {k.created_at}\t"
+            + (f"revoked {k.revoked_at}" if k.revoked_at else "active")
+            for k in keys
+        ],
+        f"no API keys in {store.data_dir}; create one with `shotsmith keys create`.",
+    )
     return 0
 
 
 def _keys_revoke(args: argparse.Namespace) -> int:
     from ..server.store import Store
 
-    store = Store(args.data_dir)
-    try:
+    with Store(args.data_dir) as store:
         count = store.revoke_keys(args.name)
-    finally:
-        store.close()
     if not count:
         raise NotFoundError(f"no active API key named {args.name!r} in {store.data_dir}.")
     print(f"revoked {count} key(s) named {args.name!r}.", file=sys.stderr)

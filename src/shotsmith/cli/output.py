@@ -65,3 +65,11 @@ def log_to_stderr(command: str) -> None:
         logger.addHandler(handler)
         logger.propagate = False
     logger.setLevel(logging.WARNING)
+
+
+def print_lines(lines: list[str], empty: str) -> None:
+    """One line per record on stdout; when there is none, ``empty`` (a hint) on stderr."""
+    if not lines:
+        print(empty, file=sys.stderr)
+    for line in lines:
+        print(line)

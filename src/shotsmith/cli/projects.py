@@ -17,6 +17,7 @@ from pathlib import Path
 from ..errors import NotFoundError
 from ..server.projects import check_project
 from . import options
+from .output import print_lines
 
 HELP = "manage the projects of a server's data dir"
 DESCRIPTION = (
@@ -87,11 +88,8 @@ def _add(args: argparse.Namespace) -> int:
         args.bundle_id,
         args.max_screens,
     )
-    store = Store(args.data_dir)
-    try:
+    with Store(args.data_dir) as store:
         project = store.add_project(**fields)
-    finally:
-        store.close()
     print(
         f"project {project.project_id!r} added: {project.name}, "
         f"{', '.join(project.platforms)}, {project.locale}, source {project.source}",
@@ -104,29 +102,23 @@ def _add(args: argparse.Namespace) -> int:
 def _list(args: argparse.Namespace) -> int:
     from ..server.store import Store
 
-    store = Store(args.data_dir)
-    try:
+    with Store(args.data_dir) as store:
         projects = store.list_projects()
-    finally:
-        store.close()
-    if not projects:
-        print(
-            f"no projects in {store.data_dir}; add one with `shotsmith projects add`.",
-            file=sys.stderr,
-        )
-    for p in projects:
-        print(f"{p.project_id}\t{p.name}\t{','.join(p.platforms)}\t{p.locale}\t{p.source}")
+    print_lines(
+        [
+            f"{p.project_id}\t{p.name}\t{','.join(p.platforms)}\t{p.locale}\t{p.source}"
+            for p in projects
+        ],
+        f"no projects in {store.data_dir}; add one with `shotsmith projects add`.",
+    )
     return 0
 
 
 def _remove(args: argparse.Namespace) -> int:
     from ..server.store import Store
 
-    store = Store(args.data_dir)
-    try:
+    with Store(args.data_dir) as store:
         removed = store.remove_project(args.project_id)
-    finally:
-        store.close()
     if removed is None:
         raise NotFoundError(f"no project {args.project_id!r} in {store.data_dir}.")
     print(f"project {args.project_id!r} removed, with {removed} collection(s).", file=sys.stderr)

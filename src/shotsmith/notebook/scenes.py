@@ -130,17 +130,23 @@ def _describe_scene(scene: Scene) -> str:
     return "\n".join(lines)
 
 
+def _frame_row(scene: Any, row: int, where: str) -> Any:
+    """A frame's ``row``-th row (it must have been through plan_layout); anything else as is."""
+    if not isinstance(scene, pd.DataFrame):
+        return scene
+    if C.LAYOUT_SCENE not in scene.columns:
+        raise MissingColumnError(
+            f"{where}: the frame has no layout_scene column; run plan_layout first."
+        )
+    return scene.iloc[row]
+
+
 def scene_table(scene: Any, row: int = 0) -> pd.DataFrame:
     """A scene's parts, one row each: the canvas and its background, every text block,
     the device. Where each is drawn (x, y, width, height in canvas px), its size, colour
     and contrast: the compact view of a ``layout_scene`` (a Scene, dict, JSON, a frame
     row, or a frame's ``row``-th row)."""
-    if isinstance(scene, pd.DataFrame):
-        if C.LAYOUT_SCENE not in scene.columns:
-            raise MissingColumnError(
-                "scene_table: the frame has no layout_scene column; run plan_layout first."
-            )
-        scene = scene.iloc[row]
+    scene = _frame_row(scene, row, "scene_table")
     if isinstance(scene, pd.Series):
         scene = scene[C.LAYOUT_SCENE]
     s = as_scene(scene)
@@ -201,12 +207,7 @@ def show_scene(
     """A scene as an image: a Scene/dict/JSON, a frame row, or a frame (its ``row``-th row).
 
     Rendered at ``scale`` x the store size; ``.image`` is the PIL image."""
-    if isinstance(scene, pd.DataFrame):
-        if C.LAYOUT_SCENE not in scene.columns:
-            raise MissingColumnError(
-                "show_scene: the frame has no layout_scene column; run plan_layout first."
-            )
-        scene = scene.iloc[row]
+    scene = _frame_row(scene, row, "show_scene")
     if isinstance(scene, pd.Series):
         if screenshot is None and C.IMAGE in scene.index:
             screenshot = scene[C.IMAGE]

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import copy
 import html
-import json
 import os
 import re
 import tomllib
@@ -22,10 +21,10 @@ from PIL import Image
 
 from .. import columns as C
 from ..errors import ConflictError, InvalidOptionError, ShotsmithError, TemplateError
-from ..io import MANIFEST_NAMES
 from ..palettes import palette_preset, palette_presets
 from ..scene import as_scene
 from ..stages.layout import load_template, plan_layout
+from ..stages.read import folder_project_name
 from .images import PREVIEW_SCALE, _png_bytes
 from .scenes import preview_scene
 from .template_file import TUNER_MARK, _palette_name, default_layouts_dir, template_toml
@@ -317,7 +316,7 @@ class LayoutTuner:
         source = self.source_folder()
         parts = ["shotsmith", "design", rel(source) if source else "FOLDER"]
         name = str(self.frame[C.PROJECT_NAME].iloc[0])
-        if source is None or name != _folder_project_name(source):
+        if source is None or name != folder_project_name(source):
             parts += ["--project-name", name]
         parts += ["--template", template]
         if self.saved_copy is not None and _design_takes("copy"):
@@ -701,18 +700,6 @@ def _write_text(path: Path, text: str) -> None:
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(text, encoding="utf-8")
     os.replace(tmp, path)
-
-
-def _folder_project_name(folder: Path) -> str:
-    """The project name ``read_screenshots(folder)`` (and ``shotsmith design``) would use."""
-    for name in MANIFEST_NAMES:
-        try:
-            data = json.loads((folder / name).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-        if isinstance(data, dict) and data.get("project_name"):
-            return str(data["project_name"])
-    return folder.name.replace("-", " ").replace("_", " ").title()
 
 
 def _merge_dict(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:

@@ -336,6 +336,19 @@ class CollectionRunner(PoolRunner):
                     collection.status if collection else "?",
                 )
 
+    def _records(self, value: list[dict], *, raw: bool) -> list[dict]:
+        """A worker's screenshots as the collection keeps them: each with its id, its file
+        name in URLs and its path relative to the data dir."""
+        return [
+            {
+                **r,
+                "id": f"{'raw-' if raw else ''}{r['device']}-{r['step']:02d}",
+                "name": file_name(r, raw=raw),
+                "path": self.store.relative(r["path"]),
+            }
+            for r in value
+        ]
+
     def _interrupted_message(self, collection: Collection) -> str:
         return (
             f"the collection was interrupted {collection.attempts} times (server or "
@@ -408,15 +421,7 @@ class CollectionRunner(PoolRunner):
         if kind != "ok":
             self._fail(collection, str(value) or NO_OUTPUT)
         elif collection.status == "capturing":
-            raws = [
-                {
-                    **r,
-                    "id": f"raw-{r['device']}-{r['step']:02d}",
-                    "name": file_name(r, raw=True),
-                    "path": self.store.relative(r["path"]),
-                }
-                for r in value
-            ]
+            raws = self._records(value, raw=True)
             captured = self.store.collection_captured(collection, raws)
             if captured is not None:
                 log.info(
@@ -427,15 +432,7 @@ class CollectionRunner(PoolRunner):
                 else:
                     self._start_design(captured)
         else:
-            outputs = [
-                {
-                    **r,
-                    "id": f"{r['device']}-{r['step']:02d}",
-                    "name": file_name(r, raw=False),
-                    "path": self.store.relative(r["path"]),
-                }
-                for r in value
-            ]
+            outputs = self._records(value, raw=False)
             done = self.store.complete_collection(collection, outputs)
             if done is not None:
                 log.info(

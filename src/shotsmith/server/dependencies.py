@@ -16,7 +16,7 @@ from fastapi.concurrency import run_in_threadpool
 
 from . import idempotency
 from .auth import ApiKeyOwner
-from .errors import ErrorBody, Problem
+from .errors import RETRY_AFTER, Problem, error_doc
 from .state import ServerState
 from .store import Idempotency
 from .uploads import body_chunks
@@ -79,24 +79,18 @@ IDEMPOTENCY_PARAMETER = {
 }
 
 UNAVAILABLE = {
-    503: {
-        "model": ErrorBody,
-        "description": "The server cannot store the request right now (`storage_unavailable`: "
+    503: error_doc(
+        "The server cannot store the request right now (`storage_unavailable`: "
         "disk full or not writable), or is receiving as many large uploads as it takes at "
         "once (`server_busy`). Retry after `Retry-After` seconds.",
-        "headers": {
-            "Retry-After": {"description": "Seconds to wait.", "schema": {"type": "integer"}}
-        },
-    }
+        RETRY_AFTER,
+    )
 }
 
 IDEMPOTENCY_CONFLICT = {
-    409: {
-        "model": ErrorBody,
-        "description": "A request with the same `Idempotency-Key` is still being processed "
+    409: error_doc(
+        "A request with the same `Idempotency-Key` is still being processed "
         "(`idempotency_key_in_use`); retry after `Retry-After` seconds.",
-        "headers": {
-            "Retry-After": {"description": "Seconds to wait.", "schema": {"type": "integer"}}
-        },
-    }
+        RETRY_AFTER,
+    )
 }

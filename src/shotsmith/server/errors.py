@@ -54,7 +54,7 @@ class ErrorBody(BaseModel):
     error: ErrorDetail
 
 
-def error_response(
+def errorerror_doc(
     status: int, code: str, message: str, headers: dict[str, str] | None = None
 ) -> JSONResponse:
     return JSONResponse(
@@ -62,7 +62,12 @@ def error_response(
     )
 
 
-def _response(description: str, headers: dict[str, Any] | None = None) -> dict[str, Any]:
+#: The header of a refusal worth retrying, as the OpenAPI document describes it.
+RETRY_AFTER = {"Retry-After": {"description": "Seconds to wait.", "schema": {"type": "integer"}}}
+
+
+def error_doc(description: str, headers: dict[str, Any] | None = None) -> dict[str, Any]:
+    """One error response as the OpenAPI document describes it (body: :class:`ErrorBody`)."""
     spec: dict[str, Any] = {"model": ErrorBody, "description": description}
     if headers:
         spec["headers"] = headers
@@ -70,26 +75,26 @@ def _response(description: str, headers: dict[str, Any] | None = None) -> dict[s
 
 
 UNAUTHORIZED = {
-    401: _response(
+    401: error_doc(
         "Missing or unknown API key. Send `Authorization: Bearer <API key>`.",
         {"WWW-Authenticate": {"description": "Always `Bearer`.", "schema": {"type": "string"}}},
     )
 }
-NOT_FOUND = {404: _response("No such resource (or it belongs to another API key).")}
-BAD_REQUEST = {400: _response("The body is not JSON, or not a JSON object.")}
+NOT_FOUND = {404: error_doc("No such resource (or it belongs to another API key).")}
+BAD_REQUEST = {400: error_doc("The body is not JSON, or not a JSON object.")}
 TOO_LARGE = {
-    413: _response(
+    413: error_doc(
         "The body is larger than the server accepts, or an image decodes to more than 10 MiB."
     )
 }
 INVALID = {
-    422: _response(
+    422: error_doc(
         "A field is missing, has the wrong type or an unsupported value, "
         "or an image is not a valid PNG."
     )
 }
 RATE_LIMITED = {
-    429: _response(
+    429: error_doc(
         "Too many design jobs created with this API key in the current window.",
         {
             "Retry-After": {
@@ -147,7 +152,7 @@ async def _drain(request: Request) -> None:
 
 def storage_unavailable(exc: BaseException) -> JSONResponse:
     detail = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
-    return error_response(
+    return errorerror_doc(
         503,
         "storage_unavailable",
         f"The server cannot store or read its data right now ({detail}); it is a problem on "
@@ -206,13 +211,13 @@ def install_error_handlers(app: FastAPI) -> None:
                 redact_path(request.url.path),
                 exc,
             )
-        return error_response(status, code, _SERVER_PATH.sub(_last_part, str(exc)))
+        return errorerror_doc(status, code, _SERVER_PATH.sub(_last_part, str(exc)))
 
     @app.exception_handler(Problem)
     async def _problem(request: Request, exc: Problem) -> JSONResponse:
         if exc.code != "body_too_large":  # a body over the limit is not read any further
             await _drain(request)
-        return error_response(exc.status, exc.code, exc.message, exc.headers)
+        return errorerror_doc(exc.status, exc.code, exc.message, exc.headers)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -233,7 +238,7 @@ def install_error_handlers(app: FastAPI) -> None:
             )
         else:
             message = str(exc.detail)
-        return error_response(exc.status_code, code, message, headers or None)
+        return errorerror_doc(exc.status_code, code, message, headers or None)
 
     @app.exception_handler(RequestValidationError)
     async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -246,7 +251,7 @@ def install_error_handlers(app: FastAPI) -> None:
             if where
             else str(first.get("msg", "invalid request"))
         )
-        return error_response(422, "invalid_request", message + ".")
+        return errorerror_doc(422, "invalid_request", message + ".")
 
     @app.exception_handler(sqlite3.Error)
     async def _database(request: Request, exc: sqlite3.Error) -> JSONResponse:
@@ -263,7 +268,7 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(Exception)
     async def _internal(request: Request, exc: Exception) -> JSONResponse:  # pragma: no cover
         log.exception("unhandled error on %s %s", request.method, redact_path(request.url.path))
-        return error_response(
+        return errorerror_doc(
             500,
             "internal_error",
             "The server failed to handle this request; it has been logged. "

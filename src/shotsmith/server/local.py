@@ -198,60 +198,31 @@ class LocalServer:
         self.log_path = self.data_dir / "server.log"
 
     def start(self) -> LocalServer:
-        import httpx
-
-        self.data_dir.mkdir(parents=True, exist_ok=True)
-        cmd = [
-            sys.executable,
-            "-m",
-            "shotsmith.cli",
-            "serve",
-            "--host",
-            self.host,
-            "--port",
-            str(self.port),
-            "--data-dir",
-            str(self.data_dir),
-            "--log-level",
-            "warning",
-        ]
-        if self.workers:
-            cmd += ["--workers", str(self.workers)]
-        cmd += self.args
         keys = ",".join(k for k in (os.environ.get("SHOTSMITH_API_KEYS", ""), self.api_key) if k)
-        env = {**os.environ, "SHOTSMITH_API_KEYS": keys, **self.env}
+        self.data_dir.mkdir(parents=True, exist_ok=True)
         log = open(self.log_path, "ab")
         try:
-            self.process = subprocess.Popen(
-                cmd,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                env=env,
-                stdin=subprocess.DEVNULL,
-                preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None,
+            local = run_local(
+                self.data_dir,
+                api_keys=keys,
+                host=self.host,
+                port=self.port,
+                workers=self.workers,
+                args=self.args,
+                env=self.env,
+                output=log,
+                die_with_parent=True,
+                startup_timeout=self.startup_timeout,
+                log=self.log_tail,
             )
+        except RemoteError:
+            self.stop()  # a data dir of its own goes too
+            raise
         finally:
             log.close()
+        self.process = local.process
         atexit.register(self.stop)
-        deadline = time.monotonic() + self.startup_timeout
-        while True:
-            if self.process.poll() is not None:
-                raise RemoteError(
-                    f"shotsmith serve exited with {self.process.returncode} "
-                    f"before it was ready:\n{self.log_tail()}"
-                )
-            try:
-                if httpx.get(f"{self.url}/healthz", timeout=2).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                self.stop()
-                raise RemoteError(
-                    f"shotsmith serve was not ready within "
-                    f"{self.startup_timeout:g} s:\n{self.log_tail()}"
-                )
-            time.sleep(0.2)
+        return self
 
     def log_tail(self, lines: int = 20) -> str:
         try:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -111,6 +112,20 @@ def _control_character(text: str) -> str | None:
         if unicodedata.category(char) in ("Cc", "Cs"):
             return f"U+{ord(char):04X}"
     return None
+
+
+def _supported(obj: dict, key: str, where: str, allowed: Sequence[str]) -> str | None:
+    """An optional text field that v1 supports one value of (or a few)."""
+    value = _string(
+        obj, key, where, required=False, max_len=100, hint=f"use {allowed[0]!r} or leave it out"
+    )
+    if value is not None and value not in allowed:
+        raise _invalid(
+            f"unsupported_{key}",
+            f"{where} {value!r} is not supported; v1 supports only "
+            f"{', '.join(allowed)} (leave {key} out to use it).",
+        )
+    return value
 
 
 def _string(
@@ -250,20 +265,7 @@ def check_design_fields(
                 hint='name the screen, e.g. "home" or "settings"',
             )
         )
-        device = _string(
-            item,
-            "device",
-            f"{where}.device",
-            required=False,
-            max_len=100,
-            hint=f"use {DEVICES[0]!r} or leave it out",
-        )
-        if device is not None and device not in DEVICES:
-            raise _invalid(
-                "unsupported_device",
-                f"{where}.device {device!r} is not supported; v1 supports only "
-                f"{', '.join(DEVICES)} (leave device out to use it).",
-            )
+        device = _supported(item, "device", f"{where}.device", DEVICES)
         devices.append(device or DEVICES[0])
         if "data" not in item or item["data"] is None:
             raise _invalid(
@@ -291,20 +293,7 @@ def check_design_fields(
             f'bundle_id {detail}; use e.g. "com.example.app", or leave it out (or null) '
             "when the app has none.",
         )
-    template = _string(
-        data,
-        "template",
-        "template",
-        required=False,
-        max_len=100,
-        hint=f"use {TEMPLATES[0]!r} or leave it out",
-    )
-    if template is not None and template not in TEMPLATES:
-        raise _invalid(
-            "unsupported_template",
-            f"template {template!r} is not supported; v1 supports only "
-            f"{', '.join(TEMPLATES)} (leave template out to use it).",
-        )
+    template = _supported(data, "template", "template", TEMPLATES)
     webhook_url = data.get("webhook_url")
     if webhook_url is not None:
         if not isinstance(webhook_url, str):

@@ -117,25 +117,21 @@ def _plan_set(
 
     # one headline size for the set: the largest at which every headline fits 2 lines
     h_lo, h_hi = (round(v * W) for v in tx["headline_size"])
-    h_size = fit_size(
-        headlines,
-        tx["headline_family"],
-        tx["headline_weight"],
-        text_w,
-        tx["headline_max_lines"],
-        h_hi,
-        h_lo,
-    )
-    if h_size is None:
-        h_size = fit_size(
+
+    def fit_headlines(largest: int, smallest: int) -> int | None:
+        return fit_size(
             headlines,
             tx["headline_family"],
             tx["headline_weight"],
             text_w,
             tx["headline_max_lines"],
-            h_lo,
-            round(0.045 * W),
+            largest,
+            smallest,
         )
+
+    h_size = fit_headlines(h_hi, h_lo)
+    if h_size is None:  # below the template's range, down to a floor still legible
+        h_size = fit_headlines(h_lo, round(0.045 * W))
     if h_size is None:
         longest = max(headlines, key=len)
         raise CopyError(

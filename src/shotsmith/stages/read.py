@@ -56,6 +56,34 @@ def _read_manifest(folder: Path) -> dict[str, Any] | None:
     return None
 
 
+def manifest_project_name(folder: Path) -> str | None:
+    """The ``project_name`` a folder's manifest gives, if it has a readable one."""
+    try:
+        manifest = _read_manifest(Path(folder)) or {}
+    except InputFileError:  # read_screenshots reports it when the folder is read
+        return None
+    return str(manifest["project_name"]) if manifest.get("project_name") else None
+
+
+def folder_project_name(folder: Path) -> str:
+    """The project name ``read_screenshots(folder)`` uses: the manifest's, else the
+    folder's name in title case."""
+    return manifest_project_name(folder) or _title(Path(folder).name)
+
+
+def screen_names(screens: Sequence[Any], images: int, where: str) -> list[str]:
+    """The screen names given for ``images`` images, one each, as text."""
+    if len(screens) != images:
+        raise InvalidOptionError(
+            f"{where}: {len(screens)} screen names for {images} images; give one per image."
+        )
+    return [str(s) for s in screens]
+
+
+def _title(name: str) -> str:
+    return name.replace("-", " ").replace("_", " ").title()
+
+
 ELEMENT_ROLES = ("heading", "tab", "button", "link", "listitem", "label", "input", "text")
 
 
@@ -199,12 +227,7 @@ def read_screenshots(
     if not refs:
         raise InputImageError("read_screenshots: no images given.")
     if screens is not None:
-        if len(screens) != len(refs):
-            raise InvalidOptionError(
-                f"read_screenshots: {len(screens)} screen names for "
-                f"{len(refs)} images; give one name per image."
-            )
-        names = [str(s) for s in screens]
+        names = screen_names(screens, len(refs), "read_screenshots")
     if not names:
         names = [f"screen {i + 1}" for i in range(len(refs))]
 
@@ -216,7 +239,7 @@ def read_screenshots(
     project = project_name or manifest.get("project_name")
     if not project:
         if isinstance(source, (str, Path)):
-            project = Path(source).name.replace("-", " ").replace("_", " ").title()
+            project = _title(Path(source).name)
         else:
             raise InvalidOptionError(
                 "read_screenshots: project_name is required for images "

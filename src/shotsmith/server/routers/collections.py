@@ -28,7 +28,7 @@ from ..dependencies import (
     read_body,
     storage_problem,
 )
-from ..errors import BAD_REQUEST, TOO_LARGE, UNAUTHORIZED, ErrorBody, Problem
+from ..errors import BAD_REQUEST, RETRY_AFTER, TOO_LARGE, UNAUTHORIZED, Problem, error_doc
 from ..models import CollectionCreated, CollectionDetail, CollectionList
 from ..state import ServerState
 from ..store import Collection, Idempotency, Project, new_collection_id
@@ -40,35 +40,28 @@ router = APIRouter(tags=["collections"])
 
 
 PROJECT_NOT_FOUND = {
-    404: {
-        "model": ErrorBody,
-        "description": "No such project (see `shotsmith projects list`), or no such "
-        "collection for this API key.",
-    }
+    404: error_doc(
+        "No such project (see `shotsmith projects list`), or no such collection for this API key.",
+    )
 }
 TOO_MANY = {
-    429: {
-        "model": ErrorBody,
-        "description": "This API key already has the maximum number of collections capturing or "
+    429: error_doc(
+        "This API key already has the maximum number of collections capturing or "
         "processing; wait for one to finish.",
-        "headers": {
-            "Retry-After": {"description": "Seconds to wait.", "schema": {"type": "integer"}}
-        },
-    }
+        RETRY_AFTER,
+    )
 }
 LIST_INVALID = {
-    422: {
-        "model": ErrorBody,
-        "description": "`limit` is not a whole number from 1 to 100, or `before` is not a "
+    422: error_doc(
+        "`limit` is not a whole number from 1 to 100, or `before` is not a "
         "collectionId of this project for this API key.",
-    }
+    )
 }
 COLLECTION_INVALID = {
-    422: {
-        "model": ErrorBody,
-        "description": "A field has the wrong type or an unsupported value (the message "
+    422: error_doc(
+        "A field has the wrong type or an unsupported value (the message "
         "lists the allowed platforms and device sizes), or is unknown.",
-    }
+    )
 }
 COLLECTION_REQUEST_BODY = {
     "parameters": [IDEMPOTENCY_PARAMETER],
@@ -100,15 +93,20 @@ def _project(state: ServerState, project_id: str) -> Project:
     return project
 
 
+def _owned(collection: Collection | None, project: Project, owner: str) -> bool:
+    """The collection exists, is of this project and was made with this API key."""
+    return (
+        collection is not None
+        and collection.project_id == project.project_id
+        and hmac.compare_digest(collection.owner, owner)
+    )
+
+
 def _own_collection(
     state: ServerState, project: Project, collection_id: str, owner: str
 ) -> Collection:
     collection = state.store.get_collection(collection_id) if len(collection_id) <= 200 else None
-    if (
-        collection is None
-        or collection.project_id != project.project_id
-        or not hmac.compare_digest(collection.owner, owner)
-    ):
+    if collection is None or not _owned(collection, project, owner):
         raise Problem(
             404,
             "collection_not_found",
@@ -153,11 +151,7 @@ async def list_collections(
     cursor = None
     if before is not None:
         cursor = state.store.get_collection(before)
-        if (
-            cursor is None
-            or cursor.project_id != project.project_id
-            or not hmac.compare_digest(cursor.owner, owner)
-        ):
+        if cursor is None or not _owned(cursor, project, owner):
             raise Problem(
                 422,
                 "invalid_cursor",

@@ -32,10 +32,11 @@ from ..errors import (
     INVALID,
     NOT_FOUND,
     RATE_LIMITED,
+    RETRY_AFTER,
     TOO_LARGE,
     UNAUTHORIZED,
-    ErrorBody,
     Problem,
+    error_doc,
 )
 from ..jsonstream import JsonError, JsonStreamParser, Path
 from ..models import DesignJob, DesignJobCreated
@@ -303,14 +304,10 @@ async def get_design_job(job_id: str, owner: ApiKeyOwner, state: State) -> JSONR
         204: {"description": "Deleted."},
         **UNAUTHORIZED,
         **NOT_FOUND,
-        409: {
-            "model": ErrorBody,
-            "description": "The job is being designed (`job_in_progress`); retry after "
-            "`Retry-After` seconds.",
-            "headers": {
-                "Retry-After": {"description": "Seconds to wait.", "schema": {"type": "integer"}}
-            },
-        },
+        409: error_doc(
+            "The job is being designed (`job_in_progress`); retry after `Retry-After` seconds.",
+            RETRY_AFTER,
+        ),
         **UNAVAILABLE,
     },
 )

@@ -11,6 +11,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Self
 
 from ...errors import StorageError
 from .records import IDEMPOTENCY_HOURS, Idempotency, utc_ago, utc_now
@@ -85,6 +86,12 @@ class StoreBase:
             with self._lock:
                 self._all.append(conn)
         return conn
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
 
     def close(self) -> None:
         with self._lock:
