@@ -225,26 +225,19 @@ def detail_view(collection: Collection, base_url: str) -> dict[str, Any]:
     }
     if collection.status == "completed":
         body["completedAt"] = collection.finished_at
-    body["screenshots"] = [
-        {
+    def shot(r: dict[str, Any], *caption: str) -> dict[str, Any]:
+        view = {
             "id": r["id"],
             "device": r["device"],
             "url": screenshot_url(base_url, collection, r["name"]),
             "step": r["step"],
             "locale": r["locale"],
         }
-        for r in collection.raws
-    ]
+        return {**view, **{k: r[k] for k in caption}}
+
+    body["screenshots"] = [shot(r) for r in collection.raws]
     body["generatedScreenshots"] = [
-        {
-            "id": r["id"],
-            "device": r["device"],
-            "url": screenshot_url(base_url, collection, r["name"]),
-            "step": r["step"],
-            "locale": r["locale"],
-            "headline": r["headline"],
-            "subtitle": r["subtitle"],
-        }
+        shot(r, "headline", "subtitle")
         for r in (collection.outputs if collection.status == "completed" else [])
     ]
     if collection.status == "failed":

@@ -199,12 +199,17 @@ def headline_problems(
         problems.append("ends with punctuation")
     if "\n" in h:
         problems.append("line break")
-    if any(_is_emoji(c) for c in h):
-        problems.append("emoji")
-    bad = forbidden_words(h)
+    problems += _store_safe_problems(h)
+    problems += _case_problems(h, proper, strict)
+    return problems
+
+
+def _store_safe_problems(line: str) -> list[str]:
+    """Emoji and words the stores refuse in screenshot captions."""
+    problems = ["emoji"] if any(_is_emoji(c) for c in line) else []
+    bad = forbidden_words(line)
     if bad:
         problems.append(f"forbidden word {bad[0]!r}")
-    problems += _case_problems(h, proper, strict)
     return problems
 
 
@@ -225,11 +230,7 @@ def subtitle_problems(
         problems.append("more than one sentence")
     if graphemes(s) < 4 if unspaced(s) else len(_words(s)) < 2:
         problems.append("too short")
-    if any(_is_emoji(c) for c in s):
-        problems.append("emoji")
-    bad = forbidden_words(s)
-    if bad:
-        problems.append(f"forbidden word {bad[0]!r}")
+    problems += _store_safe_problems(s)
     if strict:
         problems += _case_problems(s, proper, strict=True)
     else:
