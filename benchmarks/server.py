@@ -46,8 +46,8 @@ from pathlib import Path
 import httpx
 from PIL import Image, ImageDraw, ImageFont
 
-from shotsmith.localsite import serve_folder
 from shotsmith.server.local import LocalServer
+from shotsmith.stages.capture import serve_folder
 
 ROOT = Path(__file__).resolve().parents[1]
 KEYS = ["bench-key-timing-0123456789", "bench-key-load-a-0123456789", "bench-key-load-b-0123456789"]

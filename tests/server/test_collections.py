@@ -20,10 +20,10 @@ from PIL import Image
 
 from shotsmith.client import ApiError, Client, parse_collection, parse_collection_summary
 from shotsmith.errors import ShotsmithError
-from shotsmith.localsite import serve_folder
 from shotsmith.server.app import create_app
 from shotsmith.server.collections import CollectionRunner
 from shotsmith.server.store import Store, hash_key
+from shotsmith.stages.capture import serve_folder
 
 from .conftest import (
     KEY_A,

@@ -12,8 +12,8 @@ JupyterLab, in a headless papermill run and in a test::
 
 One job per module: ``images`` (thumbnails, :class:`ImageView`), ``frames`` (the table
 view), ``scenes`` (a scene as a picture or a table, sets as a grid), ``display``
-(``show``, which picks one), ``template_file`` (a tuned template as TOML, where it is
-saved) and ``tuner`` (:class:`LayoutTuner`). ``LocalServer`` and ``start_server`` live
+(``show``, which picks one) and ``tuner`` (:class:`LayoutTuner`; it saves templates with
+:mod:`shotsmith.templates`). ``LocalServer`` and ``start_server`` live
 beside the server (:mod:`shotsmith.server.local`) and are re-exported here, where
 notebooks have always found them. ipywidgets is imported only when a tuner builds its
 widgets.
@@ -21,13 +21,16 @@ widgets.
 
 from __future__ import annotations
 
+from ..palettes import palette_presets
 from ..server.local import LocalServer, free_port, start_server
+from ..templates import default_layouts_dir, template_toml
 from .display import HtmlView, show
 from .frames import FIRST_COLUMNS, MAX_AUTO_COLUMNS, FrameView, frame_html, frame_text
 from .images import IMAGE_COLUMNS, PREVIEW_SCALE, ImageView, thumbnail_uri
 from .scenes import preview_scene, scale_scene, scene_table, show_scene, show_set
-from .template_file import PALETTES, TUNER_MARK, default_layouts_dir, template_toml
-from .tuner import COPY_FILE_SUFFIX, PREVIEW_GAP_PX, LayoutTuner
+from .tuner import COPY_FILE_SUFFIX, PREVIEW_GAP_PX, TUNER_MARK, LayoutTuner
+
+PALETTES = palette_presets()  # the tuner's palette presets by name (data/palette_presets.json)
 
 __all__ = [
     "COPY_FILE_SUFFIX",

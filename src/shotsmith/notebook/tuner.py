@@ -22,12 +22,15 @@ from PIL import Image
 from .. import columns as C
 from ..errors import ConflictError, InvalidOptionError, ShotsmithError, TemplateError
 from ..palettes import palette_preset, palette_presets
+from ..palettes import preset_name as _palette_name
 from ..scene import as_scene
 from ..stages.layout import load_template, plan_layout
 from ..stages.read import folder_project_name
+from ..templates import default_layouts_dir, template_toml
 from .images import PREVIEW_SCALE, _png_bytes
 from .scenes import preview_scene
-from .template_file import TUNER_MARK, _palette_name, default_layouts_dir, template_toml
+
+TUNER_MARK = "# Written by the shotsmith layout tuner"  # first line of a template it saved
 
 
 def _ready_for_layout(frame: pd.DataFrame, ocr: bool | str) -> pd.DataFrame:

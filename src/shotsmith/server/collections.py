@@ -225,6 +225,7 @@ def detail_view(collection: Collection, base_url: str) -> dict[str, Any]:
     }
     if collection.status == "completed":
         body["completedAt"] = collection.finished_at
+
     def shot(r: dict[str, Any], *caption: str) -> dict[str, Any]:
         view = {
             "id": r["id"],
