@@ -16,6 +16,8 @@ from PIL import Image
 
 import shotsmith as ss
 from shotsmith import batch
+from shotsmith.batch import fanout as batch_fanout
+from shotsmith.batch import task as batch_task
 from shotsmith.cli import main as cli_main
 
 from .conftest import SAMPLES
@@ -136,7 +138,7 @@ def test_at_most_a_window_of_apps_in_flight(monkeypatch, tmp_path):
             state["now"] -= 1
         if job["app_id"] == "app-3":
             raise MemoryError("worker ran out of memory")
-        return {**batch._record(job, "designed"), "screens": 5}
+        return {**batch_task._record(job, "designed"), "screens": 5}
 
     monkeypatch.setattr(batch, "design_app", fake_design)
     monkeypatch.setattr(batch, "write_overview_sheet", lambda summary, out: [])
@@ -164,14 +166,14 @@ def _crashy_design(job):
     if job["app_id"] == "app-2":
         os._exit(3)
     time.sleep(0.05)
-    return {**batch._record(job, "designed"), "screens": 5}
+    return {**batch_task._record(job, "designed"), "screens": 5}
 
 
 def test_an_app_that_kills_its_worker_is_reported_and_the_rest_go_on(monkeypatch, tmp_path):
     import multiprocessing as mp
 
     monkeypatch.setattr(batch, "design_app", _crashy_design)
-    monkeypatch.setattr(batch, "_pool_context", lambda: mp.get_context("fork"))
+    monkeypatch.setattr(batch_fanout, "_pool_context", lambda: mp.get_context("fork"))
     rows = "\n".join(f"{SAMPLES / 'pocket-budget'},App {i}" for i in range(6))
     (tmp_path / "m.csv").write_text("source,project_name\n" + rows + "\n")
     summary = ss.run_batch(

@@ -1,0 +1,192 @@
+"""Design many apps from a manifest, on a local process pool or a Dask cluster.
+
+A manifest is a CSV with one app per row::
+
+    source,project_name,bundle_id
+    sample_inputs/pocket-budget,Pocket Budget,com.example.pocketbudget
+    https://example.com/app,Example,        # a web app: captured first (needs [capture])
+
+``source`` is a folder of raw screenshots (relative paths are relative to the
+manifest's folder) or an http(s) URL; ``project_name``, ``bundle_id``, ``app_id``,
+``locale``, ``about`` (the user's own description of the app) and ``copy`` (a CSV of
+``screen, headline, subtitle`` to use instead of generated copy, relative to the
+manifest's folder) are optional. Each app is one task: the task reads its own inputs from disk,
+designs the set, writes ``<out>/<app_id>/`` (PNGs, design.json/.csv, contact-sheet.png)
+and finally, atomically, a ``_done.json`` marker; only that small record comes
+back. At most ``window`` tasks are in flight, so memory stays flat however long the
+manifest is.
+
+"Already done" means done *with the same key*: the marker records everything that
+decides an app's output (the digests of its input files, its manifest row, the
+template's name and content, size, OCR engine, copy backend, the user's ``about`` text
+and ``copy`` file, and the shotsmith code and data that ran). A re-run skips an app only
+when that key is unchanged; otherwise it designs the app again and says what changed
+(or, with ``if_changed="refuse"``, designs nothing and lists the changes). The executor is a
+``ProcessPoolExecutor`` (``workers``) or a Dask cluster (``scheduler``, through
+``distributed.Client(address).get_executor()``); both run the same task, so the
+outputs are byte-identical.
+
+The per-app ``design.json``/``design.csv`` written here hold paths relative to the
+output folder and no timings, so a finished folder is reproducible and relocatable;
+timings go to ``summary.csv``.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from ..errors import ConflictError, InvalidOptionError
+from .fanout import _Fanout, _stream
+from .keys import design_key, key_changes, read_marker
+from .manifest import MANIFEST_COLUMNS, read_manifest, write_manifest
+from .summary import (
+    CONTACT_SHEET,
+    DONE_MARKER,
+    SUMMARY_COLUMNS,
+    SUMMARY_CSV,
+    sheet_title,
+    status_counts,
+    write_overview_sheet,
+)
+from .task import _skipped, _unsupported_user_copy, _write_atomic, design_app
+
+__all__ = [
+    "CONTACT_SHEET",
+    "DONE_MARKER",
+    "IF_CHANGED",
+    "MANIFEST_COLUMNS",
+    "SUMMARY_COLUMNS",
+    "SUMMARY_CSV",
+    "design_app",
+    "design_key",
+    "key_changes",
+    "read_manifest",
+    "read_marker",
+    "run_batch",
+    "sheet_title",
+    "status_counts",
+    "write_manifest",
+    "write_overview_sheet",
+]
+
+IF_CHANGED = ("redesign", "refuse")
+
+
+def run_batch(
+    manifest: str | Path | pd.DataFrame,
+    out_dir: str | Path,
+    *,
+    workers: int | None = None,
+    scheduler: Any = None,
+    executor: cf.Executor | None = None,
+    template: str | Path | dict = "default",
+    size: str | None = None,
+    ocr: bool | str = "auto",
+    copy_backend: str = "grounded",
+    window: int | None = None,
+    progress: bool = True,
+    if_changed: str = "redesign",
+) -> pd.DataFrame:
+    """Design every app of a manifest into ``out_dir``; returns the summary (one row per app).
+
+    ``workers``: processes of a local pool (default: the CPU count; 0 runs in this
+    process). ``scheduler``: a Dask scheduler address (``tcp://host:8786``) or a
+    ``distributed.Client``, instead of the local pool (``out_dir`` must then be on a
+    file system the workers share). ``executor``: any other ``concurrent.futures``
+    executor. ``window``: tasks in flight (default twice the worker slots).
+
+    An app whose ``<out>/<app_id>/_done.json`` holds this run's key (see
+    :func:`design_key`: inputs, template and its content, size, options, version) is
+    skipped. One designed with another key is designed again and its ``note`` says what
+    changed; with ``if_changed="refuse"`` nothing is designed and a
+    :class:`ShotsmithError` lists those apps and their changes. A failing app is
+    reported (``status == "failed"``, ``error``) and the rest go on. Writes
+    ``summary.csv`` and ``contact-sheet.png`` (one hero per app) to ``out_dir``."""
+    if if_changed not in IF_CHANGED:
+        raise InvalidOptionError(f"if_changed={if_changed!r}: use one of {', '.join(IF_CHANGED)}.")
+    apps = read_manifest(manifest)
+    unsupported = _unsupported_user_copy(apps)
+    if unsupported:
+        raise InvalidOptionError(
+            f"the manifest's {' and '.join(repr(c) for c in unsupported)} column needs a "
+            "shotsmith whose design() takes the user's own copy (about=, copy=); this one "
+            "does not. Remove the column or upgrade shotsmith."
+        )
+    out = Path(out_dir).resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    template_ref = _template_ref(template)
+    jobs = []
+    for app in apps.to_dict("records"):
+        job = {
+            **app,
+            "out_dir": str(out),
+            "template": template_ref,
+            "size": size,
+            "ocr": ocr,
+            "copy_backend": copy_backend,
+        }
+        job["key"] = design_key(job)
+        jobs.append(job)
+    records: dict[str, dict[str, Any]] = {}
+    todo, stale = [], []
+    for job in jobs:
+        done = read_marker(out / job["app_id"] / DONE_MARKER)
+        if done is None:
+            todo.append(job)
+        elif done.get("key") == job["key"]:
+            records[job["app_id"]] = _skipped(job, done)
+        else:
+            changes = key_changes(done.get("key"), job["key"])
+            stale.append((job["app_id"], changes))
+            todo.append({**job, "note": "designed again: " + "; ".join(changes)})
+    if stale and if_changed == "refuse":
+        listed = "\n".join(f"  {app_id}: {'; '.join(changes)}" for app_id, changes in stale[:20])
+        more = f"\n  ... and {len(stale) - 20} more" if len(stale) > 20 else ""
+        raise ConflictError(
+            f"{len(stale)} app(s) in {out} were designed with other inputs or settings:\n"
+            f"{listed}{more}\nNothing was designed. To design them again, run without "
+            "--if-changed refuse (if_changed='refuse'); or choose another output folder."
+        )
+    bar = _bar(progress, len(jobs), initial=len(records))
+    failed = 0
+    if todo:
+        fan = _Fanout(workers, scheduler, executor)
+        try:
+            for record in _stream(design_app, todo, fan, window or 2 * fan.slots):
+                records[record["app_id"]] = record
+                failed += record["status"] == "failed"
+                if bar is not None:
+                    bar.set_postfix_str(
+                        f"{failed} failed" if failed else record["app_id"], refresh=False
+                    )
+                    bar.update(1)
+        finally:
+            fan.close()
+            if bar is not None:
+                bar.close()
+    elif bar is not None:
+        bar.close()
+    summary = pd.DataFrame([records[j["app_id"]] for j in jobs], columns=SUMMARY_COLUMNS)
+    _write_atomic(out / SUMMARY_CSV, summary.to_csv(index=False))
+    write_overview_sheet(summary, out)
+    return summary
+
+
+def _template_ref(template: str | Path | dict) -> dict[str, Any]:
+    """The template, loaded here once: the workers get the dict itself, so they need
+    neither this folder's layouts/ nor the same working directory (remote clusters)."""
+    from ..templates import load_template
+
+    return load_template(template)
+
+
+def _bar(show: bool, total: int, initial: int):
+    if not show:
+        return None
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, initial=initial, desc="apps", unit="app")

@@ -1,0 +1,155 @@
+"""Where the apps run: a process pool (replaced when a worker dies), a Dask cluster or any
+executor, with a bounded number of apps in flight."""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import os
+from collections import deque
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from ..errors import (
+    ToolMissingError,
+)
+from .task import _reason, _record
+
+
+class _Fanout:
+    """Where the apps run: an executor (or none: this process), its worker slots, whether we
+    own it (and close it), and, for our own process pool, how to replace it when a worker
+    process dies (a crash or the OOM killer breaks a ProcessPoolExecutor for good)."""
+
+    def __init__(self, workers: int | None, scheduler: Any, executor: cf.Executor | None):
+        self.owned: Any = None
+        self.workers = workers
+        self.generation = 0
+        if executor is not None:
+            self.executor: cf.Executor | None = executor
+            self.slots = max(1, workers or os.cpu_count() or 1)
+        elif scheduler is not None:
+            try:
+                import distributed
+            except ImportError as exc:
+                raise ToolMissingError(
+                    "a Dask scheduler needs Dask: pip install 'shotsmith[dask]'."
+                ) from exc
+            if isinstance(scheduler, distributed.Client):
+                client = scheduler
+            else:
+                client = self.owned = distributed.Client(scheduler)
+            self.slots = sum(client.nthreads().values()) or 1
+            self.executor = client.get_executor()
+        else:
+            self.workers = (os.cpu_count() or 1) if workers is None else workers
+            self.slots = max(1, self.workers)
+            self.executor = self._new_pool() if self.workers > 0 else None
+
+    def _new_pool(self) -> cf.ProcessPoolExecutor:
+        self.owned = cf.ProcessPoolExecutor(max_workers=self.workers, mp_context=_pool_context())
+        return self.owned
+
+    @property
+    def can_respawn(self) -> bool:
+        return isinstance(self.owned, cf.ProcessPoolExecutor)
+
+    def respawn(self) -> None:
+        old = self.owned
+        self.executor = self._new_pool()
+        self.generation += 1
+        old.shutdown(wait=False, cancel_futures=True)
+
+    def close(self) -> None:
+        if self.owned is None:
+            return
+        if isinstance(self.owned, cf.Executor):
+            self.owned.shutdown(wait=True, cancel_futures=True)
+        else:
+            self.owned.close()
+
+
+def _pool_context():
+    """forkserver where there is one: workers fork from a clean, pre-imported server, not
+    from this (perhaps threaded: a notebook kernel, a progress bar) process."""
+    import multiprocessing as mp
+
+    if "forkserver" not in mp.get_all_start_methods():
+        return None
+    ctx = mp.get_context("forkserver")
+    ctx.set_forkserver_preload(["shotsmith.batch", "shotsmith.pipeline"])
+    return ctx
+
+
+def _failed(job: dict[str, Any], reason: str) -> dict[str, Any]:
+    record = _record(job, status="failed")
+    record["error"] = reason
+    return record
+
+
+def _stream(
+    task: Callable[[dict[str, Any]], dict[str, Any]],
+    jobs: list[dict[str, Any]],
+    fan: _Fanout,
+    window: int,
+) -> Iterator[dict[str, Any]]:
+    """Run ``task`` (:func:`.task.design_app`) over the jobs with at most ``window`` in
+    flight; yield records.
+
+    When a worker process dies, the pool is replaced and the apps that were in flight
+    are run again one at a time, so only the app that kills a worker is reported."""
+    if fan.executor is None:  # in this process: leave the thread settings alone
+        for job in jobs:
+            yield task({**job, "single_thread": False})
+        return
+    queue, alone = deque(jobs), deque()
+    pending: dict[cf.Future, tuple[dict[str, Any], int, bool]] = {}
+
+    def broken(job: dict[str, Any], generation: int, solo: bool, exc: BaseException):
+        if not fan.can_respawn:
+            return _failed(job, f"worker failed: {_reason(exc)}")
+        if generation == fan.generation:
+            fan.respawn()
+        if solo:
+            return _failed(
+                job,
+                "the worker process died while designing this app "
+                f"({_reason(exc)}); it ran alone, so it was this app",
+            )
+        alone.append(job)
+        return None
+
+    try:
+        while queue or alone or pending:
+            while True:
+                if alone:  # suspects of a dead worker: one at a time, nothing beside them
+                    if pending:
+                        break
+                    job, solo = alone.popleft(), True
+                elif queue and len(pending) < window:
+                    job, solo = queue.popleft(), False
+                else:
+                    break
+                try:
+                    pending[fan.executor.submit(task, job)] = (job, fan.generation, solo)
+                except cf.BrokenExecutor as exc:
+                    record = broken(job, fan.generation, solo, exc)
+                    if record is not None:
+                        yield record
+                if solo:
+                    break
+            if not pending:
+                continue
+            done, _ = cf.wait(list(pending), return_when=cf.FIRST_COMPLETED)
+            for fut in done:
+                job, generation, solo = pending.pop(fut)
+                try:
+                    yield fut.result()
+                except cf.BrokenExecutor as exc:
+                    record = broken(job, generation, solo, exc)
+                    if record is not None:
+                        yield record
+                except Exception as exc:  # the task could not run (e.g. a Dask KilledWorker)
+                    yield _failed(job, f"worker failed: {_reason(exc)}")
+    finally:
+        for fut in pending:
+            fut.cancel()
