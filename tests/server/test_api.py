@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from PIL import Image
 
 from shotsmith.server.app import create_app
-from shotsmith.server.validation import MAX_BODY_BYTES
+from shotsmith.server.limits import MAX_BODY_BYTES
 
 from .conftest import (
     KEY_A,

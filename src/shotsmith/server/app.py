@@ -28,6 +28,7 @@ from .auth import KeyRing
 from .collections import CollectionRunner
 from .errors import ErrorBody, install_error_handlers
 from .jobs import JobRunner, default_workers
+from .limits import MAX_BODY_BYTES, MAX_IMAGE_BYTES
 from .models import CollectionCreate, DesignJobCreate
 from .ratelimit import DEFAULT_LIMIT, DEFAULT_WINDOW, RateLimiter
 from .retention import DEFAULT_DAYS, RetentionSweeper
@@ -35,7 +36,6 @@ from .routers import ROUTERS
 from .state import ServerState
 from .store import Store
 from .uploads import BodyTracker, UploadSlots
-from .validation import MAX_BODY_BYTES, MAX_IMAGE_BYTES
 from .webhooks import DEFAULT_TIMEOUT, MAX_TIMEOUT, Notifier, Resolver, WebhookPolicy
 
 log = logging.getLogger("shotsmith.server")

@@ -2,7 +2,8 @@
 
 Requests are validated by hand in :mod:`.validation` (so limits are checked in a
 sensible order, before any image is decoded, and every message says what to fix);
-these models describe the same rules for /openapi.json and /docs.
+these models describe the same rules for /openapi.json and /docs. Both read the limits
+and patterns from :mod:`.limits`, and the validation takes the field names from here.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..stages.capture import CAPTURE_DEVICES
-from .validation import (
+from .limits import (
     BASE64_PATTERN,
     BUNDLE_ID_PATTERN,
     DEVICE_SIZE_PATTERN,

@@ -14,11 +14,11 @@ from .auth import AUTHENTICATED, KeyRing
 from .collections import CollectionRunner
 from .idempotency import InFlight
 from .jobs import JobRunner
+from .limits import MAX_BODY_BYTES, MAX_IMAGE_BYTES, MAX_IMAGES
 from .ratelimit import RateLimiter
 from .retention import RetentionSweeper
 from .store import Job, Store
 from .uploads import ANONYMOUS_DRAIN, UploadSlots
-from .validation import MAX_BODY_BYTES, MAX_IMAGE_BYTES, MAX_IMAGES
 from .webhooks import Notifier, WebhookPolicy
 
 

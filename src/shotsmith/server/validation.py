@@ -12,7 +12,6 @@ decoded into files (:class:`~.uploads.StagedImage`), checked here with
 
 from __future__ import annotations
 
-import math
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -26,38 +25,27 @@ from ..png import verify_png
 from ..stages.capture import CAPTURE_DEVICES, DEFAULT_SIZES, PLATFORMS
 from .errors import Problem
 from .jsonstream import JsonError, loads
+from .limits import (
+    DEVICE_SIZE_PATTERN,
+    DEVICES,
+    MAX_DEVICE_SIZES,
+    MAX_IMAGES,
+    MAX_NAME,
+    MAX_SCREEN,
+    MAX_URL,
+    TEMPLATES,
+)
+from .models import CollectionCreate, DesignImage, DesignJobCreate
 from .uploads import StagedImage
 from .webhooks import WebhookPolicy
-
-MAX_IMAGES = 10
-MAX_IMAGE_BYTES = 10 * 1024 * 1024  # "10 MB" read generously as 10 MiB decoded
-MAX_NAME = 200
-MAX_SCREEN = 100
-MAX_URL = 2048
-DEVICES = ("iphone-16-pro",)
-TEMPLATES = ("default",)
-#: Room for ten maximal images in base64 (+5% for JSON escapes such as ``\/``) and the rest.
-MAX_BODY_BYTES = int(MAX_IMAGES * 4 * math.ceil(MAX_IMAGE_BYTES / 3) * 1.05) + 1024 * 1024
-#: Text fields (project_name, screen): some visible character, no control characters.
-TEXT_PATTERN = r"^[^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f][^\x00-\x1f\x7f-\x9f]*$"
-#: An absolute http(s) URL with a host and no white space.
-WEBHOOK_URL_PATTERN = r"^[Hh][Tt][Tt][Pp][Ss]?://[^\s/?#@]*@?[^\s/?#]+([/?#]\S*)?$"
-#: A base64 PNG as images[].data takes it (a data: URL prefix, line breaks allowed).
-BASE64_PATTERN = r"^(data:[^,]*,)?[A-Za-z0-9+/=\s]+$"
-
-#: A device size as the collection endpoint takes it: inches as text, optionally
-#: qualified by platform ("6.9", "android:6.3").
-DEVICE_SIZE_PATTERN = r"^((ios|android):)?[0-9]{1,2}(\.[0-9]{1,2})?$"
-MAX_DEVICE_SIZES = 10
-MAX_COLLECTION_BODY = 64 * 1024
-COLLECTION_ID_PATTERN = r"^col_[0-9a-f]{20}$"
 
 _BUNDLE_ID = re.compile(BUNDLE_ID_PATTERN)
 _DEVICE_SIZE = re.compile(DEVICE_SIZE_PATTERN)
 _LOCALE = re.compile(LOCALE_PATTERN)
-_COLLECTION_FIELDS = ("platforms", "device_sizes", "locale")
-_TOP_FIELDS = ("images", "project_name", "bundle_id", "template", "webhook_url")
-_IMAGE_FIELDS = ("data", "screen", "device")
+# the fields a body may have: the request models' (one source for this check and the docs)
+_COLLECTION_FIELDS = tuple(CollectionCreate.model_fields)
+_TOP_FIELDS = tuple(DesignJobCreate.model_fields)
+_IMAGE_FIELDS = tuple(DesignImage.model_fields)
 #: Status of each :class:`~.jsonstream.JsonError` code.
 JSON_ERROR_STATUS = {
     "invalid_json": 400,

@@ -29,10 +29,11 @@ from ..dependencies import (
     storage_problem,
 )
 from ..errors import BAD_REQUEST, RETRY_AFTER, TOO_LARGE, UNAUTHORIZED, Problem, error_doc
+from ..limits import COLLECTION_ID_PATTERN, MAX_COLLECTION_BODY
 from ..models import CollectionCreated, CollectionDetail, CollectionList
 from ..state import ServerState
 from ..store import Collection, Idempotency, Project, new_collection_id
-from ..validation import COLLECTION_ID_PATTERN, MAX_COLLECTION_BODY, validate_collection_request
+from ..validation import validate_collection_request
 
 log = logging.getLogger("shotsmith.server")
 
