@@ -151,14 +151,10 @@ def create_app(
         )
         return notifier, runner, collections
 
-    notifier, runner, collections = new_runners()
     state = ServerState(
         store=store,
         keyring=KeyRing(store, api_keys or ()),
         limiter=RateLimiter(rate_limit, rate_window),
-        notifier=notifier,
-        runner=runner,
-        collections=collections,
         base_url=base_url,
         webhook_policy=policy,
         uploads=UploadSlots(max_uploads),
@@ -171,9 +167,9 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         state.lock_data_dir()
-        # fresh each start: an app may restart
-        state.notifier, state.runner, state.collections = new_runners()
-        notifier = state.notifier
+        # made here, fresh each start (an app may restart), and gone when it stops
+        notifier, runner, collections = new_runners()
+        state.notifier, state.runner, state.collections = notifier, runner, collections
         try:
             removed = await run_in_threadpool(store.remove_orphans)
             if removed:
@@ -187,29 +183,30 @@ def create_app(
                 )
             if state.retention is not None:
                 await run_in_threadpool(state.retention.start)
-            await run_in_threadpool(state.runner.start)
-            await run_in_threadpool(state.collections.start)
+            await run_in_threadpool(runner.start)
+            await run_in_threadpool(collections.start)
             state.started = True
             log.info(
                 "shotsmith server ready: data dir %s, %d worker process(es), up to %d "
                 "capture worker(s)",
                 store.data_dir,
-                state.runner.workers,
-                state.collections.workers,
+                runner.workers,
+                collections.workers,
             )
             yield
         finally:
             state.started = False
             stopping = time.monotonic()
-            state.collections.begin_stop()  # both wind down at once
-            await run_in_threadpool(state.runner.stop)
-            await run_in_threadpool(state.collections.stop)
+            collections.begin_stop()  # both wind down at once
+            await run_in_threadpool(runner.stop)
+            await run_in_threadpool(collections.stop)
             if state.retention is not None:
                 await run_in_threadpool(state.retention.stop)
             # webhooks under way get what is left of the grace period (at least 1 s), then
             # are recorded as failed; queued ones go out at the next start
             left = max(1.0, shutdown_grace - (time.monotonic() - stopping))
             await run_in_threadpool(notifier.close, left)
+            state.notifier = state.runner = state.collections = None
             store.close()
             state.unlock_data_dir()
             log.info("shotsmith server stopped")

@@ -29,13 +29,18 @@ def file_url(base_url: str, job: Job, relative_path: str) -> str:
 
 @dataclass
 class ServerState:
+    """Built once by :func:`.app.create_app`: the store (open before the server starts,
+    so the data-dir lock can fail cleanly), keys, limits and policies. What has a life
+    cycle (the webhook notifier, the job and collection runners and their processes) is
+    made by the lifespan at each start, and is None while the app is not running."""
+
     store: Store
     keyring: KeyRing
     limiter: RateLimiter
-    notifier: Notifier
-    runner: JobRunner
-    collections: CollectionRunner
     base_url: str | None
+    notifier: Notifier | None = None
+    runner: JobRunner | None = None
+    collections: CollectionRunner | None = None
     webhook_policy: WebhookPolicy = field(default_factory=WebhookPolicy)
     uploads: UploadSlots = field(default_factory=lambda: UploadSlots(4))
     in_flight: InFlight = field(default_factory=InFlight)
@@ -66,11 +71,11 @@ class ServerState:
         return [file_url(base, job, p) for p in job.outputs]
 
     def runner_notify(self) -> None:
-        if self.started:
+        if self.started and self.runner is not None:
             self.runner.notify()
 
     def collections_notify(self) -> None:
-        if self.started:
+        if self.started and self.collections is not None:
             self.collections.notify()
 
     # --- one server per data directory --------------------------------------------------
