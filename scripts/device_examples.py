@@ -27,6 +27,7 @@ from pathlib import Path
 from PIL import Image
 from playwright.sync_api import sync_playwright
 
+from shotsmith.stages.capture import CHROMIUM_ARGS
 from shotsmith.statusbar import StatusBarStyle, draw_status_bar
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -62,7 +63,7 @@ def raw_screenshots(app: str, work: Path) -> dict[str, Path]:
     """Chromium screenshots of every page of ``app`` per device: {device: folder}."""
     folders = {}
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         for name, ((width, height), scale, bar) in DEVICES.items():
             folder = work / f"{app}-{name}"
             folder.mkdir(parents=True, exist_ok=True)

@@ -33,7 +33,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import run
 
-from shotsmith.stages.capture import resolve_devices
+from shotsmith.stages.capture import CHROMIUM_ARGS, resolve_devices
 from shotsmith.statusbar import draw_status_bar
 
 OUT = run.REPO / "tests" / "data" / "realapps"
@@ -144,7 +144,7 @@ def photograph(name: str, out: Path, size: str) -> Path:
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(
-                executable_path="/usr/bin/chromium", args=["--no-sandbox", "--hide-scrollbars"]
+                executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS
             )
             context = browser.new_context(
                 viewport={"width": width_pt, "height": height_pt - band_pt},

@@ -25,16 +25,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from shotsmith.stages.capture import CHROMIUM_ARGS  # the switches capture launches with
+
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 VIEWPORT = {"width": 1400, "height": 1000}
 
 
