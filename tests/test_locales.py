@@ -263,6 +263,28 @@ def test_a_bad_locale_is_refused_with_what_to_do(tmp_path: Path, capsys):
     assert "--locale" in err and "ja-JP" in err
 
 
+def test_a_second_language_never_writes_over_the_first(tmp_path: Path, capsys):
+    """Designing the ja-JP set into the folder that holds the en-US one is refused, with
+    where to put it instead; the en-US set stays as it was."""
+    out = tmp_path / "out"
+    base = ["design", str(SAMPLES / "tasklane"), "--out", str(out), "--no-ocr", "--quiet"]
+    assert main(base) == 0
+    first = out / "tasklane" / "01_inbox.png"
+    before = first.read_bytes()
+    capsys.readouterr()
+    code = main([*base, "--locale", "ja-JP", "--copy", str(SAMPLES / "tasklane-ja.csv")])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "already holds a en-US set of tasklane; this one is ja-JP" in err
+    assert f"{out}/<locale>" in err and "Traceback" not in err
+    assert first.read_bytes() == before
+    rows = json.loads((out / "tasklane" / "design.json").read_text(encoding="utf-8"))
+    assert {r["locale"] for r in rows} == {"en-US"}
+    # where the message says: the Japanese set has a folder of its own
+    assert main([*base[:3], str(out / "ja-JP"), *base[5:], "--locale", "ja-JP"]) == 0
+    assert (out / "ja-JP" / "tasklane" / "01_inbox.png").is_file()
+
+
 def test_unicode_categories_only_no_ascii_letter_classes_in_copy_code():
     src = Path(rules.__file__).parent
     for path in [*src.glob("*.py"), Path(T.__file__)]:

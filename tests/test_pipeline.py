@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -277,3 +278,29 @@ def test_report_columns_are_listed_once():
     assert len(REPORT_COLUMNS) == len(set(REPORT_COLUMNS)), (
         "a column listed twice breaks design.json"
     )
+
+
+def test_cli_output_into_a_closed_pipe_is_no_traceback(tmp_path):
+    """`shotsmith ... | head -1`: when the reader has gone, the command stops quietly."""
+    read, write = os.pipe()
+    os.close(read)  # the reader is gone before the command prints
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "shotsmith.cli",
+            "keys",
+            "create",
+            "--data-dir",
+            str(tmp_path / "data"),
+            "--name",
+            "ci",
+        ],
+        stdout=write,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=60,
+    )
+    os.close(write)
+    assert "Traceback" not in proc.stderr, proc.stderr
+    assert proc.returncode == 141

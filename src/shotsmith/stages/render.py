@@ -367,26 +367,36 @@ def render(
 
 
 def _refuse_other_size(frame: pd.DataFrame, out_dir: Path) -> None:
-    """A set folder that holds a design of another store size is not written over: two
-    devices' or two sizes' sets of one app would silently replace each other's PNGs."""
+    """A set folder that holds a design of another store size or another language is not
+    written over: two devices', two sizes' or two locales' sets of one app would silently
+    replace each other's PNGs."""
     for app_id, rows in frame.groupby(C.APP_ID, sort=False):
         table = out_dir / str(app_id) / "design.json"
-        if not table.is_file() or C.LAYOUT_SIZE not in rows.columns:
+        if not table.is_file():
             continue
         try:
-            before = {str(r.get(C.LAYOUT_SIZE)) for r in json.loads(table.read_text("utf-8"))}
-        except (OSError, ValueError, AttributeError):
+            written = [r for r in json.loads(table.read_text("utf-8")) if isinstance(r, dict)]
+        except (OSError, ValueError, AttributeError, TypeError):
             continue  # not a table shotsmith wrote: nothing to compare with
-        now = set(rows[C.LAYOUT_SIZE].astype(str))
-        if before and "None" not in before and before != now:
-            from ..errors import InvalidOptionError
+        for column, option in (
+            (
+                C.LAYOUT_SIZE,
+                f"or name the size (--size / sizes=), which writes to {out_dir}/<size>/{app_id}/",
+            ),
+            (C.LOCALE, f"e.g. {out_dir}/<locale>"),
+        ):
+            if column not in rows.columns:
+                continue
+            before = {str(r.get(column)) for r in written}
+            now = set(rows[column].astype(str))
+            if before and "None" not in before and before != now:
+                from ..errors import InvalidOptionError
 
-            raise InvalidOptionError(
-                f"{table.parent} already holds a {', '.join(sorted(before))} set of "
-                f"{app_id}; this one is {', '.join(sorted(now))} and would replace its "
-                "screenshots. Design into another output folder, or name the size "
-                f"(--size / sizes=), which writes to {out_dir}/<size>/{app_id}/."
-            )
+                raise InvalidOptionError(
+                    f"{table.parent} already holds a {', '.join(sorted(before))} set of "
+                    f"{app_id}; this one is {', '.join(sorted(now))} and would replace its "
+                    f"screenshots. Design into another output folder ({option})."
+                )
 
 
 def render_threads(threads: int | None, rows: int) -> int:
