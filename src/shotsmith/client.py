@@ -9,9 +9,9 @@
         done = api.wait(job["job_id"])
         paths = api.download(done, "out/")
 
-Design-job responses are returned as the JSON objects the spec describes (plain
+Design-job responses are returned as the JSON objects docs/api.md describes (plain
 dicts). Screenshot collections come back as one normalised :class:`Collection`,
-whichever of the spec's two response shapes the server sends (:func:`parse_collection`)::
+whichever of the API's two response shapes the server sends (:func:`parse_collection`)::
 
     with Client("http://127.0.0.1:8787", api_key) as api:
         created = api.create_collection("pocket-budget", device_sizes=["6.9"])
@@ -99,7 +99,7 @@ class CollectionScreenshot:
 
 @dataclass(frozen=True)
 class Collection:
-    """A screenshot collection (spec 2.2), from shape A (``{"collection": {...}}``) or
+    """A screenshot collection (docs/api.md), from shape A (``{"collection": {...}}``) or
     shape B (flat ``{"collectionId", "status", "createdAt", "screenshots"}``).
 
     ``screenshots`` are the raw captures (shape A only); ``generated_screenshots`` the
@@ -126,7 +126,7 @@ class Collection:
 
 @dataclass(frozen=True)
 class CollectionSummary:
-    """An element of the list response (spec 2.1)."""
+    """An element of the list response (docs/api.md)."""
 
     id: str
     status: str
@@ -373,7 +373,7 @@ class Client:
                 delay = min(delay * 2, 8.0)
         raise AssertionError("unreachable")  # pragma: no cover
 
-    # --- design jobs (spec 4.4, 4.5) --------------------------------------------------------
+    # --- design jobs (docs/api.md, "Design jobs") --------------------------------------------
     def create_design_job(
         self,
         images: pd.DataFrame | ImageSource | Sequence[ImageSource],
@@ -488,7 +488,7 @@ class Client:
                 time.sleep(min(pause, left))
             delay = min(delay * 1.5, max_interval)
 
-    # --- screenshot collections (spec 4.1-4.3) ----------------------------------------------
+    # --- screenshot collections (docs/api.md, "Screenshot collections") ----------------------
     def _collections_path(self, project_id: str) -> str:
         return f"/v1/projects/{quote(project_id, safe='')}/screenshots"
 

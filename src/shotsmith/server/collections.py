@@ -1,4 +1,4 @@
-"""Screenshot collections (spec 2.1, 2.2, 3.1, 4.1-4.3): capture, then design.
+"""Screenshot collections (docs/api.md, "Screenshot collections"): capture, then design.
 
 A collection runs in two phases, each a task in a worker process of its own pool
 (so a capture never holds up design jobs, and Chromium never runs on the event loop):
@@ -12,7 +12,7 @@ A collection runs in two phases, each a task in a worker process of its own pool
    captured device, at that device's store size, into ``collections/<id>/out/``.
 
 Then ``completed``, or ``failed`` with ``error`` (a text message, as for design jobs).
-A new collection is ``capturing`` from the start (the spec has no queued state); one
+A new collection is ``capturing`` from the start (the API has no queued state); one
 waiting for a worker has no claim. Restart rules are the design jobs' (see
 :mod:`.jobs`): a collection a killed server held is taken up again in the phase it was
 in; after ``max_attempts`` interruptions it fails.

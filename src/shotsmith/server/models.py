@@ -213,7 +213,7 @@ class CollectionCreate(BaseModel):
 class CollectionCreated(BaseModel):
     model_config = ConfigDict(title="CollectionCreated")
 
-    collectionId: str  # the spec's (camelCase) field names
+    collectionId: str  # the API's (camelCase) field names
     status: Literal["capturing"]
 
 

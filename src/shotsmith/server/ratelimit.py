@@ -1,4 +1,4 @@
-"""Per-key sliding-window rate limit for creating design jobs (spec section 8).
+"""Per-key sliding-window rate limit for creating design jobs (docs/api.md, "Rate limit").
 
 Every ``POST /v1/design`` by an authenticated key that gets past the limiter
 counts, whatever happens to it next (accepted, or refused as invalid): that is

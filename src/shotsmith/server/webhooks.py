@@ -1,4 +1,4 @@
-"""Best-effort webhooks (spec section 6): one POST per finished job, no retry, never to
+"""Best-effort webhooks (docs/api.md, "Webhooks"): one POST per finished job, no retry, never to
 the server's own network, each within one deadline, fairly shared between API keys.
 
 Where a webhook may go. A webhook URL is a request the server makes on a client's
@@ -60,7 +60,7 @@ _NAT64 = ipaddress.ip_network("64:ff9b::/96")
 
 
 def webhook_body(job: Job, output_urls: list[str]) -> dict[str, Any]:
-    """Exactly the spec's event bodies."""
+    """Exactly the documented event bodies (docs/api.md, "Webhooks")."""
     if job.status == "completed":
         return {"job_id": job.job_id, "status": "completed", "output_urls": output_urls}
     return {"job_id": job.job_id, "status": "failed", "error": job.error or ""}

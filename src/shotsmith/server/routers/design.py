@@ -70,7 +70,8 @@ UPLOAD_ADVICE = "Send at most 10 images of at most 10 MiB each."
 
 
 def job_view(job: Job, output_urls: list[str]) -> dict:
-    """Exactly the spec's fields for the job's state (section 4.5), in the spec's order."""
+    """Exactly the documented fields for the job's state, in order (docs/api.md, "GET
+    /v1/design/{job_id}")."""
     view: dict = {"job_id": job.job_id, "status": job.status, "created_at": job.created_at}
     if job.status == "completed":
         view["completed_at"] = job.finished_at

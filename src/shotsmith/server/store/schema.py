@@ -45,7 +45,8 @@ MIGRATIONS: list[list[str]] = [
     ],
     [
         # 2: projects (registered by the operator, visible to every key) and their screenshot
-        # collections (spec 4.1-4.3), each owned by the key hash that created it.
+        # collections (docs/api.md, "Screenshot collections"), each owned by the key hash
+        # that created it.
         """
     CREATE TABLE projects (
         project_id  TEXT PRIMARY KEY,
