@@ -61,8 +61,10 @@ DEV_CSV = Path(os.environ.get("SHOTSMITH_DOMAINS_CSV") or DATA / "domains_dev.cs
 
 # Floors: a little under what the train-half model measured when it was fitted (see the
 # model's provenance and benchmarks/domain_accuracy.py), so a regression fails. The test
-# half measured 88.1% (334 of 379); issue 12 asks for 90%, not reached yet, so the floor
-# sits just under the measured figure rather than at the goal.
+# half measured 87.6% (332 of 379) with the model refitted with class balance 0.5 and 59
+# more extra rows (88.1%, 334 of 379, before; both chosen by train-CV only); issue 12 asks
+# for 90%, not reached yet, so the floor sits just under the measured figure rather than at
+# the goal.
 TEST_HALF_FLOOR = 0.875
 TEST_HALF_NO_TEXT_FLOOR = 0.75
 DEV_FLOOR = 0.85
