@@ -11,9 +11,12 @@ demo: setup
 test: setup
 	@.venv/bin/python -m pytest -q
 
-# The quick loop while editing (no browser, no live server, no notebooks, nothing slow: under a minute).
+# The quick loop while editing (no browser, no live server, no notebooks, nothing slow: under a
+# minute). Files it deselects whole are not imported (tests/conftest.py), nor the plugins
+# only they use.
 test-fast: setup
-	@.venv/bin/python -m pytest -q -m "not slow and not browser and not live_server and not notebook"
+	@.venv/bin/python -m pytest -q -m "not slow and not browser and not live_server and not notebook" \
+		-p no:nb_regression -p no:schemathesis -p no:hypothesispytest
 
 lint: setup
 	@.venv/bin/ruff check src tests benchmarks scripts

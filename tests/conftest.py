@@ -74,7 +74,39 @@ FILE_MARKERS: dict[str, tuple[str, ...]] = {
     "server/test_collections.py": ("live_server",),
     "server/test_retention.py": ("live_server",),
     "server/test_webhook_safety.py": ("live_server",),
+    "server/test_schemathesis.py": ("slow",),  # generated requests, hundreds of them
 }
+
+
+def _file_markers(path: Path) -> tuple[str, ...] | None:
+    tests = Path(__file__).resolve().parent
+    try:
+        relative = path.resolve().relative_to(tests).as_posix()
+    except ValueError:
+        return None
+    if relative.startswith("notebooks/"):
+        return ("notebook",)
+    return FILE_MARKERS.get(relative)
+
+
+def pytest_ignore_collect(collection_path, config):
+    """A file whose every test the -m expression deselects is not even imported (the quick
+    loop need not load Playwright, nbformat or schemathesis to deselect their tests)."""
+    markers = _file_markers(Path(collection_path))
+    expression = config.getoption("markexpr", "")
+    if not markers or not expression or not collection_path.suffix == ".py":
+        return None
+    try:
+        from _pytest.mark.expression import Expression
+
+        compiled = Expression.compile(expression)
+    except Exception:  # pragma: no cover - another pytest: collect as usual
+        return None
+    # deselected whatever other markers its tests carry
+    for others in (False, True):
+        if compiled.evaluate(lambda name, others=others, **_: name in markers or others):
+            return None
+    return True
 
 
 def pytest_collection_modifyitems(config, items):

@@ -281,6 +281,7 @@ def test_two_sizes_into_one_out_are_both_kept(tmp_path: Path, capsys):
     assert str(out / "6.9" / "trailhead" / "design.json") in tables
 
 
+@pytest.mark.slow
 def test_design_takes_sizes_and_reads_the_screens_once(tmp_path: Path):
     raw = raw_set(tmp_path / "trailhead", (1206, 2622), "iphone", count=2)
     frame = ss.design(raw, sizes=["6.9", "6.3"], out_dir=tmp_path / "out", ocr=False)

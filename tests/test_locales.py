@@ -263,6 +263,7 @@ def test_a_bad_locale_is_refused_with_what_to_do(tmp_path: Path, capsys):
     assert "--locale" in err and "ja-JP" in err
 
 
+@pytest.mark.slow
 def test_a_second_language_never_writes_over_the_first(tmp_path: Path, capsys):
     """Designing the ja-JP set into the folder that holds the en-US one is refused, with
     where to put it instead; the en-US set stays as it was."""

@@ -431,6 +431,7 @@ def test_rate_limit_default_is_10_per_minute_per_key(tmp_path):
     assert app.state.server.store.count_jobs() == 2
 
 
+@pytest.mark.slow
 def test_rate_limit_recovers_after_the_window(tmp_path):
     app = create_app(tmp_path, api_keys=[KEY_A], rate_limit=2, rate_window=1.0)
     client = TestClient(app)
