@@ -150,12 +150,8 @@ def key_changes(old: dict[str, Any] | None, new: dict[str, Any]) -> list[str]:
         elif part == "inputs":
             changes.append(_input_changes(was, value))
         elif part == "template":
-            old_name = was.get("name") if isinstance(was, dict) else was
-            changes.append(
-                f"template {old_name} -> {value['name']}"
-                if old_name != value["name"]
-                else f"template {value['name']!r} was edited"
-            )
+            edited = f"template {value['name']!r} was edited"
+            changes.append(_renamed("template", was, value, "name", otherwise=edited))
         elif part == "app":
             was = was if isinstance(was, dict) else {}
             changes += [
@@ -166,15 +162,18 @@ def key_changes(old: dict[str, Any] | None, new: dict[str, Any]) -> list[str]:
         elif part == "about":
             changes.append("the about text changed")
         elif part == "ocr":
-            old_opt = was.get("option") if isinstance(was, dict) else was
-            changes.append(
-                f"ocr {old_opt} -> {value['option']}"
-                if old_opt != value["option"]
-                else f"OCR engine changed ({was.get('engine')} -> {value.get('engine')})"
-            )
+            before = was.get("engine") if isinstance(was, dict) else None
+            engine = f"OCR engine changed ({before} -> {value.get('engine')})"
+            changes.append(_renamed("ocr", was, value, "option", otherwise=engine))
         else:
             changes.append(f"{part} {_short(was)} -> {_short(value)}")
     return changes
+
+
+def _renamed(part: str, was: Any, value: dict[str, Any], field: str, *, otherwise: str) -> str:
+    """``part old -> new`` when the key's ``field`` changed, else ``otherwise`` (what else did)."""
+    before = was.get(field) if isinstance(was, dict) else was
+    return f"{part} {before} -> {value[field]}" if before != value[field] else otherwise
 
 
 def _short(value: Any) -> str:
