@@ -37,6 +37,7 @@ from ...errors import InputFileError
 from ...grounding import (
     grounding_problems,
 )
+from ...ids import is_locale
 from .evidence import as_text
 from .rules import headline_problems, subtitle_problems
 from .writer import SetContext, _reads_english, proper_words
@@ -69,7 +70,6 @@ def _locale_key(value: object) -> str:
 
 _STRINGS_ENTRY = re.compile(r'"((?:[^"\\]|\\.)*)"\s*=\s*"((?:[^"\\]|\\.)*)"\s*;')
 _STRINGS_COMMENT = re.compile(r"/\*.*?\*/|^\s*//[^\n]*", re.DOTALL | re.MULTILINE)
-_LOCALE_DIR = re.compile(r"^[a-z]{2,3}([-_][A-Za-z0-9]{2,8})*$", re.IGNORECASE)
 
 
 def _unescape(text: str) -> str:
@@ -121,7 +121,7 @@ def _frameit_table(path: Path) -> pd.DataFrame:
         folders = [path.parent]
     rows: dict[tuple[str, str], dict[str, str]] = {}
     for folder in folders:
-        locale = folder.name if _LOCALE_DIR.match(folder.name) else ""
+        locale = folder.name if is_locale(folder.name) else ""
         for stem, column in (("title", "headline"), ("keyword", "subtitle")):
             file = folder / f"{stem}.strings"
             if not file.is_file():
