@@ -334,3 +334,12 @@ def test_right_to_left_captions_are_mirrored_in_a_left_aligned_template(tmp_path
     # the Arabic headline hugs the right margin as the Latin one hugs the left
     assert abs((width - right) - o_left) <= 12, (left, right, o_left, o_right)
     assert left > o_left + 40
+    # and the layout measured its contrast where it is drawn: the scene's box is the ink's
+    scene = (
+        json.loads(row["layout_scene"])
+        if isinstance(row["layout_scene"], str)
+        else row["layout_scene"]
+    )
+    texts = scene["texts"] if isinstance(scene, dict) else [t.__dict__ for t in scene.texts]
+    x, _, w, _ = next(t for t in texts if t["role"] == "headline")["box"]
+    assert abs(x - left) <= 12 and abs(x + w - right) <= 12, (x, w, left, right)

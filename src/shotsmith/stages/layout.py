@@ -41,7 +41,7 @@ from ..templates import (  # noqa: F401  (re-exported: the old home of these nam
     load_template,
     project_layouts_dir,
 )
-from ..text import fit_size, font_for, ink_box, load_font, wrap_balanced
+from ..text import fit_size, font_for, ink_box, load_font, paragraph_rtl, wrap_balanced
 from .render import background_region
 
 log = logging.getLogger("shotsmith")
@@ -244,6 +244,7 @@ def _plan_set(
             h_lh,
             s_lh,
             tx["align"],
+            W,
         )
         for cap in captions
     ]
@@ -380,9 +381,11 @@ def _hole(device, sx: int, sy: int, screen_w: int, s: float) -> list[int] | None
 
 
 def _caption_blocks(
-    cap, x, anchor, block_top, h_size, s_size, h_lh, s_lh, align
+    cap, x, anchor, block_top, h_size, s_size, h_lh, s_lh, align, width
 ) -> list[TextBlock]:
-    """Headline and subtitle blocks placed at ``block_top``, boxes measured by their ink."""
+    """Headline and subtitle blocks placed at ``block_top``, boxes measured by their ink
+    where render draws it: right-to-left text in a left-aligned template from the mirrored
+    margin (``render_scene``), so the contrast is checked on the pixels behind it."""
     blocks = []
     for role, lines, font, base, lh, size_px in (
         ("headline", cap["hlines"], cap["hfont"], cap["h_base"], h_lh, h_size),
@@ -391,7 +394,13 @@ def _caption_blocks(
         if not lines:
             continue
         baseline = block_top + base
-        boxes = [ink_box(line, font, x, baseline + j * lh, anchor) for j, line in enumerate(lines)]
+        ink_x, ink_anchor = x, anchor
+        if align == "left" and paragraph_rtl(" ".join(lines)):
+            ink_x, ink_anchor = width - x, "rs"
+        boxes = [
+            ink_box(line, font, ink_x, baseline + j * lh, ink_anchor)
+            for j, line in enumerate(lines)
+        ]
         x0, y0 = int(min(b[0] for b in boxes)), int(min(b[1] for b in boxes))
         x1 = int(np.ceil(max(b[2] for b in boxes)))
         y1 = int(np.ceil(max(b[3] for b in boxes)))
