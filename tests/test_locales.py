@@ -217,7 +217,10 @@ def test_cli_japanese_set_from_the_users_copy_exports_for_deliver(tmp_path: Path
         ]
     )
     assert code == 0
-    rows = json.loads((out / "tasklane" / "design.json").read_text(encoding="utf-8"))
+    raw = (out / "tasklane" / "design.json").read_text(encoding="utf-8")
+    assert "今日やることがひと目でわかる" in raw and "\\u" not in raw  # readable, not escaped
+    assert "今日やることがひと目でわかる" in (out / "tasklane" / "design.csv").read_text("utf-8")
+    rows = json.loads(raw)
     by_screen = {r["screen"]: r for r in rows}
     assert {r["locale"] for r in rows} == {"ja-JP"}
     assert by_screen["today"]["copy_headline"] == "今日やることがひと目でわかる"

@@ -447,16 +447,23 @@ def write_report(frame: pd.DataFrame, out_dir: str | Path) -> dict[str, Path]:
         folder = Path(out_dir) / str(app_id)
         folder.mkdir(parents=True, exist_ok=True)
         records = report(rows)
+        # UTF-8 as written (a Japanese caption reads as Japanese); a lone surrogate from a
+        # hand-made manifest is kept as its JSON escape rather than failing the write
         (folder / "design.json").write_text(
-            json.dumps(records, indent=2, default=str) + "\n", encoding="utf-8"
+            json.dumps(records, indent=2, default=str, ensure_ascii=False) + "\n",
+            encoding="utf-8",
+            errors="backslashreplace",
         )
         flat = pd.DataFrame(
             [
-                {k: (json.dumps(v) if isinstance(v, (list, dict)) else v) for k, v in r.items()}
+                {
+                    k: (json.dumps(v, ensure_ascii=False) if isinstance(v, (list, dict)) else v)
+                    for k, v in r.items()
+                }
                 for r in records
             ]
         )
-        flat.to_csv(folder / "design.csv", index=False)
+        flat.to_csv(folder / "design.csv", index=False, errors="backslashreplace")
         written[str(app_id)] = folder / "design.json"
     return written
 
