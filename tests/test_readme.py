@@ -56,12 +56,10 @@ PLACEHOLDER_HOSTS = ("scheduler", "HOST")
 #: Commands (as written, comment dropped) that are not run, and why.
 NOT_RUN = {
     "make test": "it runs this very test suite (CI runs it: .ci/run)",
-    '.venv/bin/python -m pytest tests/test_notebooks.py tests/test_batch.py -m "not slow"': (
+    ".venv/bin/python -m pytest tests/test_notebooks.py tests/test_batch.py": (
         "it runs tests of this suite"
     ),
-    '.venv/bin/python -m pytest tests/test_readme.py tests/test_notebooks.py -m "slow"': (
-        "it runs tests of this suite, this one included"
-    ),
+    ".venv/bin/python -m pytest tests/test_readme.py": "it runs this very test",
     ".venv/bin/python benchmarks/batch.py": "a benchmark of several minutes (run it by hand)",
     "shotsmith capture http://127.0.0.1:5000/ --out captured --login maya:secret": (
         "it signs in to your own app on port 5000; the bundled sample apps have no sign-in"
