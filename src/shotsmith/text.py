@@ -108,6 +108,17 @@ def paragraph_rtl(text: str) -> bool:
     return False
 
 
+def caption_origin(align: str, x: int, text: str, canvas_width: int) -> tuple[int, str]:
+    """Where a caption line is drawn from and Pillow's anchor for it: centred on ``x``, or
+    from the left margin ``x``; right-to-left text in a left-aligned template starts at the
+    mirrored margin. Layout measures the ink and render draws it from the same origin."""
+    if align == "center":
+        return x, "ms"
+    if paragraph_rtl(text):
+        return canvas_width - x, "rs"
+    return x, "ls"
+
+
 @functools.lru_cache(maxsize=64)
 def find_font(family: str, weight: int = 400, *, fallback: bool = True) -> str:
     """Path of an installed font file for ``family`` at the nearest available weight

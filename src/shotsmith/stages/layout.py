@@ -41,7 +41,7 @@ from ..templates import (  # noqa: F401  (re-exported: the old home of these nam
     load_template,
     project_layouts_dir,
 )
-from ..text import fit_size, font_for, ink_box, load_font, paragraph_rtl, wrap_balanced
+from ..text import caption_origin, fit_size, font_for, ink_box, load_font, wrap_balanced
 from .render import background_region
 
 log = logging.getLogger("shotsmith")
@@ -159,7 +159,6 @@ def _plan_set(
     s_lh = round(s_size * tx["subtitle_line_height"])
     gap = round(tx["gap"] * h_size)
     x = W // 2 if tx["align"] == "center" else margin
-    anchor = "ms" if tx["align"] == "center" else "ls"
 
     # caption blocks at the top, measured by their ink
     captions = []
@@ -237,7 +236,6 @@ def _plan_set(
         _caption_blocks(
             cap,
             x,
-            anchor,
             top + max(0, (band_bottom - top - cap["height"]) // 2),
             h_size,
             s_size,
@@ -380,12 +378,10 @@ def _hole(device, sx: int, sy: int, screen_w: int, s: float) -> list[int] | None
     return [sx + (screen_w - dd) // 2, sy + round(t * s), dd, dd]
 
 
-def _caption_blocks(
-    cap, x, anchor, block_top, h_size, s_size, h_lh, s_lh, align, width
-) -> list[TextBlock]:
+def _caption_blocks(cap, x, block_top, h_size, s_size, h_lh, s_lh, align, width) -> list[TextBlock]:
     """Headline and subtitle blocks placed at ``block_top``, boxes measured by their ink
-    where render draws it: right-to-left text in a left-aligned template from the mirrored
-    margin (``render_scene``), so the contrast is checked on the pixels behind it."""
+    where render draws it (``caption_origin``: right-to-left text in a left-aligned
+    template from the mirrored margin), so the contrast is checked on the pixels behind it."""
     blocks = []
     for role, lines, font, base, lh, size_px in (
         ("headline", cap["hlines"], cap["hfont"], cap["h_base"], h_lh, h_size),
@@ -394,9 +390,7 @@ def _caption_blocks(
         if not lines:
             continue
         baseline = block_top + base
-        ink_x, ink_anchor = x, anchor
-        if align == "left" and paragraph_rtl(" ".join(lines)):
-            ink_x, ink_anchor = width - x, "rs"
+        ink_x, ink_anchor = caption_origin(align, x, " ".join(lines), width)
         boxes = [
             ink_box(line, font, ink_x, baseline + j * lh, ink_anchor)
             for j, line in enumerate(lines)

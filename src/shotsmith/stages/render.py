@@ -29,7 +29,7 @@ from ..io import open_image
 from ..png import encode_png, write_png
 from ..scene import Background, DeviceFrame, Scene, as_scene
 from ..statusbar import StatusBarStyle, paint_status_bar
-from ..text import draw_line, load_font, paragraph_rtl
+from ..text import caption_origin, draw_line, load_font
 
 SUPERSAMPLE = 4  # antialiasing factor for curved edges
 
@@ -269,9 +269,7 @@ def render_scene(
     draw = ImageDraw.Draw(canvas)
     for block in scene.texts:
         font = load_font(block.font, block.size)
-        x, anchor = block.x, "ms" if block.align == "center" else "ls"
-        if block.align == "left" and paragraph_rtl(block.text):
-            x, anchor = scene.width - block.x, "rs"  # right-to-left: mirror the margin
+        x, anchor = caption_origin(block.align, block.x, block.text, scene.width)
         for i, line in enumerate(block.lines):
             draw_line(
                 draw,
