@@ -314,7 +314,7 @@ def render(
     rows = [row for _, row in frame.iterrows()]
     workers = render_threads(threads, len(rows))
     if out_dir is not None:
-        _refuse_other_size(frame, Path(out_dir))
+        _refuse_another_set(frame, Path(out_dir))
 
     def one(row: pd.Series) -> tuple[str, bytes | None, int, int, float]:
         start = time.perf_counter()
@@ -364,7 +364,7 @@ def render(
     return frame
 
 
-def _refuse_other_size(frame: pd.DataFrame, out_dir: Path) -> None:
+def _refuse_another_set(frame: pd.DataFrame, out_dir: Path) -> None:
     """A set folder that holds a design of another store size or another language is not
     written over: two devices', two sizes' or two locales' sets of one app would silently
     replace each other's PNGs."""
@@ -388,8 +388,6 @@ def _refuse_other_size(frame: pd.DataFrame, out_dir: Path) -> None:
             before = {str(r.get(column)) for r in written}
             now = set(rows[column].astype(str))
             if before and "None" not in before and before != now:
-                from ..errors import InvalidOptionError
-
                 raise InvalidOptionError(
                     f"{table.parent} already holds a {', '.join(sorted(before))} set of "
                     f"{app_id}; this one is {', '.join(sorted(now))} and would replace its "
