@@ -81,6 +81,7 @@ from ..columns import (
 from ..errors import InvalidOptionError
 from ..grounding import allowed_words, grounding_problems  # noqa: F401  (public here too)
 from .captions import rules as _rules
+from .captions.backends import BACKENDS, GROUNDED
 from .captions.evidence import (  # noqa: F401  (the public names of write_copy's parts)
     CasePolicy,
     Phrase,
@@ -134,9 +135,6 @@ def __getattr__(name: str) -> object:
 # --------------------------------------------------------------------------------------
 # The stage
 # --------------------------------------------------------------------------------------
-
-BACKENDS = ("grounded", "phrasebank", "llm", "auto")  # "phrasebank": the earlier name
-GROUNDED = "grounded"
 
 
 def _confident(value: object) -> bool:
