@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from ..errors import InvalidOptionError
 from ..ids import is_locale
 from . import options
 from .output import log_to_stderr, progress_lines, say_when_llm_unused
@@ -69,12 +70,10 @@ def run(args: argparse.Namespace) -> int:
 
     out = args.out or Path("out")
     if args.locale is not None and not is_locale(args.locale):
-        print(
-            f"shotsmith design: --locale {args.locale!r} is not a locale code; use one such "
-            "as ja-JP, ar-SA, de-DE or zh-Hans.",
-            file=sys.stderr,
+        raise InvalidOptionError(
+            f"--locale {args.locale!r} is not a locale code; use one such as ja-JP, ar-SA, "
+            "de-DE or zh-Hans."
         )
-        return 2
     log_to_stderr(args.command)
     source = _read_source(args)
     frame = design(
