@@ -79,6 +79,7 @@ FILE_MARKERS: dict[str, tuple[str, ...]] = {
 
 
 def _file_markers(path: Path) -> tuple[str, ...] | None:
+    """The markers every test of the file at ``path`` carries (FILE_MARKERS, notebooks/)."""
     tests = Path(__file__).resolve().parent
     try:
         relative = path.resolve().relative_to(tests).as_posix()
@@ -94,7 +95,7 @@ def pytest_ignore_collect(collection_path, config):
     loop need not load Playwright, nbformat or schemathesis to deselect their tests)."""
     markers = _file_markers(Path(collection_path))
     expression = config.getoption("markexpr", "")
-    if not markers or not expression or not collection_path.suffix == ".py":
+    if not markers or not expression or collection_path.suffix != ".py":
         return None
     try:
         from _pytest.mark.expression import Expression
@@ -110,16 +111,9 @@ def pytest_ignore_collect(collection_path, config):
 
 
 def pytest_collection_modifyitems(config, items):
-    tests = Path(__file__).resolve().parent
     for item in items:
-        try:
-            relative = Path(str(item.fspath)).resolve().relative_to(tests).as_posix()
-        except ValueError:
-            continue
-        for marker in FILE_MARKERS.get(relative, ()):
+        for marker in _file_markers(Path(str(item.fspath))) or ():
             item.add_marker(marker)
-        if relative.startswith("notebooks/"):
-            item.add_marker("notebook")
 
 
 def in_ci() -> bool:
