@@ -14,7 +14,7 @@ from typing import Annotated, Any
 from fastapi import Depends, Request
 from fastapi.concurrency import run_in_threadpool
 
-from . import idempotency
+from . import errors, idempotency
 from .auth import ApiKeyOwner
 from .errors import RETRY_AFTER, Problem, error_doc
 from .state import ServerState
@@ -35,19 +35,9 @@ State = Annotated[ServerState, Depends(get_state)]
 
 
 def storage_problem(exc: BaseException) -> Problem:
-    """503 ``storage_unavailable``: the data directory or database cannot be written."""
-    if isinstance(exc, OSError):
-        detail = exc.strerror or type(exc).__name__
-    else:
-        detail = str(exc) or type(exc).__name__
+    """503 ``storage_unavailable`` (see :func:`.errors.storage_problem`), logged."""
     log.error("storage unavailable: %s", exc)
-    return Problem(
-        503,
-        "storage_unavailable",
-        f"The server cannot store the request right now ({detail}); it is a "
-        "problem on the server's side. Try again later.",
-        {"Retry-After": "30"},
-    )
+    return errors.storage_problem(exc)
 
 
 async def read_body(request: Request, limit: int, advice: str, digest: Any = None) -> bytes:

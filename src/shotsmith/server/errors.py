@@ -54,7 +54,7 @@ class ErrorBody(BaseModel):
     error: ErrorDetail
 
 
-def errorerror_doc(
+def error_response(
     status: int, code: str, message: str, headers: dict[str, str] | None = None
 ) -> JSONResponse:
     return JSONResponse(
@@ -150,15 +150,34 @@ async def _drain(request: Request) -> None:
         await drain_unread(request, state.drain_limit(request))
 
 
-def storage_unavailable(exc: BaseException) -> JSONResponse:
-    detail = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
-    return errorerror_doc(
+_SERVER_PATH = re.compile(r"(?<![\w:/])/(?:[\w.@+-]+/)+([\w.@+-]+)")
+
+
+def _last_part(match: re.Match[str]) -> str:
+    """A server path in a message becomes its last part: clients never see the layout."""
+    return match.group(1)
+
+
+def storage_problem(exc: BaseException) -> Problem:
+    """503 ``storage_unavailable`` with ``Retry-After``: the data directory or database
+    cannot be read or written. The one answer for a storage failure, whether a route
+    catches it, the library raises :class:`~shotsmith.errors.StorageError` or an
+    ``OSError``/``sqlite3.Error`` escapes."""
+    if isinstance(exc, OSError) and exc.strerror:  # errno's words, without the path
+        detail = exc.strerror
+    else:
+        detail = _SERVER_PATH.sub(_last_part, str(exc)) or type(exc).__name__
+    return Problem(
         503,
         "storage_unavailable",
         f"The server cannot store or read its data right now ({detail}); it is a problem on "
         "the server's side. Try again later.",
         {"Retry-After": "30"},
     )
+
+
+def problem_response(problem: Problem) -> JSONResponse:
+    return error_response(problem.status, problem.code, problem.message, problem.headers)
 
 
 #: The library's errors as HTTP answers, in one place: the nearest class in an error's MRO
@@ -176,18 +195,10 @@ STATUS_OF: dict[type[lib.ShotsmithError], tuple[int, str]] = {
     lib.NotFoundError: (404, "not_found"),
     lib.ConflictError: (409, "conflict"),
     lib.RemoteError: (502, "bad_gateway"),
-    lib.StorageError: (503, "storage_unavailable"),
+    lib.StorageError: (503, "storage_unavailable"),  # answered by storage_problem
     lib.ToolMissingError: (503, "unavailable"),
     lib.ShotsmithError: (422, "invalid_request"),
 }
-
-
-_SERVER_PATH = re.compile(r"(?<![\w:/])/(?:[\w.@+-]+/)+([\w.@+-]+)")
-
-
-def _last_part(match: re.Match[str]) -> str:
-    """A server path in a message becomes its last part: clients never see the layout."""
-    return match.group(1)
 
 
 def status_for(exc: lib.ShotsmithError) -> tuple[int, str]:
@@ -202,6 +213,11 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(lib.ShotsmithError)
     async def _library(request: Request, exc: lib.ShotsmithError) -> JSONResponse:
         await _drain(request)
+        if isinstance(exc, lib.StorageError):
+            log.error(
+                "storage error on %s %s: %s", request.method, redact_path(request.url.path), exc
+            )
+            return problem_response(storage_problem(exc))
         status, code = status_for(exc)
         if status >= 500:
             log.error(
@@ -211,13 +227,13 @@ def install_error_handlers(app: FastAPI) -> None:
                 redact_path(request.url.path),
                 exc,
             )
-        return errorerror_doc(status, code, _SERVER_PATH.sub(_last_part, str(exc)))
+        return error_response(status, code, _SERVER_PATH.sub(_last_part, str(exc)))
 
     @app.exception_handler(Problem)
     async def _problem(request: Request, exc: Problem) -> JSONResponse:
         if exc.code != "body_too_large":  # a body over the limit is not read any further
             await _drain(request)
-        return errorerror_doc(exc.status, exc.code, exc.message, exc.headers)
+        return problem_response(exc)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -238,7 +254,7 @@ def install_error_handlers(app: FastAPI) -> None:
             )
         else:
             message = str(exc.detail)
-        return errorerror_doc(exc.status_code, code, message, headers or None)
+        return error_response(exc.status_code, code, message, headers or None)
 
     @app.exception_handler(RequestValidationError)
     async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -251,24 +267,24 @@ def install_error_handlers(app: FastAPI) -> None:
             if where
             else str(first.get("msg", "invalid request"))
         )
-        return errorerror_doc(422, "invalid_request", message + ".")
+        return error_response(422, "invalid_request", message + ".")
 
     @app.exception_handler(sqlite3.Error)
     async def _database(request: Request, exc: sqlite3.Error) -> JSONResponse:
         log.error("database error on %s %s: %s", request.method, redact_path(request.url.path), exc)
         await _drain(request)
-        return storage_unavailable(exc)
+        return problem_response(storage_problem(exc))
 
     @app.exception_handler(OSError)
     async def _storage(request: Request, exc: OSError) -> JSONResponse:
         log.error("storage error on %s %s: %s", request.method, redact_path(request.url.path), exc)
         await _drain(request)
-        return storage_unavailable(exc)
+        return problem_response(storage_problem(exc))
 
     @app.exception_handler(Exception)
     async def _internal(request: Request, exc: Exception) -> JSONResponse:  # pragma: no cover
         log.exception("unhandled error on %s %s", request.method, redact_path(request.url.path))
-        return errorerror_doc(
+        return error_response(
             500,
             "internal_error",
             "The server failed to handle this request; it has been logged. "
