@@ -1,19 +1,21 @@
-"""Accuracy of detect_domain: train-CV, the frozen test half, the dev list, per category.
+"""Accuracy of detect_domain: train-CV, the frozen test halves, the dev list, per category.
 
     python benchmarks/domain_accuracy.py [--cv] [--repeat N]
 
-Prints, for the labelled list tests/data/domain_apps.csv:
+Prints, for the labelled lists tests/data/domain_apps.csv and tests/data/domain_apps_2.csv:
 
 * train-CV accuracy: recorded by scripts/fit_domain_model.py when the model was fitted
   (``--cv`` recomputes it: ~5-15 minutes on 2 cores);
-* test-half accuracy of the model fitted on the train half alone
-  (tests/data/domain_model_train_half.json.gz), through detect_domain itself, for three
-  views: everything, no visible text (name, bundle id, screens) and no name (screens, text);
+* the accuracy on each list's test half of the model fitted on the train halves alone
+  (tests/data/domain_model_train_half.json.gz), through detect_domain itself, for four
+  views: everything, no visible text (name, bundle id, screens), no name (screens, text),
+  and generic screen names (name and bundle id, the screens called home, search, profile,
+  settings: a folder of screenshots named by their place in the app);
 * accuracy on tests/data/domains_dev.csv (names, bundle ids, screens; no text), with the
   train-half model and with the shipped model;
-* accuracy of the shipped model on tests/data/domain_apps_fresh.csv: real apps labelled
-  after it was fitted and in none of the lists it was fitted on;
-* per-category recall on the test half and the confusions of the worst categories;
+* the shipped model on the apps it was fitted on with generic screen names: whether a
+  known app is still known when its screenshots are called home, search, profile;
+* per-category recall on the test halves and the confusions of the worst categories;
 * the time detect_domain takes on the test half (median of ``--repeat`` runs, default 5),
   against a baseline measured in the same run: featurising alone.
 
@@ -46,12 +48,12 @@ from shotsmith.columns import (
     SCREEN_TEXT,
 )
 from shotsmith.stages import domain
-from shotsmith.stages.domain import build_model, detect_domain, featurize, load_model
+from shotsmith.stages.domain import Evidence, build_model, detect_domain, featurize, load_model
 
 ROOT = Path(__file__).resolve().parents[1]
-#: Real apps labelled after the shipped model was fitted, in no list it was fitted on: the
-#: shipped model's own held-out figure (tests/test_domain.py checks they stay unseen).
-FRESH_CSV = ROOT / "tests" / "data" / "domain_apps_fresh.csv"
+#: Screen names that say nothing about an app: the "generic" view.
+GENERIC_SCREENS = ("home", "search", "profile", "settings")
+VIEWS = ("full", "no_text", "no_name", "generic")
 
 
 def load_fitter():
@@ -65,11 +67,17 @@ def load_fitter():
     return module
 
 
+def evidence_of(app, view: str):
+    if view == "generic":
+        return Evidence(name=app.name, bundle_id=app.bundle_id, screens=GENERIC_SCREENS)
+    return app.evidence(view)
+
+
 def frame_of(apps, view: str = "full") -> pd.DataFrame:
     """One row per screen, the visible text on the first screen of each set."""
     rows = []
     for app in apps:
-        evidence = app.evidence(view) if hasattr(app, "evidence") else app
+        evidence = evidence_of(app, view)
         screens = evidence.screens or ("",)
         for i, screen in enumerate(screens):
             rows.append(
@@ -109,13 +117,18 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args(argv)
     fit = load_fitter()
-    apps = fit.load_apps()
-    train = [a for a in apps if a.split == "train"]
-    test = [a for a in apps if a.split == "test"]
+    lists = {path.name: fit.load_apps(path) for path in fit.FROZEN_LISTS}
+    extra = fit.load_extra()
+    tests = {name: [a for a in apps if a.split == "test"] for name, apps in lists.items()}
+    test = [a for members in tests.values() for a in members]
     dev = fit.load_dev()
     shipped = load_model()
     prov = shipped.provenance
-    print(f"labelled list: {len(apps)} apps ({len(train)} train, {len(test)} test)")
+    for name, apps in lists.items():
+        print(
+            f"{name}: {len(apps)} apps, {len(apps) - len(tests[name])} train, "
+            f"{len(tests[name])} test"
+        )
     print(f"hyper-parameters (chosen by train-CV): {prov['hyper_parameters']}")
     print(
         "train-CV accuracy (recorded at fit time): "
@@ -132,10 +145,16 @@ def main(argv: list[str]) -> int:
     use_model(ROOT / "tests" / "data" / "domain_model_train_half.json.gz")
     try:
         results = {}
-        for view in ("full", "no_text", "no_name"):
-            per_set = predictions(test, view)
-            results[view] = per_set
-            print(f"test half, train-half model, view {view:8s}: {accuracy(test, per_set):.1%}")
+        for name, members in tests.items():
+            for view in VIEWS:
+                per_set = predictions(members, view)
+                if view == "full":
+                    results.setdefault("full", []).append(per_set)
+                print(
+                    f"test half of {name}, train-half model, view {view:8s}: "
+                    f"{accuracy(members, per_set):.1%} of {len(members)}"
+                )
+        results["full"] = pd.concat(results["full"])
         dev_half = predictions(dev)
         print(
             f"dev list ({len(dev)} apps, no text), train-half model: {accuracy(dev, dev_half):.1%}"
@@ -144,19 +163,17 @@ def main(argv: list[str]) -> int:
         domain.load_model = original
     dev_shipped = predictions(dev)
     print(f"dev list, shipped model: {accuracy(dev, dev_shipped):.1%}")
-    if FRESH_CSV.exists():  # written after the shipped model was fitted; never fitted on
-        fresh = fit.load_extra(FRESH_CSV)
-        for view in ("full", "no_text", "no_name"):
-            print(
-                f"fresh list ({len(fresh)} apps), shipped model, view {view:8s}: "
-                f"{accuracy(fresh, predictions(fresh, view)):.1%}"
-            )
+    known = [a for apps in lists.values() for a in apps] + extra
+    print(
+        f"shipped model on the {len(known)} apps it was fitted on, generic screen names: "
+        f"{accuracy(known, predictions(known, 'generic')):.1%}"
+    )
 
     full = results["full"]
     confident = full[DOMAIN_CONFIDENT]
     right = pd.Series([a.category for a in test], index=full.index) == full[DOMAIN_CATEGORY]
     print(
-        f"test half, full view: {confident.mean():.0%} of sets confident, "
+        f"test halves, full view: {confident.mean():.0%} of sets confident, "
         f"{right[confident].mean():.1%} of those right; "
         f"{right[~confident].mean():.1%} right below the threshold"
         if (~confident).any()
@@ -172,7 +189,7 @@ def main(argv: list[str]) -> int:
         recall[app.category] += got == app.category
         if got != app.category:
             confusion[(app.category, got)] += 1
-    print("\nper-category recall on the test half (full view):")
+    print("\nper-category recall on the test halves (full view):")
     ranked = sorted(total, key=lambda c: (recall[c] / total[c], c))
     for category in ranked:
         print(

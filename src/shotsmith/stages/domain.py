@@ -3,11 +3,11 @@
 Why a fitted model and not hand-written rules: word lists tuned by hand score well on the
 lists they were written alongside and badly on apps nobody looked at (a music streamer filed
 under Books, a party game under Productivity). The weights here are fitted offline by
-``scripts/fit_domain_model.py`` -- a regularised multinomial logistic regression -- on a
-labelled list of real, well-known App Store apps (``tests/data/domain_apps.csv``) whose
-test half was frozen before any model existed, and shipped as package data
-(``data/domain_model.json.gz``, with its provenance: list, rows, hyper-parameters,
-cross-validated and held-out accuracy).
+``scripts/fit_domain_model.py`` -- a regularised multinomial logistic regression -- on
+labelled lists of real, well-known App Store apps (``tests/data/domain_apps.csv`` and
+``domain_apps_2.csv``) whose test halves were frozen before any model saw them, and shipped
+as package data (``data/domain_model.json.gz``, with its provenance: lists, rows,
+hyper-parameters, cross-validated and held-out accuracy).
 
 Evidence, per set, each field featurised on its own:
 
@@ -15,7 +15,9 @@ Evidence, per set, each field featurised on its own:
   pocket, budget, pocketbudget) and character n-grams, so an unseen compound
   ("Forecastly") still meets the words it is made of;
 * ``bundle_id`` -- its reverse-domain parts minus boilerplate (com, app, ios...);
-* ``screen`` names;
+* ``screen`` names, except those that say nothing about the app (home, search, profile,
+  settings...: ``generic_screens`` in the settings), so a folder of screenshots named by
+  their place in the app is judged by its name and text;
 * visible text -- ``screen_text`` (DOM text), ``features_text`` (what extract_features read,
   DOM or OCR) and the texts of ``features_evidence``. It is the strongest evidence.
 
@@ -154,6 +156,7 @@ class DomainModelError(ShotsmithError, RuntimeError):
 @dataclass(frozen=True)
 class FeaturizerConfig:
     boilerplate: frozenset[str]
+    generic_screen_words: frozenset[str]  # folded
     symbols: frozenset[str]
     spaced_ngrams: tuple[int, int]
     unspaced_ngrams: tuple[int, int]
@@ -170,6 +173,7 @@ def featurizer_config() -> FeaturizerConfig:
     grams = raw["char_ngrams"]
     return FeaturizerConfig(
         boilerplate=frozenset(t.casefold() for t in raw["bundle_boilerplate"]["tokens"]),
+        generic_screen_words=frozenset(_fold(w) for w in raw["generic_screens"]["words"]),
         symbols=frozenset(raw["symbols"]["chars"]),
         spaced_ngrams=(int(grams["spaced"][0]), int(grams["spaced"][1])),
         unspaced_ngrams=(int(grams["unspaced"][0]), int(grams["unspaced"][1])),
@@ -285,6 +289,12 @@ def bundle_phrases(bundle_id: object, config: FeaturizerConfig | None = None) ->
     return kept
 
 
+def is_generic_screen(screen_phrases: list[list[str]], config: FeaturizerConfig) -> bool:
+    """Whether a screen name says nothing about the app: made only of words such as home,
+    search, profile or settings (``generic_screens`` in the settings), or of numbers only."""
+    return all(word in config.generic_screen_words for phrase in screen_phrases for word in phrase)
+
+
 def _char_ngrams(word: str, config: FeaturizerConfig) -> list[str]:
     if _unspaced(word[0]):
         lo, hi = config.unspaced_ngrams
@@ -313,7 +323,9 @@ class Evidence:
     def field_phrases(self, config: FeaturizerConfig) -> dict[str, list[list[str]]]:
         screen_phrases: list[list[str]] = []
         for screen in self.screens:
-            screen_phrases += phrases(screen, config)
+            found = phrases(screen, config)
+            if not is_generic_screen(found, config):
+                screen_phrases += found
         return {
             "name": phrases(self.name, config),
             "bundle": bundle_phrases(self.bundle_id, config),
