@@ -158,11 +158,16 @@ def _last_part(match: re.Match[str]) -> str:
     return match.group(1)
 
 
+#: Headers that go with an error code wherever it is answered: a storage failure is worth
+#: retrying, whether a route catches it, the library raises a ``StorageError`` or an
+#: ``OSError``/``sqlite3.Error`` escapes.
+HEADERS_OF: dict[str, dict[str, str]] = {"storage_unavailable": {"Retry-After": "30"}}
+
+
 def storage_problem(exc: BaseException) -> Problem:
-    """503 ``storage_unavailable`` with ``Retry-After``: the data directory or database
-    cannot be read or written. The one answer for a storage failure, whether a route
-    catches it, the library raises :class:`~shotsmith.errors.StorageError` or an
-    ``OSError``/``sqlite3.Error`` escapes."""
+    """503 ``storage_unavailable`` for an ``OSError`` or ``sqlite3.Error`` (whose own words
+    are not meant for clients): the data directory or database cannot be read or
+    written."""
     if isinstance(exc, OSError) and exc.strerror:  # errno's words, without the path
         detail = exc.strerror
     else:
@@ -172,7 +177,7 @@ def storage_problem(exc: BaseException) -> Problem:
         "storage_unavailable",
         f"The server cannot store or read its data right now ({detail}); it is a problem on "
         "the server's side. Try again later.",
-        {"Retry-After": "30"},
+        dict(HEADERS_OF["storage_unavailable"]),
     )
 
 
@@ -181,7 +186,8 @@ def problem_response(problem: Problem) -> JSONResponse:
 
 
 #: The library's errors as HTTP answers, in one place: the nearest class in an error's MRO
-#: decides (``InputImageError`` before ``ShotsmithError``). Messages are the library's own.
+#: decides (``InputImageError`` before ``ShotsmithError``). Messages are the library's own;
+#: headers come from HEADERS_OF.
 STATUS_OF: dict[type[lib.ShotsmithError], tuple[int, str]] = {
     lib.InputImageError: (422, "invalid_image"),
     lib.InputFileError: (422, "invalid_request"),
@@ -195,7 +201,7 @@ STATUS_OF: dict[type[lib.ShotsmithError], tuple[int, str]] = {
     lib.NotFoundError: (404, "not_found"),
     lib.ConflictError: (409, "conflict"),
     lib.RemoteError: (502, "bad_gateway"),
-    lib.StorageError: (503, "storage_unavailable"),  # answered by storage_problem
+    lib.StorageError: (503, "storage_unavailable"),
     lib.ToolMissingError: (503, "unavailable"),
     lib.ShotsmithError: (422, "invalid_request"),
 }
@@ -213,11 +219,6 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(lib.ShotsmithError)
     async def _library(request: Request, exc: lib.ShotsmithError) -> JSONResponse:
         await _drain(request)
-        if isinstance(exc, lib.StorageError):
-            log.error(
-                "storage error on %s %s: %s", request.method, redact_path(request.url.path), exc
-            )
-            return problem_response(storage_problem(exc))
         status, code = status_for(exc)
         if status >= 500:
             log.error(
@@ -227,7 +228,8 @@ def install_error_handlers(app: FastAPI) -> None:
                 redact_path(request.url.path),
                 exc,
             )
-        return error_response(status, code, _SERVER_PATH.sub(_last_part, str(exc)))
+        message = _SERVER_PATH.sub(_last_part, str(exc))
+        return error_response(status, code, message, HEADERS_OF.get(code))
 
     @app.exception_handler(Problem)
     async def _problem(request: Request, exc: Problem) -> JSONResponse:
