@@ -144,17 +144,16 @@ def main(argv: list[str]) -> int:
     original = domain.load_model
     use_model(ROOT / "tests" / "data" / "domain_model_train_half.json.gz")
     try:
-        results = {}
+        full_parts = []  # the full view of each test half, for the figures below
         for name, members in tests.items():
             for view in VIEWS:
                 per_set = predictions(members, view)
                 if view == "full":
-                    results.setdefault("full", []).append(per_set)
+                    full_parts.append(per_set)
                 print(
                     f"test half of {name}, train-half model, view {view:8s}: "
                     f"{accuracy(members, per_set):.1%} of {len(members)}"
                 )
-        results["full"] = pd.concat(results["full"])
         dev_half = predictions(dev)
         print(
             f"dev list ({len(dev)} apps, no text), train-half model: {accuracy(dev, dev_half):.1%}"
@@ -169,7 +168,7 @@ def main(argv: list[str]) -> int:
         f"{accuracy(known, predictions(known, 'generic')):.1%}"
     )
 
-    full = results["full"]
+    full = pd.concat(full_parts)
     confident = full[DOMAIN_CONFIDENT]
     right = pd.Series([a.category for a in test], index=full.index) == full[DOMAIN_CATEGORY]
     print(
