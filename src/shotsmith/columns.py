@@ -82,6 +82,18 @@ FEATURES_NUMBERS = "features_numbers"  # list[str], numbers with their units ("$
 # role "title" | "heading" | "tab" | "action" | "label" | "number" | "text"; source
 # "dom" | "ocr". What write_copy may draw on, and the record of why.
 FEATURES_EVIDENCE = "features_evidence"
+# The one reading of each screen (stages/features/reading.py), used by copy, store text and
+# the LLM prompt alike: what kind of screen ("list", "table", "detail", "reader", "form",
+# "chart", "dashboard", "search", "settings", "menu", "conversation", "calendar", "map",
+# "sign-in"), its subject (the feature as a person names it, in the app's words, "" when
+# the screen names none) and where that came from ("title", "breadcrumb", "heading",
+# "screen name", "label"), its examples (content items kept whole, never the subject) and
+# its fields (column headers, form labels: the names of the data, never the values).
+FEATURES_KIND = "features_kind"
+FEATURES_SUBJECT = "features_subject"
+FEATURES_SUBJECT_FROM = "features_subject_from"
+FEATURES_EXAMPLES = "features_examples"  # list[str]
+FEATURES_FIELDS = "features_fields"  # list[str]
 
 # --- write_copy -------------------------------------------------------------
 COPY_TAGLINE = "copy_tagline"  # set-level promise

@@ -18,9 +18,14 @@ from dataclasses import dataclass, field
 from ...columns import (
     FEATURES_ACTIONS,
     FEATURES_EVIDENCE,
+    FEATURES_EXAMPLES,
+    FEATURES_FIELDS,
     FEATURES_HEADINGS,
+    FEATURES_KIND,
     FEATURES_LABELS,
     FEATURES_NUMBERS,
+    FEATURES_SUBJECT,
+    FEATURES_SUBJECT_FROM,
     FEATURES_TABS,
     FEATURES_TEXT,
     FEATURES_TITLE,
@@ -57,6 +62,13 @@ class ScreenEvidence:
     numbers: list[str] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)  # other visible text, line by line
     source: str = "none"  # "evidence", "text" (read from features_text), "screen name"
+    # the reading extract_features made of the screen (features_kind, ...): "" / [] when
+    # the frame predates it
+    kind: str = ""
+    subject: str = ""
+    subject_from: str = ""
+    examples: list[str] = field(default_factory=list)
+    fields: list[str] = field(default_factory=list)
 
     def strings(self) -> list[str]:
         """Every piece of evidence, title first."""
@@ -65,9 +77,23 @@ class ScreenEvidence:
             out += part
         return out + self.lines
 
-    def brief(self) -> dict[str, object]:
-        """The evidence as the LLM sees it."""
+    def reading(self) -> dict[str, object]:
+        """The screen's reading as ``copy_evidence`` records it."""
         return {
+            "kind": self.kind,
+            "subject": self.subject,
+            "subject_from": self.subject_from,
+            "examples": list(self.examples),
+            "fields": list(self.fields),
+        }
+
+    def brief(self) -> dict[str, object]:
+        """The evidence as the LLM sees it: the reading first, then the text by role."""
+        return {
+            "kind": self.kind,
+            "subject": self.subject,
+            "examples": self.examples[:6],
+            "fields": self.fields[:6],
             "title": self.title,
             "headings": self.headings[:8],
             "actions": self.actions[:8],
@@ -135,6 +161,11 @@ def screen_evidence(row: Mapping[str, object]) -> ScreenEvidence:
     title = as_text(row.get(FEATURES_TITLE))
     if title and not ev.title:
         ev.title = title
+    ev.kind = as_text(row.get(FEATURES_KIND))
+    ev.subject = as_text(row.get(FEATURES_SUBJECT))
+    ev.subject_from = as_text(row.get(FEATURES_SUBJECT_FROM))
+    ev.examples = [t for t in map(as_text, as_list(row.get(FEATURES_EXAMPLES))) if t]
+    ev.fields = [t for t in map(as_text, as_list(row.get(FEATURES_FIELDS))) if t]
     for column, field_name in _COLUMN_FIELDS:
         for text in as_list(row.get(column)):
             add(field_name, text)
@@ -420,6 +451,16 @@ class Slots:
     tabs: list[Phrase] = field(default_factory=list)
     headings: list[Phrase] = field(default_factory=list)  # "Expenses by month", as a line
     sentences: list[Phrase] = field(default_factory=list)  # the app's own words, a subtitle
+    # from the screen's reading (features_kind, features_subject, ...)
+    kind: str = ""
+    subject: Phrase | None = None  # "income statement"
+    short: Phrase | None = None  # its head noun, when a frame has no room for the whole
+    countable: bool = False  # the screen writes the subject as a countable noun
+    plural: str = ""  # "accounts"
+    singular: str = ""  # "account"
+    new: bool = False  # a form for a new one ("New Transaction")
+    examples: list[Phrase] = field(default_factory=list)  # "Treasure Island", kept whole
+    fields: list[Phrase] = field(default_factory=list)  # "payee", "amount"
 
 
 @dataclass
@@ -688,9 +729,85 @@ def build_slots(
         # set's other screens name the app's sections for the tagline
         sections = [s.title for s in out[1:] if s.title is not None and not s.weak_title]
         out[0].tabs = list({p.key(): p for p in sections}.values())
+    for ev, slots in zip(evidence, out):
+        read_into(slots, ev, policy, project)
     for slots in out:  # the three shortest sections first, in their order: they fit a tagline
         short = sorted(sorted(range(len(slots.tabs)), key=lambda i: len(slots.tabs[i].text))[:3])
         slots.tabs = [slots.tabs[i] for i in short] + [
             t for i, t in enumerate(slots.tabs) if i not in short
         ]
     return out
+
+
+_FORM_LEAD = re.compile(r"^(?:new|add|create|edit|compose)\s+(?:(?:a|an)\s+)?(?:new\s+)?", re.I)
+_POSSESSIVE = re.compile(r"^[^\W\d_]+['’]s\s+(?=\S)")  # "sam's Collections": a user's name
+#: Words inside an item that make it a sentence ("Turn the compost bay"), not a name.
+_SENTENCE_WORDS = frozenset("the a an to your my our this that these those".split())
+
+
+def _example(text: str, policy: CasePolicy) -> Phrase | None:
+    """An example as it may stand in a caption: names keep their capitals."""
+    t = " ".join(text.split()).strip(_EDGE_PUNCT)
+    if not t or any(c.isdigit() for c in t.lstrip("#")) or forbidden_words(t):
+        return None
+    voc = vocabulary()
+    lead = t.split()[0].casefold()
+    if t.casefold() in voc.chrome or _verb_led(t) or lead in voc.generic_verbs:
+        return None  # "See all", "Add participant", "Keep it burning": not content
+    if any(w.casefold() in _SENTENCE_WORDS for w in t.split()[1:]):
+        return None  # "Turn the compost bay": a sentence, not an item's name
+    if t.isupper() and len(t) > 3:
+        t = t.lower()  # "STEPS": capitals are the app's styling
+    words = t.split()
+    if not 1 <= len(words) <= 4 or len(t) > 26 or _BAD_CHARS.search(t.lstrip("#")):
+        return None
+    if not all(_plausible(w) or w.startswith("#") for w in words):
+        return None
+    named = sum(w[:1].isupper() for w in words if w.casefold() not in vocabulary().function_words)
+    if named and named == len([w for w in words if w.casefold() not in vocabulary().function_words]):
+        return Phrase(t, t)  # a name as it stands: "Treasure Island"
+    return Phrase(policy.display(t), t)
+
+
+def read_into(slots: Slots, ev: ScreenEvidence, policy: CasePolicy, project: str) -> None:
+    """The reading's kind, subject, examples and fields as slots a frame may name."""
+    from ...words import is_plural, plural, singular as one_of
+
+    slots.kind = ev.kind
+    subject = _POSSESSIVE.sub("", ev.subject.strip())
+    if subject and ev.kind == "form":
+        lead = _FORM_LEAD.match(subject)
+        if lead:
+            slots.new = lead.group(0).strip().casefold().startswith(("new", "add", "create"))
+            subject = subject[lead.end() :]
+    voc = vocabulary()
+    weak = subject.casefold() in voc.generic_sections or subject.casefold() in voc.weak_titles
+    if weak and ev.fields and ev.kind in ("dashboard", "chart", "table", "detail"):
+        subject = ev.fields[0]  # an "Overview" of a total balance shows the total balance
+    elif weak:
+        subject = ""
+    if subject and policy.english:
+        cleaned = clean_phrase(subject, max_words=4, dates=True)
+        if cleaned and cleaned.casefold() != project.casefold():
+            slots.subject = Phrase(policy.display(cleaned), ev.subject)
+            text = slots.subject.text
+            last = text.split()[-1]
+            if last.isalpha() and last.islower():
+                if is_plural(text):
+                    slots.countable, slots.plural, slots.singular = True, text, one_of(text)
+                elif ev.kind == "form":
+                    slots.countable, slots.plural, slots.singular = True, plural(text), text
+            if len(text.split()) >= 2 and text.split()[-1].isalpha():
+                slots.short = Phrase(text.split()[-1], ev.subject)
+    elif subject:
+        slots.subject = Phrase(subject, ev.subject)
+    for text in ev.examples:
+        p = _example(text, policy)
+        if p is not None and (slots.subject is None or p.key() != slots.subject.key()):
+            slots.examples.append(p)
+    for text in ev.fields:
+        t = clean_phrase(re.sub(r"^(?:to|all|my|your|the)\s+", "", text, flags=re.I), max_words=3)
+        if t and words_of(t)[0].casefold() in voc.ui_verbs and t.casefold() not in voc.states:
+            continue  # "Create", "Edit tags": buttons, not the names of data
+        if t and (slots.subject is None or t.casefold() != slots.subject.evidence.casefold()):
+            slots.fields.append(Phrase(policy.display(t), t))

@@ -36,6 +36,7 @@ from .evidence import (
     case_policy,
     is_camel_case,
 )
+from .critic import line_problems
 from .rules import (
     HEADLINE_MAX_CHARS,
     HEADLINE_WORDS,
@@ -55,6 +56,13 @@ from .rules import (
 def phrasebank() -> dict:
     """The phrase bank of slot templates (parsed once)."""
     text = resources.files("shotsmith").joinpath("data/phrasebank.json").read_text("utf-8")
+    return json.loads(text)
+
+
+@lru_cache(maxsize=1)
+def voice() -> dict:
+    """The frames that realise a caption from a screen's reading (parsed once)."""
+    text = resources.files("shotsmith").joinpath("data/copy_voice.json").read_text("utf-8")
     return json.loads(text)
 
 
@@ -131,6 +139,8 @@ class Line:
     text: str
     evidence: list[str]
     template: str = ""
+    group: str = ""  # the frame group it came from ("voice:list", "about", ...)
+    rejected: list[str] = field(default_factory=list)  # lines the critic struck out first
 
 
 @dataclass
@@ -138,7 +148,7 @@ class SetCopy:
     tagline: str
     headlines: list[str]
     subtitles: list[str]
-    evidence: list[dict[str, list[str]]] = field(default_factory=list)
+    evidence: list[dict] = field(default_factory=list)
     missing: list[tuple[int, str]] = field(default_factory=list)  # (position, kind) unwritten
 
 
@@ -211,6 +221,17 @@ def _fill(
             value = next(iter(fresh(slots.headings)), None)
         elif low == "sentence":
             value = next(iter(fresh(slots.sentences)), None)
+        elif low == "s" and slots.subject is not None:
+            value = slots.subject if slots.subject.key() not in used else None
+        elif low in ("ones", "one", "a_one", "a_new_one") and slots.countable:
+            value = _number(low, slots, used)
+        elif low.startswith("ex") and low[2:].isdigit():
+            k = int(low[2:]) - 1
+            examples = fresh(slots.examples)
+            value = examples[k] if len(examples) > k else None
+        elif low.startswith("f") and low[1:].isdigit():
+            k = int(low[1:]) - 1
+            value = slots.fields[k] if len(slots.fields) > k else None
         elif low.startswith("item") and low[4:].isdigit():
             k = int(low[4:]) - 1
             value = items[k] if len(items) > k else None
@@ -236,7 +257,60 @@ def _fill(
     return Line(text, evidence, template)
 
 
+def _short(slots: Slots) -> Slots:
+    """The slots with the subject's head noun in place of the whole subject."""
+    from dataclasses import replace
+
+    from ...words import is_plural, singular
+
+    if slots.short is None:
+        return slots
+    head = slots.short.text
+    many = is_plural(head)
+    return replace(
+        slots,
+        subject=slots.short,
+        short=None,
+        countable=many,
+        plural=head if many else "",
+        singular=singular(head) if many else "",
+    )
+
+
+def _number(slot: str, slots: Slots, used: set[frozenset[str]]) -> Phrase | None:
+    """The subject in the number a frame asks for ("accounts", "an account")."""
+    from ...words import with_article
+
+    subject = slots.subject
+    if subject is None or subject.key() in used:
+        return None
+    if slot == "ones":
+        return Phrase(slots.plural, subject.evidence)
+    if slot == "one":
+        return Phrase(slots.singular, subject.evidence)
+    if slot == "a_new_one":
+        return Phrase(with_article(f"new {slots.singular}"), subject.evidence) if slots.new else None
+    return Phrase(with_article(slots.singular), subject.evidence)
+
+
 _FALLBACK_GROUPS = ("name", "vocabulary")
+#: Old phrase-bank groups that only fill frames with whatever labels a screen has: used
+#: only for screens with no reading (a frame made before extract_features read kinds).
+_TOKEN_GROUPS = frozenset(["items", "items2", "items3", "item1", "title", "titles", "count_verb"])
+#: Per kind: which kinds of subtitle say most about it, in order.
+_SUBTITLE_ORDER = {
+    "form": ("fields", "actions", "examples"),
+    "table": ("fields", "examples", "count", "actions"),
+    "chart": ("fields", "examples", "actions"),
+    "dashboard": ("fields", "examples", "count", "actions"),
+    "settings": ("fields", "actions", "examples"),
+    "list": ("examples", "count", "fields", "actions"),
+    "conversation": ("examples", "actions", "fields"),
+    "calendar": ("examples", "fields", "actions"),
+    "map": ("examples", "fields", "actions"),
+    "reader": ("examples", "fields", "actions"),
+    "search": ("examples", "count", "fields", "actions"),
+}
 
 
 class _Writer:
@@ -258,7 +332,24 @@ class _Writer:
         self.about_used = False  # the tagline quoted the user's description
         self.missing: list[tuple[int, str]] = []  # (position, kind) left to the user
         about_head, about_sub = about_lines(ctx.about, ctx.project)
-        self.extra = {"Project": ctx.project, "About": about_head, "AboutSentence": about_sub}
+        verb = ""
+        if ctx.confident and ctx.domain:
+            verb = str(voice()["category_verbs"].get(ctx.domain, ""))
+        self.extra = {
+            "Project": ctx.project,
+            "About": about_head,
+            "AboutSentence": about_sub,
+            "Verb": verb,
+        }
+        self._texts = [ctx.project, ctx.bundle_id, ctx.about]
+        for ev in ctx.evidence:
+            self._texts += ev.strings()
+            if ev.subject_from == "screen name":  # the file name the user gave the screen
+                self._texts.append(ev.subject)
+        self._kind_grounding: dict[str, Grounding] = {}
+        self.screen_words = {w.casefold() for t in self._texts if t for w in words_of(t)}
+        self.kind = ""  # the kind of the screen being written
+        self.rejected: list[str] = []  # what the critic struck out for the current line
 
     # --- bookkeeping -------------------------------------------------------------
     def reserve(self, headline: str | None, subtitle: str | None) -> None:
@@ -270,6 +361,7 @@ class _Writer:
             self.subtitles.add(normalized(subtitle))
 
     def _take(self, line: Line, kind: str) -> None:
+        line.rejected = list(self.rejected)
         if kind == "headline":
             self.headlines.add(normalized(line.text))
             self.first_words.add(first_word(line.text))
@@ -310,19 +402,65 @@ class _Writer:
             at = next((i for i, g in enumerate(groups) if g[0] in ("name", "vocabulary")), None)
             at = len(groups) if at is None else at
             groups[at:at] = weak
+        if slots.kind:  # the screen was read: realise from its reading, no token lists
+            groups = [g for g in groups if g[0] not in _TOKEN_GROUPS]
+            at = next((i for i, g in enumerate(groups) if g[0] != "about"), len(groups))
+            groups[at:at] = self._voice_groups(kind, slots)
         if kind == "subtitle" and position == 0:
             # slide 1: the user's own words (unless the tagline used them), then the app's
             first = ("about", "sentence") if not self.about_used else ("sentence",)
             groups.sort(key=lambda g: first.index(g[0]) if g[0] in first else len(first))
         return groups
 
+    def _voice_groups(self, kind: str, slots: Slots) -> list[tuple[str, list[str]]]:
+        """The frames of ``data/copy_voice.json`` for this screen's kind, best first."""
+        frames = voice()[kind]
+        if kind == "headline":
+            groups = [
+                (f"voice:{slots.kind}", list(frames.get(slots.kind, []))),
+                ("voice:any", list(frames["any"])),
+            ]
+            if slots.short is not None:  # "transactions" when "checking transactions" is long
+                groups += [(f"voice:short:{name[6:]}", t) for name, t in groups]
+            return groups
+        order = _SUBTITLE_ORDER.get(slots.kind, ("examples", "fields", "count", "actions"))
+        groups: list[tuple[str, list[str]]] = []
+        for part in (*order, "sentence", "subject"):
+            bank = frames[part]
+            if isinstance(bank, dict):
+                groups.append((f"voice:{part}", [*bank.get(slots.kind, []), *bank["any"]]))
+            else:
+                groups.append((f"voice:{part}", list(bank)))
+        return groups
+
+    def _grounding_for(self, kind: str) -> Grounding:
+        """The set's grounding plus the words a screen of this kind shows by being one
+        (a table has rows; a form is filled in) and the category's verb."""
+        if kind not in self._kind_grounding:
+            extra = list(voice()["kind_words"].get(kind, []))
+            if self.extra.get("Verb"):
+                extra.append(self.extra["Verb"])
+            self._kind_grounding[kind] = allowed_words(
+                [*self._texts, *extra], locale=self.ctx.locale
+            )
+        return self._kind_grounding[kind]
+
     def _ok(self, line: Line, kind: str, relax: int, pair: Line | None) -> bool:
         if kind == "headline":
             problems = headline_problems(line.text, proper=self.proper, strict=self.ctx.english)
         else:
             problems = subtitle_problems(line.text, proper=self.proper, strict=self.ctx.english)
-        if problems or grounding_problems(line.text, self.grounding):
+        grounding = self._grounding_for(self.kind) if self.kind else self.grounding
+        if problems or grounding_problems(line.text, grounding):
             return False
+        if self.ctx.english and relax < 3:
+            critique = line_problems(
+                line.text, kind=kind, screen_words=self.screen_words, project=self.ctx.project
+            )
+            if critique:
+                if len(self.rejected) < 6:
+                    self.rejected.append(f"{line.text!r}: {critique[0]}")
+                return False
         if kind == "headline":
             if normalized(line.text) in self.headlines:
                 return False
@@ -351,6 +489,7 @@ class _Writer:
         used: set[frozenset[str]] = set()
         if pair is not None:
             used = {Phrase(e, e).key() for e in pair.evidence}
+        self.kind, self.rejected = slots.kind, []
         groups = self._groups(kind, position, tagline, slots)
         named = [g for g in groups if g[0] not in _FALLBACK_GROUPS]
         fallback = [g for g in groups if g[0] in _FALLBACK_GROUPS]
@@ -373,10 +512,12 @@ class _Writer:
                 rng = _rng(self.ctx.app_id, self.seed, position, kind, name)
                 order = list(templates)
                 rng.shuffle(order)
+                filled = _short(slots) if name.startswith("voice:short:") else slots
                 for template in order:
-                    line = _fill(template, slots, set() if again else used, self.extra)
+                    line = _fill(template, filled, set() if again else used, self.extra)
                     if line is None or not self._ok(line, kind, relax, pair):
                         continue
+                    line.group = name
                     if name == "about":
                         self.about_used = True
                     self._take(line, kind)
@@ -431,23 +572,43 @@ def grounded_copy(
     all_slots = build_slots(ctx.evidence, ctx.project, writer.policy)
     heads: list[str] = [""] * n
     subs: list[str] = [""] * n
-    evidence: list[dict[str, list[str]]] = [{"headline": [], "subtitle": []} for _ in range(n)]
+    evidence: list[dict] = [{"headline": [], "subtitle": []} for _ in range(n)]
     for i in range(n):
         user_head, user_sub = fixed[i]
         head_line: Line | None = None
+        record = evidence[i]
+        record["reading"] = ctx.evidence[i].reading()
+        why: dict[str, str] = {}
+        rejected: dict[str, list[str]] = {}
         if user_head:
             heads[i] = user_head
+            why["headline"] = "yours"
         else:
             head_line = writer.write("headline", i, all_slots[i], tagline=(i == 0))
             heads[i] = head_line.text
-            evidence[i]["headline"] = head_line.evidence
+            record["headline"] = head_line.evidence
+            why["headline"] = _why(head_line)
+            rejected["headline"] = head_line.rejected
         if user_sub:
             subs[i] = user_sub
+            why["subtitle"] = "yours"
         else:
             sub_line = writer.write("subtitle", i, all_slots[i], pair=head_line)
             subs[i] = sub_line.text
-            evidence[i]["subtitle"] = sub_line.evidence
+            record["subtitle"] = sub_line.evidence
+            why["subtitle"] = _why(sub_line)
+            rejected["subtitle"] = sub_line.rejected
+        record["why"] = why
+        record["rejected"] = {k: v for k, v in rejected.items() if v}
     return SetCopy(heads[0] if n else "", heads, subs, evidence, list(writer.missing))
+
+
+def _why(line: Line) -> str:
+    """Why a line says what it says: its frame group and frame, and what filled it."""
+    if not line.template:
+        return line.group or "left to the user"
+    filled = ", ".join(repr(e) for e in line.evidence) or "nothing of the screen"
+    return f"{line.group or 'frame'}: {line.template!r} with {filled}"
 
 
 def proper_words(project: str) -> list[str]:

@@ -43,9 +43,14 @@ class Evidence:
     actions: list[str] = field(default_factory=list)
     labels: list[str] = field(default_factory=list)
     numbers: list[str] = field(default_factory=list)
-    items: list[dict[str, str]] = field(default_factory=list)  # reading order, with roles
+    items: list[dict] = field(default_factory=list)  # reading order: role, text, source, y, h
+    inputs: int = 0  # text fields the DOM showed (a form)
 
-    def add(self, role: str, text: str, source: str) -> None:
+    def add(
+        self, role: str, text: str, source: str, where: tuple[float, float] | None = None
+    ) -> None:
+        """Record one piece; ``where``: its top and its type height as shares of the
+        screenshot's height (the screen reading weighs position and size)."""
         text = " ".join(text.split())
         if not text or any(i["text"] == text and i["role"] == role for i in self.items):
             return
@@ -63,7 +68,10 @@ class Evidence:
         }.get(role)
         if target is not None and text not in target:
             target.append(text)
-        self.items.append({"role": role, "text": text, "source": source})
+        item: dict = {"role": role, "text": text, "source": source}
+        if where is not None:
+            item["y"], item["h"] = round(where[0], 4), round(where[1], 4)
+        self.items.append(item)
 
 
 # --- chrome -------------------------------------------------------------------------------------
@@ -125,20 +133,22 @@ def _is_short(text: str) -> bool:
     return 0 < len(_words(text)) <= SHORT_WORDS and not text.rstrip().endswith((".", "!", "?"))
 
 
-def _classify_line(ev: Evidence, text: str, source: str) -> None:
+def _classify_line(
+    ev: Evidence, text: str, source: str, where: tuple[float, float] | None = None
+) -> None:
     """A line without a role of its own."""
     tabs = _navigation_labels(text)
     if tabs:
         for tab in tabs:
-            ev.add("tab", tab, source)
+            ev.add("tab", tab, source, where)
     elif _is_number(text):
-        ev.add("number", text, source)
+        ev.add("number", text, source, where)
     elif _is_action(text):
-        ev.add("action", text, source)
+        ev.add("action", text, source, where)
     elif _is_short(text):
-        ev.add("label", text, source)
+        ev.add("label", text, source, where)
     else:
-        ev.add("text", text, source)
+        ev.add("text", text, source, where)
 
 
 # --- the three readers --------------------------------------------------------------------------
@@ -151,7 +161,17 @@ _DOM_ROLES = {
 }
 
 
-def from_elements(elements: Iterable[object]) -> Evidence:
+def _where(element: Mapping[str, object], height: float | None) -> tuple[float, float] | None:
+    box = element.get("box")
+    if not height or not isinstance(box, Sequence) or len(box) != 4:
+        return None
+    try:
+        return float(box[1]) / height, float(box[3]) / height
+    except (TypeError, ValueError):
+        return None
+
+
+def from_elements(elements: Iterable[object], height: float | None = None) -> Evidence:
     """Evidence from the DOM's elements with roles (capture's ``screen_elements``).
 
     The title is the first level-1 heading that is not also a navigation link (a logo),
@@ -175,24 +195,27 @@ def from_elements(elements: Iterable[object]) -> Evidence:
         title = " ".join(pick["text"].split())
     for e in items:
         role, text = str(e.get("role") or "text"), " ".join(e["text"].split())
+        where = _where(e, height)
+        if role == "input" and text:
+            ev.inputs += 1
         if not text or role == "input" or is_chrome(text):
             continue
         if role == "heading":
             if text == title:
-                ev.add("title", text, "dom")
+                ev.add("title", text, "dom", where)
             elif text not in nav_texts:  # a logo that links home is navigation, not a heading
-                ev.add("heading", text, "dom")
+                ev.add("heading", text, "dom", where)
         elif role in _DOM_ROLES:
             kind = _DOM_ROLES[role]
             if kind == "label" and _is_number(text):
                 kind = "number"
-            ev.add(kind, text, "dom")
+            ev.add(kind, text, "dom", where)
         elif role == "link":
-            ev.add("action" if _is_action(text) else "label", text, "dom")
+            ev.add("action" if _is_action(text) else "label", text, "dom", where)
         elif _is_number(text):
-            ev.add("number", text, "dom")
+            ev.add("number", text, "dom", where)
         else:
-            ev.add("text", text, "dom")
+            ev.add("text", text, "dom", where)
     if not ev.title and title:
         ev.title = title
     return ev
@@ -225,7 +248,7 @@ def clean_ocr_line(text: str) -> str:
     return kept if worded or _DIGIT.search(kept) else ""
 
 
-def from_ocr(result: ocr_mod.OCRResult) -> Evidence:
+def from_ocr(result: ocr_mod.OCRResult, height: float | None = None) -> Evidence:
     """Evidence from OCR lines with boxes: size finds the title and the headings."""
     ev = Evidence()
     lines = []
@@ -244,17 +267,18 @@ def from_ocr(result: ocr_mod.OCRResult) -> Evidence:
         title = max(longer, key=len)
     for line in lines:
         text = line.text
+        where = (line.top / height, line.height / height) if height else None
         if text == title:
-            ev.add("title", text, "ocr")
+            ev.add("title", text, "ocr", where)
         elif (
             line.height >= body * HEADING_RATIO
             and not _is_number(text)
             and len(_words(text)) <= 8
             and _navigation_labels(text) is None
         ):
-            ev.add("heading", text, "ocr")
+            ev.add("heading", text, "ocr", where)
         else:
-            _classify_line(ev, text, "ocr")
+            _classify_line(ev, text, "ocr", where)
     return ev
 
 

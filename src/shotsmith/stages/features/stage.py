@@ -37,12 +37,17 @@ from ...columns import (
     FEATURES_COLORS,
     FEATURES_DARK_UI,
     FEATURES_EVIDENCE,
+    FEATURES_EXAMPLES,
+    FEATURES_FIELDS,
     FEATURES_HEADINGS,
     FEATURES_INTENT,
+    FEATURES_KIND,
     FEATURES_KEYWORDS,
     FEATURES_LABELS,
     FEATURES_NUMBERS,
     FEATURES_PHRASE,
+    FEATURES_SUBJECT,
+    FEATURES_SUBJECT_FROM,
     FEATURES_TABS,
     FEATURES_TEXT,
     FEATURES_TEXT_SOURCE,
@@ -59,6 +64,7 @@ from ...columns import (
 from ...errors import InvalidOptionError
 from ...io import open_image
 from . import evidence as reader
+from .reading import read_screens
 from .intent import keywords_of, screen_intent, screen_phrase
 
 # --------------------------------------------------------------------------------------
@@ -72,6 +78,8 @@ class _Pixels:
     dark: bool
     ocr: ocr_mod.OCRResult | None = None
     flat: list[tuple[str, float]] | None = None  # colours of flat areas only (the interface)
+    height: int = 0  # the screenshot's height in px
+    read_height: int = 0  # the height of the image OCR read (half size for large ones)
 
 
 def _set_accent(screens: list[_Pixels | None]) -> str:
@@ -132,13 +140,21 @@ def _analyse(refs: list, want_ocr: list[bool], lang: str, binary: str | None) ->
     for ref, need in zip(refs, want_ocr):
         img = open_image(ref)  # InputImageError names the image when it cannot be decoded
         half = img.reduce(2) if min(img.size) >= 400 else img
-        del img
         dark = is_dark_image(half)
-        out.append(_Pixels(image_colors(half), dark, flat=image_colors(half, flat=True)))
+        full_height = img.size[1]
+        out.append(
+            _Pixels(
+                image_colors(half),
+                dark,
+                flat=image_colors(half, flat=True),
+                height=full_height,
+                read_height=half.size[1],
+            )
+        )
         if need and binary:
             prepared.append(ocr_mod.prepare(half, dark=dark, scale=1))
             prepared_at.append(len(out) - 1)
-        del half
+        del half, img
     if prepared:
         for i, res in zip(prepared_at, ocr_mod.recognize(prepared, lang=lang, binary=binary)):
             out[i].ocr = res
@@ -161,6 +177,11 @@ def _analyse(refs: list, want_ocr: list[bool], lang: str, binary: str | None) ->
         FEATURES_LABELS,
         FEATURES_NUMBERS,
         FEATURES_EVIDENCE,
+        FEATURES_KIND,
+        FEATURES_SUBJECT,
+        FEATURES_SUBJECT_FROM,
+        FEATURES_EXAMPLES,
+        FEATURES_FIELDS,
         FEATURES_COLORS,
         FEATURES_ACCENT,
         FEATURES_DARK_UI,
@@ -226,12 +247,13 @@ def extract_features(
         domain = domains[i] if isinstance(domains[i], str) else None
         title = ""
         roles = elements[i] if isinstance(elements[i], (list, tuple)) else []
+        full = float(px.height) if px is not None and px.height else None
         if roles:
-            ev = reader.from_elements(roles)
+            ev = reader.from_elements(roles, full)
         elif dom[i].strip():
             ev = reader.from_text(dom[i])
         elif px is not None and px.ocr is not None and not px.ocr.error:
-            ev = reader.from_ocr(px.ocr)
+            ev = reader.from_ocr(px.ocr, float(px.read_height) or None)
         else:
             ev = reader.Evidence()
         found.append(ev)
@@ -274,11 +296,32 @@ def extract_features(
         frame[column] = pd.Series(values, index=frame.index, dtype=object)
     frame[FEATURES_COLORS] = pd.Series(colors, index=frame.index, dtype=object)
 
-    accent: list[str] = [DEFAULT_ACCENT] * n
-    dark_ui: list[bool] = [False] * n
+    readings = [None] * n
     members_of: dict[object, list[int]] = {}
     for i, app in enumerate(frame[APP_ID].tolist()):
         members_of.setdefault(app, []).append(i)
+    for members in members_of.values():
+        members = sorted(members, key=lambda i: (positions[i], i))
+        found_here = read_screens(
+            [found[i] for i in members],
+            [screens[i] for i in members],
+            [intents[i] for i in members],
+            projects[members[0]],
+        )
+        for i, reading in zip(members, found_here):
+            readings[i] = reading
+    frame[FEATURES_KIND] = [r.kind for r in readings]
+    frame[FEATURES_SUBJECT] = [r.subject for r in readings]
+    frame[FEATURES_SUBJECT_FROM] = [r.subject_from for r in readings]
+    frame[FEATURES_EXAMPLES] = pd.Series(
+        [list(r.examples) for r in readings], index=frame.index, dtype=object
+    )
+    frame[FEATURES_FIELDS] = pd.Series(
+        [list(r.fields) for r in readings], index=frame.index, dtype=object
+    )
+
+    accent: list[str] = [DEFAULT_ACCENT] * n
+    dark_ui: list[bool] = [False] * n
     for members in members_of.values():
         set_accent = _set_accent([pixels[i] for i in members])
         shown = [pixels[i] for i in members]

@@ -1,0 +1,89 @@
+"""The critic: every generated line is read once more before it ships.
+
+It rejects what a marketer would strike out, with the reason (``copy_evidence`` keeps
+the reasons of the lines that were passed over):
+
+* a **word fragment**: a word no dictionary knows (``wordfreq``) written in lower case,
+  or a capitalised one that is the cut-off start of a longer word on the screens
+  ("pric" of "price", "Everyday Checkin");
+* a **doubled word** ("and and"), **dangling punctuation** (",." or a comma before the
+  end), a line that **ends on a joining word** ("... and", "... in");
+* **data as words**: true/false, null, a date or a figure standing alone;
+* **filler**: a subtitle with nothing of its own screen in it (only the neutral
+  vocabulary and the app's name: "Open it and see.");
+* an **assembled token list**: three or more bare items in a row with no verb or frame
+  around them ("Kale, purple sprouting broccoli.").
+
+Repeats across a set are the writer's to refuse (it keeps what the set has said). The
+user's own copy is never criticised; LLM answers are, like the offline writer's lines.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from ...grounding import is_neutral, words_of
+from ...words import word_frequency
+from ..features.reading import tables
+
+_DOUBLED = re.compile(r"\b(\w+)\s+\1\b", re.IGNORECASE)
+_DANGLING = re.compile(r"[,;:]\s*[.!?]$|\s[,;:.]|,\s*,|[,;:]$")
+_ENDS = frozenset("and or in of the a an to with for at by from on".split())
+
+
+def fragments(line: str, screen_words: Iterable[str]) -> list[str]:
+    """Words that are pieces of words: unknown to the dictionary and either in lower
+    case, or the start of a longer word on the screens."""
+    known = {w.casefold() for w in screen_words}
+    out = []
+    for word in words_of(line):
+        low = word.casefold()
+        if not low.isalpha() or not low.isascii() or len(low) < 3:
+            continue
+        if word_frequency(low) > 0 or is_neutral(low):
+            continue
+        longer = any(k != low and k.startswith(low) and len(k) > len(low) for k in known)
+        if word.islower() or longer:
+            out.append(word)
+    return out
+
+
+def line_problems(
+    line: str,
+    *,
+    kind: str,
+    screen_words: Iterable[str] = (),
+    project: str = "",
+) -> list[str]:
+    """Why a generated headline or subtitle would not ship ([] when it would)."""
+    problems: list[str] = []
+    text = " ".join(line.split())
+    if not text:
+        return ["empty"]
+    for word in fragments(text, screen_words):
+        problems.append(f"{word!r} is not a whole word")
+    doubled = _DOUBLED.search(text)
+    if doubled:
+        problems.append(f"doubled word {doubled.group(1)!r}")
+    if _DANGLING.search(text):
+        problems.append("dangling punctuation")
+    last = words_of(text.rstrip(".!?"))
+    if last and last[-1].casefold() in _ENDS:
+        problems.append(f"ends on {last[-1]!r}")
+    data = tables().data_words
+    lows = [w.casefold() for w in words_of(text)]
+    if any(w in data and w not in ("no", "none") for w in lows):
+        problems.append("a data value as words")
+    project_words = {w.casefold() for w in words_of(project)}
+    own = [w for w in lows if not is_neutral(w) and w not in project_words]
+    if kind == "subtitle" and not own:
+        problems.append("filler: names nothing on its screen")
+    items = [p.strip() for p in re.split(r",|\band\b", text.rstrip(".")) if p.strip()]
+    if len(items) >= 3 and all(
+        not any(is_neutral(w) and w.casefold() not in ("and",) for w in words_of(p))
+        for p in items
+    ):
+        problems.append("a list of tokens with nothing around them")
+    return problems
+

@@ -1,0 +1,400 @@
+"""The one reading of each screen: its kind, its subject, its examples and its fields.
+
+Made once by ``extract_features`` and used by everything after it (copy, store text, the
+LLM prompt, ``design.json``), so nobody reads a screen twice with other rules:
+
+* **kind**: what sort of screen it is (list, table, detail, reader, form, chart,
+  dashboard, search, settings, menu, conversation, calendar, map, sign-in), weighed from
+  its layout (a row of column headers over figures is a table; long lines of prose a
+  reader; text fields a form), the words it shows and the screen intent;
+* **subject**: the feature as a person would name it, a whole phrase in the app's words
+  ("Income Statement", "Harvest Log", "Members"): the title, the last step of a
+  breadcrumb or a heading near the top, confirmed by the screen's file name when that
+  names it. A title written as a name ("Treasure Island", "Everyday Checking") is content
+  (the screen shows *one* thing), so it becomes an example, never the subject;
+* **examples**: content items kept whole ("Treasure Island", "#3d-printing"): rows,
+  cards, list items the screen shows, as they stand, never split into words;
+* **fields**: the names of the data shown (column headers, form labels, the label
+  beside a figure: "Date", "Payee", "Amount"), common words, never the values.
+
+Chrome (tab bars repeated on every screen, buttons) is kept apart from content, and data
+(numbers, dates, true/false, people's handles) is never a subject nor a field. The word
+tables are data: ``data/screen_reading.json``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+
+from .evidence import Evidence, is_chrome
+from .intent import plausible_word, singular
+
+#: Two items whose tops differ by less than this share of the screen sit on one row.
+ROW_TOLERANCE = 0.008
+#: Candidates for the subject sit in the top part of the screen.
+TOP_SHARE = 0.4
+
+
+@dataclass(frozen=True)
+class ReadingTables:
+    kinds: tuple[str, ...]
+    feature_nouns: frozenset[str]
+    data_words: frozenset[str]
+    count_nouns_skip: frozenset[str]
+    kind_cues: dict[str, tuple[str, ...]]
+    intent_kinds: dict[str, str]
+
+
+@lru_cache(maxsize=1)
+def tables() -> ReadingTables:
+    raw = json.loads(
+        resources.files("shotsmith").joinpath("data/screen_reading.json").read_text("utf-8")
+    )
+    return ReadingTables(
+        kinds=tuple(raw["kinds"]),
+        feature_nouns=frozenset(raw["feature_nouns"]),
+        data_words=frozenset(raw["data_words"]),
+        count_nouns_skip=frozenset(raw["count_nouns_skip"]),
+        kind_cues={k: tuple(v) for k, v in raw["kind_cues"].items()},
+        intent_kinds=dict(raw["intent_kinds"]),
+    )
+
+
+@dataclass
+class Reading:
+    """What one screen is, in the app's words."""
+
+    kind: str = "detail"
+    subject: str = ""
+    subject_from: str = ""  # "title", "breadcrumb", "heading", "screen name", "label"
+    examples: list[str] = field(default_factory=list)
+    fields: list[str] = field(default_factory=list)
+    why: list[str] = field(default_factory=list)  # how the kind and subject were decided
+
+
+# --------------------------------------------------------------------------------------
+# Words
+# --------------------------------------------------------------------------------------
+
+_LETTERS = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
+_DIGIT = re.compile(r"\d")
+_EDGE = " \t-–—•·|:;,.!?*>›»→←<«‹\"“”‘’'()[]"
+_BREADCRUMB = re.compile(r"\s+(?:>|/|›|»|❯|→|\\)\s+")
+_CUT = re.compile(r"\s+[-–—:|]\s+|\s*\(")
+_LEAD = re.compile(r"^(?:all|my|your|the|to|our)\s+(?=\S)", re.I)
+
+
+def _words(text: str) -> list[str]:
+    return _LETTERS.findall(text)
+
+
+def _key(text: str) -> str:
+    return " ".join(w.casefold() for w in _words(text))
+
+
+def _head(text: str) -> str:
+    words = _words(text)
+    return words[-1].casefold() if words else ""
+
+
+def is_feature_phrase(text: str) -> bool:
+    """A phrase naming a feature: its last word (or any word) is a feature noun."""
+    nouns = tables().feature_nouns
+    words = [w.casefold() for w in _words(text)]
+    return bool(words) and (
+        words[-1] in nouns or singular(words[-1]) in nouns or any(w in nouns for w in words)
+    )
+
+
+def is_data(text: str) -> bool:
+    """A value, not a name for anything: figures, dates, true/false, handles, addresses."""
+    t = text.strip()
+    if not t or _DIGIT.search(t) or "@" in t or "://" in t or "www." in t:
+        return True
+    words = [w.casefold() for w in _words(t)]
+    if not words:
+        return True
+    from ...grounding import vocabulary as copy_vocabulary
+
+    voc = copy_vocabulary()
+    return all(w in tables().data_words or w in voc.calendar_words for w in words)
+
+
+def _written_as_name(text: str) -> bool:
+    """Title Case words that are not a feature ("Treasure Island", "Everyday Checking")."""
+    from ...grounding import vocabulary as copy_vocabulary
+
+    fw = copy_vocabulary().function_words
+    words = [w for w in _words(text) if w.casefold() not in fw]
+    return (
+        len(words) >= 1
+        and all(w[:1].isupper() and not w.isupper() for w in words)
+        and not is_feature_phrase(text)
+    )
+
+
+def clean_item(text: str, *, max_words: int = 5) -> str:
+    """An item as it may stand in a caption, or "": the part before a dash or a colon,
+    without edge punctuation; no figures, no sentence, no OCR noise."""
+    t = " ".join(text.split())
+    t = _CUT.split(t)[0].strip(_EDGE)
+    if not t or is_data(t) or t.endswith(("?", "!")):
+        return ""
+    words = t.split()
+    if not 1 <= len(words) <= max_words:
+        return ""
+    letters = [w for w in _words(t)]
+    if not letters or not all(plausible_word(w) or len(w) <= 2 for w in letters):
+        return ""
+    if any(w.endswith((".", ";", ",")) for w in words[:-1]):
+        return ""
+    return t
+
+
+# --------------------------------------------------------------------------------------
+# The reading
+# --------------------------------------------------------------------------------------
+
+
+def _screen_words(screen: str) -> set[str]:
+    stem = re.sub(r"\.(png|jpe?g|webp)$", "", str(screen or ""), flags=re.I)
+    words = [w.casefold() for w in _words(stem.replace("_", " ").replace("-", " "))]
+    skip = {"screen", "screenshot", "image", "shot", "page", "view", "tab", "png"}
+    return {singular(w) for w in words if w not in skip}
+
+
+def _header_rows(items: Sequence[dict]) -> list[list[str]]:
+    """Rows of three or more short labels side by side: column headers, a summary bar."""
+    placed = [
+        i
+        for i in items
+        if i.get("y") is not None
+        and i["role"] in ("label", "heading", "text")
+        and 1 <= len(_words(i["text"])) <= 3
+        and not _DIGIT.search(i["text"])
+    ]
+    rows: list[list[dict]] = []
+    for item in sorted(placed, key=lambda i: i["y"]):
+        if rows and abs(rows[-1][0]["y"] - item["y"]) <= ROW_TOLERANCE:
+            rows[-1].append(item)
+        else:
+            rows.append([item])
+    return [[i["text"] for i in row] for row in rows if len(row) >= 3]
+
+
+def _common(text: str) -> bool:
+    """Every word an everyday word (a field name: "Date", "Payee"), not a name."""
+    from ...words import word_frequency
+
+    words = _words(text)
+    return bool(words) and all(
+        word_frequency(w.casefold()) >= 2.5 or w.casefold() in tables().feature_nouns
+        for w in words
+    )
+
+
+def _fields(ev: Evidence, kind_hint: str) -> list[str]:
+    out: list[str] = []
+
+    def add(text: str) -> None:
+        t = clean_item(text, max_words=3)
+        if t and _common(t) and t.casefold() not in {f.casefold() for f in out}:
+            if not _written_as_name(t) or len(_words(t)) == 1:
+                out.append(t)
+
+    for row in _header_rows(ev.items):
+        for text in row:
+            add(text)
+    items = ev.items
+    for k, item in enumerate(items[:-1]):  # a label with its figure: "Balance 5,297.80"
+        if item["role"] == "label" and items[k + 1]["role"] == "number":
+            add(item["text"])
+    if kind_hint == "form" or ev.inputs >= 2:
+        for item in items:
+            if item["role"] == "label" and len(_words(item["text"])) <= 2:
+                add(item["text"])
+    return out[:6]
+
+
+def _kind(
+    ev: Evidence,
+    intent: str,
+    subject: str,
+    screen_words: set[str],
+    fields: list[str],
+    examples: list[str],
+) -> tuple[str, list[str]]:
+    t = tables()
+    scores: Counter[str] = Counter()
+    why: list[str] = []
+    if intent in t.intent_kinds:
+        scores[t.intent_kinds[intent]] += 2
+    named = " ".join([subject, ev.title, " ".join(sorted(screen_words))]).casefold()
+    shown = " ".join(
+        i["text"] for i in ev.items if i["role"] in ("title", "heading", "label", "action", "tab")
+    ).casefold()
+    for kind, cues in t.kind_cues.items():
+        seen = 0
+        for cue in cues:
+            pattern = rf"(?<!\w){re.escape(cue)}(?!\w)"
+            if re.search(pattern, named):
+                scores[kind] += 2
+            elif re.search(pattern, shown):
+                seen += 1
+        if seen >= 2 and (kind != "sign-in" or "password" in shown):
+            scores[kind] += min(1.5, 0.5 * seen)
+    numbers = sum(i["role"] == "number" for i in ev.items)
+    prose = sum(i["role"] == "text" and len(_words(i["text"])) >= 6 for i in ev.items)
+    rows = _header_rows(ev.items)
+    if rows and numbers >= 4:
+        scores["table"] += 3
+        why.append("a row of column headers over figures")
+    elif rows:
+        scores["table"] += 1
+    if prose >= 4:
+        scores["reader"] += 2
+        why.append(f"{prose} lines of prose")
+    if ev.inputs >= 2:
+        scores["form"] += 3
+        why.append(f"{ev.inputs} text fields")
+    if re.match(r"(new|add|create|edit|compose)\b", subject.casefold() or ev.title.casefold()):
+        scores["form"] += 3
+    if numbers >= 8 and len(examples) < 3:
+        scores["chart"] += 1
+        scores["dashboard"] += 1
+    if len(examples) >= 4:
+        scores["list"] += 2
+        why.append(f"{len(examples)} items")
+    if not scores:
+        return ("list" if len(examples) >= 3 else "detail"), why
+    kind, score = scores.most_common(1)[0]
+    if score < 1.5:
+        kind = "list" if len(examples) >= 3 else kind
+    return kind, why
+
+
+def _subject(
+    ev: Evidence,
+    screen: str,
+    project: str,
+    repeated: set[str],
+    content_keys: set[str],
+) -> tuple[str, str, list[str]]:
+    """The subject, where it came from, and titles that were content (examples)."""
+    screen_words = _screen_words(screen)
+    project_key = _key(project)
+    candidates: list[tuple[str, str, float]] = []
+    if ev.title:
+        candidates.append((ev.title, "title", 2.0))
+    for item in ev.items:
+        y = item.get("y")
+        top = y is None or y <= TOP_SHARE
+        parts = _BREADCRUMB.split(item["text"])
+        if len(parts) >= 2 and top:
+            candidates.append((parts[-1], "breadcrumb", 3.0))
+        elif item["role"] == "heading" and top:
+            candidates.append((item["text"], "heading", 1.0))
+        elif item["role"] in ("label", "tab", "text") and top and screen_words:
+            if {singular(w.casefold()) for w in _words(item["text"])} & screen_words:
+                candidates.append((item["text"], "label", 0.0))
+    name = " ".join(
+        w for w in re.sub(r"^\d+[_\-. ]*", "", re.sub(r"\.\w+$", "", screen)).split() if w
+    )
+    name = re.sub(r"[_\-]+", " ", name).strip()
+    if name and not re.fullmatch(r"(screen|screenshot|image|shot|page)?\s*\d*", name, re.I):
+        candidates.append((name, "screen name", 1.0))
+    best: tuple[float, str, str] | None = None
+    entities: list[str] = []
+    for raw, source, base in candidates:
+        text = re.sub(r"(?:\s+#?\d+)+$", "", raw).strip(_EDGE)  # "Garden Plan 2025"
+        text = _LEAD.sub("", clean_item(text, max_words=5))  # "All accounts", "To Budget"
+        if not text or is_chrome(text):
+            continue
+        key = _key(text)
+        if not key or key == project_key:
+            continue
+        score = base
+        feature = is_feature_phrase(text)
+        if feature:
+            score += 3
+        words = {singular(w.casefold()) for w in _words(text)}
+        if screen_words and words & screen_words and source != "screen name":
+            score += 3
+        if key in content_keys or (_written_as_name(text) and len(_words(text)) >= 2):
+            if source in ("title", "heading") and not (screen_words and words & screen_words):
+                entities.append(text)
+            score -= 4
+        if key in repeated and source != "screen name":
+            score -= 1
+        if best is None or score > best[0]:
+            best = (score, text, source)
+    if best is None or best[0] < 2:
+        return "", "", entities
+    return best[1], best[2], entities
+
+
+def read_screens(
+    evidence: Sequence[Evidence],
+    screens: Sequence[str],
+    intents: Sequence[str],
+    project: str = "",
+) -> list[Reading]:
+    """The reading of every screen of one set (chrome repeated across the set is known)."""
+    n = len(evidence)
+    per_screen = [
+        {_key(i["text"]) for i in ev.items if i["role"] in ("label", "tab", "action", "heading")}
+        for ev in evidence
+    ]
+    counts = Counter(k for keys in per_screen for k in keys)
+    repeated = {k for k, c in counts.items() if n >= 3 and c > 0.6 * n}
+    # a label that stands in a list on some screen is content there ("Everyday Checking")
+    content_keys: set[str] = set()
+    for ev in evidence:
+        labels = [i for i in ev.items if i["role"] == "label"]
+        if len(labels) >= 3:
+            content_keys |= {
+                _key(i["text"]) for i in labels if _written_as_name(i["text"]) and i["text"]
+            }
+    out: list[Reading] = []
+    for ev, screen, intent in zip(evidence, screens, intents):
+        subject, source, entities = _subject(ev, screen, project, repeated, content_keys)
+        reading = Reading(subject=subject, subject_from=source)
+        if subject:
+            reading.why.append(f"subject {subject!r} from the {source}")
+        seen = {_key(subject)} if subject else set()
+        examples: list[str] = []
+        for text in entities:
+            if _key(text) not in seen:
+                examples.append(text)
+                seen.add(_key(text))
+        fields_hint = _fields(ev, "")
+        field_keys = {_key(f) for f in fields_hint}
+        for item in ev.items:
+            if item["role"] not in ("label", "heading", "title", "text"):
+                continue
+            if item["role"] == "text" and len(_words(item["text"])) > 5:
+                continue
+            text = clean_item(item["text"])
+            key = _key(text)
+            if not text or key in seen or key in repeated or key in field_keys or is_chrome(text):
+                continue
+            if is_feature_phrase(text) and not _written_as_name(text):
+                continue  # a section's name, not an item of content
+            if len(_words(text)) == 1 and not text[:1].isupper() and not text.startswith("#"):
+                continue  # a lone lower-case word is a label, not an item
+            seen.add(key)
+            examples.append(text)
+        kind, why = _kind(ev, intent, subject, _screen_words(screen), fields_hint, examples)
+        fields = _fields(ev, kind) if kind == "form" else fields_hint
+        reading.kind = kind
+        reading.examples = examples[:6]
+        reading.fields = [f for f in fields if _key(f) != _key(subject)][:6]
+        reading.why.append(f"kind {kind}" + (f": {', '.join(why)}" if why else ""))
+        out.append(reading)
+    return out

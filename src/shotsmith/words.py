@@ -1,0 +1,93 @@
+"""English word facts from maintained libraries: how common a word is, number, articles.
+
+``wordfreq`` says whether a string is a word people write at all (its Zipf frequency:
+about 7 for "the", 3 for "payee"-like everyday words, 0 for "pric" or "ipyker"), which
+is how the copy critic tells a word cut in half from a real one. ``inflect`` gives the
+plural and singular of a noun and its indefinite article ("an income statement").
+
+Both load on first use, not at import (``wordfreq`` reads its word list once, ~25 ms).
+``inflect`` is pinned below 6: later releases check every call's types at import time
+(5 s on this machine's class of hardware), for the same answers.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+
+@lru_cache(maxsize=1)
+def _engine() -> Any:
+    import inflect
+
+    return inflect.engine()
+
+
+@lru_cache(maxsize=65536)
+def word_frequency(word: str, lang: str = "en") -> float:
+    """The Zipf frequency of ``word`` (0 when it is no word of the language)."""
+    from wordfreq import zipf_frequency
+
+    try:
+        return float(zipf_frequency(word, lang, wordlist="small"))
+    except LookupError:  # a language wordfreq does not know: every word counts as known
+        return 4.0
+
+
+def is_word(word: str, lang: str = "en") -> bool:
+    """True when ``word`` is something people write (in any case)."""
+    return word_frequency(word.casefold(), lang) > 0
+
+
+@lru_cache(maxsize=4096)
+def plural(noun: str) -> str:
+    """The plural of a noun ("transaction" -> "transactions"); a phrase inflects its last
+    word ("income statement" -> "income statements")."""
+    words = noun.split()
+    if not words:
+        return noun
+    last = words[-1]
+    if is_plural(last):
+        return noun
+    words[-1] = str(_engine().plural_noun(last)) or last
+    return " ".join(words)
+
+
+@lru_cache(maxsize=4096)
+def singular(noun: str) -> str:
+    """The singular of a noun phrase ("accounts" -> "account"); unchanged when singular."""
+    words = noun.split()
+    if not words:
+        return noun
+    one = _engine().singular_noun(words[-1])
+    if one:
+        words[-1] = str(one)
+    return " ".join(words)
+
+
+_NOT_PLURAL = frozenset(
+    "series news species analytics statistics settings insights data media means "
+    "holdings savings earnings lyrics".split()
+)
+
+
+@lru_cache(maxsize=4096)
+def is_plural(noun: str) -> bool:
+    """True when a noun (or a phrase's last word) is a plural ("accounts", "zones").
+
+    Words that are plural in form but name one thing in an app ("settings", "statistics",
+    "news", "series") count as not plural: "every setting" would read wrong.
+    """
+    words = noun.split()
+    if not words:
+        return False
+    last = words[-1].casefold()
+    if last in _NOT_PLURAL or not last.isalpha() or len(last) < 3:
+        return False
+    one = _engine().singular_noun(last)
+    return bool(one) and one != last
+
+
+def with_article(phrase: str) -> str:
+    """The phrase with "a" or "an" before it ("an account", "a new transaction")."""
+    return str(_engine().a(phrase)) if phrase else phrase
