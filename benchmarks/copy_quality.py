@@ -1,6 +1,6 @@
-"""How true the captions are: grounding of write_copy on real apps and on the samples.
+"""How good the captions are: purpose, clean, informative and grounded, on real apps and samples.
 
-    python benchmarks/copy_quality.py [--baseline REF] [--verbose] [FOLDER ...]
+    python benchmarks/copy_quality.py [--baseline REF] [--ocr-only] [--verbose] [FOLDER ...]
 
 For every set (each folder of raw screenshots: ``tests/data/realapps/<app>/`` when that
 corpus is there, and the bundled ``sample_inputs/<app>/``), the captions are written by
@@ -11,7 +11,23 @@ against what the screenshots really show:
     screens, in the app's name or in the user's description (``about`` in the set's
     manifest.json, when it has one);
 (b) the share of lines (headlines and subtitles) that name something visible on their
-    own screen.
+    own screen;
+(purpose) the share of screens whose caption (headline and subtitle) contains one of the
+    phrases a person wrote down, before any caption was generated, for what that screen
+    is for (``tests/data/copy_purposes/<app>.json``; every content word of the phrase
+    in the caption, light inflection forgiven); screens with no such file are not counted;
+(clean) the share of lines with none of these defects: a word no dictionary knows
+    written in lower case (a fragment: "pric", "ipyker"), a doubled word, dangling
+    punctuation (",." or a comma at the end), a line ending on a joining word ("and",
+    "in", "the"), true/false/null as words, a filler subtitle (no content word) or a bare
+    list of three or more items with no verb around them. These checks are written here
+    on their own, not imported from the writer's critic;
+(informative) the share of subtitles with a content word that is neither generic (a
+    section name such as "overview" or "home") nor a word of the app's name.
+
+``--ocr-only`` writes the captions from the PNGs alone (copied to a temporary folder
+without manifest.json, the project name passed as ``--project-name`` would): what
+``shotsmith design`` does on a folder of screenshots someone else took.
 
 "Visible" is measured independently of the evidence the writer used: Tesseract reads
 each *whole* screenshot at full resolution (page segmentation 11, sparse text; dark
@@ -30,6 +46,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -44,13 +61,22 @@ from shotsmith.grounding import content_words, is_unspaced, vocabulary, word_for
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPORA = {"realapps": ROOT / "tests/data/realapps", "samples": ROOT / "sample_inputs"}
+PURPOSES = ROOT / "tests/data/copy_purposes"
 
 # Runs in a subprocess with the shotsmith under test on sys.path: captions as JSON.
 WRITE_CAPTIONS = r"""
-import json, sys
+import json, shutil, sys, tempfile
+from pathlib import Path
 import shotsmith as ss
-folder, about = sys.argv[1], sys.argv[2]
-frame = ss.read_screenshots(folder)
+folder, about, project = sys.argv[1], sys.argv[2], sys.argv[3]
+if project:  # the PNGs alone, named as given, with the project name
+    bare = Path(tempfile.mkdtemp(prefix="copy-quality-ocr-")) / Path(folder).name
+    bare.mkdir()
+    for png in sorted(Path(folder).glob("*.png")):
+        shutil.copy(png, bare / png.name)
+    frame = ss.read_screenshots(str(bare), project_name=project)
+else:
+    frame = ss.read_screenshots(folder)
 pipe = ss.Pipeline.default(out_dir=None)
 steps = []
 for step in pipe.steps:
@@ -66,6 +92,7 @@ print(json.dumps({
     "subtitles": [str(s) for s in out["copy_subtitle"]],
     "images": [str(i) if isinstance(i, str) else "" for i in out["image"]],
     "screens": [str(s) for s in out["screen"]],
+    "files": [Path(str(i)).stem if isinstance(i, str) else "" for i in out["image"]],
 }))
 """
 
@@ -77,14 +104,15 @@ class Lines:
     subtitles: list[str]
     images: list[str]
     screens: list[str]
+    files: list[str]
 
 
-def write_captions(folder: Path, about: str, src: Path | None = None) -> Lines:
+def write_captions(folder: Path, about: str, src: Path | None = None, project: str = "") -> Lines:
     env = dict(os.environ)
     if src is not None:
         env["PYTHONPATH"] = str(src) + os.pathsep + env.get("PYTHONPATH", "")
     done = subprocess.run(
-        [sys.executable, "-c", WRITE_CAPTIONS, str(folder), about],
+        [sys.executable, "-c", WRITE_CAPTIONS, str(folder), about, project],
         capture_output=True,
         text=True,
         env=env,
@@ -94,6 +122,7 @@ def write_captions(folder: Path, about: str, src: Path | None = None) -> Lines:
     if done.returncode != 0:
         raise SystemExit(f"writing captions for {folder} failed:\n{done.stderr[-2000:]}")
     data = json.loads(done.stdout.strip().splitlines()[-1])
+    data.setdefault("files", [Path(i).stem for i in data["images"]])
     return Lines(**data)
 
 
@@ -161,39 +190,134 @@ class Score:
     grounded: int = 0
     lines: int = 0
     naming: int = 0
+    screens_judged: int = 0  # screens with purpose phrases written for them
+    purposeful: int = 0
+    clean: int = 0
+    subtitles: int = 0
+    informative: int = 0
 
     def add(self, other: Score) -> None:
-        self.words += other.words
-        self.grounded += other.grounded
-        self.lines += other.lines
-        self.naming += other.naming
+        for name in self.__dataclass_fields__:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
 
     def figures(self) -> str:
-        a = self.grounded / self.words if self.words else float("nan")
-        b = self.naming / self.lines if self.lines else float("nan")
+        def share(a: int, b: int) -> str:
+            return f"{a / b:6.1%}" if b else "   n/a"
+
         return (
-            f"(a) {a:6.1%} of {self.words:3d} content words   (b) {b:6.1%} of {self.lines:3d} lines"
+            f"purpose {share(self.purposeful, self.screens_judged)} of {self.screens_judged:3d}"
+            f"   clean {share(self.clean, self.lines)}"
+            f"   informative {share(self.informative, self.subtitles)}"
+            f"   (a) {share(self.grounded, self.words)} of {self.words:3d} words"
+            f"   (b) {share(self.naming, self.lines)} of {self.lines:3d} lines"
         )
 
 
-def measure(lines: Lines, visible: list[str], about: str, verbose: bool) -> Score:
+_ENDS = frozenset("and or in of the a an to with for at by from on".split())
+_DATA = frozenset("true false null none nan undefined".split())
+
+
+def defects(line: str, kind: str, project: str) -> list[str]:
+    """What a careful reader would strike out of a line (independent of the writer)."""
+    from wordfreq import zipf_frequency
+
+    out = []
+    words = words_of(line)
+    for w in words:
+        if w.isalpha() and w.isascii() and w.islower() and len(w) >= 3:
+            if zipf_frequency(w, "en", wordlist="small") == 0 and w not in vocabulary().neutral:
+                out.append(f"fragment {w!r}")
+    if re.search(r"\b(\w+)\s+\1\b", line, re.I):
+        out.append("doubled word")
+    if re.search(r"[,;:]\s*[.!?]$|\s[,;:.]|,\s*,|[,;:]$", line.strip()):
+        out.append("dangling punctuation")
+    bare = words_of(line.rstrip(".!?"))
+    if bare and bare[-1].casefold() in _ENDS:
+        out.append(f"ends on {bare[-1]!r}")
+    if any(w.casefold() in _DATA for w in words):
+        out.append("data as words")
+    name = {w.casefold() for w in words_of(project)}
+    own = [w for w in content_words(line) if w.casefold() not in name]
+    if kind == "subtitle" and not own:
+        out.append("filler")
+    parts = [p.strip() for p in re.split(r",|\band\b", line.rstrip(".")) if p.strip()]
+    if len(parts) >= 3 and not any(
+        w.casefold() in vocabulary().generic_verbs or w.casefold() in vocabulary().benefit_words
+        for w in words
+    ):
+        out.append("bare list")
+    return out
+
+
+def informative(subtitle: str, project: str) -> bool:
+    voc = vocabulary()
+    name = {f for w in words_of(project) for f in word_forms(w)}
+    generic = voc.generic_sections | voc.weak_titles
+    return any(
+        not (word_forms(w) & name) and w.casefold() not in generic
+        for w in content_words(subtitle)
+        if not any(c.isdigit() for c in w)
+    )
+
+
+def has_purpose(caption: str, phrases: list[str]) -> bool:
+    forms = forms_of(caption)
+    for phrase in phrases:
+        words = content_words(phrase) or words_of(phrase)
+        if words and all(word_forms(w) & forms for w in words):
+            return True
+    return False
+
+
+def purposes_of(folder: Path, where: Path = PURPOSES) -> dict[str, list[str]]:
+    """file stem -> purpose phrases, from tests/data/copy_purposes/<app>.json."""
+    for candidate in where.glob("*.json"):
+        try:
+            data = json.loads(candidate.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if Path(str(data.get("folder", ""))).name == folder.name:
+            screens = data.get("screens") or {}
+            return {k: list(v.get("purpose") or []) for k, v in screens.items()}
+    return {}
+
+
+def measure(
+    lines: Lines, visible: list[str], about: str, verbose: bool, purposes: dict[str, list[str]]
+) -> Score:
     score = Score()
-    set_text = "\n".join([*visible, lines.project, about])
+    # what the user wrote counts as evidence too: the app's name, the description and the
+    # screens' file names ("03_checking-transactions.png")
+    names = [re.sub(r"^\d+[_\-. ]*", "", f).replace("-", " ").replace("_", " ") for f in lines.files]
+    set_text = "\n".join([*visible, lines.project, about, *names])
     set_forms = forms_of(set_text)
     for i, (head, sub) in enumerate(zip(lines.headlines, lines.subtitles)):
-        own = visible[i] if i < len(visible) else ""
+        own = (visible[i] if i < len(visible) else "") + "\n" + (names[i] if i < len(names) else "")
         own_forms = forms_of(own)
-        for line in (head, sub):
+        stem = lines.files[i] if i < len(lines.files) else ""
+        phrases = purposes.get(stem)
+        if phrases:
+            score.screens_judged += 1
+            hit = has_purpose(f"{head} {sub}", phrases)
+            score.purposeful += hit
+            if verbose and not hit:
+                print(f"      ? {stem}: no purpose phrase ({'; '.join(phrases)})")
+        score.subtitles += 1
+        score.informative += informative(sub, lines.project)
+        for kind, line in (("headline", head), ("subtitle", sub)):
             words = content_words(line)
             missing = [w for w in words if not found(w, set_forms, set_text)]
             on_own = [w for w in words if found(w, own_forms, own)]
+            faults = defects(line, kind, lines.project)
             score.words += len(words)
             score.grounded += len(words) - len(missing)
             score.lines += 1
             score.naming += bool(on_own)
+            score.clean += not faults
             if verbose:
                 flag = "  " if on_own else "! "
                 extra = f"   not on the screens: {', '.join(missing)}" if missing else ""
+                extra += f"   defects: {', '.join(faults)}" if faults else ""
                 print(f"      {flag}{lines.screens[i][:16]:16} {line}{extra}")
     return score
 
@@ -211,6 +335,12 @@ def sets() -> list[tuple[str, Path]]:
 
 def main(argv: list[str]) -> int:
     verbose = "--verbose" in argv
+    ocr_only = "--ocr-only" in argv
+    purposes_dir = PURPOSES
+    if "--purposes" in argv:
+        at = argv.index("--purposes")
+        purposes_dir = Path(argv[at + 1])
+        argv = argv[:at] + argv[at + 2 :]
     baseline = None
     if "--baseline" in argv:
         at = argv.index("--baseline")
@@ -240,8 +370,12 @@ def main(argv: list[str]) -> int:
             runs = [("after", None)] + ([(f"before ({baseline})", base_src)] if baseline else [])
             visible: list[str] | None = None
             print(f"{corpus}/{folder.name}")
+            project = str(manifest.get("project_name") or "") if ocr_only else ""
+            if ocr_only and not project:
+                project = folder.name.replace("-", " ").title()
+            purposes = purposes_of(folder, purposes_dir)
             for label, src in runs:
-                lines = write_captions(folder, about, src)
+                lines = write_captions(folder, about, src, project)
                 if visible is None:
                     visible = []
                     for image in lines.images:
@@ -251,7 +385,7 @@ def main(argv: list[str]) -> int:
                         visible.append(text)
                 if verbose:
                     print(f"   {label}:")
-                score = measure(lines, visible, about, verbose)
+                score = measure(lines, visible, about, verbose, purposes)
                 print(f"   {label:18} {score.figures()}")
                 totals.setdefault((corpus, label), Score()).add(score)
         print()

@@ -545,7 +545,9 @@ def test_lines_name_their_own_screen():
     assert re.search(r"report|insight|spent", reports.lower()), reports
     for screen, row in by_screen.iterrows():
         ev = row[COPY_EVIDENCE]
-        assert set(ev) == {"headline", "subtitle"}
+        assert {"headline", "subtitle", "reading", "why"} <= set(ev)
+        assert ev["reading"]["kind"] == row.get("features_kind", "")
+        assert all(ev["why"][k] for k in ("headline", "subtitle"))
         own = [e["text"] for e in row[FEATURES_EVIDENCE]] + ["Pocket Budget"]
         for kind in ("headline", "subtitle"):
             for piece in ev[kind]:
@@ -722,7 +724,9 @@ def test_user_csv_wins_and_the_rest_is_written_around_it(tmp_path, caplog):
     assert rows.loc["budgets", COPY_HEADLINE] == "Budgets that finally add up"
     assert rows.loc["budgets", COPY_SUBTITLE] == "Set a budget for every category."
     assert rows.loc["budgets", COPY_SOURCE] == "user"
-    assert rows.loc["budgets", COPY_EVIDENCE] == {"headline": [], "subtitle": []}
+    evidence = rows.loc["budgets", COPY_EVIDENCE]
+    assert (evidence["headline"], evidence["subtitle"]) == ([], [])
+    assert evidence["why"] == {"headline": "yours", "subtitle": "yours"}
     long = "Save for what matters (a line far over the thirty characters)"
     assert rows.loc["goals", COPY_HEADLINE] == long  # verbatim, rules or not
     assert rows.loc["goals", COPY_SOURCE] == "user (headline)"

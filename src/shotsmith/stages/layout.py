@@ -416,6 +416,10 @@ def _caption_blocks(cap, x, block_top, h_size, s_size, h_lh, s_lh, align, width)
     return blocks
 
 
+#: Pixels around a caption's ink box that its contrast is checked on as well.
+RING = 8
+
+
 def _contrast_on(background: Background, color: str, box: list[int], size) -> float:
     return worst_contrast(color, background_region(background, size[0], size[1], box))
 
@@ -442,6 +446,9 @@ def _palette(
                 y0 = min(b[1] for b in boxes)
                 x1 = max(b[0] + b[2] for b in boxes)
                 y1 = max(b[1] + b[3] for b in boxes)
+                # the pixels just around the ink count too: the eye reads text on them
+                x0, y0 = max(0, x0 - RING), max(0, y0 - RING)
+                x1, y1 = min(size[0], x1 + RING), min(size[1], y1 + RING)
                 union[role] = [x0, y0, x1 - x0, y1 - y0]
         colors = {}
         for role, color in (("headline", head_color), ("subtitle", sub_color)):

@@ -741,6 +741,9 @@ def build_slots(
 
 _FORM_LEAD = re.compile(r"^(?:new|add|create|edit|compose)\s+(?:(?:a|an)\s+)?(?:new\s+)?", re.I)
 _POSSESSIVE = re.compile(r"^[^\W\d_]+['’]s\s+(?=\S)")  # "sam's Collections": a user's name
+#: Section names that say what the user does there, not what they find ("Search",
+#: "Explore"): no subject for a caption ("Search your search").
+_NAMES_NOTHING = frozenset("search explore discover browse details info options all other".split())
 #: Words inside an item that make it a sentence ("Turn the compost bay"), not a name.
 _SENTENCE_WORDS = frozenset("the a an to your my our this that these those".split())
 
@@ -781,7 +784,7 @@ def read_into(slots: Slots, ev: ScreenEvidence, policy: CasePolicy, project: str
             slots.new = lead.group(0).strip().casefold().startswith(("new", "add", "create"))
             subject = subject[lead.end() :]
     voc = vocabulary()
-    weak = subject.casefold() in voc.generic_sections or subject.casefold() in voc.weak_titles
+    weak = subject.casefold() in voc.weak_titles or subject.casefold() in _NAMES_NOTHING
     if weak and ev.fields and ev.kind in ("dashboard", "chart", "table", "detail"):
         subject = ev.fields[0]  # an "Overview" of a total balance shows the total balance
     elif weak:

@@ -6,13 +6,20 @@ the set's own lines and evidence, never from a template of promises:
 
 * **subtitle** (≤ 30 characters): the set's tagline, else the shortest headline that
   fits. Those lines are already grounded (or the user's own).
-* **promotional text** (≤ 170): the set's subtitles, in store order, as many whole
-  sentences as fit.
+* **promotional text** (≤ 170): written, not concatenated: one sentence about the app
+  naming what its screens are for ("Actual Budget brings your budget, accounts and
+  transactions together."), from each screen's subject (the reading
+  ``extract_features`` made), then the set's most concrete subtitle when it fits. A set
+  whose screens name fewer than two features falls back to its own subtitles, filler
+  left out.
 * **keywords** (≤ 100, comma-separated, no spaces after commas as Apple counts them):
-  the content words of the screens' titles, headings, tabs, actions and labels (words
-  seen on more screens first), never a word of the app's name (Apple indexes the name
-  already and rejects repeats), no neutral filler, no duplicates, no store-forbidden
-  claims, cut at a whole keyword.
+  features, never content: the screens' subjects first, then the words of their titles,
+  headings and tabs; never a word of the app's name (Apple indexes the name already and
+  rejects repeats), nor an example the screens show (a book, a payee, a person), a
+  field's value, a figure, a name written in capitals ("Avery", "Uber": a word the
+  dictionary knows only in lower case counts, a name does not), no neutral filler, no
+  duplicates, no store-forbidden claims, cut at a whole keyword. The category itself is
+  left out: the store indexes it already.
 
 Limits are counted in characters as the store counts them (code points, so a CJK
 character counts one). Each field records the evidence it rests on.
@@ -21,6 +28,7 @@ character counts one). Each field records the evidence it rests on.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -29,6 +37,8 @@ from importlib import resources
 
 from ...grounding import content_words, word_forms, words_of
 from .evidence import ScreenEvidence
+from ...words import is_plural, plural, word_frequency
+from ..features.reading import is_feature_phrase
 from .rules import forbidden_words
 
 
@@ -73,11 +83,65 @@ def _subtitle(tagline: str, headlines: Sequence[str], project: str) -> str:
     return ""
 
 
-def _promotional(subtitles: Sequence[str]) -> str:
+def _feature(subject: str) -> str:
+    """A subject as it reads mid-sentence: lower case but for names and acronyms."""
+    words = []
+    for word in subject.split():
+        keep = word.isupper() and len(word) <= 5 or any(c.isupper() for c in word[1:])
+        words.append(word if keep else word.lower())
+    return " ".join(words)
+
+
+def _features(evidence: Sequence[ScreenEvidence]) -> list[str]:
+    """The set's features in store order: each screen's subject, once, never a weak one."""
+    skip = _skip()
     out: list[str] = []
+    for ev in evidence:
+        subject = re.sub(r"^(?:new|add|create|edit)\s+", "", ev.subject.strip(), flags=re.I)
+        subject = re.sub(r"^[^\W\d_]+['’]s\s+", "", subject)  # "sam's Collections"
+        if not subject or subject.casefold() in skip or any(c.isdigit() for c in subject):
+            continue
+        if len(subject) > 24 or forbidden_words(subject):
+            continue
+        phrase = _feature(subject)
+        if ev.kind == "form" and is_plural(phrase) is False:
+            phrase = plural(phrase)  # "New Transaction" is where transactions come from
+        if all(word_forms(w).isdisjoint(_forms(o)) for o in out for w in words_of(phrase)):
+            out.append(phrase)
+    return out
+
+
+def _forms(phrase: str) -> set[str]:
+    return {f for w in words_of(phrase) for f in word_forms(w)}
+
+
+def _sentence(project: str, features: Sequence[str]) -> str:
+    if len(features) < 2 or not project:
+        return ""
+    for n in range(min(4, len(features)), 1, -1):
+        named = ", ".join(features[: n - 1]) + " and " + features[n - 1]
+        line = f"{project} brings your {named} together."
+        if len(line) <= PROMOTIONAL_MAX:
+            return line
+    return ""
+
+
+def _promotional(
+    subtitles: Sequence[str], project: str = "", evidence: Sequence[ScreenEvidence] = ()
+) -> str:
+    out: list[str] = []
+    opening = _sentence(project, _features(evidence)) if evidence else ""
+    if opening:
+        out.append(opening)
+    name = {w.casefold() for w in words_of(project)}
     for sentence in dict.fromkeys(" ".join((s or "").split()) for s in subtitles):
         if not sentence:
             continue
+        own = [w for w in content_words(sentence) if w.casefold() not in name]
+        if not own:
+            continue  # filler says nothing of the app
+        if opening and len(out) >= 2:
+            break  # one written sentence and one concrete one: the page reads, not lists
         joined = (
             " ".join([*out, sentence]) if not _cjk_join(sentence) else "".join([*out, sentence])
         )
@@ -97,6 +161,9 @@ def _keywords(
     evidence: Sequence[ScreenEvidence], project: str, locale: str
 ) -> tuple[str, list[str]]:
     name_forms = {f for w in words_of(project) for f in word_forms(w)}
+    content = {
+        f for ev in evidence for text in (*ev.examples,) for w in words_of(text) for f in word_forms(w)
+    }
     counts: Counter[str] = Counter()
     first_seen: dict[str, str] = {}
     sources: dict[str, str] = {}
@@ -105,7 +172,13 @@ def _keywords(
         seen_here: set[str] = set()
         # the screen's sections weigh more than a heading; buttons and list items are
         # too particular (a user's data) to be search terms
-        weighted = [(ev.title, 2), *((t, 2) for t in ev.tabs), *((h, 1) for h in ev.headings)]
+        weighted = [
+            (ev.subject, 3),
+            (ev.title if is_feature_phrase(ev.title) else "", 2),
+            *((t, 2) for t in ev.tabs),
+            *((f, 1) for f in ev.fields),
+            *((h, 1) for h in ev.headings if is_feature_phrase(h)),
+        ]
         for text, weight in weighted:
             if not text:
                 continue
@@ -119,6 +192,8 @@ def _keywords(
                     or any(ch.isdigit() for ch in word)
                     or word_forms(word) & name_forms
                     or forbidden_words(word)
+                    or (word_forms(word) & content and text != ev.subject)
+                    or not _known_in_lower_case(word)
                 ):
                     continue
                 if key not in seen_here:
@@ -141,6 +216,13 @@ def _keywords(
     return ",".join(chosen), [sources[k.casefold()] for k in chosen]
 
 
+def _known_in_lower_case(word: str) -> bool:
+    """A word people write in lower case ("budget"), not only as a name ("Avery", "Uber")."""
+    if not word.isascii() or not word.isalpha():
+        return True  # other scripts: no dictionary test here
+    return word_frequency(word.casefold()) >= 3.0
+
+
 def store_text(
     *,
     project: str,
@@ -152,7 +234,7 @@ def store_text(
 ) -> StoreText:
     """The App Store subtitle, promotional text and keyword field of one set and locale."""
     subtitle = _subtitle(tagline, headlines, project)
-    promo = _promotional(subtitles)
+    promo = _promotional(subtitles, project, evidence)
     keywords, keyword_sources = _keywords(evidence, project, locale)
     return StoreText(
         subtitle=subtitle,
@@ -160,7 +242,7 @@ def store_text(
         keywords=keywords,
         evidence={
             "subtitle": [subtitle] if subtitle else [],
-            "promotional_text": [s for s in subtitles if s and s in promo],
+            "promotional_text": [*_features(evidence), *(s for s in subtitles if s and s in promo)],
             "keywords": list(dict.fromkeys(keyword_sources)),
         },
     )

@@ -185,7 +185,15 @@ def _header_rows(items: Sequence[dict]) -> list[list[str]]:
             rows[-1].append(item)
         else:
             rows.append([item])
-    return [[i["text"] for i in row] for row in rows if len(row) >= 3]
+    from ...grounding import vocabulary as copy_vocabulary
+
+    fw = copy_vocabulary().function_words
+    return [
+        [i["text"] for i in row]
+        for row in rows
+        if len(row) >= 3
+        and all(len(i["text"]) >= 3 and i["text"].casefold() not in fw for i in row)
+    ]
 
 
 def _common(text: str) -> bool:
@@ -307,7 +315,12 @@ def _subject(
         w for w in re.sub(r"^\d+[_\-. ]*", "", re.sub(r"\.\w+$", "", screen)).split() if w
     )
     name = re.sub(r"[_\-]+", " ", name).strip()
-    if name and not re.fullmatch(r"(screen|screenshot|image|shot|page)?\s*\d*", name, re.I):
+    read = bool(ev.items)
+    if (
+        name
+        and not read  # a file name confirms what the screen says; alone only on a bare screen
+        and not re.fullmatch(r"(screen|screenshot|image|shot|page)?\s*\d*", name, re.I)
+    ):
         candidates.append((name, "screen name", 1.0))
     best: tuple[float, str, str] | None = None
     entities: list[str] = []
@@ -378,8 +391,11 @@ def read_screens(
         for item in ev.items:
             if item["role"] not in ("label", "heading", "title", "text"):
                 continue
-            if item["role"] == "text" and len(_words(item["text"])) > 5:
-                continue
+            raw = item["text"].strip()
+            if item["role"] == "text" and (
+                len(_words(raw)) > 5 or raw[:1].islower() or raw.endswith((".", "!", "?", ","))
+            ):
+                continue  # a line of prose, or the rest of one: not an item's name
             text = clean_item(item["text"])
             key = _key(text)
             if not text or key in seen or key in repeated or key in field_keys or is_chrome(text):
