@@ -745,7 +745,9 @@ _POSSESSIVE = re.compile(r"^[^\W\d_]+['’]s\s+(?=\S)")  # "sam's Collections": 
 #: "Explore"): no subject for a caption ("Search your search").
 _NAMES_NOTHING = frozenset("search explore discover browse details info options all other".split())
 #: Words inside an item that make it a sentence ("Turn the compost bay"), not a name.
-_SENTENCE_WORDS = frozenset("the a an to your my our this that these those".split())
+_SENTENCE_WORDS = frozenset(
+    "the a an to your my our this that these those is are was were be been not".split()
+)
 
 
 def _example(text: str, policy: CasePolicy) -> Phrase | None:

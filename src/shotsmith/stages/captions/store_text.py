@@ -38,7 +38,7 @@ from importlib import resources
 from ...grounding import content_words, word_forms, words_of
 from .evidence import ScreenEvidence
 from ...words import is_plural, plural, word_frequency
-from ..features.reading import is_feature_phrase
+from ..features.reading import is_feature_phrase, is_person
 from .rules import forbidden_words
 
 
@@ -87,7 +87,10 @@ def _feature(subject: str) -> str:
     """A subject as it reads mid-sentence: lower case but for names and acronyms."""
     words = []
     for word in subject.split():
-        keep = word.isupper() and len(word) <= 5 or any(c.isupper() for c in word[1:])
+        if word.isupper():
+            keep = len(word) <= 5  # "CSV" is an acronym, "EXERCISE" the app's styling
+        else:
+            keep = any(c.isupper() for c in word[1:])  # "iPhone", "GitHub"
         words.append(word if keep else word.lower())
     return " ".join(words)
 
@@ -194,6 +197,7 @@ def _keywords(
                     or forbidden_words(word)
                     or (word_forms(word) & content and text != ev.subject)
                     or not _known_in_lower_case(word)
+                    or is_person(word)
                 ):
                     continue
                 if key not in seen_here:

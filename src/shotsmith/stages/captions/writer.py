@@ -453,10 +453,14 @@ class _Writer:
         grounding = self._grounding_for(self.kind) if self.kind else self.grounding
         if problems or grounding_problems(line.text, grounding):
             return False
-        if self.ctx.english and relax < 3:
+        if self.ctx.english:
             critique = line_problems(
                 line.text, kind=kind, screen_words=self.screen_words, project=self.ctx.project
             )
+            if relax >= 3:
+                # the last resort: a plain line that names nothing beats no line, but a
+                # broken one never ships
+                critique = [c for c in critique if not c.startswith("filler")]
             if critique:
                 if len(self.rejected) < 6:
                     self.rejected.append(f"{line.text!r}: {critique[0]}")
@@ -515,9 +519,11 @@ class _Writer:
                 filled = _short(slots) if name.startswith("voice:short:") else slots
                 for template in order:
                     line = _fill(template, filled, set() if again else used, self.extra)
-                    if line is None or not self._ok(line, kind, relax, pair):
+                    if line is None:
                         continue
                     line.group = name
+                    if not self._ok(line, kind, relax, pair):
+                        continue
                     if name == "about":
                         self.about_used = True
                     self._take(line, kind)

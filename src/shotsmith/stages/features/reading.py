@@ -49,6 +49,7 @@ class ReadingTables:
     count_nouns_skip: frozenset[str]
     kind_cues: dict[str, tuple[str, ...]]
     intent_kinds: dict[str, str]
+    given_names: frozenset[str]
 
 
 @lru_cache(maxsize=1)
@@ -63,6 +64,7 @@ def tables() -> ReadingTables:
         count_nouns_skip=frozenset(raw["count_nouns_skip"]),
         kind_cues={k: tuple(v) for k, v in raw["kind_cues"].items()},
         intent_kinds=dict(raw["intent_kinds"]),
+        given_names=frozenset(raw.get("given_names", [])),
     )
 
 
@@ -88,6 +90,10 @@ _EDGE = " \t-–—•·|:;,.!?*>›»→←<«‹\"“”‘’'()[]"
 _BREADCRUMB = re.compile(r"\s+(?:>|/|›|»|❯|→|\\)\s+")
 _CUT = re.compile(r"\s+[-–—:|]\s+|\s*\(")
 _LEAD = re.compile(r"^(?:all|my|your|the|to|our)\s+(?=\S)", re.I)
+_VERB_LEAD = re.compile(
+    r"^(?:search|filter|find|browse|view|manage|sort|show|see|explore)\s+(?:all\s+|your\s+)?(?=\S)",
+    re.I,
+)
 
 
 def _words(text: str) -> list[str]:
@@ -109,6 +115,18 @@ def is_feature_phrase(text: str) -> bool:
     words = [w.casefold() for w in _words(text)]
     return bool(words) and (
         words[-1] in nouns or singular(words[-1]) in nouns or any(w in nouns for w in words)
+    )
+
+
+def is_person(text: str) -> bool:
+    """A person's name ("Dana Whitfield", "Ana", "priya.raman"): one or two words led by a
+    common first name, or a user handle."""
+    t = text.strip()
+    if re.fullmatch(r"@?[a-z]+[._][a-z]+\d*", t):
+        return True
+    words = _words(t)
+    return 1 <= len(words) <= 2 and words[0].casefold() in tables().given_names and (
+        words[0][:1].isupper() or t.startswith("@")
     )
 
 
@@ -137,6 +155,13 @@ def _written_as_name(text: str) -> bool:
         and all(w[:1].isupper() and not w.isupper() for w in words)
         and not is_feature_phrase(text)
     )
+
+
+def _only_function_words(text: str) -> bool:
+    from ...grounding import vocabulary as copy_vocabulary
+
+    fw = copy_vocabulary().function_words
+    return all(w.casefold() in fw for w in _words(text))
 
 
 def clean_item(text: str, *, max_words: int = 5) -> str:
@@ -255,6 +280,8 @@ def _kind(
                 scores[kind] += 2
             elif re.search(pattern, shown):
                 seen += 1
+        if kind == "form":
+            continue  # "New run", "Edit tags" buttons do not make a form: its fields do
         if seen >= 2 and (kind != "sign-in" or "password" in shown):
             scores[kind] += min(1.5, 0.5 * seen)
     numbers = sum(i["role"] == "number" for i in ev.items)
@@ -327,11 +354,14 @@ def _subject(
     for raw, source, base in candidates:
         text = re.sub(r"(?:\s+#?\d+)+$", "", raw).strip(_EDGE)  # "Garden Plan 2025"
         text = _LEAD.sub("", clean_item(text, max_words=5))  # "All accounts", "To Budget"
-        if not text or is_chrome(text):
+        text = _VERB_LEAD.sub("", text)  # "Search experiments": the experiments
+        if not text or is_chrome(text) or is_person(text):
             continue
         key = _key(text)
-        if not key or key == project_key:
+        if not key or key == project_key or _only_function_words(text):
             continue
+        if source == "title" and set(key.split()) <= set(project_key.split()):
+            continue  # the logo ("money?" of I Hate Money), not what the screen is for
         score = base
         feature = is_feature_phrase(text)
         if feature:
@@ -348,6 +378,28 @@ def _subject(
         if best is None or score > best[0]:
             best = (score, text, source)
     if best is None or best[0] < 2:
+        # no title names a feature: a feature phrase anywhere on the screen, the one the
+        # file name confirms first, else the first that is not the set's navigation
+        late: list[tuple[float, str]] = []
+        for item in ev.items:
+            if item["role"] not in ("heading", "label", "tab", "title"):
+                continue
+            text = _VERB_LEAD.sub("", _LEAD.sub("", clean_item(item["text"], max_words=3)))
+            key = _key(text)
+            if not text or not is_feature_phrase(text) or _written_as_name(text):
+                continue
+            if _only_function_words(text):
+                continue
+            if key == project_key or is_chrome(text):
+                continue
+            words = {singular(w.casefold()) for w in _words(text)}
+            confirmed = bool(screen_words and words & screen_words)
+            if key in repeated and not confirmed:
+                continue
+            late.append((2.0 if confirmed else 1.0, text))
+        if late:
+            late.sort(key=lambda c: -c[0])
+            return late[0][1], "label", entities
         return "", "", entities
     return best[1], best[2], entities
 
@@ -406,6 +458,10 @@ def read_screens(
                 continue  # a lone lower-case word is a label, not an item
             seen.add(key)
             examples.append(text)
+        single = [e for e in examples if len(_words(e)) == 1]
+        if len(single) >= 2 and sum(is_person(e) for e in single) * 2 >= len(single):
+            examples = [e for e in examples if len(_words(e)) > 1]  # a list of people
+        examples = [e for e in examples if not is_person(e)]  # people: never named
         kind, why = _kind(ev, intent, subject, _screen_words(screen), fields_hint, examples)
         fields = _fields(ev, kind) if kind == "form" else fields_hint
         reading.kind = kind
