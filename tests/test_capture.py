@@ -768,8 +768,11 @@ def chatter():
 @needs_browser
 def test_sign_in_wall_is_said_plainly(chatter, tmp_path, capsys):
     out = tmp_path / "walled"
-    assert _run_cli(["capture", chatter.url + "/", "--out", str(out), "--max-screens", "4"]) == 0
+    # one screen (the sign-in page) is no usable capture: the command says so and fails
+    assert _run_cli(["capture", chatter.url + "/", "--out", str(out), "--max-screens", "4"]) == 2
     err = capsys.readouterr().err
+    assert "only 1 usable screen(s) captured, fewer than --min-screens 3" in err
+    assert "the app asks for a sign-in" in err.split("fewer than --min-screens")[1]
     assert f"the app asks for a sign-in at {chatter.url}/login" in err
     assert "--login USER:PASSWORD" in err and "--storage-state FILE" in err
     manifest = json.loads((out / "manifest.json").read_text())

@@ -45,7 +45,43 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--timeout", type=float, default=60, help="overall time limit, seconds")
     options.identity(p, name_help="the app's name (default: from the pages' titles)")
     p.add_argument("--no-status-bar", action="store_true", help="do not draw a status bar")
-    p.add_argument("--allow-forms", action="store_true", help="allow pressing submit buttons")
+    p.add_argument(
+        "--allow-forms",
+        action="store_true",
+        help="allow pressing submit buttons (what they send is still blocked unless "
+        "--allow-writes / --allow-write lets it through)",
+    )
+    p.add_argument(
+        "--allow-writes",
+        action="store_true",
+        help="let every POST/PUT/PATCH/DELETE (and WebSocket message) a press causes "
+        "through; by default they are blocked, so capture cannot change the app's data",
+    )
+    p.add_argument(
+        "--allow-write",
+        action="append",
+        default=[],
+        metavar="PATTERN",
+        help="let writes to matching URLs through (a glob such as '*/api/search', or a "
+        "regex as 're:/graphql$'); repeat for several",
+    )
+    p.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        dest="allow_origins",
+        metavar="ORIGIN",
+        help="let another origin load (https://cdn.example.com); by default only the app's "
+        "own origin does; repeat for several",
+    )
+    p.add_argument(
+        "--min-screens",
+        type=int,
+        default=3,
+        metavar="N",
+        help="exit non-zero when a web capture gives fewer than N usable screens (default 3, "
+        "at most --max-screens; 0 never fails)",
+    )
     p.add_argument(
         "--login",
         metavar="USER:PASSWORD",
@@ -67,7 +103,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..errors import InvalidOptionError
     from ..stages.capture.stage import capture_report, log
+
+    if args.min_screens < 0:
+        raise InvalidOptionError(f"--min-screens must be 0 or more, got {args.min_screens}")
 
     sizes = [s for group in (args.sizes or []) for s in group] or None
     if not log.handlers:  # the notes are printed below; the library's warnings need not be
@@ -89,13 +129,20 @@ def run(args: argparse.Namespace) -> int:
         progress=True,
         login=args.login,
         storage_state=args.storage_state,
+        allow_writes=args.allow_writes,
+        allow_write=args.allow_write,
+        allow_origins=args.allow_origins,
     )
     frame = report.frame
     print(f"{frame[C.PROJECT_NAME].iloc[0]}: {len(frame)} screenshot(s) in {report.seconds:.1f} s")
     for _, row in frame.iterrows():
         print(f"  {row[C.IMAGE]}  {row[C.IMAGE_WIDTH]}x{row[C.IMAGE_HEIGHT]}  {row[C.SCREEN]!r}")
-    for s in report.skipped:
-        print(f"  skipped {s.url}: {s.reason}")
-    for note in report.notes:
-        print(f"shotsmith capture: {note}", file=sys.stderr)
+    # what happened, on stderr: visited, stopped, skipped and rejected, blocked, notes
+    print("shotsmith capture: " + report.summary(), file=sys.stderr)
+    web = bool(report.network)  # a folder is checked, not explored: nothing to fall short of
+    wanted = min(args.min_screens, args.max_screens)
+    problem = report.too_few(wanted) if web else ""
+    if problem:
+        print(f"shotsmith capture: {problem}", file=sys.stderr)
+        return 2
     return 0

@@ -24,7 +24,14 @@ Device sizes are the store's display classes in inches, as text ("6.9", "6.5",
 the visible text with roles and boxes, and ``screen_url``); ``capture_report(...)`` returns
 it together with what was skipped and why (pages that failed, raw data, error pages,
 transient states, duplicates, other templates, other origins, budget) and notes (a
-sign-in wall, a desktop-only layout).
+sign-in wall, a desktop-only layout), the requests it blocked and why exploring stopped.
+
+Read-only by construction: one :class:`~.network.NetworkPolicy` routes every request of
+every browser context. A page's own requests while it loads are reads (even a POST); a
+POST/PUT/PATCH/DELETE or WebSocket message after a press is aborted unless the operator
+allowed it (``allow_writes``, ``allow_write`` patterns); only the app's origin loads
+(``allow_origins`` adds others). The explorer presses only controls that read as
+navigation; actions and controls in doubt are reported, never pressed.
 
 One job per module:
 
@@ -35,6 +42,8 @@ One job per module:
 ``web``         a web app: explore, photograph at each device, finish the PNGs
 ``explore``     the explorer: which page or button next, which screens to keep
 ``session``     one page at one device: load, settle, read, photograph; sign in
+``network``     :class:`NetworkPolicy`: which requests may go out (writes, origins), and
+                the record of those blocked
 ``rules``       ``data/capture/rules.json`` and the matchers built from it; ``js/*.js``
 ``urls``        normalised URLs, origins and page templates
 ``pages``       verdicts on one page: not HTML, an error page, a sign-in wall, blank

@@ -77,6 +77,11 @@ class _Run:
     clicks: int = 0
     forms_noted: bool = False
     failed_start: Skipped | None = None
+    stopped: str = ""  # the first budget that ended exploring ("" if none did)
+    not_pressed: set[str] = field(default_factory=set)  # labels reported as not pressed
+
+    def stop(self, why: str) -> None:
+        self.stopped = self.stopped or why
 
     def kept(self, template: str) -> list[Screen]:
         return [s for s in self.screens if s.template == template]
@@ -131,8 +136,21 @@ class Explorer(PageSession):
         if self.sign_in_url and self.login is None:
             self.notes.append(sign_in_note(self.sign_in_url, self.storage_state is not None))
         self.close()
+        if run.failed_start is not None:
+            stopped = f"the start page is no screen ({run.failed_start.reason})"
+        else:
+            stopped = run.stopped or (
+                "nothing more to follow: every same-origin link and navigation control found "
+                f"was tried ({run.visits} page(s) loaded, {run.clicks} press(es))"
+            )
         return ExploreResult(
-            rank(run.screens), self.skipped, run.visits, run.clicks, self.sign_in_url, self.notes
+            rank(run.screens),
+            self.skipped,
+            run.visits,
+            run.clicks,
+            self.sign_in_url,
+            self.notes,
+            stopped,
         )
 
     def _visit(self, url: str, depth: int, run: _Run, emu: Emulation, *, first: bool) -> bool:
@@ -143,11 +161,15 @@ class Explorer(PageSession):
             or run.visits >= run.max_visits
             or self.remaining() < 1.0
         ):
-            why = (
-                "enough screens found"
-                if len(screens) >= run.explore_limit
-                else "time or page budget used up"
-            )
+            if len(screens) >= run.explore_limit:
+                why = "enough screens found"
+                run.stop(f"enough screens found ({len(screens)}: max_screens and a few more)")
+            elif run.visits >= run.max_visits:
+                why = "time or page budget used up"
+                run.stop(f"page budget used up ({run.visits} pages loaded)")
+            else:
+                why = "time or page budget used up"
+                run.stop("time budget used up (timeout_s / --timeout)")
             self.skipped.append(Skipped(route_of(url), f"not visited: {why}", "budget"))
             return False
         template = template_key(url, self._collections)
@@ -265,6 +287,8 @@ class Explorer(PageSession):
             dup = screen  # nothing more to learn from its buttons
         else:
             run.add(screen)
+        if not screen.sign_in:
+            self._note_not_pressed(final, run)
         if forms and not run.forms_noted and not screen.sign_in:
             run.forms_noted = True
             self.skipped.append(
@@ -285,9 +309,15 @@ class Explorer(PageSession):
 
     def _press_later(self, base: Screen, final: str, depth: int, run: _Run) -> None:
         """The deferred buttons of a page: load it again and press them."""
-        if run.clicks >= run.max_clicks or len(run.screens) >= run.explore_limit:
+        if run.clicks >= run.max_clicks:
+            run.stop(f"press budget used up ({run.clicks} presses)")
             return
-        if self.remaining() < 3.0 or self.load(final):
+        if len(run.screens) >= run.explore_limit:
+            return
+        if self.remaining() < 3.0:
+            run.stop("time budget used up (timeout_s / --timeout)")
+            return
+        if self.load(final):
             return
         try:
             self.calm(loaded=True)
@@ -302,11 +332,14 @@ class Explorer(PageSession):
     ) -> None:
         """Press each candidate once on the loaded ``base`` page, watching for a change."""
         for cand in candidates:
-            if (
-                run.clicks >= run.max_clicks
-                or len(run.screens) >= run.explore_limit
-                or self.remaining() < 2.0
-            ):
+            if run.clicks >= run.max_clicks:
+                run.stop(f"press budget used up ({run.clicks} presses)")
+                break
+            if len(run.screens) >= run.explore_limit:
+                run.stop(f"enough screens found ({len(run.screens)}: max_screens and a few more)")
+                break
+            if self.remaining() < 2.0:
+                run.stop("time budget used up (timeout_s / --timeout)")
                 break
             if cand["key"] in run.tried_keys or cand["selected"]:
                 continue
@@ -333,6 +366,27 @@ class Explorer(PageSession):
                     self.extract()  # mark the candidates again
                 except Exception:
                     break
+
+    def _note_not_pressed(self, url: str, run: _Run) -> None:
+        """Say which controls of a page were left alone: actions, and controls in doubt."""
+        info = self._info or {}
+        for key, kind, why in (
+            ("actions", "action", "they read as actions that change data"),
+            ("unclear", "action", "unclear what they do (in doubt, a control is an action)"),
+        ):
+            labels = [label for label in info.get(key, []) if label not in run.not_pressed]
+            if not labels:
+                continue
+            run.not_pressed.update(labels)
+            shown = ", ".join(repr(label) for label in labels[:6])
+            more = f" and {len(labels) - 6} more" if len(labels) > 6 else ""
+            self.skipped.append(
+                Skipped(
+                    route_of(url),
+                    f"{len(labels)} control(s) not pressed, {why}: {shown}{more}",
+                    kind,
+                )
+            )
 
     @property
     def _last_links(self) -> list[dict[str, Any]]:
@@ -431,32 +485,33 @@ class Explorer(PageSession):
         page = self._page
         before_nav, blocked_before = self._nav_requests, len(self._blocked)
         try:
-            self.click(cand["index"])
+            self.click(cand["index"], cand["label"])
             page.wait_for_timeout(120)
             if self._nav_requests != before_nav:
                 page.wait_for_load_state("load", timeout=self._ms(self.page_timeout_s))
         except Exception as exc:
             log.debug("click %r on %s: %s", cand["label"], base.url, first_line(exc))
             return None, True
-        if len(self._blocked) != blocked_before:
-            target = self._blocked[-1]
-            if target not in other_origin:
-                other_origin.add(target)
-                kind = (
-                    "form"
-                    if target.split(" ")[0] in ("POST", "PUT", "PATCH", "DELETE")
-                    else "other-origin"
-                )
+        label = cand["label"] or "a button"
+        blocked = self._blocked[blocked_before:]
+        writes = [b for b in blocked if b.kind in ("write", "websocket")]
+        away = [b for b in blocked if b.kind == "other-origin" and b.navigation]
+        if writes or away:
+            first = (writes or away)[0]
+            key = f"{first.method} {first.url}"
+            if key not in other_origin:
+                other_origin.add(key)
                 self.skipped.append(
                     Skipped(
-                        target,
-                        f"{cand['label'] or 'a button'!r} leads to another origin: not followed"
-                        if kind == "other-origin"
-                        else "form submission blocked",
-                        kind,
+                        f"{route_of(base.url)} (after pressing {label!r})",
+                        f"pressing it tried to write ({first.method} {first.url}): "
+                        "blocked, not photographed"
+                        if writes
+                        else f"it leads to another origin ({first.url}): not followed",
+                        "write" if writes else "other-origin",
                     )
                 )
-            return None, normalize_url(page.url) != base.url
+            return None, True
         now = page.url
         if not now.startswith(("http:", "https:")) or origin_of(now) != self.origin:
             return None, True
@@ -471,7 +526,6 @@ class Explorer(PageSession):
         template = _state_template(base.template, cand)
         if full is not None and full(template):
             return None, True
-        label = cand["label"] or "a button"
         try:
             screen = self.photograph(
                 base.url,
@@ -534,7 +588,7 @@ class Explorer(PageSession):
                             f"button {key.split('|')[2]!r} not found at this size", "error"
                         )
                         break
-                    self.click(match["index"])
+                    self.click(match["index"], match["label"])
                     self._page.wait_for_timeout(120)
                     reason = self.settle(keep_scroll=True)
                     verdict = verdict_of(reason) if reason else None

@@ -26,6 +26,7 @@ def write_capture(
     titles: dict[Any, str] | None = None,
     notes: Sequence[str] = (),
     sign_in_url: str = "",
+    report: dict[str, Any] | None = None,
 ) -> pd.DataFrame:
     """Write each set as ``NN_<screen>.png`` + manifest.json; return the frame with paths.
 
@@ -33,7 +34,9 @@ def write_capture(
     The manifest is what ``read_screenshots`` and ``shotsmith design`` read: per screen
     its file, name, visible text, and for a captured web page its ``url``, ``title`` and
     ``elements`` (the text with roles and boxes, see ``columns.SCREEN_ELEMENTS``); per set
-    what was skipped and why, and notes such as a sign-in wall.
+    what was skipped and why, and notes such as a sign-in wall; for a web app the
+    ``capture_report`` (pages visited, pages rejected and why, requests blocked, why
+    exploring stopped).
     """
     out = Path(out_dir)
     frame = frame.copy()
@@ -73,7 +76,7 @@ def write_capture(
             if isinstance(elements, list) and (elements or url):
                 entry["elements"] = elements
             entries.append(entry)
-        manifest = {
+        manifest: dict[str, Any] = {
             "project_name": str(rows[C.PROJECT_NAME].iloc[0]),
             "bundle_id": str(rows[C.BUNDLE_ID].iloc[0] or ""),
             "locale": str(rows[C.LOCALE].iloc[0]),
@@ -89,6 +92,8 @@ def write_capture(
         mine = [s for s in skipped if not s.device or s.device == device]
         if mine:
             manifest["skipped"] = [{"url": s.url, "reason": s.reason, "kind": s.kind} for s in mine]
+        if report:
+            manifest["capture_report"] = report
         (folder / "manifest.json").write_text(_manifest_json(manifest), encoding="utf-8")
     # a column of paths, as read_screenshots builds it (so both give the same frame)
     frame[C.IMAGE] = pd.Series([paths[i] for i in frame.index], index=frame.index)

@@ -62,6 +62,57 @@ def error_page(title: str, heading: str, text: str) -> Verdict | None:
     return None
 
 
+def weak_page(info: Mapping[str, Any]) -> Verdict | None:
+    """A page no marketer would pick although it is no error: a short page whose main
+    content is a warning or diagnostic ("the backend is not configured"), or an empty state
+    ("No reports yet"). A page listing a few items is never one."""
+    table = rules()["weak_page"]
+    text = str(info.get("text") or "")
+    if len(text.split()) > table["short_page_words"]:
+        return None
+    elements = info.get("elements") or []
+    if sum(1 for e in elements if e.get("role") == "listitem") >= 3:
+        return None
+    found = phrase_in(text, table["warning_phrases"])
+    if found:
+        return Verdict(
+            f"a warning or diagnostic as its main content (a short page saying {found!r}), "
+            "not a screen",
+            "warning-page",
+        )
+    found = phrase_in(text, table["empty_phrases"])
+    if not found:
+        for pattern in table["empty_patterns"]:
+            m = re.search(pattern, text, re.I)
+            if m:
+                found = m.group(0)
+                break
+    if found:
+        return Verdict(f"an empty state (it says {found!r}), not a screen", "empty-state")
+    return None
+
+
+def uniform_share(image: Image.Image) -> float:
+    """How much of the image is its most common colour (near enough), 0..1."""
+    g = np.asarray(image.convert("L").resize((64, 128), Image.Resampling.BOX), dtype=np.int16)
+    med = int(np.median(g))
+    return float((np.abs(g - med) <= 8).mean())
+
+
+def near_empty(image: Image.Image, words: int) -> Verdict | None:
+    """A page that shows next to nothing: a few words on a screen of one colour."""
+    table = rules()["weak_page"]
+    if words > table["near_empty_words"]:
+        return None
+    share = uniform_share(image)
+    if share < table["near_empty_uniform"]:
+        return None
+    return Verdict(
+        f"a near-empty page ({words} word(s), {share:.0%} of it one colour), not a screen",
+        "near-empty",
+    )
+
+
 SIGN_IN_OTHER_WORDS = 80  # a password form is the page's main content below this many others
 
 
@@ -100,6 +151,11 @@ def clean_text(value: Any) -> str:
 
 def dicts_in(value: Any) -> list[dict[str, Any]]:
     return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+
+
+def _labels(value: Any) -> list[str]:
+    out = [clean_text(v)[:60] for v in value] if isinstance(value, list) else []
+    return [v for v in out if v][:40]
 
 
 def clean_info(raw: Any) -> dict[str, Any]:
@@ -177,6 +233,8 @@ def clean_info(raw: Any) -> dict[str, Any]:
         "links": links,
         "clicks": clicks,
         "formsSkipped": int(number("formsSkipped")),
+        "actions": _labels(raw.get("actions")),
+        "unclear": _labels(raw.get("unclear")),
         "risky": int(number("risky")),
         "words": int(number("words")),
         "password": int(number("password")),

@@ -59,7 +59,9 @@ class Skipped:
     url: str
     reason: str
     # "error" | "http" | "timeout" | "duplicate" | "other-origin" | "budget" | "form" |
-    # "size" | "not-html" | "error-page" | "blank" | "transient" | "template" | "sign-in"
+    # "size" | "not-html" | "error-page" | "blank" | "transient" | "template" | "sign-in" |
+    # "write" (a press tried to write) | "action" (controls not pressed) | "near-empty" |
+    # "warning-page" | "empty-state"
     kind: str
     device: str = ""
 
@@ -87,6 +89,7 @@ class ExploreResult:
     clicks: int = 0
     sign_in_url: str = ""  # where the app asked for a sign-in it did not get ("" if never)
     notes: list[str] = field(default_factory=list)
+    stopped: str = ""  # why exploring ended (a budget, nothing more to follow, ...)
 
 
 def screen_kind(screen: Screen) -> str:

@@ -26,6 +26,7 @@ from PIL import Image
 
 from ...errors import CaptureError
 from .browser import Emulation
+from .network import BlockedRequest, NetworkPolicy
 from .pages import (
     SIGN_IN_OTHER_WORDS,
     Verdict,
@@ -35,7 +36,9 @@ from .pages import (
     error_page,
     is_blank,
     is_sign_in_page,
+    near_empty,
     not_html,
+    weak_page,
 )
 from .rules import LINK_RISK_CATEGORIES, risky_phrases, rules, script, store_links, words_pattern
 from .screens import Screen, Skipped
@@ -79,8 +82,14 @@ class PageSession:
         settle_cap_s: float = 2.0,
         login: tuple[str, str] | None = None,
         storage_state: str | dict | None = None,
+        policy: NetworkPolicy | None = None,
     ):
         self.browser = browser
+        # one policy for every context this session opens (see .network)
+        self.policy = policy if policy is not None else NetworkPolicy(start_url)
+        self.fetch_timeout_ms = (page_timeout_s + 5.0) * 1000  # goto times out first
+        self.phase = "start"  # "start" until the first page loaded, then "load" / "click"
+        self.cause = ""  # the control or key pressed last (what a blocked request follows)
         self.start_url = start_url
         self.origin = origin_of(start_url)
         self.locale = locale
@@ -97,7 +106,7 @@ class PageSession:
         self._state: str | dict | None = storage_state  # what new contexts start from
         self._signins = 0
         self._signing_in = False
-        self._blocked: list[str] = []
+        self._blocked: list[BlockedRequest] = []
         self._inflight: set[int] = set()
         self._nav_requests = 0
         self._context: Any = None
@@ -143,7 +152,7 @@ class PageSession:
         self._context = self.browser.new_context(**options)
         init = {"css": STILL_CSS, "allowForms": self.allow_forms}
         self._context.add_init_script(f"({script('init')})({json.dumps(init)});")
-        self._context.route("**/*", self._route)
+        self.policy.attach(self._context, self)
         self._context.on("request", self._on_request)
         self._context.on("requestfinished", self._on_done)
         self._context.on("requestfailed", self._on_done)
@@ -197,31 +206,18 @@ class PageSession:
         except Exception:
             pass
 
-    def _route(self, route: Any, request: Any) -> None:
-        try:
-            nav = request.is_navigation_request()
-            main = nav and request.frame.parent_frame is None
-        except Exception:
-            nav = main = False
-        if (
-            nav
-            and self.origin
-            and request.url.startswith(("http:", "https:"))
-            and origin_of(request.url) != self.origin
-        ):
-            self._blocked.append(request.url)
-            quiet(lambda: route.abort("blockedbyclient"))
-            return
-        if (
-            main
-            and not self.allow_forms
-            and not self._signing_in
-            and request.method not in ("GET", "HEAD")
-        ):
-            self._blocked.append(f"{request.method} {request.url}")
-            quiet(lambda: route.abort("blockedbyclient"))
-            return
-        quiet(route.continue_)
+    def on_blocked(self, item: BlockedRequest) -> None:
+        """The network policy refused a request of this session's page."""
+        self._blocked.append(item)
+        log.debug("blocked %s", item)
+
+    def on_navigation(self) -> None:
+        """A press led to a page load (a GET navigation): what follows is that page loading."""
+        self.phase, self.cause = "load", ""
+
+    def interacting(self, cause: str) -> None:
+        """From now until the next page load, requests follow ``cause`` (a press, a key)."""
+        self.phase, self.cause = "click", cause
 
     def _set_full(self, full: bool) -> None:
         emu = self._emulation
@@ -273,10 +269,23 @@ class PageSession:
             return Verdict("time budget used up", "budget")
         page = self._page  # laid out as the last page was: pages of one app mostly agree
         self._doc_headers = {}
+        if self.phase != "start":
+            self.phase, self.cause = "load", ""
+        try:
+            return self._load(page, url, _retried=_retried)
+        finally:
+            if self.phase == "start":
+                self.phase = "load"
+
+    def _load(self, page: Any, url: str, *, _retried: bool) -> Verdict | None:
+        blocked_before = len(self._blocked)
         try:
             response = page.goto(url, wait_until="commit", timeout=self._ms(self.page_timeout_s))
         except Exception as exc:
             self._new_page()
+            away = [b for b in self._blocked[blocked_before:] if b.navigation]
+            if away:
+                return Verdict(f"leads to another origin ({away[0].url}): blocked", away[0].kind)
             if "Download is starting" in str(exc):
                 return not_html(self._doc_headers) or Verdict(
                     "a file download, not a page", "not-html"
@@ -287,7 +296,7 @@ class PageSession:
             if wait is not None and wait + self.page_timeout_s < self.remaining() - 5:
                 log.debug("HTTP 429 on %s: waiting %.0f s as asked", url, wait)
                 page.wait_for_timeout(wait * 1000 + 500)
-                return self.load(url, _retried=True)
+                return self._load(page, url, _retried=True)
         if response is not None:
             if response.status >= 400:
                 return Verdict(f"HTTP {response.status} {response.status_text}".strip(), "http")
@@ -364,6 +373,8 @@ class PageSession:
                 "riskyLinks": self._risky_links,
                 "menuWords": rules()["menu_trigger_words"],
                 "maxElements": 400,
+                "navWords": rules()["navigation_labels"]["words"],
+                "navPhrases": rules()["navigation_labels"]["phrases"],
             },
             timeout_s=min(10.0, self.page_timeout_s),
         )
@@ -389,6 +400,7 @@ class PageSession:
         if any(d["password"] for d in state["dialogs"]):
             return None  # a sign-in dialog on arrival: judged as a sign-in wall
         for _ in range(2):
+            self.interacting("the Escape key (closing what the page opened)")
             quiet(lambda: self._page.keyboard.press("Escape"))
             self._page.wait_for_timeout(150)
             state = self._calm(mark=False)
@@ -397,6 +409,7 @@ class PageSession:
         if state["dialogs"]:
             state = self._calm(mark=True)
             if state.get("dismiss"):
+                self.interacting("a dialog's close button")
                 quiet(lambda: self._page.click("[data-shotsmith-dismiss]", timeout=self._ms(2.0)))
                 self._page.wait_for_timeout(200)
                 state = self._calm(mark=False)
@@ -451,7 +464,8 @@ class PageSession:
         offset = 0 if (self._full or emu is None) else emu.band_px
         return png, offset
 
-    def click(self, index: int) -> None:
+    def click(self, index: int, label: str = "") -> None:
+        self.interacting(label or "a control")
         self._page.click(f'[data-shotsmith-click="{index}"]', timeout=self._ms(2.0))
 
     def _sign_in_form(self) -> dict[str, Any]:
@@ -516,6 +530,7 @@ class PageSession:
                 "browser and pass the saved state with --storage-state FILE (storage_state=)."
             )
         self._signing_in = True
+        self.phase, self.cause = "sign-in", "the sign-in form"
         try:
             quiet(lambda: page.evaluate("() => { window.__shotsmithSignIn = true; }"))
             if form["user"]:
@@ -535,6 +550,7 @@ class PageSession:
             self._submit_sign_in(form, "password")
         finally:
             self._signing_in = False
+            self.phase, self.cause = "load", ""
             quiet(lambda: self._page.evaluate("() => { window.__shotsmithSignIn = false; }"))
         after = self._sign_in_form()
         info = self.extract()
@@ -612,7 +628,7 @@ class PageSession:
                 raise Refused(Verdict("asks for a sign-in again (the session ended)", "sign-in"))
             sign_in = False  # signed in, a password form is another form (a new project's)
         if not sign_in:
-            verdict = error_page(info["title"], info["h1"], info["text"])
+            verdict = error_page(info["title"], info["h1"], info["text"]) or weak_page(info)
             if verdict:
                 raise Refused(verdict)
         if store_links(info["links"]) >= 2 and len(info["text"].split()) < 80:
@@ -625,11 +641,14 @@ class PageSession:
         png, offset = self.photo()
         screen = self._make_screen(url, via, via_label, info, png, offset, depth, order)
         screen.sign_in = sign_in
-        if screen.words == 0:
+        if screen.words <= rules()["weak_page"]["near_empty_words"] and not sign_in:
             with Image.open(io.BytesIO(png)) as im:
                 im.load()
-                if is_blank(im, 0):
+                if is_blank(im, screen.words):
                     raise Refused(Verdict("a blank page (no text, one colour)", "blank"))
+                verdict = near_empty(im, screen.words)
+                if verdict:
+                    raise Refused(verdict)
         if info["overflowX"] and self._emulation and not self._wide_noted:
             self._wide_noted = True
             self.notes.append(

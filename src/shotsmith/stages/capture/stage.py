@@ -20,6 +20,7 @@ from ...ids import is_locale
 from .devices import resolve_devices
 from .folders import capture_folder
 from .manifest import write_capture
+from .network import NetworkPolicy
 from .report import CaptureReport
 from .web import capture_web, load_storage_state, parse_login, run_outside_event_loop
 
@@ -46,8 +47,12 @@ def capture_report(
     progress: bool = False,
     login: str | tuple[str, str] | None = None,
     storage_state: str | Path | dict | None = None,
+    allow_writes: bool = False,
+    allow_write: Sequence[str] | str = (),
+    allow_origins: Sequence[str] | str = (),
 ) -> CaptureReport:
-    """Like :func:`capture`, returning a :class:`CaptureReport` (frame + skipped + notes)."""
+    """Like :func:`capture`, returning a :class:`CaptureReport` (frame + skipped + notes,
+    the requests blocked, why exploring stopped)."""
     if not isinstance(max_screens, int) or isinstance(max_screens, bool) or max_screens < 1:
         raise InvalidOptionError(f"max_screens must be a whole number >= 1, got {max_screens!r}")
     if not timeout_s or timeout_s <= 0:
@@ -66,6 +71,14 @@ def capture_report(
         if not parts.hostname:
             raise InvalidOptionError(f"{text!r} is not a usable URL (no host).")
         devices = resolve_devices(platforms, device_sizes, supports_ipad=supports_ipad)
+        policy = NetworkPolicy(
+            text,
+            allow_writes=bool(allow_writes),
+            allow_write=[allow_write] if isinstance(allow_write, str) else list(allow_write),
+            allow_origins=(
+                [allow_origins] if isinstance(allow_origins, str) else list(allow_origins)
+            ),
+        )
         report = run_outside_event_loop(
             capture_web,
             text,
@@ -82,6 +95,7 @@ def capture_report(
             progress=progress,
             login=credentials,
             storage_state=state,
+            policy=policy,
         )
     elif credentials or state is not None:
         raise InvalidOptionError(
@@ -122,6 +136,7 @@ def capture_report(
             titles=report.titles,
             notes=report.notes,
             sign_in_url=report.sign_in_url,
+            report=report.as_dict() if report.network else None,
         )
     return report
 
@@ -162,4 +177,11 @@ def capture() -> None:
     state (a file saved after signing in, or its dict). Without either, a sign-in wall is
     reported (logged as a warning, and in :func:`capture_report`'s ``notes``). What was
     skipped is logged; :func:`capture_report` returns it.
+
+    Read-only by construction: while exploring, a POST, PUT, PATCH or DELETE (or a
+    WebSocket message) that follows a press is aborted, whatever the control's label said;
+    a page's own requests while it loads are reads (a GraphQL query still renders). Only
+    the start URL's origin loads (``allow_origins`` adds others). ``allow_writes=True``
+    lets every write through, ``allow_write=["*/api/search", "re:/graphql$"]`` some (URL
+    globs, or regexes after ``re:``). What was blocked is in the report (``blocked``).
     """

@@ -30,6 +30,7 @@ from .browser import CHROMIUM_ARGS, Watchdog, emulation, find_browser, marker
 from .devices import CaptureDevice
 from .explore import Explorer
 from .naming import app_name_from, host_name, name_screens
+from .network import NetworkPolicy
 from .report import FRAME_COLUMNS, CaptureReport
 from .screens import Screen, Shot, Skipped
 from .urls import route_of
@@ -126,6 +127,7 @@ def capture_web(
     progress: bool,
     login: tuple[str, str] | None,
     storage_state: dict | None,
+    policy: NetworkPolicy | None = None,
 ) -> CaptureReport:
     try:
         from playwright.sync_api import sync_playwright
@@ -135,6 +137,7 @@ def capture_web(
             "'shotsmith[capture]' (and a Chromium)."
         ) from exc
 
+    policy = policy if policy is not None else NetworkPolicy(url)
     t0 = time.monotonic()
     deadline = t0 + timeout_s
     page_timeout = page_timeout_s or min(15.0, max(3.0, timeout_s / 4))
@@ -166,6 +169,7 @@ def capture_web(
                     page_timeout_s=page_timeout,
                     login=login,
                     storage_state=storage_state,
+                    policy=policy,
                 )
                 # look beyond max_screens so ranking has a choice (the start page is always first)
                 explore_limit = 1 if max_screens == 1 else max_screens + max(4, max_screens)
@@ -177,9 +181,10 @@ def capture_web(
                 )
                 if not result.screens:
                     why = result.skipped[-1].reason if result.skipped else "unknown error"
+                    blocked = "".join(f"\n  blocked {b}" for b in policy.blocked[:5])
                     raise CaptureError(
                         f"could not capture {url}: the start page could not be loaded: {why}. "
-                        "Check that the web app is running and the URL is right."
+                        f"Check that the web app is running and the URL is right.{blocked}"
                     )
                 chosen = result.screens[:max_screens]
                 for extra in result.screens[max_screens:]:
@@ -230,6 +235,10 @@ def capture_web(
         sign_in_url=result.sign_in_url,
         notes=list(dict.fromkeys(result.notes)),
         titles=titles,
+        blocked=list(policy.blocked),
+        network=policy.summary(),
+        stopped=result.stopped,
+        clicks=result.clicks,
     )
 
 

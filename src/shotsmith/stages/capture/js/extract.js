@@ -1,11 +1,13 @@
 // One pass over a settled page: its metadata, the visible text (as lines, and as elements
 // with roles and boxes), the links to follow, the controls worth pressing (marked with
-// data-shotsmith-click so the explorer can press them by index) and signals the explorer
+// data-shotsmith-click so the explorer can press them by index: only controls that read as
+// navigation, see rules.json's navigation_labels; actions and controls in doubt are
+// listed, never marked) and signals the explorer
 // judges the page by (a sign-in form, a desktop-only layout, where content starts).
 // Every value read from the DOM goes through str()/hrefOf(): an SVG link's href is an
 // SVGAnimatedString, a className may be one too, attributes may be missing.
 (opts) => {
-  const {allowForms, maxClicks, risky, riskyLinks, menuWords, maxElements} = opts;
+  const {allowForms, maxClicks, risky, riskyLinks, menuWords, maxElements, navWords, navPhrases} = opts;
   const vw = innerWidth, vh = innerHeight;
   const str = (v) => {
     if (v === null || v === undefined) return '';
@@ -17,7 +19,9 @@
   const wordsRe = (list) => list.length
     ? new RegExp('(?<![\\p{L}\\p{N}_])(?:' + list.map(esc).join('|') + ')(?![\\p{L}\\p{N}_])', 'iu')
     : /(?!)/;
-  const riskyRe = wordsRe(risky), riskyLinkRe = wordsRe(riskyLinks);
+  const riskyRe = wordsRe(risky), riskyLinkRe = wordsRe(riskyLinks), navRe = wordsRe(navWords || []);
+  const navPhraseRe = (navPhrases || []).length
+    ? new RegExp('^(?:' + navPhrases.map(esc).join('|') + ')[\\s.…:›»>→]*$', 'iu') : /(?!)/;
   const menuRe = menuWords.length ? new RegExp(menuWords.map(esc).join('|'), 'i') : /(?!)/;
   const attr = (el, name) => str(el.getAttribute && el.getAttribute(name));
   const cls = (el) => str(el.getAttribute && el.getAttribute('class'));
@@ -196,9 +200,11 @@
 
   // --- controls worth pressing ----------------------------------------------------
   document.querySelectorAll('[data-shotsmith-click]').forEach((e) => e.removeAttribute('data-shotsmith-click'));
-  const SEL = 'button, [role=tab], [role=button], [role=link], summary, input[type=button], input[type=submit], input[type=image], [onclick]';
+  const SEL = 'button, [role=tab], [role=button], [role=link], summary, input[type=button], input[type=submit], input[type=image], [onclick], th[aria-sort], [role=columnheader][aria-sort]';
   const seen = new Set(); const cands = [];
   let formsSkipped = 0, risky_ = 0, menus = 0;
+  const actions = [], unclear = [];  // labels of controls not pressed: actions, in doubt
+  const note = (list, label) => { if (list.length < 40 && !list.includes(label)) list.push(label); };
   const passwordForms = new Set();
   for (const pw of document.querySelectorAll('input[type=password]')) passwordForms.add(pw.form || pw.closest('form') || pw.parentElement);
   const opensMenu = (el) => {
@@ -236,8 +242,24 @@
     const title = norm(attr(el, 'title') + ' ' + attr(el, 'aria-label'));
     // a control's own label says what it does; a card's text (a pointer-cursor box with a
     // title and a description) only does in a few words
-    const action = how === 'sel' || label.split(/\s+/).filter(Boolean).length <= 4;
-    if (((action && riskyRe.test(label)) || riskyRe.test(title)) && !(submits && allowForms)) { risky_++; return; }
+    const nWords = label.split(/\s+/).filter(Boolean).length;
+    const action = how === 'sel' || nWords <= 4;
+    const navPhrase = navPhraseRe.test(label);  // "Load more": navigation whatever its words
+    if (!navPhrase && ((action && riskyRe.test(label)) || riskyRe.test(title)) && !(submits && allowForms)) {
+      risky_++; note(actions, label); return;
+    }
+    // a button of a form that posts changes data, whatever it says
+    const posts = form && /^post$/i.test(attr(form, 'method')) && !(submits && allowForms);
+    if (posts && !navPhrase) { note(actions, label); return; }
+    // only navigation is pressed: a tab, a same-document link, a disclosure, a sort header,
+    // a control of a navigation bar or of a panel, a card, a label that reads as navigation
+    const navigation = navPhrase || how === 'hash' || attr(el, 'role') === 'tab' ||
+      tag === 'summary' || el.matches('th, [role=columnheader]') ||
+      !!el.closest(NAV) || isTabBar(el) || !!attr(el, 'aria-controls') ||
+      (how === 'pointer' && nWords >= 3) || (submits && allowForms) ||
+      (el.matches('a[href]') && /^javascript:/i.test(attr(el, 'href')) && navRe.test(label)) ||
+      (label && navRe.test(label));
+    if (!navigation) { note(unclear, label || attr(el, 'title') || tag); return; }
     // tabs first, then links the page's script handles, then buttons, then anything clickable
     const rank = attr(el, 'role') === 'tab' ? 0 : how === 'hash' ? 1 : tag === 'summary' ? 4 : how === 'sel' ? 2 : 3;
     found.push({el, rank, label, kind: ['tab', 'hash', 'button', 'pointer', 'disclosure'][rank],
@@ -297,7 +319,7 @@
     url: location.href, title: norm(document.title), h1,
     appName: meta('application-name') || meta('apple-mobile-web-app-title') || meta('og:site_name'),
     text: lines.join('\n'), elements: outElements, links, clicks: cands,
-    formsSkipped, risky: risky_, menus,
+    formsSkipped, risky: risky_, menus, actions, unclear,
     blockedSubmits: Number(window.__shotsmithBlockedSubmits) || 0,
     words, password, passwordWords, userField,
     cover: /viewport-fit\s*=\s*cover/i.test(viewport),
