@@ -24,7 +24,7 @@ import re
 from collections.abc import Iterable
 
 from ...grounding import is_neutral, words_of
-from ...words import word_frequency
+from ...words import WORD_FREQUENCY, word_frequency
 from ..features.reading import tables
 
 _DOUBLED = re.compile(r"\b(\w+)\s+\1\b", re.IGNORECASE)
@@ -33,18 +33,19 @@ _ENDS = frozenset("and or in of the a an to with for at by from on".split())
 
 
 def fragments(line: str, screen_words: Iterable[str]) -> list[str]:
-    """Words that are pieces of words: unknown to the dictionary and either in lower
-    case, or the start of a longer word on the screens."""
+    """Words that are pieces of words: never written anywhere ("ipyker"), or rare and the
+    cut-off start of a longer word on the screens ("pric" of "price")."""
     known = {w.casefold() for w in screen_words}
     out = []
     for word in words_of(line):
         low = word.casefold()
-        if not low.isalpha() or not low.isascii() or len(low) < 3:
+        if not low.isalpha() or not low.isascii() or len(low) < 3 or is_neutral(low):
             continue
-        if word_frequency(low) > 0 or is_neutral(low):
+        frequency = word_frequency(low)
+        longer = any(k != low and k.startswith(low) for k in known)
+        if frequency >= WORD_FREQUENCY:
             continue
-        longer = any(k != low and k.startswith(low) and len(k) > len(low) for k in known)
-        if word.islower() or longer:
+        if longer or (frequency < 1.0 and word.islower()):
             out.append(word)
     return out
 
@@ -68,9 +69,11 @@ def line_problems(
         problems.append(f"doubled word {doubled.group(1)!r}")
     if _DANGLING.search(text):
         problems.append("dangling punctuation")
-    last = words_of(text.rstrip(".!?"))
-    if last and last[-1].casefold() in _ENDS:
-        problems.append(f"ends on {last[-1]!r}")
+    for part in re.split(r"[,;:]", text.rstrip(".!?")):  # "Study in, at a glance"
+        last = words_of(part)
+        if last and last[-1].casefold() in _ENDS:
+            problems.append(f"a phrase ends on {last[-1]!r}")
+            break
     data = tables().data_words
     lows = [w.casefold() for w in words_of(text)]
     if any(w in data and w not in ("no", "none") for w in lows):

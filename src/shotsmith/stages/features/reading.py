@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 
+from ...words import is_word, word_frequency
 from .evidence import Evidence, is_chrome
 from .intent import plausible_word, singular
 
@@ -223,8 +224,6 @@ def _header_rows(items: Sequence[dict]) -> list[list[str]]:
 
 def _common(text: str) -> bool:
     """Every word an everyday word (a field name: "Date", "Payee"), not a name."""
-    from ...words import word_frequency
-
     words = _words(text)
     return bool(words) and all(
         word_frequency(w.casefold()) >= 2.5 or w.casefold() in tables().feature_nouns
@@ -241,14 +240,18 @@ def _fields(ev: Evidence, kind_hint: str) -> list[str]:
             if not _written_as_name(t) or len(_words(t)) == 1:
                 out.append(t)
 
-    for row in _header_rows(ev.items):
+    for row in _header_rows(ev.items):  # column headers: any real word ("Payee")
         for text in row:
-            add(text)
+            t = clean_item(text, max_words=3)
+            if t and all(is_word(w) for w in _words(t)) and _key(t) not in map(_key, out):
+                out.append(t)
     items = ev.items
     for k, item in enumerate(items[:-1]):  # a label with its figure: "Balance 5,297.80"
         if item["role"] == "label" and items[k + 1]["role"] == "number":
-            add(item["text"])
-    if kind_hint == "form" or ev.inputs >= 2:
+            words = _words(item["text"])
+            if words and all(word_frequency(w.casefold()) >= 3.5 for w in words):
+                add(item["text"])  # an everyday word, not a payee's name ("Chipotle")
+    if kind_hint in ("form", "sign-in") or ev.inputs >= 2:
         for item in items:
             if item["role"] == "label" and len(_words(item["text"])) <= 2:
                 add(item["text"])
@@ -284,6 +287,9 @@ def _kind(
             continue  # "New run", "Edit tags" buttons do not make a form: its fields do
         if seen >= 2 and (kind != "sign-in" or "password" in shown):
             scores[kind] += min(1.5, 0.5 * seen)
+    signed = re.search(r"(?<!\w)(sign in|log in|login|sign-in)(?!\w)", named)
+    if "password" not in shown and not signed:
+        scores.pop("sign-in", None)  # a "Login" button on a list is no sign-in screen
     numbers = sum(i["role"] == "number" for i in ev.items)
     prose = sum(i["role"] == "text" and len(_words(i["text"])) >= 6 for i in ev.items)
     rows = _header_rows(ev.items)
@@ -382,7 +388,7 @@ def _subject(
         # file name confirms first, else the first that is not the set's navigation
         late: list[tuple[float, str]] = []
         for item in ev.items:
-            if item["role"] not in ("heading", "label", "tab", "title"):
+            if item["role"] not in ("heading", "label", "tab", "title", "text"):
                 continue
             text = _VERB_LEAD.sub("", _LEAD.sub("", clean_item(item["text"], max_words=3)))
             key = _key(text)
@@ -463,7 +469,7 @@ def read_screens(
             examples = [e for e in examples if len(_words(e)) > 1]  # a list of people
         examples = [e for e in examples if not is_person(e)]  # people: never named
         kind, why = _kind(ev, intent, subject, _screen_words(screen), fields_hint, examples)
-        fields = _fields(ev, kind) if kind == "form" else fields_hint
+        fields = _fields(ev, kind) if kind in ("form", "sign-in") else fields_hint
         reading.kind = kind
         reading.examples = examples[:6]
         reading.fields = [f for f in fields if _key(f) != _key(subject)][:6]

@@ -1,0 +1,339 @@
+"""One reading of each screen (kind, subject, examples, fields), captions realised from it,
+and the critic that strikes out what a marketer would: the defects a person found in real
+output ("Dracula, treasure and island", "Single Cost" over an income statement, "See units
+and pric", "Filter by tag, payee,.", "Open it and see.")."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+from PIL import Image
+
+import shotsmith as ss
+from shotsmith import columns as C
+from shotsmith.stages.captions.critic import line_problems
+from shotsmith.stages.captions.store_text import store_text
+from shotsmith.stages.copywriting import screen_evidence
+
+from .conftest import ROOT, png_bytes
+
+W, H = 1206, 2622
+REALAPPS = ROOT / "tests" / "data" / "realapps"
+
+
+def blank() -> bytes:
+    return png_bytes(Image.new("RGB", (W, H), (250, 250, 252)))
+
+
+def el(role: str, text: str, y: float, h: float = 0.012, x: float = 0.05, level: int | None = None):
+    item = {"role": role, "text": text, "box": [int(x * W), int(y * H), 200, int(h * H)]}
+    if level is not None:
+        item["level"] = level
+    return item
+
+
+def dom_set(project: str, screens: list[tuple[str, list[dict]]], **extra) -> pd.DataFrame:
+    """A set captured from the DOM: each screen's elements with roles and boxes."""
+    rows = []
+    for i, (screen, elements) in enumerate(screens):
+        rows.append(
+            {
+                C.APP_ID: project.lower().replace(" ", "-"),
+                C.POSITION: i,
+                C.PROJECT_NAME: project,
+                C.BUNDLE_ID: "",
+                C.SCREEN: screen,
+                C.IMAGE: blank(),
+                C.SCREEN_ELEMENTS: elements,
+                C.SCREEN_TEXT: "\n".join(e["text"] for e in elements),
+                **extra,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def ledger() -> pd.DataFrame:
+    """A ledger like Fava: the page's name sits small in a breadcrumb, buttons are larger."""
+    income = [
+        el("link", "Ledger › Income Statement", 0.06, 0.010),
+        el("button", "Single Bars", 0.10, 0.02),
+        el("button", "At Cost", 0.10, 0.02, x=0.5),
+        el("label", "Income", 0.20),
+        el("label", "Expenses", 0.20, x=0.4),
+        el("label", "Net Profit", 0.20, x=0.7),
+        el("text", "4,210.00", 0.23),
+        el("text", "3,105.50", 0.23, x=0.4),
+        el("text", "1,104.50", 0.23, x=0.7),
+        el("text", "2,880.00", 0.26),
+        el("text", "2,660.10", 0.26, x=0.4),
+        el("text", "219.90", 0.26, x=0.7),
+    ]
+    journal = [
+        el("heading", "Journal", 0.06, 0.03, level=1),
+        el("label", "Date", 0.15),
+        el("label", "Payee", 0.15, x=0.3),
+        el("label", "Narration", 0.15, x=0.55),
+        el("label", "Amount", 0.15, x=0.8),
+        el("listitem", "Chipotle", 0.18, x=0.3),
+        el("text", "2026-03-02", 0.18),
+        el("text", "-12.40", 0.18, x=0.8),
+        el("listitem", "Whole Foods Market", 0.21, x=0.3),
+        el("text", "2026-03-03", 0.21),
+        el("text", "-84.10", 0.21, x=0.8),
+        el("text", "True", 0.24, x=0.55),
+        el("text", "False", 0.27, x=0.55),
+    ]
+    holdings = [
+        el("heading", "Holdings", 0.06, 0.03, level=1),
+        el("label", "Account", 0.15),
+        el("label", "Units", 0.15, x=0.35),
+        el("label", "Price", 0.15, x=0.6),
+        el("label", "Book Value", 0.15, x=0.8),
+        el("text", "52 rows", 0.9),
+    ]
+    new_entry = [
+        el("heading", "New Transaction", 0.06, 0.03, level=1),
+        el("label", "Date", 0.15),
+        el("input", "2026-03-04", 0.17),
+        el("label", "Payee", 0.22),
+        el("input", "Who did you pay?", 0.24),
+        el("label", "Amount", 0.29),
+        el("input", "0.00", 0.31),
+        el("button", "Save", 0.4),
+    ]
+    return dom_set(
+        "Fava",
+        [
+            ("income", income),
+            ("journal", journal),
+            ("holdings", holdings),
+            ("new", new_entry),
+        ],
+    )
+
+
+def library() -> pd.DataFrame:
+    """An e-book library: a grid of covers, then one book's page titled with its name."""
+    grid = [
+        el("heading", "Books", 0.06, 0.03, level=1),
+        el("listitem", "Dracula", 0.2),
+        el("listitem", "Treasure Island", 0.2, x=0.5),
+        el("listitem", "Pride and Prejudice", 0.4),
+        el("listitem", "A Study in Scarlet", 0.4, x=0.5),
+        el("tab", "Books", 0.95),
+        el("tab", "Authors", 0.95, x=0.3),
+        el("tab", "Series", 0.95, x=0.6),
+    ]
+    book = [
+        el("heading", "Pride and Prejudice", 0.06, 0.03, level=1),
+        el("label", "Jane Austen", 0.1),
+        el("button", "Read in Browser", 0.2),
+        el("button", "Download", 0.2, x=0.5),
+        el("label", "Published", 0.3),
+        el("label", "Publisher", 0.33),
+        el("tab", "Books", 0.95),
+        el("tab", "Authors", 0.95, x=0.3),
+        el("tab", "Series", 0.95, x=0.6),
+    ]
+    series = [
+        el("heading", "Series", 0.06, 0.03, level=1),
+        el("listitem", "Sherlock Holmes", 0.2),
+        el("listitem", "Discworld", 0.25),
+        el("listitem", "The Expanse", 0.3),
+        el("tab", "Books", 0.95),
+        el("tab", "Authors", 0.95, x=0.3),
+        el("tab", "Series", 0.95, x=0.6),
+    ]
+    return dom_set("Calibre Shelf", [("home", grid), ("book", book), ("series", series)])
+
+
+@pytest.fixture(scope="module")
+def ledger_copy() -> pd.DataFrame:
+    frame = ss.extract_features(ledger(), ocr=False)
+    return frame.pipe(ss.detect_domain).pipe(ss.write_copy)
+
+
+@pytest.fixture(scope="module")
+def library_copy() -> pd.DataFrame:
+    frame = ss.extract_features(library(), ocr=False)
+    return frame.pipe(ss.detect_domain).pipe(ss.write_copy)
+
+
+# --- the reading ----------------------------------------------------------------------------------
+
+
+def test_the_feature_comes_from_the_breadcrumb_not_the_bigger_buttons(ledger_copy):
+    income = ledger_copy.set_index(C.SCREEN).loc["income"]
+    assert income[C.FEATURES_SUBJECT] == "Income Statement"
+    assert income[C.FEATURES_SUBJECT_FROM] == "breadcrumb"
+    assert "single" not in income[C.COPY_HEADLINE].lower()
+    assert "income statement" in f"{income[C.COPY_HEADLINE]} {income[C.COPY_SUBTITLE]}".lower()
+
+
+def test_kinds_from_layout_and_words(ledger_copy):
+    kinds = dict(zip(ledger_copy[C.SCREEN], ledger_copy[C.FEATURES_KIND]))
+    assert kinds["journal"] == "table"  # a row of column headers over figures
+    assert kinds["new"] == "form"  # text fields under a "New ..." title
+    assert kinds["income"] in ("chart", "table")
+
+
+def test_data_is_never_a_feature_nor_a_field(ledger_copy):
+    for _, row in ledger_copy.iterrows():
+        subject = row[C.FEATURES_SUBJECT].lower()
+        assert subject not in ("true", "false", "52 rows", "chipotle"), subject
+        for value in ("True", "False", "52 rows", "2026-03-02", "-12.40"):
+            assert value not in row[C.FEATURES_FIELDS]
+    journal = ledger_copy.set_index(C.SCREEN).loc["journal"]
+    assert {"Date", "Payee", "Amount"} <= set(journal[C.FEATURES_FIELDS])
+    text = " ".join([*ledger_copy[C.COPY_HEADLINE], *ledger_copy[C.COPY_SUBTITLE]]).lower()
+    assert "true" not in text.split() and "false" not in text.split()
+    assert "52 rows" not in text
+
+
+def test_names_are_kept_whole_and_a_titled_item_is_an_example(library_copy):
+    by_screen = library_copy.set_index(C.SCREEN)
+    home = by_screen.loc["home"]
+    assert {"Treasure Island", "Pride and Prejudice"} <= set(home[C.FEATURES_EXAMPLES])
+    book = by_screen.loc["book"]
+    assert book[C.FEATURES_SUBJECT] != "Pride and Prejudice"
+    assert "Pride and Prejudice" in book[C.FEATURES_EXAMPLES]
+    assert "Jane Austen" not in book[C.FEATURES_EXAMPLES]  # a person: never named
+    text = " ".join([*library_copy[C.COPY_HEADLINE], *library_copy[C.COPY_SUBTITLE]])
+    assert "treasure and island" not in text.lower() and "pride and and" not in text.lower()
+    for name in ("Treasure", "Island", "Prejudice"):  # a name appears whole or not at all
+        if name in text:
+            assert "Treasure Island" in text or "Pride and Prejudice" in text, text
+
+
+# --- the critic -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "kind", "problem"),
+    [
+        ("See units and pric", "headline", "not a whole word"),
+        ("Note, python and ipyker, side by side.", "subtitle", "not a whole word"),
+        ("See pride and and austen at a glance.", "subtitle", "doubled word"),
+        ("Filter by tag, payee,.", "subtitle", "dangling punctuation"),
+        ("Study in, at a glance", "headline", "ends on 'in'"),
+        ("Rain and false, together", "headline", "data value"),
+        ("Open it and see.", "subtitle", "filler"),
+        ("Nothing to set up, just start.", "subtitle", "filler"),
+        ("Kale, purple sprouting broccoli, leeks.", "subtitle", "list of tokens"),
+        ("See your budgets and", "headline", "ends on 'and'"),
+    ],
+)
+def test_the_critic_strikes_out_what_a_marketer_would(line, kind, problem):
+    found = line_problems(line, kind=kind, screen_words={"price", "units"}, project="Fava")
+    assert any(problem in p for p in found), found
+
+
+@pytest.mark.parametrize(
+    ("line", "kind"),
+    [
+        ("Your income statement, month by month", "headline"),
+        ("See income against expenses for every month.", "subtitle"),
+        ("Open Treasure Island and start reading.", "subtitle"),
+        ("Every trail, row by row", "headline"),
+    ],
+)
+def test_the_critic_lets_written_lines_through(line, kind):
+    assert line_problems(line, kind=kind, screen_words=set(), project="Fava") == []
+
+
+def test_every_written_line_passes_the_critic(ledger_copy, library_copy):
+    for frame in (ledger_copy, library_copy):
+        project = frame[C.PROJECT_NAME].iloc[0]
+        for _, row in frame.iterrows():
+            for kind, column in (("headline", C.COPY_HEADLINE), ("subtitle", C.COPY_SUBTITLE)):
+                assert line_problems(row[column], kind=kind, project=project) == [], row[column]
+
+
+def test_copy_evidence_explains_every_line(ledger_copy):
+    for _, row in ledger_copy.iterrows():
+        ev = row[C.COPY_EVIDENCE]
+        assert ev["reading"]["kind"] == row[C.FEATURES_KIND]
+        assert ev["reading"]["subject"] == row[C.FEATURES_SUBJECT]
+        for kind in ("headline", "subtitle"):
+            assert ev["why"][kind], (row[C.SCREEN], kind)
+            for piece in ev[kind]:  # what the line rests on stands on the screen or is the name
+                shown = " ".join(e["text"] for e in row[C.FEATURES_EVIDENCE]) + " Fava"
+                assert piece.lower() in shown.lower(), piece
+
+
+# --- store text -----------------------------------------------------------------------------------
+
+
+def test_store_text_is_written_and_names_no_people_payees_or_values(ledger_copy, library_copy):
+    for frame in (ledger_copy, library_copy):
+        store = frame[C.COPY_STORE_TEXT].iloc[0]
+        keywords = store["keywords"].split(",")
+        for bad in ("chipotle", "whole", "foods", "jane", "austen", "true", "false", "dracula"):
+            assert bad not in keywords, (bad, keywords)
+        promo = store["promotional_text"]
+        assert promo and len(promo) <= 170
+        assert promo.count(".") <= 3  # sentences, not the subtitles glued together
+    promo = ledger_copy[C.COPY_STORE_TEXT].iloc[0]["promotional_text"]
+    assert promo.startswith("Fava brings your income statement, journal")
+    direct = store_text(
+        project="Fava",
+        locale="en-US",
+        tagline="",
+        headlines=["Your journal, row by row"],
+        subtitles=["Open it and see."],
+        evidence=[screen_evidence(r) for r in ledger_copy.to_dict("records")],
+    )
+    assert "Open it and see." not in direct.promotional_text  # filler never ships
+
+
+# --- the record -----------------------------------------------------------------------------------
+
+
+def test_design_json_records_the_reading(tmp_path):
+    frame = ledger()
+    ss.design(frame, out_dir=tmp_path, ocr=False)
+    records = json.loads((tmp_path / "fava" / "design.json").read_text(encoding="utf-8"))
+    for column in (
+        C.FEATURES_KIND,
+        C.FEATURES_SUBJECT,
+        C.FEATURES_EXAMPLES,
+        C.FEATURES_FIELDS,
+        C.FEATURES_TITLE,
+        C.FEATURES_HEADINGS,
+        C.FEATURES_EVIDENCE,
+    ):
+        assert column in records[0], column
+    assert records[0][C.FEATURES_SUBJECT] == "Income Statement"
+    csv = (tmp_path / "fava" / "design.csv").read_text(encoding="utf-8")
+    assert "features_kind" in csv.splitlines()[0]
+
+
+# --- real apps ------------------------------------------------------------------------------------
+
+
+def test_real_apps_captions_are_clean_and_informative():
+    """On the real-apps corpus (DOM roles, no OCR: quick): no line a marketer would strike
+    out, and subtitles say something of their own screen."""
+    from shotsmith.grounding import content_words
+
+    lines = subtitles = informative = 0
+    problems = []
+    for folder in sorted(p for p in REALAPPS.iterdir() if p.is_dir()):
+        frame = ss.read_screenshots(folder)
+        out = ss.extract_features(frame, ocr=False).pipe(ss.detect_domain).pipe(ss.write_copy)
+        project = out[C.PROJECT_NAME].iloc[0]
+        name = {w.casefold() for w in project.split()}
+        for _, row in out.iterrows():
+            for kind, column in (("headline", C.COPY_HEADLINE), ("subtitle", C.COPY_SUBTITLE)):
+                lines += 1
+                found = line_problems(row[column], kind=kind, project=project)
+                if found:
+                    problems.append((folder.name, row[column], found))
+            subtitles += 1
+            own = [w for w in content_words(row[C.COPY_SUBTITLE]) if w.casefold() not in name]
+            informative += bool(own)
+    assert lines >= 50
+    assert len(problems) <= lines * 0.05, problems
+    assert informative / subtitles >= 0.85, informative / subtitles
