@@ -768,9 +768,13 @@ def _example(text: str, policy: CasePolicy) -> Phrase | None:
         return None
     if not all(_plausible(w) or w.startswith("#") for w in words):
         return None
-    named = sum(w[:1].isupper() for w in words if w.casefold() not in vocabulary().function_words)
-    if named and named == len([w for w in words if w.casefold() not in vocabulary().function_words]):
-        return Phrase(t, t)  # a name as it stands: "Treasure Island"
+    from ...words import word_frequency
+
+    fw = vocabulary().function_words
+    named = sum(w[:1].isupper() for w in words if w.casefold() not in fw)
+    common = len(words) == 1 and word_frequency(t.casefold()) >= 3.5  # "Beaches"
+    if named and named == len([w for w in words if w.casefold() not in fw]) and not common:
+        return Phrase(t, t)  # a name as it stands: "Treasure Island", "Kyoto"
     return Phrase(policy.display(t), t)
 
 
