@@ -217,15 +217,20 @@ _ENDS = frozenset("and or in of the a an to with for at by from on".split())
 _DATA = frozenset("true false null none nan undefined".split())
 
 
-def defects(line: str, kind: str, project: str) -> list[str]:
-    """What a careful reader would strike out of a line (independent of the writer)."""
+def defects(line: str, kind: str, project: str, shown: set[str] = frozenset()) -> list[str]:
+    """What a careful reader would strike out of a line (independent of the writer).
+
+    A fragment is a lower-case word that is rare in written English (wordfreq's largest
+    list, Zipf < 2: "pric", "ipyker") and not a whole word on the screens ("readme" and
+    "href" are the app's own words)."""
     from wordfreq import zipf_frequency
 
     out = []
     words = words_of(line)
     for w in words:
         if w.isalpha() and w.isascii() and w.islower() and len(w) >= 3:
-            if zipf_frequency(w, "en", wordlist="small") == 0 and w not in vocabulary().neutral:
+            rare = zipf_frequency(w, "en", wordlist="large") < 2.0
+            if rare and w not in vocabulary().neutral and w.casefold() not in shown:
                 out.append(f"fragment {w!r}")
     if re.search(r"\b(\w+)\s+\1\b", line, re.I):
         out.append("doubled word")
@@ -288,9 +293,12 @@ def measure(
     score = Score()
     # what the user wrote counts as evidence too: the app's name, the description and the
     # screens' file names ("03_checking-transactions.png")
-    names = [re.sub(r"^\d+[_\-. ]*", "", f).replace("-", " ").replace("_", " ") for f in lines.files]
+    names = [
+        re.sub(r"^\d+[_\-. ]*", "", f).replace("-", " ").replace("_", " ") for f in lines.files
+    ]
     set_text = "\n".join([*visible, lines.project, about, *names])
     set_forms = forms_of(set_text)
+    shown = {w.casefold() for w in words_of(set_text)}
     for i, (head, sub) in enumerate(zip(lines.headlines, lines.subtitles)):
         own = (visible[i] if i < len(visible) else "") + "\n" + (names[i] if i < len(names) else "")
         own_forms = forms_of(own)
@@ -308,7 +316,7 @@ def measure(
             words = content_words(line)
             missing = [w for w in words if not found(w, set_forms, set_text)]
             on_own = [w for w in words if found(w, own_forms, own)]
-            faults = defects(line, kind, lines.project)
+            faults = defects(line, kind, lines.project, shown)
             score.words += len(words)
             score.grounded += len(words) - len(missing)
             score.lines += 1

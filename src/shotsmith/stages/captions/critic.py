@@ -84,9 +84,7 @@ def line_problems(
         problems.append("filler: names nothing on its screen")
     items = [p.strip() for p in re.split(r",|\band\b", text.rstrip(".")) if p.strip()]
     if len(items) >= 3 and all(
-        not any(is_neutral(w) and w.casefold() not in ("and",) for w in words_of(p))
-        for p in items
+        not any(is_neutral(w) and w.casefold() not in ("and",) for w in words_of(p)) for p in items
     ):
         problems.append("a list of tokens with nothing around them")
     return problems
-

@@ -165,7 +165,11 @@ def _keywords(
 ) -> tuple[str, list[str]]:
     name_forms = {f for w in words_of(project) for f in word_forms(w)}
     content = {
-        f for ev in evidence for text in (*ev.examples,) for w in words_of(text) for f in word_forms(w)
+        f
+        for ev in evidence
+        for text in (*ev.examples,)
+        for w in words_of(text)
+        for f in word_forms(w)
     }
     counts: Counter[str] = Counter()
     first_seen: dict[str, str] = {}

@@ -289,7 +289,9 @@ def _number(slot: str, slots: Slots, used: set[frozenset[str]]) -> Phrase | None
     if slot == "one":
         return Phrase(slots.singular, subject.evidence)
     if slot == "a_new_one":
-        return Phrase(with_article(f"new {slots.singular}"), subject.evidence) if slots.new else None
+        return (
+            Phrase(with_article(f"new {slots.singular}"), subject.evidence) if slots.new else None
+        )
     return Phrase(with_article(slots.singular), subject.evidence)
 
 
@@ -350,6 +352,7 @@ class _Writer:
         self.screen_words = {w.casefold() for t in self._texts if t for w in words_of(t)}
         self.kind = ""  # the kind of the screen being written
         self.rejected: list[str] = []  # what the critic struck out for the current line
+        self._checked: dict[tuple[str, str, str], tuple[list[str], list[str]]] = {}
 
     # --- bookkeeping -------------------------------------------------------------
     def reserve(self, headline: str | None, subtitle: str | None) -> None:
@@ -446,25 +449,8 @@ class _Writer:
         return self._kind_grounding[kind]
 
     def _ok(self, line: Line, kind: str, relax: int, pair: Line | None) -> bool:
-        if kind == "headline":
-            problems = headline_problems(line.text, proper=self.proper, strict=self.ctx.english)
-        else:
-            problems = subtitle_problems(line.text, proper=self.proper, strict=self.ctx.english)
-        grounding = self._grounding_for(self.kind) if self.kind else self.grounding
-        if problems or grounding_problems(line.text, grounding):
-            return False
-        if self.ctx.english:
-            critique = line_problems(
-                line.text, kind=kind, screen_words=self.screen_words, project=self.ctx.project
-            )
-            if relax >= 3:
-                # the last resort: a plain line that names nothing beats no line, but a
-                # broken one never ships
-                critique = [c for c in critique if not c.startswith("filler")]
-            if critique:
-                if len(self.rejected) < 6:
-                    self.rejected.append(f"{line.text!r}: {critique[0]}")
-                return False
+        # the set's rules first (cheap), then the line's own checks, each worked out once
+        # per line however often a phase meets it again
         if kind == "headline":
             if normalized(line.text) in self.headlines:
                 return False
@@ -474,12 +460,41 @@ class _Writer:
             return False
         if relax < 2 and line.template in self.templates:
             return False
+        key = (kind, self.kind, line.text)
+        if key not in self._checked:
+            self._checked[key] = self._problems(line.text, kind)
+        problems, critique = self._checked[key]
+        if problems:
+            return False
+        if relax >= 3:
+            # the last resort: a plain line that names nothing beats no line, but a broken
+            # one never ships
+            critique = [c for c in critique if not c.startswith("filler")]
+        if critique:
+            if len(self.rejected) < 6:
+                self.rejected.append(f"{line.text!r}: {critique[0]}")
+            return False
         filler = _filler(line.template)
         if relax < 1 and any(self.fillers[f] >= 2 for f in filler):
             return False
         if pair is not None and relax < 2 and filler & _filler(pair.template):
             return False
         return True
+
+    def _problems(self, text: str, kind: str) -> tuple[list[str], list[str]]:
+        """The copy rules and grounding (any failure refuses), and the critic's reasons."""
+        if kind == "headline":
+            problems = headline_problems(text, proper=self.proper, strict=self.ctx.english)
+        else:
+            problems = subtitle_problems(text, proper=self.proper, strict=self.ctx.english)
+        grounding = self._grounding_for(self.kind) if self.kind else self.grounding
+        problems = problems or grounding_problems(text, grounding)
+        critique: list[str] = []
+        if not problems and self.ctx.english:
+            critique = line_problems(
+                text, kind=kind, screen_words=self.screen_words, project=self.ctx.project
+            )
+        return problems, critique
 
     def write(
         self,

@@ -126,8 +126,10 @@ def is_person(text: str) -> bool:
     if re.fullmatch(r"@?[a-z]+[._][a-z]+\d*", t):
         return True
     words = _words(t)
-    return 1 <= len(words) <= 2 and words[0].casefold() in tables().given_names and (
-        words[0][:1].isupper() or t.startswith("@")
+    return (
+        1 <= len(words) <= 2
+        and words[0].casefold() in tables().given_names
+        and (words[0][:1].isupper() or t.startswith("@"))
     )
 
 
@@ -226,8 +228,7 @@ def _common(text: str) -> bool:
     """Every word an everyday word (a field name: "Date", "Payee"), not a name."""
     words = _words(text)
     return bool(words) and all(
-        word_frequency(w.casefold()) >= 2.5 or w.casefold() in tables().feature_nouns
-        for w in words
+        word_frequency(w.casefold()) >= 2.5 or w.casefold() in tables().feature_nouns for w in words
     )
 
 
