@@ -2,8 +2,9 @@
 
 ``wordfreq`` says how often people write a string (its Zipf frequency, from its largest
 list: about 7 for "the", 4.6 for "balance", 2.3 for "payee", 1.7 for the scrap "pric",
-0 for "ipyker"), which is how the copy critic tells a word cut in half from a real one. ``inflect`` gives the
-plural and singular of a noun and its indefinite article ("an income statement").
+0 for "ipyker"), which is how the copy critic tells a word cut in half from a real one.
+``inflect`` gives the plural and singular of a noun and its indefinite article ("an
+income statement").
 
 Both load on first use, not at import (``wordfreq`` reads its large English list once,
 ~0.2 s).

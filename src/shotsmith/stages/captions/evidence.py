@@ -456,8 +456,8 @@ class Slots:
     subject: Phrase | None = None  # "income statement"
     short: Phrase | None = None  # its head noun, when a frame has no room for the whole
     countable: bool = False  # the screen writes the subject as a countable noun
-    plural: str = ""  # "accounts"
-    singular: str = ""  # "account"
+    ones: str = ""  # the subject's plural: "accounts"
+    one_of: str = ""  # its singular: "account"
     new: bool = False  # a form for a new one ("New Transaction")
     examples: list[Phrase] = field(default_factory=list)  # "Treasure Island", kept whole
     fields: list[Phrase] = field(default_factory=list)  # "payee", "amount"
@@ -780,7 +780,9 @@ def _example(text: str, policy: CasePolicy) -> Phrase | None:
 
 def read_into(slots: Slots, ev: ScreenEvidence, policy: CasePolicy, project: str) -> None:
     """The reading's kind, subject, examples and fields as slots a frame may name."""
-    from ...words import is_plural, plural, singular as one_of
+    from ...words import is_plural
+    from ...words import plural as plural_of
+    from ...words import singular as singular_of
 
     slots.kind = ev.kind
     subject = _POSSESSIVE.sub("", ev.subject.strip())
@@ -803,9 +805,9 @@ def read_into(slots: Slots, ev: ScreenEvidence, policy: CasePolicy, project: str
             last = text.split()[-1]
             if last.isalpha() and last.islower():
                 if is_plural(text):
-                    slots.countable, slots.plural, slots.singular = True, text, one_of(text)
+                    slots.countable, slots.ones, slots.one_of = True, text, singular_of(text)
                 elif ev.kind == "form":
-                    slots.countable, slots.plural, slots.singular = True, plural(text), text
+                    slots.countable, slots.ones, slots.one_of = True, plural_of(text), text
             if len(text.split()) >= 2 and text.split()[-1].isalpha():
                 slots.short = Phrase(text.split()[-1], ev.subject)
     elif subject:

@@ -36,9 +36,9 @@ from functools import lru_cache
 from importlib import resources
 
 from ...grounding import content_words, word_forms, words_of
-from .evidence import ScreenEvidence
 from ...words import is_plural, plural, word_frequency
 from ..features.reading import is_feature_phrase, is_person
+from .evidence import ScreenEvidence
 from .rules import forbidden_words
 
 

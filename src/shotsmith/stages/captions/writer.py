@@ -27,6 +27,7 @@ from ...grounding import (
     word_forms,
     words_of,
 )
+from .critic import line_problems
 from .evidence import (
     CasePolicy,
     Phrase,
@@ -36,7 +37,6 @@ from .evidence import (
     case_policy,
     is_camel_case,
 )
-from .critic import line_problems
 from .rules import (
     HEADLINE_MAX_CHARS,
     HEADLINE_WORDS,
@@ -272,8 +272,8 @@ def _short(slots: Slots) -> Slots:
         subject=slots.short,
         short=None,
         countable=many,
-        plural=head if many else "",
-        singular=singular(head) if many else "",
+        ones=head if many else "",
+        one_of=singular(head) if many else "",
     )
 
 
@@ -285,14 +285,12 @@ def _number(slot: str, slots: Slots, used: set[frozenset[str]]) -> Phrase | None
     if subject is None or subject.key() in used:
         return None
     if slot == "ones":
-        return Phrase(slots.plural, subject.evidence)
+        return Phrase(slots.ones, subject.evidence)
     if slot == "one":
-        return Phrase(slots.singular, subject.evidence)
+        return Phrase(slots.one_of, subject.evidence)
     if slot == "a_new_one":
-        return (
-            Phrase(with_article(f"new {slots.singular}"), subject.evidence) if slots.new else None
-        )
-    return Phrase(with_article(slots.singular), subject.evidence)
+        return Phrase(with_article(f"new {slots.one_of}"), subject.evidence) if slots.new else None
+    return Phrase(with_article(slots.one_of), subject.evidence)
 
 
 _FALLBACK_GROUPS = ("name", "vocabulary")
@@ -418,6 +416,7 @@ class _Writer:
     def _voice_groups(self, kind: str, slots: Slots) -> list[tuple[str, list[str]]]:
         """The frames of ``data/copy_voice.json`` for this screen's kind, best first."""
         frames = voice()[kind]
+        groups: list[tuple[str, list[str]]] = []
         if kind == "headline":
             groups = [
                 (f"voice:{slots.kind}", list(frames.get(slots.kind, []))),
@@ -427,7 +426,6 @@ class _Writer:
                 groups += [(f"voice:short:{name[6:]}", t) for name, t in groups]
             return groups
         order = _SUBTITLE_ORDER.get(slots.kind, ("examples", "fields", "count", "actions"))
-        groups: list[tuple[str, list[str]]] = []
         for part in (*order, "sentence", "subject"):
             bank = frames[part]
             if isinstance(bank, dict):

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -268,7 +268,7 @@ def _kind(
     examples: list[str],
 ) -> tuple[str, list[str]]:
     t = tables()
-    scores: Counter[str] = Counter()
+    scores: defaultdict[str, float] = defaultdict(float)
     why: list[str] = []
     if intent in t.intent_kinds:
         scores[t.intent_kinds[intent]] += 2
@@ -315,7 +315,7 @@ def _kind(
         why.append(f"{len(examples)} items")
     if not scores:
         return ("list" if len(examples) >= 3 else "detail"), why
-    kind, score = scores.most_common(1)[0]
+    kind, score = max(scores.items(), key=lambda kv: kv[1])
     if score < 1.5:
         kind = "list" if len(examples) >= 3 else kind
     return kind, why

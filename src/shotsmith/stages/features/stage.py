@@ -41,8 +41,8 @@ from ...columns import (
     FEATURES_FIELDS,
     FEATURES_HEADINGS,
     FEATURES_INTENT,
-    FEATURES_KIND,
     FEATURES_KEYWORDS,
+    FEATURES_KIND,
     FEATURES_LABELS,
     FEATURES_NUMBERS,
     FEATURES_PHRASE,
@@ -64,8 +64,8 @@ from ...columns import (
 from ...errors import InvalidOptionError
 from ...io import open_image
 from . import evidence as reader
-from .reading import read_screens
 from .intent import keywords_of, screen_intent, screen_phrase
+from .reading import Reading, read_screens
 
 # --------------------------------------------------------------------------------------
 # The stage
@@ -296,7 +296,7 @@ def extract_features(
         frame[column] = pd.Series(values, index=frame.index, dtype=object)
     frame[FEATURES_COLORS] = pd.Series(colors, index=frame.index, dtype=object)
 
-    readings = [None] * n
+    readings: list[Reading] = [Reading() for _ in range(n)]
     members_of: dict[object, list[int]] = {}
     for i, app in enumerate(frame[APP_ID].tolist()):
         members_of.setdefault(app, []).append(i)
