@@ -1,8 +1,14 @@
-"""LLM copy, held to the same rules and the same grounding as the grounded writer.
+"""LLM copy, held to the same rules, the same critic and the same grounding as the
+grounded writer.
 
-The prompt carries each screen's evidence, the app's name, the user's description and
-the neutral vocabulary; an answer that breaks a rule or claims a word no screen shows is
-rejected (:class:`LLMRejected`) and the caller falls back.
+The prompt carries each screen's reading (kind, subject, examples, fields) and evidence,
+the app's name, the user's description and the neutral vocabulary; with a vision model
+(``LLMConfig(vision=True)``) each screen's screenshot goes with its reading. Every line
+of the answer but the user's own is then read like the offline writer's: the copy rules
+(:mod:`.rules`), the critic (:func:`.critic.line_problems`: fragments, doubled words,
+dangling punctuation, data, filler, token lists) and the grounding check. The first
+problem rejects the whole answer (:class:`LLMRejected`, its reason in ``copy_source``)
+and the caller falls back to the grounded writer.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from ...grounding import (
     word_forms,
     words_of,
 )
+from .critic import line_problems
 from .evidence import ScreenEvidence
 from .rules import headline_problems, set_problems, subtitle_problems
 from .writer import SetContext, SetCopy, proper_words
@@ -117,14 +124,30 @@ def _evidence_of(text: str, ev: ScreenEvidence, ctx: SetContext) -> list[str]:
     return out
 
 
+def screen_words(ctx: SetContext) -> set[str]:
+    """The words the set shows (folded), which tell the critic a cut-off word ("pric")
+    from a whole one: the same the offline writer gives it."""
+    texts = [ctx.project, ctx.bundle_id, ctx.about]
+    for ev in ctx.evidence:
+        texts += ev.strings()
+        if ev.subject_from == "screen name":
+            texts.append(ev.subject)
+    return {w.casefold() for t in texts if t for w in words_of(t)}
+
+
 def llm_copy(
     config: llm_mod.LLMConfig,
     ctx: SetContext,
     fixed: Sequence[tuple[str | None, str | None]],
+    images: Sequence[object] | None = None,
 ) -> SetCopy:
-    """Ask the LLM for one set's copy; raise LLMError (or LLMRejected) when unusable."""
+    """Ask the LLM for one set's copy; raise LLMError (or LLMRejected) when unusable.
+
+    ``images``: the set's screenshots in screen order (the frame's ``image`` values:
+    paths or PNG bytes); sent only when ``config.vision`` is on.
+    """
     n = len(ctx.evidence)
-    answer = llm_mod.request_copy(config, llm_brief(ctx, fixed))
+    answer = llm_mod.request_copy(config, llm_brief(ctx, fixed), images=images)
     screens = answer.get("screens")
     if not isinstance(screens, list) or len(screens) != n:
         got = len(screens) if isinstance(screens, list) else type(screens).__name__
@@ -140,17 +163,23 @@ def llm_copy(
         subs[i] = sub or subs[i]
     grounding = ctx.grounding()
     proper = proper_words(ctx.project)
+    words = screen_words(ctx)
     for i, (h, s) in enumerate(zip(heads, subs), start=1):
         user_head, user_sub = fixed[i - 1]
         for kind, text, is_user, check in (
             ("headline", h, user_head, headline_problems),
             ("subtitle", s, user_sub, subtitle_problems),
         ):
-            if is_user:
+            if is_user:  # the user's own line is kept as written, never criticised
                 continue
             problems = check(text, proper=proper, strict=False)
             if problems:
                 raise LLMRejected(f"screen {i} {kind}: {problems[0]}")
+            if ctx.english:  # the critic reads English (its dictionary is)
+                critique = line_problems(text, kind=kind, screen_words=words, project=ctx.project)
+                if critique:
+                    shown = text if len(text) <= 40 else text[:39] + "…"
+                    raise LLMRejected(f"screen {i} {kind} {shown!r}: {critique[0]}")
             claims = _claims(text, grounding, ctx.locale)
             if claims:
                 raise LLMRejected(f"screen {i} {kind} {claims[0]}")
