@@ -570,7 +570,7 @@ def test_a_server_without_json_mode_is_asked_again_without_it(fake_llm):
 @pytest.mark.parametrize(
     ("line", "why"),
     [
-        ({"subtitle": "See units and pric"}, "subtitle 'See units and pric.': 'pric' is not a"),
+        ({"subtitle": "See housing and groc"}, "subtitle 'See housing and groc.': 'groc' is not a"),
         ({"subtitle": "Open it and see."}, "subtitle 'Open it and see.': filler: names nothing"),
         ({"headline": "Budgets for for you"}, "headline 'Budgets for for you': doubled word"),
         ({"subtitle": "See true and false values."}, "a data value as words"),
@@ -677,11 +677,6 @@ def test_vision_screens_without_a_readable_image(fake_llm):
     assert len(fake_llm.requests) == 1  # nothing was sent for the broken set
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="write_copy does not pass the frame's image column to llm_copy yet "
-    "(copywriting.py: llm_copy(config, ctx, fixed, images=[records[k].get(IMAGE) ...]))",
-)
 def test_write_copy_sends_the_screenshots_with_vision_on(fake_llm):
     out = write_copy(read_set(images=True), backend="llm", llm=config_for(fake_llm, vision=True))
     assert (out[COPY_SOURCE] == "llm:fake-1").all()

@@ -128,7 +128,11 @@ def _backend_key(backend: str) -> dict[str, Any]:
     from ..llm import LLMConfig
 
     config = LLMConfig.from_env()
-    llm = {"base_url": config.base_url, "model": config.model} if config else None
+    llm = (
+        {"base_url": config.base_url, "model": config.model, "vision": config.vision}
+        if config
+        else None
+    )
     return {"backend": backend, "llm": llm}
 
 

@@ -70,6 +70,7 @@ from ..columns import (
     FEATURES_TABS,
     FEATURES_TEXT,
     FEATURES_TITLE,
+    IMAGE,
     LOCALE,
     POSITION,
     PROJECT_NAME,
@@ -169,6 +170,7 @@ def _confident(value: object) -> bool:
         SCREEN_TEXT,
         SCREEN_ELEMENTS,
         COPY_SOURCE,
+        IMAGE,
     ),
 )
 def write_copy(
@@ -249,7 +251,8 @@ def write_copy(
                 )
             else:
                 try:
-                    result = llm_copy(config, ctx, fixed)
+                    images = [records[k].get(IMAGE) for k in members]
+                    result = llm_copy(config, ctx, fixed, images=images)
                     source = f"llm:{config.model}"
                 except LLMRejected as exc:
                     notes.append(f"llm rejected: {exc.short}")
