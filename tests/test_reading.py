@@ -337,3 +337,14 @@ def test_real_apps_captions_are_clean_and_informative():
     assert lines >= 50
     assert len(problems) <= lines * 0.05, problems
     assert informative / subtitles >= 0.85, informative / subtitles
+
+
+def test_a_word_the_reader_cut_short_is_caught():
+    """OCR read "Everyday Checkin" where the screen also says "Everyday Checking"."""
+    found = line_problems(
+        "See Everyday Checkin at a glance",
+        kind="headline",
+        screen_words={"everyday", "checkin", "checking", "search"},
+        screen_texts=["Everyday Checkin", "Search Everyday Checking"],
+    )
+    assert any("Checkin" in p for p in found), found

@@ -32,20 +32,33 @@ _DANGLING = re.compile(r"[,;:]\s*[.!?]$|\s[,;:.]|,\s*,|[,;:]$")
 _ENDS = frozenset("and or in of the a an to with for at by from on".split())
 
 
-def fragments(line: str, screen_words: Iterable[str]) -> list[str]:
-    """Words that are pieces of words: never written anywhere ("ipyker"), or rare and the
-    cut-off start of a longer word on the screens ("pric" of "price")."""
+def fragments(
+    line: str, screen_words: Iterable[str], screen_texts: Iterable[str] = ()
+) -> list[str]:
+    """Words that are pieces of words: never written anywhere ("ipyker"), rare and the
+    cut-off start of a longer word on the screens ("pric" of "price"), or a word the
+    screens show whole right after the same word ("Everyday Checkin" where the screens
+    also say "Everyday Checking": the reader cut it)."""
     known = {w.casefold() for w in screen_words}
+    pairs = {
+        (a.casefold(), b.casefold())
+        for text in screen_texts
+        for a, b in zip(words_of(text), words_of(text)[1:])
+    }
     out = []
-    for word in words_of(line):
+    words = words_of(line)
+    for n, word in enumerate(words):
         low = word.casefold()
         if not low.isalpha() or not low.isascii() or len(low) < 3 or is_neutral(low):
             continue
         frequency = word_frequency(low)
-        longer = any(k != low and k.startswith(low) for k in known)
-        if frequency >= WORD_FREQUENCY:
+        longer = [k for k in known if k != low and k.startswith(low)]
+        if frequency < WORD_FREQUENCY:
+            if longer or (frequency < 1.0 and word.islower()):
+                out.append(word)
             continue
-        if longer or (frequency < 1.0 and word.islower()):
+        before = words[n - 1].casefold() if n else ""
+        if before and any(len(k) - len(low) <= 2 and (before, k) in pairs for k in longer):
             out.append(word)
     return out
 
@@ -56,13 +69,14 @@ def line_problems(
     kind: str,
     screen_words: Iterable[str] = (),
     project: str = "",
+    screen_texts: Iterable[str] = (),
 ) -> list[str]:
     """Why a generated headline or subtitle would not ship ([] when it would)."""
     problems: list[str] = []
     text = " ".join(line.split())
     if not text:
         return ["empty"]
-    for word in fragments(text, screen_words):
+    for word in fragments(text, screen_words, screen_texts):
         problems.append(f"{word!r} is not a whole word")
     doubled = _DOUBLED.search(text)
     if doubled:

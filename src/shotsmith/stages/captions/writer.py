@@ -490,7 +490,11 @@ class _Writer:
         critique: list[str] = []
         if not problems and self.ctx.english:
             critique = line_problems(
-                text, kind=kind, screen_words=self.screen_words, project=self.ctx.project
+                text,
+                kind=kind,
+                screen_words=self.screen_words,
+                project=self.ctx.project,
+                screen_texts=self._texts,
             )
         return problems, critique
 

@@ -248,14 +248,17 @@ def _fields(ev: Evidence, kind_hint: str) -> list[str]:
                 out.append(t)
     items = ev.items
     for k, item in enumerate(items[:-1]):  # a label with its figure: "Balance 5,297.80"
-        if item["role"] == "label" and items[k + 1]["role"] == "number":
+        high = item.get("y") is None or item["y"] <= TOP_SHARE * 0.9  # a summary, not rows
+        if item["role"] in ("label", "text") and items[k + 1]["role"] == "number" and high:
             words = _words(item["text"])
             if words and all(word_frequency(w.casefold()) >= 3.5 for w in words):
                 add(item["text"])  # an everyday word, not a payee's name ("Chipotle")
     if kind_hint in ("form", "sign-in") or ev.inputs >= 2:
         for item in items:
-            if item["role"] == "label" and len(_words(item["text"])) <= 2:
-                add(item["text"])
+            raw = item["text"].strip()
+            if item["role"] in ("label", "text") and len(_words(raw)) <= 2 and raw[:1].isupper():
+                if not raw.endswith(("?", ".", "!")):
+                    add(raw)
     return out[:6]
 
 
@@ -327,6 +330,7 @@ def _subject(
     project: str,
     repeated: set[str],
     content_keys: set[str],
+    field_keys: set[str] = frozenset(),  # type: ignore[assignment]
 ) -> tuple[str, str, list[str]]:
     """The subject, where it came from, and titles that were content (examples)."""
     screen_words = _screen_words(screen)
@@ -395,10 +399,16 @@ def _subject(
             key = _key(text)
             if not text or not is_feature_phrase(text) or _written_as_name(text):
                 continue
+            capitals = [w for w in _words(text) if w[:1].isupper()]
+            if item["role"] in ("label", "text") and len(capitals) >= 2:
+                continue  # "Paper Lantern Books" in a list is a name, not a section
+            low = item.get("y") is not None and item["y"] > TOP_SHARE
+            if item["role"] in ("label", "text") and low:
+                continue  # rows further down are content ("Books & music")
             if _only_function_words(text):
                 continue
-            if key == project_key or is_chrome(text):
-                continue
+            if key == project_key or is_chrome(text) or key in field_keys:
+                continue  # "Balance" beside its figure names a field, not the screen
             words = {singular(w.casefold()) for w in _words(text)}
             confirmed = bool(screen_words and words & screen_words)
             if key in repeated and not confirmed:
@@ -435,7 +445,10 @@ def read_screens(
             }
     out: list[Reading] = []
     for ev, screen, intent in zip(evidence, screens, intents):
-        subject, source, entities = _subject(ev, screen, project, repeated, content_keys)
+        field_keys = {_key(f) for f in _fields(ev, "")}
+        subject, source, entities = _subject(
+            ev, screen, project, repeated, content_keys, field_keys
+        )
         reading = Reading(subject=subject, subject_from=source)
         if subject:
             reading.why.append(f"subject {subject!r} from the {source}")
