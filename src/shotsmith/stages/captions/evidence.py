@@ -775,6 +775,8 @@ def _example(text: str, policy: CasePolicy) -> Phrase | None:
     common = len(words) == 1 and word_frequency(t.casefold()) >= 3.5  # "Beaches"
     if named and named == len([w for w in words if w.casefold() not in fw]) and not common:
         return Phrase(t, t)  # a name as it stands: "Treasure Island", "Kyoto"
+    if len(words) >= 2 and words[0][:1].isupper() and any(w[:1].isupper() for w in words[1:]):
+        return Phrase(t, t)  # a title as it stands: "Lake District walks", "The WITH clause"
     return Phrase(policy.display(t), t)
 
 

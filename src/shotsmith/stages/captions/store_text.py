@@ -100,14 +100,19 @@ def _features(evidence: Sequence[ScreenEvidence]) -> list[str]:
     skip = _skip()
     out: list[str] = []
     for ev in evidence:
-        subject = re.sub(r"^(?:new|add|create|edit)\s+", "", ev.subject.strip(), flags=re.I)
+        subject = re.sub(
+            r"^(?:(?:new|add|create|edit)\s+)?(?:(?:a|an|the)\s+)?(?:new\s+)?",
+            "",
+            ev.subject.strip(),
+            flags=re.I,
+        )
         subject = re.sub(r"^[^\W\d_]+['’]s\s+", "", subject)  # "sam's Collections"
         if not subject or subject.casefold() in skip or any(c.isdigit() for c in subject):
             continue
         if len(subject) > 24 or forbidden_words(subject):
             continue
         phrase = _feature(subject)
-        if ev.kind == "form" and is_plural(phrase) is False:
+        if ev.kind == "form" and not is_plural(phrase) and is_feature_phrase(phrase, strict=True):
             phrase = plural(phrase)  # "New Transaction" is where transactions come from
         if all(word_forms(w).isdisjoint(_forms(o)) for o in out for w in words_of(phrase)):
             out.append(phrase)

@@ -324,6 +324,8 @@ class _Writer:
         self.proper = [*proper_words(ctx.project), *sorted(self.policy.proper)]
         if not ctx.english:  # other languages keep the screen's own capitals
             self.proper += [w for ev in ctx.evidence for s in ev.strings() for w in s.split()]
+        # an example is quoted as it stands ("Lake District walks"): its capitals are its own
+        self.proper += [w for ev in ctx.evidence for e in ev.examples for w in e.split()]
         self.headlines: set[str] = set()
         self.first_words: set[str] = set()
         self.subtitles: set[str] = set()

@@ -51,6 +51,7 @@ class ReadingTables:
     kind_cues: dict[str, tuple[str, ...]]
     intent_kinds: dict[str, str]
     given_names: frozenset[str]
+    generic_subjects: frozenset[str]
 
 
 @lru_cache(maxsize=1)
@@ -66,6 +67,7 @@ def tables() -> ReadingTables:
         kind_cues={k: tuple(v) for k, v in raw["kind_cues"].items()},
         intent_kinds=dict(raw["intent_kinds"]),
         given_names=frozenset(raw.get("given_names", [])),
+        generic_subjects=frozenset(raw.get("generic_subjects", [])),
     )
 
 
@@ -110,13 +112,28 @@ def _head(text: str) -> str:
     return words[-1].casefold() if words else ""
 
 
-def is_feature_phrase(text: str) -> bool:
-    """A phrase naming a feature: its last word (or any word) is a feature noun."""
+_JOINS = frozenset("of by for per in on".split())
+
+
+def is_feature_phrase(text: str, *, strict: bool = False) -> bool:
+    """A phrase naming a feature: its head noun is a feature noun ("Income Statement",
+    "Expenses by month": the last word, or the word before "of", "by", "for"...); a short
+    title may lead with one ("Jobs this week") unless ``strict``."""
     nouns = tables().feature_nouns
     words = [w.casefold() for w in _words(text)]
-    return bool(words) and (
-        words[-1] in nouns or singular(words[-1]) in nouns or any(w in nouns for w in words)
-    )
+    if not words:
+        return False
+    heads = [words[-1]] + [words[i - 1] for i, w in enumerate(words) if w in _JOINS and i]
+    if len(words) <= 3 and not strict:
+        heads.append(words[0])  # "Jobs this week"
+    return any(h in nouns or singular(h) in nouns for h in heads)
+
+
+def is_generic(text: str) -> bool:
+    """A word for a screen's furniture ("List", "Name"), not for its feature."""
+    words = [w.casefold() for w in _words(text)]
+    generic = tables().generic_subjects
+    return len(words) == 1 and (words[0] in generic or singular(words[0]) in generic)
 
 
 def is_person(text: str) -> bool:
@@ -144,7 +161,8 @@ def is_data(text: str) -> bool:
     from ...grounding import vocabulary as copy_vocabulary
 
     voc = copy_vocabulary()
-    return all(w in tables().data_words or w in voc.calendar_words for w in words)
+    dated = [w for w in words if w not in voc.function_words] or words  # "This Week"
+    return all(w in tables().data_words or w in voc.calendar_words for w in dated)
 
 
 def _written_as_name(text: str) -> bool:
@@ -197,6 +215,20 @@ def _screen_words(screen: str) -> set[str]:
     return {singular(w) for w in words if w not in skip}
 
 
+def _verb_led(text: str) -> bool:
+    """A control's label: it starts with an interface verb ("Sort descending", "Reload")."""
+    from ...grounding import vocabulary as copy_vocabulary
+
+    voc = copy_vocabulary()
+    words = [w.casefold() for w in _words(text)]
+    extra = {"reload", "include", "show", "hide", "toggle", "log", "refresh", "rename"}
+    return (
+        bool(words)
+        and (words[0] in voc.ui_verbs or words[0] in extra)
+        and (words[0] not in voc.verbs_also_nouns or len(words) > 1)
+    )
+
+
 def _header_rows(items: Sequence[dict]) -> list[list[str]]:
     """Rows of three or more short labels side by side: column headers, a summary bar."""
     placed = [
@@ -237,6 +269,8 @@ def _fields(ev: Evidence, kind_hint: str) -> list[str]:
 
     def add(text: str) -> None:
         t = clean_item(text, max_words=3)
+        if t and (_verb_led(t) or is_person(t)):
+            return  # "Sort descending", "Include pruned trials": controls; "Priya": a person
         if t and _common(t) and t.casefold() not in {f.casefold() for f in out}:
             if not _written_as_name(t) or len(_words(t)) == 1:
                 out.append(t)
@@ -244,6 +278,8 @@ def _fields(ev: Evidence, kind_hint: str) -> list[str]:
     for row in _header_rows(ev.items):  # column headers: any real word ("Payee")
         for text in row:
             t = clean_item(text, max_words=3)
+            if t and _verb_led(t):
+                continue
             if t and all(is_word(w) for w in _words(t)) and _key(t) not in map(_key, out):
                 out.append(t)
     items = ev.items
@@ -369,7 +405,7 @@ def _subject(
         if not text or is_chrome(text) or is_person(text):
             continue
         key = _key(text)
-        if not key or key == project_key or _only_function_words(text):
+        if not key or key == project_key or _only_function_words(text) or is_generic(text):
             continue
         if source == "title" and set(key.split()) <= set(project_key.split()):
             continue  # the logo ("money?" of I Hate Money), not what the screen is for
@@ -380,7 +416,8 @@ def _subject(
         words = {singular(w.casefold()) for w in _words(text)}
         if screen_words and words & screen_words and source != "screen name":
             score += 3
-        if key in content_keys or (_written_as_name(text) and len(_words(text)) >= 2):
+        long_name = len(_words(text)) > 3 and not feature  # "Aladino y la lámpara maravillosa"
+        if key in content_keys or long_name or (_written_as_name(text) and len(_words(text)) >= 2):
             if source in ("title", "heading") and not (screen_words and words & screen_words):
                 entities.append(text)
             score -= 4
@@ -397,7 +434,7 @@ def _subject(
                 continue
             text = _VERB_LEAD.sub("", _LEAD.sub("", clean_item(item["text"], max_words=3)))
             key = _key(text)
-            if not text or not is_feature_phrase(text) or _written_as_name(text):
+            if not text or not is_feature_phrase(text, strict=True) or _written_as_name(text):
                 continue
             capitals = [w for w in _words(text) if w[:1].isupper()]
             if item["role"] in ("label", "text") and len(capitals) >= 2:
@@ -405,7 +442,7 @@ def _subject(
             low = item.get("y") is not None and item["y"] > TOP_SHARE
             if item["role"] in ("label", "text") and low:
                 continue  # rows further down are content ("Books & music")
-            if _only_function_words(text):
+            if _only_function_words(text) or is_generic(text):
                 continue
             if key == project_key or is_chrome(text) or key in field_keys:
                 continue  # "Balance" beside its figure names a field, not the screen
@@ -444,6 +481,7 @@ def read_screens(
                 _key(i["text"]) for i in labels if _written_as_name(i["text"]) and i["text"]
             }
     out: list[Reading] = []
+    project_words = set(_key(project).split())
     for ev, screen, intent in zip(evidence, screens, intents):
         field_keys = {_key(f) for f in _fields(ev, "")}
         subject, source, entities = _subject(
@@ -474,6 +512,10 @@ def read_screens(
                 continue
             if is_feature_phrase(text) and not _written_as_name(text):
                 continue  # a section's name, not an item of content
+            if _verb_led(text) or is_generic(text):
+                continue  # "Reload", "Sort descending", "Name": controls and furniture
+            if project_words and set(key.split()) <= project_words:
+                continue  # the app's own name ("BUKU")
             if len(_words(text)) == 1 and not text[:1].isupper() and not text.startswith("#"):
                 continue  # a lone lower-case word is a label, not an item
             seen.add(key)
