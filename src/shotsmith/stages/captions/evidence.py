@@ -684,7 +684,7 @@ def build_slots(
             if t and len(t.split()) >= 2 and t.casefold() not in repeated:
                 if words_of(t)[0].casefold() not in voc.ui_verbs:
                     slots.headings.append(Phrase(policy.display(t), t))
-        for text in (*ev.headings, *ev.lines, *ev.labels):
+        for text in (*ev.headings, *ev.lines):  # a list item is content, not a sentence
             t = clean_sentence(text)
             if t and t.casefold() not in repeated:
                 slots.sentences.append(Phrase(policy.display(t), t))
@@ -801,6 +801,9 @@ def read_into(slots: Slots, ev: ScreenEvidence, policy: CasePolicy, project: str
         subject = ""
     if subject and policy.english:
         cleaned = clean_phrase(subject, max_words=4, dates=True)
+        if cleaned is None and forbidden_words(subject):  # "Top Artists": the artists
+            bare = " ".join(w for w in subject.split() if not forbidden_words(w))
+            cleaned = clean_phrase(bare, max_words=4, dates=True) if bare else None
         if cleaned and cleaned.casefold() != project.casefold():
             slots.subject = Phrase(policy.display(cleaned), ev.subject)
             text = slots.subject.text

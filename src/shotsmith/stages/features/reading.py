@@ -52,6 +52,7 @@ class ReadingTables:
     intent_kinds: dict[str, str]
     given_names: frozenset[str]
     generic_subjects: frozenset[str]
+    header_words: frozenset[str]
 
 
 @lru_cache(maxsize=1)
@@ -68,6 +69,7 @@ def tables() -> ReadingTables:
         intent_kinds=dict(raw["intent_kinds"]),
         given_names=frozenset(raw.get("given_names", [])),
         generic_subjects=frozenset(raw.get("generic_subjects", [])),
+        header_words=frozenset(raw.get("header_words", [])),
     )
 
 
@@ -248,11 +250,13 @@ def _header_rows(items: Sequence[dict]) -> list[list[str]]:
     from ...grounding import vocabulary as copy_vocabulary
 
     fw = copy_vocabulary().function_words
+    headers = tables().header_words
     return [
         [i["text"] for i in row]
         for row in rows
         if len(row) >= 3
         and all(len(i["text"]) >= 3 and i["text"].casefold() not in fw for i in row)
+        and any(w.casefold().rstrip("?:") in headers for i in row for w in _words(i["text"]))
     ]
 
 
