@@ -61,6 +61,12 @@ class DeviceFrame:
     # How the screenshot fills the display: "cover" (it has the display's aspect) or
     # "contain" (shown whole, letterboxed in its own edge colours; plan_layout warns)
     fit: str = "cover"
+    # Set when what the slide's caption names sits where the set's device placement would
+    # hide it (below the canvas, or cropped by the display): {"px": how far the device was
+    # moved up from the set's place, "scale": its size against the set's (1.0 = same),
+    # "named": the caption's evidence string, "bottom": where that text ends (share of the
+    # screenshot's height), "why": one sentence}; None when the slide keeps the set's place.
+    lift: dict[str, Any] | None = None
 
     @property
     def screen_box(self) -> tuple[int, int, int, int]:

@@ -3,12 +3,16 @@
 Set-level decisions are made once per ``app_id``: one palette from the
 screenshots' accent colour, one headline size fitted so the longest headline
 wraps to at most two lines, one device size and position. Per slide only the
-rhythm (tone, horizontal offset) and the caption lines change.
+rhythm (tone, horizontal offset) and the caption lines change, and the device's
+place when the caption names text that place would hide: the device is lifted
+(or drawn smaller) for that slide so the text shows (``DeviceFrame.lift`` says why).
 """
 
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
+from math import ceil
 from pathlib import Path
 from typing import Any
 
@@ -194,22 +198,16 @@ def _plan_set(
     # one device geometry for the set, just below the tallest caption
     top = round(tx["top"] * H)
     tallest = max(c["height"] for c in captions)
-    dev_y = max(round(dv["min_top"] * H), top + tallest + round(dv["gap_below_text"] * H))
+    gap_px = round(dv["gap_below_text"] * H)
+    dev_y = max(round(dv["min_top"] * H), top + tallest + gap_px)
     outer_w = round(dv["width"] * W)
     pw, ph = device.points
     rim_pt = device.bezel_pt + device.band_pt
     if not dv["bleed"]:  # the whole device must fit above the bottom margin
         room = H - round(dv.get("bottom_margin", 0.035) * H) - dev_y
         outer_w = min(outer_w, int(room / ((ph + 2 * rim_pt) / (pw + 2 * rim_pt))))
-    k = outer_w / (pw + 2 * rim_pt)  # canvas px per device point
-    band = max(2, round(device.band_pt * k))
-    bezel = max(3, round(device.bezel_pt * k))
-    screen_w = outer_w - 2 * (band + bezel)
     screen_aspect = _set_screen_aspect(rows, device)
-    screen_h = round(screen_w * screen_aspect)
-    outer_h = screen_h + 2 * (band + bezel)
-    s = screen_w / pw  # px per point on the screen
-    screen_r = round(device.corner_radius_pt * s)
+    geom = _geometry(device, outer_w, screen_aspect)
     shadow = dv.get("shadow")
     shadow_px = (
         {
@@ -221,7 +219,7 @@ def _plan_set(
         else None
     )
     if not dv["bleed"]:
-        dev_y = min(dev_y, H - round(dv.get("bottom_margin", 0.035) * H) - outer_h)
+        dev_y = min(dev_y, H - round(dv.get("bottom_margin", 0.035) * H) - geom.outer_h)
 
     accent = _set_accent(rows)
     rhythm, offsets = pal["rhythm"], dv["offsets_x"]
@@ -231,9 +229,11 @@ def _plan_set(
     tones = [
         _resolve_tone(rhythm[i % len(rhythm)], accent, dark_ui, pal) for i in range(len(captions))
     ]
-    band_bottom = dev_y - round(dv["gap_below_text"] * H)
-    blocks = [
-        _caption_blocks(
+
+    def place_captions(cap: dict, device_top: int) -> list[TextBlock]:
+        """A caption block centred in the band between the template's top and the device."""
+        band_bottom = device_top - gap_px
+        return _caption_blocks(
             cap,
             x,
             top + max(0, (band_bottom - top - cap["height"]) // 2),
@@ -244,48 +244,87 @@ def _plan_set(
             tx["align"],
             W,
         )
-        for cap in captions
-    ]
+
+    blocks = [place_captions(cap, dev_y) for cap in captions]
     # one palette per tone for the whole set, checked against every caption of that tone
+    min_contrast = float(tx["min_contrast"])
     palettes = {
         tone: _palette(
             tone,
             accent,
             pal["strategy"],
-            float(tx["min_contrast"]),
+            min_contrast,
             [b for b, t_ in zip(blocks, tones) if t_ == tone],
             (W, H),
         )
         for tone in dict.fromkeys(tones)
     }
+
+    def legible(slide_blocks: list[TextBlock], tone: str) -> bool:
+        """Captions that moved still clear the contrast on the pixels now behind them, in
+        the colours chosen for the set (so no other slide changes)."""
+        background, colors = palettes[tone]
+        return all(
+            _contrast_on(background, colors[b.role][0], _ringed(b.box, (W, H)), (W, H))
+            >= min_contrast
+            for b in slide_blocks
+        )
+
+    # per slide: the set's place, unless the caption names something that place would hide
+    slides = []
+    for i, (cap, (_, row)) in enumerate(zip(captions, rows.iterrows())):
+        fit = _fit(row, geom.screen_w, geom.screen_h, device)
+        band_spec = (
+            screen_band(row[C.IMAGE], device, geom.screen_w, geom.screen_h)
+            if fit == "cover"
+            else None
+        )
+        slide = dict(geom=geom, y=dev_y, band=band_spec, fit=fit, blocks=blocks[i], lift=None)
+        # the device goes no higher than the template's gap below the caption as it stands;
+        # when that leaves too little room, the caption may move up to the template's top
+        # (centred again in the band above the device) if the set's colours still hold there
+        args = (row, device, screen_aspect, geom, dev_y, band_spec, fit, (W, H))
+        kept_top = blocks[i][0].baseline - cap["h_base"]
+        lifted = _lift(*args, highest=kept_top + cap["height"] + gap_px)
+        if lifted is not None and lifted["lift"]["scale"] < 1.0:
+            higher = _lift(*args, highest=top + cap["height"] + gap_px)
+            moved = place_captions(cap, higher["y"]) if higher is not None else []
+            if higher is not None and legible(moved, tones[i]):
+                lifted, slide["blocks"] = higher, moved
+        if lifted is not None:
+            slide.update(lifted)
+            log.info("%s: screenshot %d: %s", row[C.APP_ID], i + 1, lifted["lift"]["why"])
+        slides.append(slide)
+
     plans = []
-    for i, (slide_blocks, (_, row)) in enumerate(zip(blocks, rows.iterrows())):
+    for i, (slide, (_, row)) in enumerate(zip(slides, rows.iterrows())):
         tone = tones[i]
         background, colors = palettes[tone]
-        dev_x = round((W - outer_w) / 2 + offsets[i % len(offsets)] * W)
-        fit = _fit(row, screen_w, screen_h, device)
+        g: _Geometry = slide["geom"]
+        dev_y_i = slide["y"]
+        dev_x = round((W - g.outer_w) / 2 + offsets[i % len(offsets)] * W)
+        inset = g.band + g.bezel
         frame = DeviceFrame(
             model=device.id,
             x=dev_x,
-            y=dev_y,
-            width=outer_w,
-            height=outer_h,
-            outer_radius=screen_r + band + bezel,
-            band=band,
-            bezel=bezel,
-            screen_radius=screen_r,
+            y=dev_y_i,
+            width=g.outer_w,
+            height=g.outer_h,
+            outer_radius=g.screen_r + inset,
+            band=g.band,
+            bezel=g.bezel,
+            screen_radius=g.screen_r,
             band_color="#3b3b41" if tone != "dark" else "#55555c",
-            island=_island(device, dev_x + band + bezel, dev_y + band + bezel, screen_w, s),
-            punch_hole=_hole(device, dev_x + band + bezel, dev_y + band + bezel, screen_w, s),
+            island=_island(device, dev_x + inset, dev_y_i + inset, g.screen_w, g.s),
+            punch_hole=_hole(device, dev_x + inset, dev_y_i + inset, g.screen_w, g.s),
             shadow=shadow_px,
             screenshot=row[C.IMAGE] if isinstance(row[C.IMAGE], str) else None,
-            screen_band=(
-                screen_band(row[C.IMAGE], device, screen_w, screen_h) if fit == "cover" else None
-            ),
-            fit=fit,
+            screen_band=slide["band"],
+            fit=slide["fit"],
+            lift=slide["lift"],
         )
         texts = []
-        for block in slide_blocks:
+        for block in slide["blocks"]:
             color, contrast = colors[block.role]
             block.color = color
             block.contrast = round(_contrast_on(background, color, block.box, (W, H)), 3)
@@ -308,6 +347,234 @@ def _plan_set(
         )
         plans.append(dict(scene=scene, tone=tone, h_size=h_size, contrast=worst))
     return plans
+
+
+@dataclass(frozen=True)
+class _Geometry:
+    """A device drawn ``outer_w`` px wide: its rims, display and corner radius in px."""
+
+    outer_w: int
+    outer_h: int
+    band: int
+    bezel: int
+    screen_w: int
+    screen_h: int
+    s: float  # px per point on the display
+    screen_r: int
+
+
+def _geometry(device: Device, outer_w: int, screen_aspect: float) -> _Geometry:
+    pw, _ = device.points
+    k = outer_w / (pw + 2 * (device.bezel_pt + device.band_pt))  # canvas px per device point
+    band = max(2, round(device.band_pt * k))
+    bezel = max(3, round(device.bezel_pt * k))
+    screen_w = outer_w - 2 * (band + bezel)
+    screen_h = round(screen_w * screen_aspect)
+    s = screen_w / pw
+    return _Geometry(
+        outer_w,
+        screen_h + 2 * (band + bezel),
+        band,
+        bezel,
+        screen_w,
+        screen_h,
+        s,
+        round(device.corner_radius_pt * s),
+    )
+
+
+# --- what the caption names stays in view -------------------------------------------------------
+#: Room kept below the named text, as a share of the display's height.
+LIFT_MARGIN = 0.02
+#: The device is never drawn smaller than this share of the set's size to show named text.
+MIN_LIFT_SCALE = 0.6
+
+
+def _as_list(value: object) -> list:
+    if value is None or isinstance(value, (str, bytes, float, int)):
+        return []
+    try:
+        return list(value)  # type: ignore[call-overload]  # lists, tuples, numpy arrays
+    except TypeError:
+        return []
+
+
+def _spaced(ch: str) -> bool:
+    """A letter or digit of a script that separates words by spaces (not CJK)."""
+    return ch.isalnum() and ord(ch) < 0x2E80
+
+
+def _contains(hay: str, needle: str) -> bool:
+    """``needle`` in ``hay`` as whole words (``"to"`` is not in ``"Stay on top"``)."""
+    start = hay.find(needle)
+    while start >= 0:
+        end = start + len(needle)
+        before = start == 0 or not (_spaced(hay[start - 1]) and _spaced(needle[0]))
+        after = end == len(hay) or not (_spaced(hay[end]) and _spaced(needle[-1]))
+        if before and after:
+            return True
+        start = hay.find(needle, start + 1)
+    return False
+
+
+def _names(name: str, text: str) -> int:
+    """How evidence string ``name`` (a caption's) names the screen text ``text``: 2 when
+    the text holds the name ("Budget" in "To Budget 3,945.00"), 1 when the text is most of
+    the name (more than half: "Everyday Checking" for "Everyday Checking account", but not
+    "Account" for "Select account" nor "Add" for "Add transaction"), else 0.
+
+    Case-insensitive, as whole words.
+    """
+    a, b = " ".join(name.casefold().split()), " ".join(text.casefold().split())
+    if not a or not b:
+        return 0
+    if _contains(b, a):
+        return 2
+    return 1 if 2 * len(b) > len(a) and _contains(a, b) else 0
+
+
+def _share(value: object) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.number)):
+        return None
+    v = float(value)
+    return v if np.isfinite(v) else None
+
+
+def _named_bottom(row: pd.Series) -> tuple[str, float] | None:
+    """Where the lowest thing the captions name ends on the screenshot (share of its height).
+
+    Every string a caption line was built from (``copy_evidence``) is looked up in the
+    screen's placed evidence (``features_evidence`` items with ``y``/``h``), texts that hold
+    it first, else texts that are most of it (:func:`_names`); a thing written in several
+    places (a heading and a tab label) is shown when its highest place is, so each string
+    counts by its highest match, and the lowest string counts. ``None`` when nothing named
+    is placed.
+    """
+    copy_evidence = row.get(C.COPY_EVIDENCE)
+    if not isinstance(copy_evidence, dict):
+        return None
+    placed = []
+    for item in _as_list(row.get(C.FEATURES_EVIDENCE)):
+        if not isinstance(item, dict) or not isinstance(item.get("text"), str):
+            continue
+        y, h = _share(item.get("y")), _share(item.get("h"))
+        if y is not None and h is not None:
+            placed.append((item["text"], min(1.0, max(0.0, y + h))))
+    lowest: tuple[str, float] | None = None
+    for line in ("headline", "subtitle"):
+        for name in _as_list(copy_evidence.get(line)):
+            if not isinstance(name, str):
+                continue
+            ranked = [(_names(name, text), bottom) for text, bottom in placed]
+            best = max((rank for rank, _ in ranked), default=0)
+            if not best:
+                continue
+            top = min(bottom for rank, bottom in ranked if rank == best)
+            if lowest is None or top > lowest[1]:
+                lowest = (name, top)
+    return lowest
+
+
+def _screen_offset(
+    share: float, g: _Geometry, band: dict | None, fit: str, shot: tuple[int, int]
+) -> float:
+    """Px below the display's top edge where row ``share`` of the screenshot is drawn
+    (as render draws it: below the status-bar band, or letterboxed)."""
+    src_w, src_h = shot
+    sw, sh = g.screen_w, g.screen_h
+    if fit == "contain":
+        if src_h * sw > sh * src_w:  # bars left and right
+            width, height, pad = round(src_h * sw / sh), src_h, 0
+        else:  # bars above and below
+            width, height = src_w, round(src_w * sh / sw)
+            pad = (height - src_h) // 2
+        return (pad + share * src_h) * max(sw / width, sh / height)
+    band_h = int(band["height"]) if band else 0
+    return band_h + share * src_h * max(sw / src_w, sh / src_h)
+
+
+def _lift(
+    row: pd.Series,
+    device: Device,
+    screen_aspect: float,
+    geom: _Geometry,
+    dev_y: int,
+    band: dict | None,
+    fit: str,
+    size: tuple[int, int],
+    highest: int,
+) -> dict | None:
+    """A slide's own device place when its caption names text the set's place would hide.
+
+    The device moves up just enough that the named text shows with a margin
+    (``LIFT_MARGIN`` of the display) above the slide's bottom edge, never higher than
+    ``highest`` (the template's gap below the caption); when that does not leave at least
+    half the margin it is drawn smaller, keeping its aspect, down to ``MIN_LIFT_SCALE``.
+    Returns the changes to the slide (``geom``, ``y``, ``band``, ``lift``), or ``None`` when
+    nothing named is hidden.
+    """
+    named = _named_bottom(row)
+    if named is None:
+        return None
+    text, bottom = named
+    W, H = size
+    shot = (
+        _shot_size(row)
+        if C.IMAGE_WIDTH in row.index and C.IMAGE_HEIGHT in row.index
+        else open_image(row[C.IMAGE]).size
+    )
+
+    def shown_to(g: _Geometry, b: dict | None, margin: float = LIFT_MARGIN) -> int | None:
+        """Px below the device's top edge the display must show down to; None when the
+        text lies past the display's own bottom edge (cropped by the display)."""
+        offset = _screen_offset(bottom, g, b, fit, shot)
+        if offset > g.screen_h + 0.5:
+            return None
+        return g.band + g.bezel + min(g.screen_h, ceil(offset + margin * g.screen_h))
+
+    where = f"{text!r} (its bottom at {bottom:.0%} of the screenshot)"
+    reach = shown_to(geom, band)
+    if reach is None:
+        return {
+            "lift": {
+                "px": 0,
+                "scale": 1.0,
+                "named": text,
+                "bottom": round(bottom, 4),
+                "why": f"{where} is cropped by the display itself, below its status-bar band; "
+                "moving the device cannot show it",
+            }
+        }
+    need = dev_y + reach - H
+    if need <= 0:
+        return None
+    y, g, b = dev_y - need, geom, band
+    if y < highest:
+        y = min(dev_y, highest)
+    if y + (shown_to(geom, band, LIFT_MARGIN / 2) or 0) > H:
+        # lifting alone would reach the caption before the text shows with half its margin:
+        # draw the device smaller
+        floor = max(1, round(geom.outer_w * MIN_LIFT_SCALE))
+        width = min(geom.outer_w - 1, int(geom.outer_w * (H - y) / reach) + 1)
+        while True:
+            g = _geometry(device, max(width, floor), screen_aspect)
+            b = screen_band(row[C.IMAGE], device, g.screen_w, g.screen_h) if band else None
+            reach_g = shown_to(g, b)
+            if width <= floor or (reach_g is not None and y + reach_g <= H):
+                break
+            width -= 1
+    px = dev_y - y
+    scale = round(g.outer_w / geom.outer_w, 4)
+    moves = [f"lifted {px} px"] if px else []
+    if g is not geom:
+        moves.append(f"drawn at {scale:.1%} of the set's size")
+    why = f"device {' and '.join(moves)} so that {where} shows above the slide's bottom edge"
+    return {
+        "geom": g,
+        "y": y,
+        "band": b,
+        "lift": {"px": px, "scale": scale, "named": text, "bottom": round(bottom, 4), "why": why},
+    }
 
 
 def _shot_size(row: pd.Series) -> tuple[int, int]:
@@ -420,6 +687,13 @@ def _caption_blocks(cap, x, block_top, h_size, s_size, h_lh, s_lh, align, width)
 RING = 8
 
 
+def _ringed(box: list[int], size) -> list[int]:
+    """A caption box with the pixels just around its ink (``RING``), inside the canvas."""
+    x0, y0 = max(0, box[0] - RING), max(0, box[1] - RING)
+    x1, y1 = min(size[0], box[0] + box[2] + RING), min(size[1], box[1] + box[3] + RING)
+    return [x0, y0, x1 - x0, y1 - y0]
+
+
 def _contrast_on(background: Background, color: str, box: list[int], size) -> float:
     return worst_contrast(color, background_region(background, size[0], size[1], box))
 
@@ -483,7 +757,15 @@ def _palette(
         C.LAYOUT_CONTRAST,
         C.LAYOUT_SCENE,
     ),
-    optional=(C.FEATURES_ACCENT, C.FEATURES_DARK_UI, C.DEVICE, C.IMAGE_WIDTH, C.IMAGE_HEIGHT),
+    optional=(
+        C.FEATURES_ACCENT,
+        C.FEATURES_DARK_UI,
+        C.DEVICE,
+        C.IMAGE_WIDTH,
+        C.IMAGE_HEIGHT,
+        C.FEATURES_EVIDENCE,
+        C.COPY_EVIDENCE,
+    ),
 )
 def plan_layout(
     frame: pd.DataFrame,
@@ -499,6 +781,13 @@ def plan_layout(
     iPhone -> 6.9", iPad -> 13", Android -> Google Play sizes. The template's device is
     the frame when nothing picks another. ``size`` asks for one store size for every set;
     a size the set's store does not take is refused.
+
+    The frame never hides what a caption names: when a text a caption line was built from
+    (``copy_evidence``) sits, by its place on the screenshot (``features_evidence`` items
+    with ``y``/``h``), where the set's device placement would hide it (below the slide's
+    bottom edge), that slide's device is lifted just enough, keeping the template's gap
+    below the caption, or drawn smaller when lifting is not enough;
+    ``layout_scene["device"]["lift"]`` records how far and why (``None`` elsewhere).
     """
     t = load_template(template)
     results: dict[Any, dict] = {}
