@@ -18,51 +18,112 @@ FEEDS = {
         "Harbour Town Gazette",
         "https://gazette.example/",
         [
-            ("New ferry timetable starts Monday", "2025-06-02T07:30:00Z", "Transport",
-             "Sailings to the islands go up from four to six a day, with a late boat on Fridays. "
-             "Season tickets are 20% cheaper if bought before the end of the month."),
-            ("Library extends weekend opening hours", "2025-06-01T09:00:00Z", "Community",
-             "The central library will open until 8 pm on Saturdays and from noon on Sundays, "
-             "after a survey in which 1,200 residents asked for later hours."),
-            ("Harbour festival: the full programme", "2025-05-30T16:00:00Z", "Events",
-             "Tall ships, a seafood market and the lantern parade return on 14 and 15 June. "
-             "Road closures around the quay begin at 6 am on the Saturday."),
-            ("Council approves seafront cycle lane", "2025-05-28T18:45:00Z", "Transport",
-             "A 2.4 km protected lane will link the station with the marina; work starts in September."),
-            ("Rain expected to ease by the weekend", "2025-05-27T06:15:00Z", "Weather",
-             "After the wettest May in a decade, forecasters expect a dry, bright weekend with highs of 19 °C."),
+            (
+                "New ferry timetable starts Monday",
+                "2025-06-02T07:30:00Z",
+                "Transport",
+                "Sailings to the islands go up from four to six a day, with a late boat on "
+                "Fridays. "
+                "Season tickets are 20% cheaper if bought before the end of the month.",
+            ),
+            (
+                "Library extends weekend opening hours",
+                "2025-06-01T09:00:00Z",
+                "Community",
+                "The central library will open until 8 pm on Saturdays and from noon on Sundays, "
+                "after a survey in which 1,200 residents asked for later hours.",
+            ),
+            (
+                "Harbour festival: the full programme",
+                "2025-05-30T16:00:00Z",
+                "Events",
+                "Tall ships, a seafood market and the lantern parade return on 14 and 15 June. "
+                "Road closures around the quay begin at 6 am on the Saturday.",
+            ),
+            (
+                "Council approves seafront cycle lane",
+                "2025-05-28T18:45:00Z",
+                "Transport",
+                "A 2.4 km protected lane will link the station with the marina; work starts in "
+                "September.",
+            ),
+            (
+                "Rain expected to ease by the weekend",
+                "2025-05-27T06:15:00Z",
+                "Weather",
+                "After the wettest May in a decade, forecasters expect a dry, bright weekend with "
+                "highs of 19 °C.",
+            ),
         ],
     ),
     "field-notes.xml": (
         "Field Notes — a nature blog",
         "https://fieldnotes.example/",
         [
-            ("Swifts are back over the old town", "2025-06-01T20:10:00Z", "Birds",
-             "The first screaming party of the year raced over the rooftops at dusk. Swifts spend "
-             "almost their whole lives on the wing and only land to nest."),
-            ("How to start a wildflower patch", "2025-05-29T12:00:00Z", "Gardening",
-             "Strip the turf, don't feed the soil, and sow yellow rattle first: it weakens the grass "
-             "so the flowers can compete."),
-            ("A week of moth trapping", "2025-05-25T08:00:00Z", "Insects",
-             "Forty-two species in seven nights, including a poplar hawk-moth the size of a palm."),
-            ("Tide pools at low water", "2025-05-20T10:30:00Z", "Coast",
-             "Beadlet anemones, a shore crab standing its ground and a blenny hiding under the weed."),
+            (
+                "Swifts are back over the old town",
+                "2025-06-01T20:10:00Z",
+                "Birds",
+                "The first screaming party of the year raced over the rooftops at dusk. Swifts "
+                "spend "
+                "almost their whole lives on the wing and only land to nest.",
+            ),
+            (
+                "How to start a wildflower patch",
+                "2025-05-29T12:00:00Z",
+                "Gardening",
+                "Strip the turf, don't feed the soil, and sow yellow rattle first: it weakens the "
+                "grass "
+                "so the flowers can compete.",
+            ),
+            (
+                "A week of moth trapping",
+                "2025-05-25T08:00:00Z",
+                "Insects",
+                "Forty-two species in seven nights, including a poplar hawk-moth the size of a "
+                "palm.",
+            ),
+            (
+                "Tide pools at low water",
+                "2025-05-20T10:30:00Z",
+                "Coast",
+                "Beadlet anemones, a shore crab standing its ground and a blenny hiding under the "
+                "weed.",
+            ),
         ],
     ),
     "the-build-log.xml": (
         "The Build Log",
         "https://buildlog.example/",
         [
-            ("Shipping a feature flag system in a week", "2025-06-02T11:00:00Z", "Engineering",
-             "We kept it boring: flags live in one table, are read once per request, and every flag "
-             "has an owner and an expiry date."),
-            ("What we learned from 100 postmortems", "2025-05-31T15:20:00Z", "Reliability",
-             "Most incidents started with a change; half were caught by a customer first. Three habits "
-             "that halved our time to recover."),
-            ("SQLite in production, one year on", "2025-05-26T09:45:00Z", "Databases",
-             "One file, no server, backups with a single command — and the two places it hurt."),
-            ("Writing release notes people read", "2025-05-22T14:00:00Z", "Writing",
-             "Lead with what changes for the reader, not what changed in the code."),
+            (
+                "Shipping a feature flag system in a week",
+                "2025-06-02T11:00:00Z",
+                "Engineering",
+                "We kept it boring: flags live in one table, are read once per request, and every "
+                "flag "
+                "has an owner and an expiry date.",
+            ),
+            (
+                "What we learned from 100 postmortems",
+                "2025-05-31T15:20:00Z",
+                "Reliability",
+                "Most incidents started with a change; half were caught by a customer first. "
+                "Three habits "
+                "that halved our time to recover.",
+            ),
+            (
+                "SQLite in production, one year on",
+                "2025-05-26T09:45:00Z",
+                "Databases",
+                "One file, no server, backups with a single command — and the two places it hurt.",
+            ),
+            (
+                "Writing release notes people read",
+                "2025-05-22T14:00:00Z",
+                "Writing",
+                "Lead with what changes for the reader, not what changed in the code.",
+            ),
         ],
     ),
 }
@@ -98,16 +159,16 @@ def atom(title: str, link: str, entries: list[tuple[str, str, str, str]]) -> str
     <link href="{link}{slug}"/>
     <updated>{when}</updated>
     <published>{when}</published>
-    <author><name>{escape(title.split(' —')[0])}</name></author>
+    <author><name>{escape(title.split(" —")[0])}</name></author>
     <category term="{escape(category)}"/>
     <summary>{escape(body)}</summary>
-    <content type="html">{escape(LONG.get(headline, '<p>' + body + '</p>'))}</content>
+    <content type="html">{escape(LONG.get(headline, "<p>" + body + "</p>"))}</content>
   </entry>"""
         )
     return (
         '<?xml version="1.0" encoding="utf-8"?>\n'
         '<feed xmlns="http://www.w3.org/2005/Atom">\n'
-        f"  <title>{escape(title)}</title>\n  <id>{link}</id>\n  <link href=\"{link}\"/>\n"
+        f'  <title>{escape(title)}</title>\n  <id>{link}</id>\n  <link href="{link}"/>\n'
         f"  <updated>{entries[0][1]}</updated>\n" + "\n".join(items) + "\n</feed>\n"
     )
 

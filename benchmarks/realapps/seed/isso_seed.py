@@ -48,18 +48,64 @@ options = strikethrough, superscript, autolink, fenced-code
 
 # (key, parent key, author, website, text, likes, hours ago)
 THREAD = [
-    ("a", None, "Priya", "", "Switched our little blog over last weekend. Comments load fast "
-     "and there is no tracking script any more, which was the whole point.", 7, 70),
-    ("b", "a", "Tom Becker", "", "Same here. Did you import the old comments? The Disqus "
-     "export worked for us, threads and all.", 3, 66),
-    ("c", "b", "Priya", "", "Yes, `isso -c isso.cfg import disqus.xml` and it kept the "
-     "replies nested. Took about a minute.", 4, 65),
-    ("d", None, "Marguerite", "", "Is there a way to get an email when someone replies to "
-     "me? I never remember to come back.", 2, 40),
-    ("e", "d", "Lena (site owner)", "", "There is: leave your email when you post and tick "
-     "*subscribe to email notification of replies*.", 5, 38),
-    ("f", None, "Sam O.", "", "Markdown works in comments too — **bold**, _italics_ and "
-     "links. Nice touch.", 1, 20),
+    (
+        "a",
+        None,
+        "Priya",
+        "",
+        "Switched our little blog over last weekend. Comments load fast "
+        "and there is no tracking script any more, which was the whole point.",
+        7,
+        70,
+    ),
+    (
+        "b",
+        "a",
+        "Tom Becker",
+        "",
+        "Same here. Did you import the old comments? The Disqus "
+        "export worked for us, threads and all.",
+        3,
+        66,
+    ),
+    (
+        "c",
+        "b",
+        "Priya",
+        "",
+        "Yes, `isso -c isso.cfg import disqus.xml` and it kept the "
+        "replies nested. Took about a minute.",
+        4,
+        65,
+    ),
+    (
+        "d",
+        None,
+        "Marguerite",
+        "",
+        "Is there a way to get an email when someone replies to me? I never remember to come back.",
+        2,
+        40,
+    ),
+    (
+        "e",
+        "d",
+        "Lena (site owner)",
+        "",
+        "There is: leave your email when you post and tick "
+        "*subscribe to email notification of replies*.",
+        5,
+        38,
+    ),
+    (
+        "f",
+        None,
+        "Sam O.",
+        "",
+        "Markdown works in comments too — **bold**, _italics_ and links. Nice touch.",
+        1,
+        20,
+    ),
     ("g", None, "Jonas", "", "Love how light this is. Any plans for a dark theme?", 0, 5),
     ("h", "g", "Aiyana", "", "+1 for dark mode!", 0, 2),
 ]
@@ -78,7 +124,11 @@ def _post(origin: str, path: str, body: dict | None) -> dict:
     request = urllib.request.Request(
         origin + path,
         data=json.dumps(body or {}).encode(),
-        headers={"Content-Type": "application/json", "Origin": origin, "Referer": origin + "/demo/"},
+        headers={
+            "Content-Type": "application/json",
+            "Origin": origin,
+            "Referer": origin + "/demo/",
+        },
         method="POST",
     )
     with urllib.request.urlopen(request, timeout=10) as response:
@@ -87,11 +137,17 @@ def _post(origin: str, path: str, body: dict | None) -> dict:
 
 def thread(origin: str, data: str) -> None:
     ids: dict[str, int] = {}
-    for key, parent, author, website, text, likes, _hours in THREAD:
+    for key, parent, author, website, text, _likes, _hours in THREAD:
         # A different email per author gives each a different identicon (never shown).
         email = author.split()[0].lower() + "@example.org"
-        body = {"text": text, "author": author, "website": website or None, "email": email,
-                "parent": ids.get(parent) if parent else None, "title": "Isso Test"}
+        body = {
+            "text": text,
+            "author": author,
+            "website": website or None,
+            "email": email,
+            "parent": ids.get(parent) if parent else None,
+            "title": "Isso Test",
+        }
         ids[key] = _post(origin, "/new?uri=%2Fdemo%2F", body)["id"]
     now = time.time()
     db = sqlite3.connect(Path(data) / "comments.db")

@@ -21,40 +21,101 @@ from PIL import Image, ImageDraw, ImageFilter
 
 # artist -> (weight, [(album, [(track, seconds)])])
 CATALOGUE = {
-    "The Harbour Lights": (9, [
-        ("Low Tide Letters", [("Driftwood", 214), ("Letters at Low Tide", 247), ("Lantern Row", 198),
-                              ("North Pier", 263), ("The Long Way Home", 301)]),
-        ("Lanterns", [("Lanterns", 226), ("Fisherman's Blue", 252)]),
-    ]),
-    "Mira Okafor": (7, [
-        ("City of Small Hours", [("Small Hours", 322), ("Rain on Bank Street", 288),
-                                 ("Night Bus", 245), ("Last Train Blues", 354)]),
-    ]),
-    "Kite Season": (6, [
-        ("Paper Planets", [("Paper Planets", 226), ("Satellite Heart", 203), ("Orbit", 239),
-                           ("Glow in the Dark", 211), ("Signal Fire", 257)]),
-    ]),
-    "Los Caminantes": (4, [
-        ("Camino Real", [("Camino Real", 231), ("Bailando en la Plaza", 208), ("Luna de Agosto", 264)]),
-    ]),
-    "Aurora String Quartet": (3, [
-        ("American Quartet", [("Allegro ma non troppo", 602), ("Lento", 468), ("Molto vivace", 241)]),
-    ]),
-    "Juno Vale": (5, [
-        ("Northern Static", [("Northern Static", 198), ("Headlights", 221), ("Polaroid Summer", 187),
-                             ("Slow Motion", 240)]),
-    ]),
-    "Dusty Roads Collective": (2, [
-        ("Porch Songs", [("Porch Light", 176), ("Two Dollar Bill", 201)]),
-    ]),
+    "The Harbour Lights": (
+        9,
+        [
+            (
+                "Low Tide Letters",
+                [
+                    ("Driftwood", 214),
+                    ("Letters at Low Tide", 247),
+                    ("Lantern Row", 198),
+                    ("North Pier", 263),
+                    ("The Long Way Home", 301),
+                ],
+            ),
+            ("Lanterns", [("Lanterns", 226), ("Fisherman's Blue", 252)]),
+        ],
+    ),
+    "Mira Okafor": (
+        7,
+        [
+            (
+                "City of Small Hours",
+                [
+                    ("Small Hours", 322),
+                    ("Rain on Bank Street", 288),
+                    ("Night Bus", 245),
+                    ("Last Train Blues", 354),
+                ],
+            ),
+        ],
+    ),
+    "Kite Season": (
+        6,
+        [
+            (
+                "Paper Planets",
+                [
+                    ("Paper Planets", 226),
+                    ("Satellite Heart", 203),
+                    ("Orbit", 239),
+                    ("Glow in the Dark", 211),
+                    ("Signal Fire", 257),
+                ],
+            ),
+        ],
+    ),
+    "Los Caminantes": (
+        4,
+        [
+            (
+                "Camino Real",
+                [("Camino Real", 231), ("Bailando en la Plaza", 208), ("Luna de Agosto", 264)],
+            ),
+        ],
+    ),
+    "Aurora String Quartet": (
+        3,
+        [
+            (
+                "American Quartet",
+                [("Allegro ma non troppo", 602), ("Lento", 468), ("Molto vivace", 241)],
+            ),
+        ],
+    ),
+    "Juno Vale": (
+        5,
+        [
+            (
+                "Northern Static",
+                [
+                    ("Northern Static", 198),
+                    ("Headlights", 221),
+                    ("Polaroid Summer", 187),
+                    ("Slow Motion", 240),
+                ],
+            ),
+        ],
+    ),
+    "Dusty Roads Collective": (
+        2,
+        [
+            ("Porch Songs", [("Porch Light", 176), ("Two Dollar Bill", 201)]),
+        ],
+    ),
 }
 
 
 PALETTES = [
-    ((242, 153, 74), (235, 87, 87), (39, 39, 64)), ((86, 204, 242), (47, 128, 237), (20, 30, 60)),
-    ((111, 207, 151), (33, 150, 83), (18, 40, 32)), ((187, 107, 217), (155, 81, 224), (34, 18, 48)),
-    ((242, 201, 76), (242, 153, 74), (60, 40, 20)), ((235, 87, 87), (130, 40, 60), (20, 16, 24)),
-    ((224, 224, 224), (130, 130, 140), (30, 30, 36)), ((45, 156, 219), (111, 207, 151), (16, 36, 48)),
+    ((242, 153, 74), (235, 87, 87), (39, 39, 64)),
+    ((86, 204, 242), (47, 128, 237), (20, 30, 60)),
+    ((111, 207, 151), (33, 150, 83), (18, 40, 32)),
+    ((187, 107, 217), (155, 81, 224), (34, 18, 48)),
+    ((242, 201, 76), (242, 153, 74), (60, 40, 20)),
+    ((235, 87, 87), (130, 40, 60), (20, 16, 24)),
+    ((224, 224, 224), (130, 130, 140), (30, 30, 36)),
+    ((45, 156, 219), (111, 207, 151), (16, 36, 48)),
 ]
 
 
@@ -113,13 +174,19 @@ def main(out: str) -> None:
             album, tracks = rng.choice(CATALOGUE[artist][1])
             # favourites: the first tracks of an album get played more
             title, length = tracks[min(int(rng.expovariate(0.8)), len(tracks) - 1)]
-            scrobbles.append({
-                "time": t,
-                "track": {"artists": [artist], "title": title, "length": length,
-                          "album": {"albumtitle": album, "artists": [artist]}},
-                "duration": length,
-                "origin": "client:import",
-            })
+            scrobbles.append(
+                {
+                    "time": t,
+                    "track": {
+                        "artists": [artist],
+                        "title": title,
+                        "length": length,
+                        "album": {"albumtitle": album, "artists": [artist]},
+                    },
+                    "duration": length,
+                    "origin": "client:import",
+                }
+            )
             t += length + rng.randint(2, 20)
             if t > now - 1800:
                 break

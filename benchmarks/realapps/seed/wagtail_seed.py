@@ -41,31 +41,60 @@ class ArticlePage(Page):
     parent_page_types = ["home.HomePage"]
 '''
 
-SETTINGS = '''
+SETTINGS = """
 
 # shotsmith real-apps corpus: no network at run time.
 WAGTAIL_ENABLE_UPDATE_CHECK = False
 WAGTAIL_SITE_NAME = "Crumb & Co. Bakery"
 WAGTAILADMIN_BASE_URL = "http://127.0.0.1"
-'''
+"""
 
 ARTICLES = [
-    ("Our sourdough starter turns ten", "2025-05-02", "Meet Doris, the starter behind every loaf.",
-     "<p>Ten years ago our head baker, Ines, mixed flour and water in a jam jar. That jar — "
-     "Doris — has raised every sourdough loaf we have sold since.</p><h2>How we feed her</h2>"
-     "<ul><li>Twice a day, 1:1 flour and water</li><li>Rye on Mondays</li></ul>", True),
-    ("Summer menu: apricot and almond tarts", "2025-06-10", "Seasonal bakes for the warm months.",
-     "<p>Apricots from the Kentish orchards arrive this week, and with them our summer menu.</p>", True),
-    ("Bread-making classes are back", "2025-06-18", "Saturday mornings, eight places per class.",
-     "<p>Learn to shape, score and bake a sourdough loaf. Aprons and coffee provided.</p>", True),
-    ("We're hiring: weekend counter staff", "2025-06-25", "Two weekend roles, starting in July.",
-     "<p>Love bread and people? Send us a note.</p>", False),
-    ("Behind the scenes: a baker's 4 am", "2025-07-01", "What happens before the doors open.",
-     "<p>Ovens on at four, first bake out at six.</p>", None),
+    (
+        "Our sourdough starter turns ten",
+        "2025-05-02",
+        "Meet Doris, the starter behind every loaf.",
+        "<p>Ten years ago our head baker, Ines, mixed flour and water in a jam jar. That jar — "
+        "Doris — has raised every sourdough loaf we have sold since.</p><h2>How we feed her</h2>"
+        "<ul><li>Twice a day, 1:1 flour and water</li><li>Rye on Mondays</li></ul>",
+        True,
+    ),
+    (
+        "Summer menu: apricot and almond tarts",
+        "2025-06-10",
+        "Seasonal bakes for the warm months.",
+        "<p>Apricots from the Kentish orchards arrive this week, and with them our summer "
+        "menu.</p>",
+        True,
+    ),
+    (
+        "Bread-making classes are back",
+        "2025-06-18",
+        "Saturday mornings, eight places per class.",
+        "<p>Learn to shape, score and bake a sourdough loaf. Aprons and coffee provided.</p>",
+        True,
+    ),
+    (
+        "We're hiring: weekend counter staff",
+        "2025-06-25",
+        "Two weekend roles, starting in July.",
+        "<p>Love bread and people? Send us a note.</p>",
+        False,
+    ),
+    (
+        "Behind the scenes: a baker's 4 am",
+        "2025-07-01",
+        "What happens before the doors open.",
+        "<p>Ovens on at four, first bake out at six.</p>",
+        None,
+    ),
 ]
 
-PAGES = [("About us", "The story of Crumb & Co.", True), ("Visit", "Opening hours and directions.", True),
-         ("Wholesale", "Bread for cafés and restaurants.", False)]
+PAGES = [
+    ("About us", "The story of Crumb & Co.", True),
+    ("Visit", "Opening hours and directions.", True),
+    ("Wholesale", "Bread for cafés and restaurants.", False),
+]
 
 
 def run(*argv: str, cwd: Path) -> None:
@@ -108,25 +137,30 @@ def main(data: str, password: str) -> None:
     django.setup()
     from django.contrib.auth.models import Group, User
     from django.core.files.images import ImageFile
-    from wagtail.images.models import Image
-    from wagtail.models import Page, Site
-
     from home.models import ArticlePage, HomePage
+    from wagtail.images.models import Image
+    from wagtail.models import Site
 
-    admin = User.objects.create_superuser("ines", "ines@crumb.example", password,
-                                          first_name="Ines", last_name="Duarte")
-    editor = User.objects.create_user("tom", "tom@crumb.example", password,
-                                      first_name="Tom", last_name="Reyes")
+    admin = User.objects.create_superuser(
+        "ines", "ines@crumb.example", password, first_name="Ines", last_name="Duarte"
+    )
+    editor = User.objects.create_user(
+        "tom", "tom@crumb.example", password, first_name="Tom", last_name="Reyes"
+    )
     editor.groups.add(Group.objects.get(name="Editors"))
-    moderator = User.objects.create_user("priya", "priya@crumb.example", password,
-                                         first_name="Priya", last_name="Shah")
+    moderator = User.objects.create_user(
+        "priya", "priya@crumb.example", password, first_name="Priya", last_name="Shah"
+    )
     moderator.groups.add(Group.objects.get(name="Moderators"))
 
     images = []
-    for number, title in enumerate(["Sourdough loaves", "Apricot tarts", "Bread class",
-                                    "Counter at opening", "Ovens at dawn"]):
+    for number, title in enumerate(
+        ["Sourdough loaves", "Apricot tarts", "Bread class", "Counter at opening", "Ovens at dawn"]
+    ):
         image = Image(title=title, uploaded_by_user=admin)
-        image.file = ImageFile(io.BytesIO(image_bytes(number)), name=f"{title.lower().replace(' ', '-')}.jpg")
+        image.file = ImageFile(
+            io.BytesIO(image_bytes(number)), name=f"{title.lower().replace(' ', '-')}.jpg"
+        )
         image.save()
         images.append(image)
 
@@ -137,7 +171,7 @@ def main(data: str, password: str) -> None:
     site_obj.site_name = "Crumb & Co. Bakery"
     site_obj.save()
 
-    for title, intro, live in PAGES:
+    for title, _intro, live in PAGES:
         page = HomePage(title=title, live=False)
         home.add_child(instance=page)
         revision = page.save_revision(user=admin)
@@ -145,8 +179,14 @@ def main(data: str, password: str) -> None:
             revision.publish(user=admin)
 
     for number, (title, date, intro, body, state) in enumerate(ARTICLES):
-        page = ArticlePage(title=title, date=dt.date.fromisoformat(date), intro=intro, body=body,
-                           lead_image=images[number], live=False)
+        page = ArticlePage(
+            title=title,
+            date=dt.date.fromisoformat(date),
+            intro=intro,
+            body=body,
+            lead_image=images[number],
+            live=False,
+        )
         home.add_child(instance=page)
         author = admin if number % 2 == 0 else editor
         revision = page.save_revision(user=author)

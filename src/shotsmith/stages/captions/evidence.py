@@ -795,7 +795,10 @@ def read_into(slots: Slots, ev: ScreenEvidence, policy: CasePolicy, project: str
             subject = subject[lead.end() :]
     voc = vocabulary()
     weak = subject.casefold() in voc.weak_titles or subject.casefold() in _NAMES_NOTHING
-    if weak and ev.fields and ev.kind in ("dashboard", "chart", "table", "detail"):
+    if weak and subject.casefold() == "today" and policy.english:
+        slots.subject = Phrase("day", ev.subject)  # "Your day at a glance"
+        subject = ""
+    elif weak and ev.fields and ev.kind in ("dashboard", "chart", "table", "detail"):
         subject = ev.fields[0]  # an "Overview" of a total balance shows the total balance
     elif weak:
         subject = ""
