@@ -470,6 +470,8 @@ class _Writer:
             # the last resort: a plain line that names nothing beats no line, but a broken
             # one never ships
             critique = [c for c in critique if not c.startswith("filler")]
+        if line.group == "tabs":  # the app's own sections, named on its tab bar, are a set
+            critique = [c for c in critique if "list of tokens" not in c]
         if critique:
             if len(self.rejected) < 6:
                 self.rejected.append(f"{line.text!r}: {critique[0]}")
