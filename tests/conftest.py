@@ -1,7 +1,9 @@
 from __future__ import annotations
 
+import http.server
 import io
 import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -147,3 +149,20 @@ def pytest_make_collect_report(collector):
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
         report.outcome = "failed"
         report.longrepr = CI_SKIP_MESSAGE.format(reason=reason)
+
+
+def serve_quietly(
+    handler: type[http.server.BaseHTTPRequestHandler],
+) -> tuple[http.server.ThreadingHTTPServer, str]:
+    """A threaded HTTP server on 127.0.0.1 (a free port) serving in a daemon thread, quiet
+    when a browser hangs up mid-answer; returns it and its URL."""
+
+    class Quiet(http.server.ThreadingHTTPServer):
+        daemon_threads = True
+
+        def handle_error(self, request, client_address):  # the browser hung up: fine
+            pass
+
+    httpd = Quiet(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    return httpd, f"http://127.0.0.1:{httpd.server_address[1]}"

@@ -30,6 +30,8 @@ from shotsmith.stages.capture import (
 from shotsmith.stages.read import read_screenshots
 from shotsmith.statusbar import StatusBarStyle, draw_status_bar
 
+from .conftest import serve_quietly
+
 ROOT = Path(__file__).resolve().parents[1]
 WEBAPP = ROOT / "sample_inputs" / "webapps" / "pocket-budget"
 SITE = Path(__file__).resolve().parent / "capture_site"
@@ -134,15 +136,7 @@ class AppServer:
                 length = int(self.headers.get("Content-Length") or 0)
                 app.post(self, self.rfile.read(length).decode())
 
-        class Quiet(http.server.ThreadingHTTPServer):
-            daemon_threads = True
-
-            def handle_error(self, request, client_address):  # the browser hung up: fine
-                pass
-
-        self.httpd = Quiet(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        self.httpd, self.url = serve_quietly(Handler)
 
     @staticmethod
     def send(

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import http.server
 import json
-import threading
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -17,6 +16,8 @@ import pytest
 from shotsmith import columns as C
 from shotsmith.cli import main
 from shotsmith.stages.capture import capture_report
+
+from .conftest import serve_quietly
 
 pytest.importorskip("playwright.sync_api")
 
@@ -92,15 +93,7 @@ class Recorder:
 
             do_POST = do_PUT = do_PATCH = do_DELETE = _write
 
-        class Quiet(http.server.ThreadingHTTPServer):
-            daemon_threads = True
-
-            def handle_error(self, request, client_address):  # the browser hung up: fine
-                pass
-
-        self.httpd = Quiet(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        self.httpd, self.url = serve_quietly(Handler)
 
     def writes(self) -> list[tuple[str, str]]:
         return [h for h in self.hits if h[0] != "GET"]

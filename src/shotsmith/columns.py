@@ -223,3 +223,14 @@ def set_groups(frame: pd.DataFrame):
     """Iterate ``(app_id, rows)`` over the sets of a frame, rows in store order."""
     for app_id, rows in frame.groupby(APP_ID, sort=False):
         yield app_id, rows.sort_values(POSITION, kind="stable")
+
+
+def list_cell(value: object) -> list:
+    """A list-valued cell as a list (a list, tuple or numpy array); [] for a missing value
+    (None, NaN) or a scalar, as a frame read back from CSV or parquet may hold."""
+    if value is None or isinstance(value, (str, bytes, float, int)):
+        return []
+    try:
+        return list(value)  # type: ignore[call-overload]  # lists, tuples, numpy arrays
+    except TypeError:
+        return []

@@ -390,15 +390,6 @@ LIFT_MARGIN = 0.02
 MIN_LIFT_SCALE = 0.6
 
 
-def _as_list(value: object) -> list:
-    if value is None or isinstance(value, (str, bytes, float, int)):
-        return []
-    try:
-        return list(value)  # type: ignore[call-overload]  # lists, tuples, numpy arrays
-    except TypeError:
-        return []
-
-
 def _spaced(ch: str) -> bool:
     """A letter or digit of a script that separates words by spaces (not CJK)."""
     return ch.isalnum() and ord(ch) < 0x2E80
@@ -454,7 +445,7 @@ def _named_bottom(row: pd.Series) -> tuple[str, float] | None:
     if not isinstance(copy_evidence, dict):
         return None
     placed = []
-    for item in _as_list(row.get(C.FEATURES_EVIDENCE)):
+    for item in C.list_cell(row.get(C.FEATURES_EVIDENCE)):
         if not isinstance(item, dict) or not isinstance(item.get("text"), str):
             continue
         y, h = _share(item.get("y")), _share(item.get("h"))
@@ -462,7 +453,7 @@ def _named_bottom(row: pd.Series) -> tuple[str, float] | None:
             placed.append((item["text"], min(1.0, max(0.0, y + h))))
     lowest: tuple[str, float] | None = None
     for line in ("headline", "subtitle"):
-        for name in _as_list(copy_evidence.get(line)):
+        for name in C.list_cell(copy_evidence.get(line)):
             if not isinstance(name, str):
                 continue
             ranked = [(_names(name, text), bottom) for text, bottom in placed]

@@ -32,6 +32,7 @@ from ...columns import (
     SCREEN,
     SCREEN_ELEMENTS,
     SCREEN_TEXT,
+    list_cell,
 )
 from ...grounding import (
     content_words,
@@ -103,13 +104,7 @@ class ScreenEvidence:
         }
 
 
-def as_list(value: object) -> list:
-    if value is None or isinstance(value, (str, bytes, float, int)):
-        return []
-    try:
-        return list(value)  # type: ignore[call-overload]  # lists, tuples, numpy arrays
-    except TypeError:
-        return []
+as_list = list_cell  # the name write_copy's parts have long used
 
 
 def as_text(value: object) -> str:
