@@ -32,6 +32,16 @@ _DANGLING = re.compile(r"[,;:]\s*[.!?]$|\s[,;:.]|,\s*,|[,;:]$")
 _ENDS = frozenset("and or in of the a an to with for at by from on".split())
 
 
+def word_pairs(texts: Iterable[str]) -> frozenset[tuple[str, str]]:
+    """Each two words that stand side by side on the screens (folded): worked out once per
+    set and handed to :func:`line_problems` as ``screen_texts``."""
+    pairs = set()
+    for text in texts:
+        words = [w.casefold() for w in words_of(text)]
+        pairs.update(zip(words, words[1:]))
+    return frozenset(pairs)
+
+
 def fragments(
     line: str, screen_words: Iterable[str], screen_texts: Iterable[str] = ()
 ) -> list[str]:
@@ -40,11 +50,7 @@ def fragments(
     screens show whole right after the same word ("Everyday Checkin" where the screens
     also say "Everyday Checking": the reader cut it)."""
     known = {w.casefold() for w in screen_words}
-    pairs = {
-        (a.casefold(), b.casefold())
-        for text in screen_texts
-        for a, b in zip(words_of(text), words_of(text)[1:])
-    }
+    pairs = screen_texts if isinstance(screen_texts, frozenset) else word_pairs(screen_texts)
     out = []
     words = words_of(line)
     for n, word in enumerate(words):

@@ -68,6 +68,7 @@ class ScreenEvidence:
     kind: str = ""
     subject: str = ""
     subject_from: str = ""
+    read_by: str = ""  # "dom", "ocr" or "text": how most of the evidence was read
     examples: list[str] = field(default_factory=list)
     fields: list[str] = field(default_factory=list)
 
@@ -143,9 +144,11 @@ def screen_evidence(row: Mapping[str, object]) -> ScreenEvidence:
         if t and t not in getattr(ev, field_name):
             getattr(ev, field_name).append(t)
 
+    sources: Counter[str] = Counter()
     for item in as_list(row.get(FEATURES_EVIDENCE)):
         if not isinstance(item, Mapping):
             continue
+        sources[str(item.get("source") or "")] += 1
         role, text = str(item.get("role") or "text"), as_text(item.get("text"))
         if not text:
             continue
@@ -156,6 +159,7 @@ def screen_evidence(row: Mapping[str, object]) -> ScreenEvidence:
     title = as_text(row.get(FEATURES_TITLE))
     if title and not ev.title:
         ev.title = title
+    ev.read_by = sources.most_common(1)[0][0] if sources else ""
     ev.kind = as_text(row.get(FEATURES_KIND))
     ev.subject = as_text(row.get(FEATURES_SUBJECT))
     ev.subject_from = as_text(row.get(FEATURES_SUBJECT_FROM))
@@ -679,7 +683,8 @@ def build_slots(
             if t and len(t.split()) >= 2 and t.casefold() not in repeated:
                 if words_of(t)[0].casefold() not in voc.ui_verbs:
                     slots.headings.append(Phrase(policy.display(t), t))
-        for text in (*ev.headings, *ev.lines):  # a list item is content, not a sentence
+        # a list item is content, not a sentence; an OCR line may be half of one
+        for text in (*ev.headings, *ev.lines) if ev.read_by != "ocr" else ():
             t = clean_sentence(text)
             if t and t.casefold() not in repeated:
                 slots.sentences.append(Phrase(policy.display(t), t))

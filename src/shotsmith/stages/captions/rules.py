@@ -125,7 +125,7 @@ def _allowed_caps(text: str, proper: Iterable[str]) -> set[int]:
     """Character offsets of words that may be capitalised mid-sentence."""
     spans: set[int] = set()
     for term in (*proper_terms(), *proper):
-        if not term:
+        if not term or term not in text:  # most names are not in a given line: no regex
             continue
         for m in re.finditer(r"(?<!\w)" + re.escape(term) + r"(?!\w)", text):
             spans.update(range(m.start(), m.end()))

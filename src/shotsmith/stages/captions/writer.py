@@ -27,7 +27,7 @@ from ...grounding import (
     word_forms,
     words_of,
 )
-from .critic import line_problems
+from .critic import line_problems, word_pairs
 from .evidence import (
     CasePolicy,
     Phrase,
@@ -326,6 +326,7 @@ class _Writer:
             self.proper += [w for ev in ctx.evidence for s in ev.strings() for w in s.split()]
         # an example is quoted as it stands ("Lake District walks"): its capitals are its own
         self.proper += [w for ev in ctx.evidence for e in ev.examples for w in e.split()]
+        self.proper = list(dict.fromkeys(self.proper))
         self.headlines: set[str] = set()
         self.first_words: set[str] = set()
         self.subtitles: set[str] = set()
@@ -350,6 +351,7 @@ class _Writer:
                 self._texts.append(ev.subject)
         self._kind_grounding: dict[str, Grounding] = {}
         self.screen_words = {w.casefold() for t in self._texts if t for w in words_of(t)}
+        self._pairs = word_pairs(t for t in self._texts if t)
         self.kind = ""  # the kind of the screen being written
         self.rejected: list[str] = []  # what the critic struck out for the current line
         self._checked: dict[tuple[str, str, str], tuple[list[str], list[str]]] = {}
@@ -498,7 +500,7 @@ class _Writer:
                 kind=kind,
                 screen_words=self.screen_words,
                 project=self.ctx.project,
-                screen_texts=self._texts,
+                screen_texts=self._pairs,
             )
         return problems, critique
 

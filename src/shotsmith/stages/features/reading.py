@@ -115,6 +115,10 @@ def _head(text: str) -> str:
 
 
 _JOINS = frozenset("of by for per in on".split())
+#: A session's buttons, never what a screen is for.
+_ACCOUNT_CHROME = frozenset(
+    ["log out", "logout", "sign out", "log in", "login", "sign in", "sign up", "register"]
+)
 
 
 def is_feature_phrase(text: str, *, strict: bool = False) -> bool:
@@ -411,6 +415,8 @@ def _subject(
         key = _key(text)
         if not key or key == project_key or _only_function_words(text) or is_generic(text):
             continue
+        if key in _ACCOUNT_CHROME:
+            continue
         if source == "title" and set(key.split()) <= set(project_key.split()):
             continue  # the logo ("money?" of I Hate Money), not what the screen is for
         score = base
@@ -425,8 +431,8 @@ def _subject(
             if source in ("title", "heading") and not (screen_words and words & screen_words):
                 entities.append(text)
             score -= 4
-        if key in repeated and source != "screen name":
-            score -= 1
+        if key in repeated and source != "screen name" and not (words & screen_words):
+            score -= 3  # the set's header or tab bar, on every screen: no one screen's feature
         if best is None or score > best[0]:
             best = (score, text, source)
     if best is None or best[0] < 2:
@@ -471,7 +477,11 @@ def read_screens(
     """The reading of every screen of one set (chrome repeated across the set is known)."""
     n = len(evidence)
     per_screen = [
-        {_key(i["text"]) for i in ev.items if i["role"] in ("label", "tab", "action", "heading")}
+        {
+            _key(i["text"])
+            for i in ev.items
+            if i["role"] in ("label", "tab", "action", "heading", "title")
+        }
         for ev in evidence
     ]
     counts = Counter(k for keys in per_screen for k in keys)
