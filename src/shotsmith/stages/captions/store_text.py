@@ -39,7 +39,7 @@ from ...grounding import content_words, word_forms, words_of
 from ...words import is_plural, plural, word_frequency
 from ..features.reading import is_feature_phrase, is_person
 from .evidence import ScreenEvidence
-from .rules import forbidden_words
+from .rules import acronyms, forbidden_words
 
 
 @lru_cache(maxsize=1)
@@ -88,16 +88,19 @@ def _feature(subject: str) -> str:
     words = []
     for word in subject.split():
         if word.isupper():
-            keep = len(word) <= 5  # "CSV" is an acronym, "EXERCISE" the app's styling
+            keep = len(word) <= 3 or word in acronyms()  # "CSV"; "BOOKS" is styling
         else:
             keep = any(c.isupper() for c in word[1:])  # "iPhone", "GitHub"
         words.append(word if keep else word.lower())
     return " ".join(words)
 
 
-def _features(evidence: Sequence[ScreenEvidence]) -> list[str]:
+def set_features(evidence: Sequence[ScreenEvidence]) -> list[str]:
     """The set's features in store order: each screen's subject, once, never a weak one."""
-    skip = _skip()
+    from ...grounding import vocabulary
+
+    voc = vocabulary()
+    skip = voc.weak_titles | voc.generic_sections
     out: list[str] = []
     for ev in evidence:
         subject = re.sub(
@@ -138,7 +141,7 @@ def _promotional(
     subtitles: Sequence[str], project: str = "", evidence: Sequence[ScreenEvidence] = ()
 ) -> str:
     out: list[str] = []
-    opening = _sentence(project, _features(evidence)) if evidence else ""
+    opening = _sentence(project, set_features(evidence)) if evidence else ""
     if opening:
         out.append(opening)
     name = {w.casefold() for w in words_of(project)}
@@ -148,6 +151,8 @@ def _promotional(
         own = [w for w in content_words(sentence) if w.casefold() not in name]
         if not own:
             continue  # filler says nothing of the app
+        if opening and {f for w in own for f in word_forms(w)} <= _forms(opening):
+            continue  # says again what the opening sentence said
         if opening and len(out) >= 2:
             break  # one written sentence and one concrete one: the page reads, not lists
         joined = (
@@ -255,7 +260,10 @@ def store_text(
         keywords=keywords,
         evidence={
             "subtitle": [subtitle] if subtitle else [],
-            "promotional_text": [*_features(evidence), *(s for s in subtitles if s and s in promo)],
+            "promotional_text": [
+                *set_features(evidence),
+                *(s for s in subtitles if s and s in promo),
+            ],
             "keywords": list(dict.fromkeys(keyword_sources)),
         },
     )

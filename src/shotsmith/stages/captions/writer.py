@@ -257,6 +257,15 @@ def _fill(
     return Line(text, evidence, template)
 
 
+def _features_phrase(evidence: Sequence[ScreenEvidence]) -> str:
+    """Two of the set's features as one phrase ("budget and accounts"), from its screens'
+    subjects: what a screen with little of its own may say of the app."""
+    from .store_text import set_features
+
+    features = [f for f in set_features(evidence) if len(f) <= 16]
+    return " and ".join(features[:2]) if len(features) >= 2 else ""
+
+
 def _short(slots: Slots) -> Slots:
     """The slots with the subject's head noun in place of the whole subject."""
     from dataclasses import replace
@@ -294,6 +303,8 @@ def _number(slot: str, slots: Slots, used: set[frozenset[str]]) -> Phrase | None
 
 
 _FALLBACK_GROUPS = ("name", "vocabulary")
+#: Voice groups about the app rather than the screen: after every line that names the screen.
+_LATE_VOICE = frozenset(["voice:app", "voice:set"])
 #: Old phrase-bank groups that only fill frames with whatever labels a screen has: used
 #: only for screens with no reading (a frame made before extract_features read kinds).
 _TOKEN_GROUPS = frozenset(["items", "items2", "items3", "item1", "title", "titles", "count_verb"])
@@ -343,6 +354,7 @@ class _Writer:
             "About": about_head,
             "AboutSentence": about_sub,
             "Verb": verb,
+            "features": _features_phrase(ctx.evidence) if ctx.english else "",
         }
         self._texts = [ctx.project, ctx.bundle_id, ctx.about]
         for ev in ctx.evidence:
@@ -410,7 +422,11 @@ class _Writer:
         if slots.kind:  # the screen was read: realise from its reading, no token lists
             groups = [g for g in groups if g[0] not in _TOKEN_GROUPS]
             at = next((i for i, g in enumerate(groups) if g[0] != "about"), len(groups))
-            groups[at:at] = self._voice_groups(kind, slots)
+            voiced = self._voice_groups(kind, slots)
+            late = [g for g in voiced if g[0] in _LATE_VOICE]  # lines about the app itself
+            groups[at:at] = [g for g in voiced if g[0] not in _LATE_VOICE]
+            end = next((i for i, g in enumerate(groups) if g[0] in _FALLBACK_GROUPS), len(groups))
+            groups[end:end] = late
         if kind == "subtitle" and position == 0:
             # slide 1: the user's own words (unless the tagline used them), then the app's
             first = ("about", "sentence") if not self.about_used else ("sentence",)
@@ -428,9 +444,12 @@ class _Writer:
             ]
             if slots.short is not None:  # "transactions" when "checking transactions" is long
                 groups += [(f"voice:short:{name[6:]}", t) for name, t in groups]
+            app_line = voice()["headline_app"].get(slots.kind)
+            if app_line:
+                groups.append(("voice:app", [app_line]))
             return groups
         order = _SUBTITLE_ORDER.get(slots.kind, ("examples", "fields", "count", "actions"))
-        for part in (*order, "sentence", "subject"):
+        for part in (*order, "sentence", "subject", "set"):
             bank = frames[part]
             if isinstance(bank, dict):
                 groups.append((f"voice:{part}", [*bank.get(slots.kind, []), *bank["any"]]))
@@ -518,7 +537,8 @@ class _Writer:
             used = {Phrase(e, e).key() for e in pair.evidence}
         self.kind, self.rejected = slots.kind, []
         groups = self._groups(kind, position, tagline, slots)
-        named = [g for g in groups if g[0] not in _FALLBACK_GROUPS]
+        named = [g for g in groups if g[0] not in _FALLBACK_GROUPS and g[0] not in _LATE_VOICE]
+        late = [g for g in groups if g[0] in _LATE_VOICE]  # the app, when the screen says little
         fallback = [g for g in groups if g[0] in _FALLBACK_GROUPS]
         # a line that names the screen, even with a tone word used twice already, beats
         # a line that names nothing; the first word and the template stay unique longest
@@ -528,6 +548,8 @@ class _Writer:
             (named, 0, False),
             (named, 1, False),
             (named, 2, False),  # a template used twice beats a line that names nothing
+            (late, 0, False),
+            (late, 2, False),
             (fallback, 0, False),
             (fallback, 1, False),
             (groups, 2, False),

@@ -485,7 +485,7 @@ def read_screens(
         for ev in evidence
     ]
     counts = Counter(k for keys in per_screen for k in keys)
-    repeated = {k for k, c in counts.items() if n >= 3 and c > 0.6 * n}
+    repeated = {k for k, c in counts.items() if c >= 3 and c > 0.6 * n}
     # a label that stands in a list on some screen is content there ("Everyday Checking")
     content_keys: set[str] = set()
     for ev in evidence:
