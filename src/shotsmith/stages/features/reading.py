@@ -184,6 +184,16 @@ def _written_as_name(text: str) -> bool:
     )
 
 
+def _tab_row(text: str) -> bool:
+    """Three or more one-word sections read as one line ("Entries Feeds Add"): a tab bar."""
+    from ...grounding import vocabulary as copy_vocabulary
+
+    voc = copy_vocabulary()
+    words = [w.casefold() for w in _words(text)]
+    known = tables().feature_nouns | voc.ui_verbs | voc.generic_sections
+    return len(words) >= 3 and all(w in known or singular(w) in known for w in words)
+
+
 def _only_function_words(text: str) -> bool:
     from ...grounding import vocabulary as copy_vocabulary
 
@@ -415,7 +425,7 @@ def _subject(
         key = _key(text)
         if not key or key == project_key or _only_function_words(text) or is_generic(text):
             continue
-        if key in _ACCOUNT_CHROME:
+        if key in _ACCOUNT_CHROME or _tab_row(text):
             continue
         if source == "title" and set(key.split()) <= set(project_key.split()):
             continue  # the logo ("money?" of I Hate Money), not what the screen is for
