@@ -35,7 +35,7 @@ _ENDS = frozenset("and or in of the a an to with for at by from on".split())
 def word_pairs(texts: Iterable[str]) -> frozenset[tuple[str, str]]:
     """Each two words that stand side by side on the screens (folded): worked out once per
     set and handed to :func:`line_problems` as ``screen_texts``."""
-    pairs = set()
+    pairs: set[tuple[str, str]] = set()
     for text in texts:
         words = [w.casefold() for w in words_of(text)]
         pairs.update(zip(words, words[1:]))
@@ -43,14 +43,19 @@ def word_pairs(texts: Iterable[str]) -> frozenset[tuple[str, str]]:
 
 
 def fragments(
-    line: str, screen_words: Iterable[str], screen_texts: Iterable[str] = ()
+    line: str,
+    screen_words: Iterable[str],
+    screen_texts: Iterable[str] | frozenset[tuple[str, str]] = (),
 ) -> list[str]:
     """Words that are pieces of words: never written anywhere ("ipyker"), rare and the
     cut-off start of a longer word on the screens ("pric" of "price"), or a word the
     screens show whole right after the same word ("Everyday Checkin" where the screens
     also say "Everyday Checking": the reader cut it)."""
     known = {w.casefold() for w in screen_words}
-    pairs = screen_texts if isinstance(screen_texts, frozenset) else word_pairs(screen_texts)
+    if isinstance(screen_texts, frozenset):
+        pairs: frozenset[tuple[str, str]] = screen_texts  # worked out once by the writer
+    else:
+        pairs = word_pairs(screen_texts)
     out = []
     words = words_of(line)
     for n, word in enumerate(words):
@@ -75,7 +80,7 @@ def line_problems(
     kind: str,
     screen_words: Iterable[str] = (),
     project: str = "",
-    screen_texts: Iterable[str] = (),
+    screen_texts: Iterable[str] | frozenset[tuple[str, str]] = (),
 ) -> list[str]:
     """Why a generated headline or subtitle would not ship ([] when it would)."""
     problems: list[str] = []
