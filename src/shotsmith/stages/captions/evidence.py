@@ -42,6 +42,9 @@ from ...grounding import (
     word_forms,
     words_of,
 )
+from ...words import is_plural, word_frequency
+from ...words import plural as plural_of
+from ...words import singular as singular_of
 from ..features import singular
 from .rules import acronyms, forbidden_words, proper_terms
 
@@ -768,8 +771,6 @@ def _example(text: str, policy: CasePolicy) -> Phrase | None:
         return None
     if not all(_plausible(w) or w.startswith("#") for w in words):
         return None
-    from ...words import word_frequency
-
     fw = vocabulary().function_words
     named = sum(w[:1].isupper() for w in words if w.casefold() not in fw)
     common = len(words) == 1 and word_frequency(t.casefold()) >= 3.5  # "Beaches"
@@ -782,10 +783,6 @@ def _example(text: str, policy: CasePolicy) -> Phrase | None:
 
 def read_into(slots: Slots, ev: ScreenEvidence, policy: CasePolicy, project: str) -> None:
     """The reading's kind, subject, examples and fields as slots a frame may name."""
-    from ...words import is_plural
-    from ...words import plural as plural_of
-    from ...words import singular as singular_of
-
     slots.kind = ev.kind
     subject = _POSSESSIVE.sub("", ev.subject.strip())
     if subject and ev.kind == "form":

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 
-from ...grounding import content_words, word_forms, words_of
+from ...grounding import content_words, vocabulary, word_forms, words_of
 from ...words import is_plural, plural, word_frequency
 from ..features.reading import is_feature_phrase, is_person
 from .evidence import ScreenEvidence
@@ -97,8 +97,6 @@ def _feature(subject: str) -> str:
 
 def set_features(evidence: Sequence[ScreenEvidence]) -> list[str]:
     """The set's features in store order: each screen's subject, once, never a weak one."""
-    from ...grounding import vocabulary
-
     voc = vocabulary()
     skip = voc.weak_titles | voc.generic_sections
     out: list[str] = []

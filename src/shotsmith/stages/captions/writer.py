@@ -14,7 +14,7 @@ import random
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from importlib import resources
 
@@ -27,6 +27,7 @@ from ...grounding import (
     word_forms,
     words_of,
 )
+from ...words import is_plural, singular, with_article
 from .critic import line_problems, word_pairs
 from .evidence import (
     CasePolicy,
@@ -46,6 +47,7 @@ from .rules import (
     normalized,
     subtitle_problems,
 )
+from .store_text import set_features
 
 # --------------------------------------------------------------------------------------
 # The phrase bank (slot templates)
@@ -260,18 +262,12 @@ def _fill(
 def _features_phrase(evidence: Sequence[ScreenEvidence]) -> str:
     """Two of the set's features as one phrase ("budget and accounts"), from its screens'
     subjects: what a screen with little of its own may say of the app."""
-    from .store_text import set_features
-
     features = [f for f in set_features(evidence) if len(f) <= 16]
     return " and ".join(features[:2]) if len(features) >= 2 else ""
 
 
 def _short(slots: Slots) -> Slots:
     """The slots with the subject's head noun in place of the whole subject."""
-    from dataclasses import replace
-
-    from ...words import is_plural, singular
-
     if slots.short is None:
         return slots
     head = slots.short.text
@@ -288,8 +284,6 @@ def _short(slots: Slots) -> Slots:
 
 def _number(slot: str, slots: Slots, used: set[frozenset[str]]) -> Phrase | None:
     """The subject in the number a frame asks for ("accounts", "an account")."""
-    from ...words import with_article
-
     subject = slots.subject
     if subject is None or subject.key() in used:
         return None
@@ -361,6 +355,7 @@ class _Writer:
             self._texts += ev.strings()
             if ev.subject_from == "screen name":  # the file name the user gave the screen
                 self._texts.append(ev.subject)
+        self._screens_grounding = allowed_words(self._texts, locale=ctx.locale)
         self._kind_grounding: dict[str, Grounding] = {}
         self.screen_words = {w.casefold() for t in self._texts if t for w in words_of(t)}
         self._pairs = word_pairs(t for t in self._texts if t)
@@ -464,9 +459,9 @@ class _Writer:
             extra = list(voice()["kind_words"].get(kind, []))
             if self.extra.get("Verb"):
                 extra.append(self.extra["Verb"])
-            self._kind_grounding[kind] = allowed_words(
-                [*self._texts, *extra], locale=self.ctx.locale
-            )
+            added = allowed_words(extra, locale=self.ctx.locale).forms
+            base = self._screens_grounding  # the set's texts are read once, not per kind
+            self._kind_grounding[kind] = replace(base, forms=base.forms | added)
         return self._kind_grounding[kind]
 
     def _ok(self, line: Line, kind: str, relax: int, pair: Line | None) -> bool:

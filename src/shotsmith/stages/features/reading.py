@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 
+from ...grounding import vocabulary as copy_vocabulary
 from ...words import is_word, word_frequency
 from .evidence import Evidence, is_chrome
 from .intent import plausible_word, singular
@@ -44,15 +45,14 @@ TOP_SHARE = 0.4
 
 @dataclass(frozen=True)
 class ReadingTables:
-    kinds: tuple[str, ...]
     feature_nouns: frozenset[str]
     data_words: frozenset[str]
-    count_nouns_skip: frozenset[str]
     kind_cues: dict[str, tuple[str, ...]]
     intent_kinds: dict[str, str]
     given_names: frozenset[str]
     generic_subjects: frozenset[str]
     header_words: frozenset[str]
+    control_verbs: frozenset[str]
 
 
 @lru_cache(maxsize=1)
@@ -61,15 +61,14 @@ def tables() -> ReadingTables:
         resources.files("shotsmith").joinpath("data/screen_reading.json").read_text("utf-8")
     )
     return ReadingTables(
-        kinds=tuple(raw["kinds"]),
         feature_nouns=frozenset(raw["feature_nouns"]),
         data_words=frozenset(raw["data_words"]),
-        count_nouns_skip=frozenset(raw["count_nouns_skip"]),
         kind_cues={k: tuple(v) for k, v in raw["kind_cues"].items()},
         intent_kinds=dict(raw["intent_kinds"]),
         given_names=frozenset(raw.get("given_names", [])),
         generic_subjects=frozenset(raw.get("generic_subjects", [])),
         header_words=frozenset(raw.get("header_words", [])),
+        control_verbs=frozenset(raw.get("control_verbs", [])),
     )
 
 
@@ -82,7 +81,6 @@ class Reading:
     subject_from: str = ""  # "title", "breadcrumb", "heading", "screen name", "label"
     examples: list[str] = field(default_factory=list)
     fields: list[str] = field(default_factory=list)
-    why: list[str] = field(default_factory=list)  # how the kind and subject were decided
 
 
 # --------------------------------------------------------------------------------------
@@ -107,11 +105,6 @@ def _words(text: str) -> list[str]:
 
 def _key(text: str) -> str:
     return " ".join(w.casefold() for w in _words(text))
-
-
-def _head(text: str) -> str:
-    words = _words(text)
-    return words[-1].casefold() if words else ""
 
 
 _JOINS = frozenset("of by for per in on".split())
@@ -164,8 +157,6 @@ def is_data(text: str) -> bool:
     words = [w.casefold() for w in _words(t)]
     if not words:
         return True
-    from ...grounding import vocabulary as copy_vocabulary
-
     voc = copy_vocabulary()
     dated = [w for w in words if w not in voc.function_words] or words  # "This Week"
     return all(w in tables().data_words or w in voc.calendar_words for w in dated)
@@ -173,8 +164,6 @@ def is_data(text: str) -> bool:
 
 def _written_as_name(text: str) -> bool:
     """Title Case words that are not a feature ("Treasure Island", "Everyday Checking")."""
-    from ...grounding import vocabulary as copy_vocabulary
-
     fw = copy_vocabulary().function_words
     words = [w for w in _words(text) if w.casefold() not in fw]
     return (
@@ -186,8 +175,6 @@ def _written_as_name(text: str) -> bool:
 
 def _tab_row(text: str) -> bool:
     """Three or more one-word sections read as one line ("Entries Feeds Add"): a tab bar."""
-    from ...grounding import vocabulary as copy_vocabulary
-
     voc = copy_vocabulary()
     words = [w.casefold() for w in _words(text)]
     known = tables().feature_nouns | voc.ui_verbs | voc.generic_sections
@@ -195,8 +182,6 @@ def _tab_row(text: str) -> bool:
 
 
 def _only_function_words(text: str) -> bool:
-    from ...grounding import vocabulary as copy_vocabulary
-
     fw = copy_vocabulary().function_words
     return all(w.casefold() in fw for w in _words(text))
 
@@ -224,6 +209,12 @@ def clean_item(text: str, *, max_words: int = 5) -> str:
 # --------------------------------------------------------------------------------------
 
 
+def _as_subject(text: str, *, max_words: int) -> str:
+    """A phrase as a subject: "All accounts" -> "accounts", "To Budget" -> "Budget",
+    "Search experiments" -> "experiments"; "" when it cannot be one."""
+    return _VERB_LEAD.sub("", _LEAD.sub("", clean_item(text, max_words=max_words)))
+
+
 def _screen_words(screen: str) -> set[str]:
     stem = re.sub(r"\.(png|jpe?g|webp)$", "", str(screen or ""), flags=re.I)
     words = [w.casefold() for w in _words(stem.replace("_", " ").replace("-", " "))]
@@ -233,14 +224,11 @@ def _screen_words(screen: str) -> set[str]:
 
 def _verb_led(text: str) -> bool:
     """A control's label: it starts with an interface verb ("Sort descending", "Reload")."""
-    from ...grounding import vocabulary as copy_vocabulary
-
     voc = copy_vocabulary()
     words = [w.casefold() for w in _words(text)]
-    extra = {"reload", "include", "show", "hide", "toggle", "log", "refresh", "rename"}
     return (
         bool(words)
-        and (words[0] in voc.ui_verbs or words[0] in extra)
+        and (words[0] in voc.ui_verbs or words[0] in tables().control_verbs)
         and (words[0] not in voc.verbs_also_nouns or len(words) > 1)
     )
 
@@ -261,8 +249,6 @@ def _header_rows(items: Sequence[dict]) -> list[list[str]]:
             rows[-1].append(item)
         else:
             rows.append([item])
-    from ...grounding import vocabulary as copy_vocabulary
-
     fw = copy_vocabulary().function_words
     headers = tables().header_words
     return [
@@ -317,16 +303,11 @@ def _fields(ev: Evidence, kind_hint: str) -> list[str]:
 
 
 def _kind(
-    ev: Evidence,
-    intent: str,
-    subject: str,
-    screen_words: set[str],
-    fields: list[str],
-    examples: list[str],
-) -> tuple[str, list[str]]:
+    ev: Evidence, intent: str, subject: str, screen_words: set[str], examples: list[str]
+) -> str:
+    """The kind the screen's layout, words and intent weigh most for."""
     t = tables()
     scores: defaultdict[str, float] = defaultdict(float)
-    why: list[str] = []
     if intent in t.intent_kinds:
         scores[t.intent_kinds[intent]] += 2
     named = " ".join([subject, ev.title, " ".join(sorted(screen_words))]).casefold()
@@ -353,15 +334,12 @@ def _kind(
     rows = _header_rows(ev.items)
     if rows and numbers >= 4:
         scores["table"] += 3
-        why.append("a row of column headers over figures")
     elif rows:
         scores["table"] += 1
     if prose >= 4:
         scores["reader"] += 2
-        why.append(f"{prose} lines of prose")
     if ev.inputs >= 2:
         scores["form"] += 3
-        why.append(f"{ev.inputs} text fields")
     if re.match(r"(new|add|create|edit|compose)\b", subject.casefold() or ev.title.casefold()):
         scores["form"] += 3
     if numbers >= 8 and len(examples) < 3:
@@ -369,13 +347,12 @@ def _kind(
         scores["dashboard"] += 1
     if len(examples) >= 4:
         scores["list"] += 2
-        why.append(f"{len(examples)} items")
     if not scores:
-        return ("list" if len(examples) >= 3 else "detail"), why
+        return "list" if len(examples) >= 3 else "detail"
     kind, score = max(scores.items(), key=lambda kv: kv[1])
     if score < 1.5:
         kind = "list" if len(examples) >= 3 else kind
-    return kind, why
+    return kind
 
 
 def _subject(
@@ -418,8 +395,7 @@ def _subject(
     entities: list[str] = []
     for raw, source, base in candidates:
         text = re.sub(r"(?:\s+#?\d+)+$", "", raw).strip(_EDGE)  # "Garden Plan 2025"
-        text = _LEAD.sub("", clean_item(text, max_words=5))  # "All accounts", "To Budget"
-        text = _VERB_LEAD.sub("", text)  # "Search experiments": the experiments
+        text = _as_subject(text, max_words=5)
         if not text or is_chrome(text) or is_person(text):
             continue
         key = _key(text)
@@ -452,7 +428,7 @@ def _subject(
         for item in ev.items:
             if item["role"] not in ("heading", "label", "tab", "title", "text"):
                 continue
-            text = _VERB_LEAD.sub("", _LEAD.sub("", clean_item(item["text"], max_words=3)))
+            text = _as_subject(item["text"], max_words=3)
             key = _key(text)
             if not text or not is_feature_phrase(text, strict=True) or _written_as_name(text):
                 continue
@@ -507,21 +483,18 @@ def read_screens(
     out: list[Reading] = []
     project_words = set(_key(project).split())
     for ev, screen, intent in zip(evidence, screens, intents):
-        field_keys = {_key(f) for f in _fields(ev, "")}
+        fields_hint = _fields(ev, "")
+        field_keys = {_key(f) for f in fields_hint}
         subject, source, entities = _subject(
             ev, screen, project, repeated, content_keys, field_keys
         )
         reading = Reading(subject=subject, subject_from=source)
-        if subject:
-            reading.why.append(f"subject {subject!r} from the {source}")
         seen = {_key(subject)} if subject else set()
         examples: list[str] = []
         for text in entities:
             if _key(text) not in seen:
                 examples.append(text)
                 seen.add(_key(text))
-        fields_hint = _fields(ev, "")
-        field_keys = {_key(f) for f in fields_hint}
         for item in ev.items:
             if item["role"] not in ("label", "heading", "title", "text"):
                 continue
@@ -548,11 +521,10 @@ def read_screens(
         if len(single) >= 2 and sum(is_person(e) for e in single) * 2 >= len(single):
             examples = [e for e in examples if len(_words(e)) > 1]  # a list of people
         examples = [e for e in examples if not is_person(e)]  # people: never named
-        kind, why = _kind(ev, intent, subject, _screen_words(screen), fields_hint, examples)
+        kind = _kind(ev, intent, subject, _screen_words(screen), examples)
         fields = _fields(ev, kind) if kind in ("form", "sign-in") else fields_hint
         reading.kind = kind
         reading.examples = examples[:6]
         reading.fields = [f for f in fields if _key(f) != _key(subject)][:6]
-        reading.why.append(f"kind {kind}" + (f": {', '.join(why)}" if why else ""))
         out.append(reading)
     return out
