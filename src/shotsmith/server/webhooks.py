@@ -46,6 +46,13 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from ..addresses import (
+    IPAddress,
+    address_refusal,
+    addresses_without_dns,
+    bare_host,
+    literal_address,
+)
 from .store import Job, Store
 
 log = logging.getLogger("shotsmith.server")
@@ -54,9 +61,6 @@ DEFAULT_TIMEOUT = 10.0  # seconds for one delivery, all included
 MAX_TIMEOUT = 10.0
 USER_AGENT = "shotsmith-webhook/1"
 Resolver = Callable[..., list[tuple[Any, ...]]]
-
-IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
-_NAT64 = ipaddress.ip_network("64:ff9b::/96")
 
 
 def webhook_body(job: Job, output_urls: list[str]) -> dict[str, Any]:
@@ -79,71 +83,6 @@ def redact_url(url: str) -> str:
     return f"{parts.scheme}://{host}{port}"
 
 
-# --- which addresses ---------------------------------------------------------------------------
-
-
-def address_refusal(address: IPAddress) -> str | None:
-    """Why a webhook may not go to ``address`` by default, or None for a public address.
-    Addresses embedded in IPv6 (IPv4-mapped, 6to4, NAT64) are judged as the IPv4 address."""
-    if isinstance(address, ipaddress.IPv6Address):
-        embedded = address.ipv4_mapped or address.sixtofour
-        if embedded is None and address in _NAT64:
-            embedded = ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)
-        if embedded is not None:
-            return address_refusal(embedded)
-    if address.is_unspecified:
-        return "an unspecified address"
-    if address.is_loopback:
-        return "a loopback address"
-    if address.is_link_local:
-        return "a link-local address (such as the cloud metadata service)"
-    if address.is_multicast:
-        return "a multicast address"
-    if address.is_private:
-        return "a private address"
-    if not address.is_global:
-        return "a reserved, non-public address"
-    return None
-
-
-def literal_address(host: str) -> IPAddress | None:
-    """The address a URL host denotes if it is an address literal, in any spelling the
-    C library accepts (``2130706433``, ``0x7f.1``, ``0177.0.0.1``, ``127.1``) or IPv6
-    (with or without a zone); None for a name."""
-    host = host.strip("[]").rstrip(".")
-    if ":" in host:
-        try:
-            return ipaddress.IPv6Address(host.split("%", 1)[0])
-        except ValueError:
-            return None
-    labels = host.split(".")
-    if labels and all(label and _numeric_label(label) for label in labels):
-        try:
-            return ipaddress.IPv4Address(socket.inet_aton(host))
-        except OSError:
-            return None  # e.g. 999.1.1.1: not an address; resolving it will fail
-    return None
-
-
-def _numeric_label(label: str) -> bool:
-    text = label.lower()
-    if text.startswith("0x"):
-        return all(c in "0123456789abcdef" for c in text[2:])
-    return text.isdigit()
-
-
-def _bare(host: str) -> str:
-    return host.lower().strip("[]").rstrip(".")
-
-
-def _addresses(name: str) -> set[IPAddress]:
-    """The addresses a host name stands for without DNS: a literal, or localhost."""
-    if name == "localhost" or name.endswith(".localhost"):
-        return {ipaddress.IPv4Address("127.0.0.1"), ipaddress.IPv6Address("::1")}
-    address = literal_address(name)
-    return {address} if address is not None else set()
-
-
 @dataclass(frozen=True)
 class WebhookPolicy:
     """Where webhooks may go: ``allow_private`` lifts the public-address rule;
@@ -159,14 +98,14 @@ class WebhookPolicy:
         """Whether ``host:port`` is this server: the same name, the same address, any
         loopback address for a server on loopback, or any non-public address for one
         listening on all addresses (0.0.0.0)."""
-        name = _bare(host)
-        mine = _addresses(name)
+        name = bare_host(host)
+        mine = addresses_without_dns(name)
         for own_host, own_port in self.own:
             if own_port != port:
                 continue
-            if _bare(own_host) == name:
+            if bare_host(own_host) == name:
                 return True
-            for own in _addresses(_bare(own_host)):
+            for own in addresses_without_dns(bare_host(own_host)):
                 for address in mine:
                     if address == own or (address.is_loopback and own.is_loopback):
                         return True
