@@ -22,6 +22,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+import shotsmith as ss
 from shotsmith.columns import (
     APP_ID,
     BUNDLE_ID,
@@ -602,3 +603,46 @@ def test_nan_app_id_rows_form_their_own_set():
     out = detect_domain(frame)
     assert out[DOMAIN_CATEGORY].notna().all()
     assert set(out[DOMAIN_CATEGORY]) == {"Finance", "Weather"}
+
+
+def test_what_the_screens_are_moves_the_category_and_says_so():
+    """Screens whose subjects are experiments, runs and registered models are a developer
+    tool's, whatever listing words their text shares with other categories."""
+    from shotsmith.stages.domain import Evidence, predict_domain, screen_scores
+
+    text = "Experiments\nRuns\nRegistered Models\nMetrics\nParameters\nCreated\nDuration"
+    plain = Evidence(name="Orbit", screens=("experiments", "runs", "models"), text=text)
+    read = Evidence(
+        name="Orbit",
+        screens=plain.screens,
+        text=text,
+        readings=(
+            ("table", "Experiments", ("Name", "Created")),
+            ("table", "Runs", ("Metrics", "Parameters", "Duration")),
+            ("list", "Registered Models", ("Version",)),
+        ),
+    )
+    scores = screen_scores(read)
+    assert max(scores, key=lambda c: scores[c][0]) == "Developer Tools"
+    before = dict(predict_domain(plain).ranking)["Developer Tools"]
+    after = dict(predict_domain(read).ranking)["Developer Tools"]
+    assert after > 3 * before, (before, after)
+
+
+@pytest.mark.parametrize(
+    ("app", "category"), [("mlflow", "Developer Tools"), ("isso", "Social Networking")]
+)
+def test_real_apps_filed_by_what_their_screens_are(app, category):
+    """Two real apps the listing-fitted model alone filed under Business and Productivity."""
+    folder = Path(__file__).parent / "data" / "realapps" / app
+    frame = detect_domain(ss.extract_features(ss.read_screenshots(folder), ocr=False))
+    assert frame[DOMAIN_CATEGORY].iloc[0] == category
+    assert any(s.startswith("screens show") for s in frame[DOMAIN_SIGNALS].iloc[0])
+
+
+def test_a_conversation_screen_counts_for_social_networking():
+    from shotsmith.stages.domain import Evidence, screen_scores
+
+    scores = screen_scores(Evidence(readings=(("conversation", "", ()),)))
+    assert scores["Social Networking"][0] > 0
+    assert "conversation screen" in scores["Social Networking"][1]

@@ -352,3 +352,72 @@ def test_a_word_the_reader_cut_short_is_caught():
         screen_texts=["Everyday Checkin", "Search Everyday Checking"],
     )
     assert any("Checkin" in p for p in found), found
+
+
+# --- names the screens show, forms that lead with a verb, names English does not know ------------
+
+
+def comments_set() -> pd.DataFrame:
+    """A comment widget: no page title, the screen's name only in its tab bar and buttons."""
+    tabs = [el("tab", "Comments", 0.95), el("tab", "Moderation", 0.95, x=0.4)]
+    thread = [
+        el("listitem", "Great write-up on sourdough starters", 0.2),
+        el("listitem", "Which flour did you use for the rye?", 0.3),
+        *tabs,
+    ]
+    write = [
+        el("heading", "Write a comment", 0.05, 0.03, level=2),
+        el("label", "Name", 0.15),
+        el("input", "", 0.17),
+        el("label", "Website", 0.22),
+        el("input", "", 0.24),
+        el("button", "Submit", 0.3),
+        *tabs,
+    ]
+    moderation = [
+        el("label", "Thread", 0.12),
+        el("label", "Created ↓", 0.12, x=0.4),
+        el("label", "Likes ↓", 0.12, x=0.7),
+        el("text", "/bread/rye", 0.15),
+        el("text", "2026-03-02", 0.15, x=0.4),
+        el("text", "12", 0.15, x=0.7),
+        *tabs,
+    ]
+    return dom_set(
+        "Isso", [("comments", thread), ("write a comment", write), ("moderation", moderation)]
+    )
+
+
+def test_a_file_name_the_screen_shows_is_its_subject_and_one_it_does_not_show_is_not():
+    frame = ss.extract_features(comments_set(), ocr=False).set_index(C.SCREEN)
+    # named by its file and shown only in the tab bar
+    assert frame.loc["comments", C.FEATURES_SUBJECT].casefold() == "comments"
+    assert frame.loc["moderation", C.FEATURES_SUBJECT].casefold() == "moderation"
+    # sort arrows are not part of a column's name
+    assert {"Created", "Likes"} <= set(frame.loc["moderation", C.FEATURES_FIELDS])
+    unseen = comments_set()
+    unseen[C.SCREEN] = ["destinations", "write a comment", "moderation"]
+    first = ss.extract_features(unseen, ocr=False).set_index(C.SCREEN).loc["destinations"]
+    assert first[C.FEATURES_SUBJECT] != "destinations"  # the screen never says it
+
+
+def test_a_form_titled_with_a_verb_keeps_its_verb():
+    out = ss.write_copy(ss.detect_domain(ss.extract_features(comments_set(), ocr=False)))
+    row = out.set_index(C.SCREEN).loc["write a comment"]
+    assert row[C.COPY_HEADLINE].startswith("Write a comment"), row[C.COPY_HEADLINE]
+    for line in (*out[C.COPY_HEADLINE], *out[C.COPY_SUBTITLE]):
+        assert line_problems(line, kind="subtitle", project="Isso") == [], line
+
+
+def test_a_name_english_does_not_know_keeps_its_capitals_and_is_no_fragment():
+    from shotsmith.stages.captions.critic import fragments
+    from shotsmith.stages.captions.evidence import case_policy
+
+    texts = ["Northwind Studio", "hello@northwind.studio", "München", "Englischer Garten"]
+    policy = case_policy(texts, "Tasklane", english=True)
+    assert policy.display("Northwind Studio") == "Northwind Studio"
+    assert policy.display("Englischer Garten") == "Englischer Garten"
+    assert policy.display("Recent Projects") == "recent projects"
+    screen_words = {"northwind", "northwind.studio", "studio"}
+    assert fragments("Catch up on Northwind Studio.", screen_words) == []
+    assert fragments("See units and pric.", {"units", "price"}) == ["pric"]

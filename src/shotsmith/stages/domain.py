@@ -60,6 +60,10 @@ from ..columns import (
     DOMAIN_RUNNER_UP,
     DOMAIN_SIGNALS,
     FEATURES_EVIDENCE,
+    FEATURES_FIELDS,
+    FEATURES_HEADINGS,
+    FEATURES_KIND,
+    FEATURES_SUBJECT,
     FEATURES_TEXT,
     POSITION,
     PROJECT_NAME,
@@ -319,6 +323,8 @@ class Evidence:
     bundle_id: str = ""
     screens: tuple[str, ...] = ()
     text: str = ""
+    #: per screen, what extract_features read: (kind, subject, field names and headings)
+    readings: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
 
     def field_phrases(self, config: FeaturizerConfig) -> dict[str, list[list[str]]]:
         screen_phrases: list[list[str]] = []
@@ -490,6 +496,96 @@ def load_model() -> DomainModel:
     return model
 
 
+# --- what the screens are ---------------------------------------------------------------------
+
+SCREENS_FILE = "data/category_screens.json"
+
+
+@dataclass(frozen=True)
+class ScreenLexicon:
+    """``data/category_screens.json``: the nouns that name the screens of each category's
+    apps, the screen kinds that point at a category, and how much they weigh."""
+
+    categories: dict[str, tuple[tuple[str, ...], ...]]  # category -> phrases as word tuples
+    kinds: dict[str, tuple[str, ...]]
+    weights: dict[str, float]
+    scale: float
+
+
+@lru_cache(maxsize=1)
+def screen_lexicon() -> ScreenLexicon:
+    raw = json.loads(resources.files("shotsmith").joinpath(SCREENS_FILE).read_text("utf-8"))
+    return ScreenLexicon(
+        categories={  # one entry per word, singular and plural alike ("run", "runs")
+            c: tuple(dict.fromkeys(tuple(_singular(w) for w in _lex_words(p)) for p in phrases))
+            for c, phrases in raw["categories"].items()
+        },
+        kinds={k: tuple(v) for k, v in raw["kinds"].items()},
+        weights={k: float(v) for k, v in raw["weights"].items()},
+        scale=float(raw["scale"]),
+    )
+
+
+def _lex_words(text: str) -> list[str]:
+    out, word = [], []
+    for ch in unicodedata.normalize("NFKC", text).casefold():
+        if ch.isalnum():
+            word.append(ch)
+        elif word:
+            out.append("".join(word))
+            word = []
+    if word:
+        out.append("".join(word))
+    return out
+
+
+def _singular(word: str) -> str:
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+def _found(phrase: tuple[str, ...], words: list[str]) -> bool:
+    n = len(phrase)
+    target = tuple(_singular(w) for w in phrase)
+    return any(
+        tuple(_singular(w) for w in words[i : i + n]) == target for i in range(len(words) - n + 1)
+    )
+
+
+def screen_scores(evidence: Evidence) -> dict[str, tuple[float, list[str]]]:
+    """Per category, how strongly the set's screens show its kind of app, and the words
+    that said so: subjects and field names per screen (averaged over the screens), each
+    phrase once in the visible text, and screen kinds (``data/category_screens.json``)."""
+    lex = screen_lexicon()
+    w = lex.weights
+    n = max(len(evidence.readings), 1)
+    text_words = _lex_words(evidence.text[:20000])
+    scores: dict[str, tuple[float, list[str]]] = {}
+    for category, phrases in lex.categories.items():
+        total, why = 0.0, []
+        for kind, subject, fields in evidence.readings:
+            subject_words = _lex_words(subject)
+            field_words = [_lex_words(f) for f in fields]
+            for phrase in phrases:
+                if subject_words and _found(phrase, subject_words):
+                    total += w["subject"] / n
+                    why.append(" ".join(phrase))
+                elif any(_found(phrase, f) for f in field_words):
+                    total += w["field"] / n
+                    why.append(" ".join(phrase))
+            if category in lex.kinds.get(kind, ()):
+                total += w["kind"] / n
+                why.append(f"{kind} screen")
+        in_text = [" ".join(p) for p in phrases if _found(p, text_words)]
+        total += w["text"] * min(len(in_text), 4) / 4
+        if total > 0:
+            scores[category] = (total, list(dict.fromkeys(why + in_text)))
+    return scores
+
+
 # --- prediction -----------------------------------------------------------------------------
 
 
@@ -560,6 +656,13 @@ def predict_domain(
             ranking=tuple((c, 0.0) for c in model.classes),
         )
     probs = model.probabilities(logits)
+    screen = screen_scores(evidence) if evidence.readings else {}
+    if screen:  # what the screens are, beside what the listing words say
+        scale = screen_lexicon().scale
+        boost = np.array([screen.get(c, (0.0, []))[0] for c in model.classes]) * scale
+        raised = np.log(np.clip(probs, 1e-12, 1.0)) + boost
+        raised = np.exp(raised - raised.max())
+        probs = raised / raised.sum()
     order = sorted(range(len(probs)), key=lambda i: (-round(float(probs[i]), 12), i))
     best, second = order[0], order[1]
     confidence = round(float(probs[best]), 4)
@@ -567,6 +670,9 @@ def predict_domain(
     ranking = tuple((model.classes[i], round(float(probs[i]), 4)) for i in order)
     evidence_lines = _describe(model, known, values, origins, best, second)
     category, runner_up = model.classes[best], model.classes[second]
+    if category in screen:
+        said = ", ".join(f"'{word}'" for word in screen[category][1][:4])
+        evidence_lines.insert(0, f"screens show {said} → {category} (+{screen[category][0]:.2f})")
     tail = f"runner-up {runner_up} {runner_confidence:.0%} vs {category} {confidence:.0%}"
     if confidence < min_confidence:
         head = (
@@ -671,7 +777,15 @@ def _check_fraction(name: str, value: object, allow_none: bool = False) -> float
         DOMAIN_RUNNER_UP,
         DOMAIN_CONFIDENT,
     ),
-    optional=(SCREEN_TEXT, FEATURES_TEXT, FEATURES_EVIDENCE),
+    optional=(
+        SCREEN_TEXT,
+        FEATURES_TEXT,
+        FEATURES_EVIDENCE,
+        FEATURES_KIND,
+        FEATURES_SUBJECT,
+        FEATURES_FIELDS,
+        FEATURES_HEADINGS,
+    ),
 )
 def detect_domain(
     frame: pd.DataFrame,
@@ -715,6 +829,28 @@ def detect_domain(
         frame[FEATURES_EVIDENCE].to_numpy(dtype=object) if FEATURES_EVIDENCE in frame else None
     )
 
+    def column(name: str) -> np.ndarray | None:
+        return frame[name].to_numpy(dtype=object) if name in frame else None
+
+    kinds, subjects = column(FEATURES_KIND), column(FEATURES_SUBJECT)
+    fields, headings = column(FEATURES_FIELDS), column(FEATURES_HEADINGS)
+
+    def reading(row: int) -> tuple[str, str, tuple[str, ...]]:
+        kind = kinds[row] if kinds is not None else ""
+        subject = subjects[row] if subjects is not None else ""
+        names = [
+            t
+            for cells in (fields, headings)
+            if cells is not None and isinstance(cells[row], (list, tuple))
+            for t in cells[row]
+            if isinstance(t, str)
+        ]
+        return (
+            kind if isinstance(kind, str) else "",
+            subject if isinstance(subject, str) else "",
+            tuple(names),
+        )
+
     codes, _uniques = pd.factorize(frame[APP_ID], use_na_sentinel=False)
     for code in range(int(codes.max()) + 1 if n else 0):
         rows = np.flatnonzero(codes == code)
@@ -732,6 +868,7 @@ def detect_domain(
             bundle_id=_first_text(bundles[rows]),
             screens=tuple(s for s in screens[rows] if isinstance(s, str)),
             text="\n".join(dict.fromkeys(texts)),
+            readings=tuple(reading(row) for row in rows) if kinds is not None else (),
         )
         prediction = predict_domain(evidence, min_confidence=min_confidence, threshold=threshold)
         categories[rows] = prediction.category

@@ -63,7 +63,7 @@ def fragments(
         if not low.isalpha() or not low.isascii() or len(low) < 3 or is_neutral(low):
             continue
         frequency = word_frequency(low)
-        longer = [k for k in known if k != low and k.startswith(low)]
+        longer = [k for k in known if k != low and k.startswith(low) and k.isalpha()]
         if frequency < WORD_FREQUENCY:
             if longer or (frequency < 1.0 and word.islower()):
                 out.append(word)

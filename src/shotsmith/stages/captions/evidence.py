@@ -42,7 +42,7 @@ from ...grounding import (
     word_forms,
     words_of,
 )
-from ...words import is_plural, word_frequency
+from ...words import is_plural, is_word, word_frequency
 from ...words import plural as plural_of
 from ...words import singular as singular_of
 from ..features import singular
@@ -461,6 +461,7 @@ class Slots:
     ones: str = ""  # the subject's plural: "accounts"
     one_of: str = ""  # its singular: "account"
     new: bool = False  # a form for a new one ("New Transaction")
+    lead: str = ""  # the verb the form's title leads with: "write" ("Write a comment")
     examples: list[Phrase] = field(default_factory=list)  # "Treasure Island", kept whole
     fields: list[Phrase] = field(default_factory=list)  # "payee", "amount"
 
@@ -476,7 +477,7 @@ class CasePolicy:
     def display(self, phrase: str) -> str:
         if not self.english:
             return phrase
-        out = []
+        out: list[str] = []
         for word in phrase.split():
             core = word.strip(",.'’")
             if core.casefold() in self.project_words:
@@ -486,6 +487,12 @@ class CasePolicy:
             else:
                 out.append(word.lower())
         return " ".join(out)
+
+
+def _foreign(word: str) -> bool:
+    """A word no English dictionary knows ("Northwind") or written with letters English
+    does not use ("München"): a name wherever it stands."""
+    return not word.isascii() or not is_word(word.casefold())
 
 
 def case_policy(strings: Sequence[str], project: str, english: bool) -> CasePolicy:
@@ -544,6 +551,15 @@ def case_policy(strings: Sequence[str], project: str, english: bool) -> CasePoli
                 and w.casefold() not in voc.function_words
                 and not (i == 0 and w.casefold() in voc.ui_verbs)
             )
+    for s in strings:  # a capitalised run with a word English does not know is a name
+        run: list[str] = []  # ("Northwind Studio", "München", "Fushimi Inari")
+        for w in [*(w.strip(",.:;'’()\"") for w in s.split()), ""]:
+            if w[:1].isupper() and w[1:].islower():
+                run.append(w)
+                continue
+            if any(_foreign(r) for r in run):
+                proper.update(r for r in run if not (word_forms(r) & lower_seen))
+            run = []
     proper |= {w for w in capitals if not (word_forms(w) & lower_seen)}
     proper |= {w for w in project.split() if w[:1].isupper()}
     proper |= {w for term in proper_terms() for w in term.split()}
@@ -742,7 +758,15 @@ def build_slots(
     return out
 
 
-_FORM_LEAD = re.compile(r"^(?:new|add|create|edit|compose)\s+(?:(?:a|an)\s+)?(?:new\s+)?", re.I)
+_FORM_LEAD = re.compile(
+    r"^(?:new|add|create|edit|compose|write|post|upload|import|record|log|send)\s+"
+    r"(?:(?:a|an)\s+)?(?:new\s+)?",
+    re.I,
+)
+#: Words after a phrase's head noun ("Expenses by month", "History of changes").
+_HEAD_JOINS = frozenset(["by", "of", "for", "per", "in", "on", "from", "this", "with"])
+#: The verb a form's title leads with, as the caption says it ("New bookmark": add).
+_LEAD_VERB = {"new": "add", "create": "add"}
 _POSSESSIVE = re.compile(r"^[^\W\d_]+['’]s\s+(?=\S)")  # "sam's Collections": a user's name
 #: Section names that say what the user does there, not what they find ("Search",
 #: "Explore"): no subject for a caption ("Search your search").
@@ -788,7 +812,9 @@ def read_into(slots: Slots, ev: ScreenEvidence, policy: CasePolicy, project: str
     if subject and ev.kind == "form":
         lead = _FORM_LEAD.match(subject)
         if lead:
-            slots.new = lead.group(0).strip().casefold().startswith(("new", "add", "create"))
+            verb = lead.group(0).split()[0].casefold()
+            slots.new = verb in ("new", "add", "create")
+            slots.lead = _LEAD_VERB.get(verb, verb)
             subject = subject[lead.end() :]
     voc = vocabulary()
     weak = subject.casefold() in voc.weak_titles or subject.casefold() in _NAMES_NOTHING
@@ -813,8 +839,11 @@ def read_into(slots: Slots, ev: ScreenEvidence, policy: CasePolicy, project: str
                     slots.countable, slots.ones, slots.one_of = True, text, singular_of(text)
                 elif ev.kind == "form":
                     slots.countable, slots.ones, slots.one_of = True, plural_of(text), text
-            if len(text.split()) >= 2 and text.split()[-1].isalpha():
-                slots.short = Phrase(text.split()[-1], ev.subject)
+            parts = text.split()
+            joins = [k for k, w in enumerate(parts) if w.casefold() in _HEAD_JOINS and k]
+            head = parts[joins[0] - 1] if joins else parts[-1]  # "expenses" of "Expenses by month"
+            if len(parts) >= 2 and head.isalpha():
+                slots.short = Phrase(head, ev.subject)
     elif subject:
         slots.subject = Phrase(subject, ev.subject)
     for text in ev.examples:

@@ -225,6 +225,10 @@ def _fill(
             value = next(iter(fresh(slots.sentences)), None)
         elif low == "s" and slots.subject is not None:
             value = slots.subject if slots.subject.key() not in used else None
+        elif low == "lead":
+            value = (
+                Phrase(slots.lead, slots.subject.evidence) if slots.lead and slots.subject else None
+            )
         elif low in ("ones", "one", "a_one", "a_new_one") and slots.countable:
             value = _number(low, slots, used)
         elif low.startswith("ex") and low[2:].isdigit():
@@ -444,7 +448,7 @@ class _Writer:
                 groups.append(("voice:app", [app_line]))
             return groups
         order = _SUBTITLE_ORDER.get(slots.kind, ("examples", "fields", "count", "actions"))
-        for part in (*order, "sentence", "subject", "set"):
+        for part in (*order, "sentence", "set"):
             bank = frames[part]
             if isinstance(bank, dict):
                 groups.append((f"voice:{part}", [*bank.get(slots.kind, []), *bank["any"]]))

@@ -89,7 +89,7 @@ class Reading:
 
 _LETTERS = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 _DIGIT = re.compile(r"\d")
-_EDGE = " \t-–—•·|:;,.!?*>›»→←<«‹\"“”‘’'()[]"
+_EDGE = " \t-–—•·|:;,.!?*>›»→←<«‹\"“”‘’'()[]↑↓▲▼△▽⇅↕⬆⬇"  # sort arrows too
 _BREADCRUMB = re.compile(r"\s+(?:>|/|›|»|❯|→|\\)\s+")
 _CUT = re.compile(r"\s+[-–—:|]\s+|\s*\(")
 _LEAD = re.compile(r"^(?:all|my|your|the|to|our)\s+(?=\S)", re.I)
@@ -362,6 +362,7 @@ def _subject(
     repeated: set[str],
     content_keys: set[str],
     field_keys: set[str] = frozenset(),  # type: ignore[assignment]
+    visible: set[str] = frozenset(),  # type: ignore[assignment]
 ) -> tuple[str, str, list[str]]:
     """The subject, where it came from, and titles that were content (examples)."""
     screen_words = _screen_words(screen)
@@ -447,11 +448,38 @@ def _subject(
             if key in repeated and not confirmed:
                 continue
             late.append((2.0 if confirmed else 1.0, text))
+        late.sort(key=lambda c: -c[0])
+        if late and late[0][0] >= 2:
+            return late[0][1], "label", entities
+        named = _named_subject(name, project_key, visible)
+        if named:  # what the file is called, in words the screen shows
+            return named, "screen name", entities
         if late:
-            late.sort(key=lambda c: -c[0])
             return late[0][1], "label", entities
         return "", "", entities
     return best[1], best[2], entities
+
+
+def _named_subject(name: str, project_key: str, visible: set[str]) -> str:
+    """The screen's file name as its subject ("bookmarks", "new bookmark", "weekly pulse")
+    when the screen shows its words (in a tab, a menu, a button), or "" when it names no
+    feature: a number, a generic place ("home", "main"), the app's own name, a person, a
+    value, a word no dictionary knows ("img", "scr") or one the screen does not show."""
+    if re.fullmatch(r"(screen|screenshot|image|shot|page|img|scr)?\s*\d*", name, re.I):
+        return ""
+    text = _as_subject(name, max_words=4)
+    key = _key(text)
+    if not text or key == project_key or is_generic(text) or is_person(text) or is_data(text):
+        return ""
+    voc = copy_vocabulary()
+    if _only_function_words(text) or key in voc.generic_sections:
+        return ""
+    if not all(is_word(w.casefold()) for w in _words(text)):
+        return ""
+    fw = voc.function_words
+    if any(singular(w.casefold()) not in visible for w in _words(text) if w.casefold() not in fw):
+        return ""
+    return text
 
 
 def read_screens(
@@ -459,6 +487,7 @@ def read_screens(
     screens: Sequence[str],
     intents: Sequence[str],
     project: str = "",
+    texts: Sequence[str] | None = None,
 ) -> list[Reading]:
     """The reading of every screen of one set (chrome repeated across the set is known)."""
     n = len(evidence)
@@ -482,11 +511,14 @@ def read_screens(
             }
     out: list[Reading] = []
     project_words = set(_key(project).split())
-    for ev, screen, intent in zip(evidence, screens, intents):
+    shown = texts if texts is not None else [""] * n
+    for ev, screen, intent, text in zip(evidence, screens, intents, shown):
         fields_hint = _fields(ev, "")
         field_keys = {_key(f) for f in fields_hint}
+        visible = {singular(w.casefold()) for w in _words(text)}
+        visible |= {singular(w.casefold()) for i in ev.items for w in _words(i["text"])}
         subject, source, entities = _subject(
-            ev, screen, project, repeated, content_keys, field_keys
+            ev, screen, project, repeated, content_keys, field_keys, visible
         )
         reading = Reading(subject=subject, subject_from=source)
         seen = {_key(subject)} if subject else set()

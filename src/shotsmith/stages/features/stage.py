@@ -307,6 +307,7 @@ def extract_features(
             [screens[i] for i in members],
             [intents[i] for i in members],
             projects[members[0]],
+            texts=[str(frame[FEATURES_TEXT].iat[i] or "") for i in members],
         )
         for i, reading in zip(members, found_here):
             readings[i] = reading
