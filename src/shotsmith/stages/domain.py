@@ -829,11 +829,11 @@ def detect_domain(
         frame[FEATURES_EVIDENCE].to_numpy(dtype=object) if FEATURES_EVIDENCE in frame else None
     )
 
-    def column(name: str) -> np.ndarray | None:
+    def cells(name: str) -> np.ndarray | None:
         return frame[name].to_numpy(dtype=object) if name in frame else None
 
-    kinds, subjects = column(FEATURES_KIND), column(FEATURES_SUBJECT)
-    fields, headings = column(FEATURES_FIELDS), column(FEATURES_HEADINGS)
+    kinds, subjects = cells(FEATURES_KIND), cells(FEATURES_SUBJECT)
+    fields, headings = cells(FEATURES_FIELDS), cells(FEATURES_HEADINGS)
 
     def reading(row: int) -> tuple[str, str, tuple[str, ...]]:
         kind = kinds[row] if kinds is not None else ""
