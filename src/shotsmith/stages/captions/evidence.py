@@ -412,7 +412,13 @@ def clean_sentence(text: str) -> str | None:
         return None
     if words[-1].casefold() in vocabulary().function_words:
         return None  # "... and record yields in the": a line cut short, not a sentence
+    if len(words) >= 3 and words[-2].casefold().strip(",") in _MODALS:
+        return None  # "... UI, you can use": the object was a link, cut off
     return t
+
+
+#: A sentence whose last two words are one of these and a verb is cut short.
+_MODALS = frozenset("can could will would may might must should shall to".split())
 
 
 SENTENCE_CHARS = 58

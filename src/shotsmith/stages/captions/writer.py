@@ -303,9 +303,12 @@ def _number(slot: str, slots: Slots, used: set[frozenset[str]]) -> Phrase | None
 _FALLBACK_GROUPS = ("name", "vocabulary")
 #: Voice groups about the app rather than the screen: after every line that names the screen.
 _LATE_VOICE = frozenset(["voice:app", "voice:set"])
-#: Old phrase-bank groups that only fill frames with whatever labels a screen has: used
+#: Old phrase-bank groups that only fill frames with whatever labels a screen has ("6
+#: Comments, one tap away", a heading that is an article's title as the headline): used
 #: only for screens with no reading (a frame made before extract_features read kinds).
-_TOKEN_GROUPS = frozenset(["items", "items2", "items3", "item1", "title", "titles", "count_verb"])
+_TOKEN_GROUPS = frozenset(
+    ["items", "items2", "items3", "item1", "title", "titles", "count_verb", "count", "heading"]
+)
 #: Per kind: which kinds of subtitle say most about it, in order.
 _SUBTITLE_ORDER = {
     "form": ("fields", "actions", "examples"),
@@ -443,7 +446,8 @@ class _Writer:
             ]
             if slots.short is not None:  # "transactions" when "checking transactions" is long
                 groups += [(f"voice:short:{name[6:]}", t) for name, t in groups]
-            app_line = voice()["headline_app"].get(slots.kind)
+            lines = voice()["headline_app"]
+            app_line = lines.get(slots.kind) or lines.get("any")
             if app_line:
                 groups.append(("voice:app", [app_line]))
             return groups

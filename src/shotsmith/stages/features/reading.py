@@ -33,7 +33,7 @@ from functools import lru_cache
 from importlib import resources
 
 from ...grounding import vocabulary as copy_vocabulary
-from ...words import is_word, word_frequency
+from ...words import is_plural, is_word, word_frequency
 from .evidence import Evidence, is_chrome
 from .intent import plausible_word, singular
 
@@ -340,8 +340,15 @@ def _kind(
         scores["reader"] += 2
     if ev.inputs >= 2:
         scores["form"] += 3
-    if re.match(r"(new|add|create|edit|compose)\b", subject.casefold() or ev.title.casefold()):
+    if re.match(
+        r"(new|add|create|edit|compose|write|post|upload)\b",
+        subject.casefold() or ev.title.casefold(),
+    ):
         scores["form"] += 3
+    elif subject and is_plural(subject) and not is_feature_phrase(subject, strict=True):
+        scores["list"] += 1.5  # "Accounts", "Tags": many of a thing, not one thing's page
+    elif subject and is_plural(subject):
+        scores["list"] += 1
     if numbers >= 8 and len(examples) < 3:
         scores["chart"] += 1
         scores["dashboard"] += 1
@@ -452,7 +459,7 @@ def _subject(
         if late and late[0][0] >= 2:
             return late[0][1], "label", entities
         named = _named_subject(name, project_key, visible)
-        if named:  # what the file is called, in words the screen shows
+        if named:  # what the file is called, in words the app shows
             return named, "screen name", entities
         if late:
             return late[0][1], "label", entities
@@ -462,7 +469,7 @@ def _subject(
 
 def _named_subject(name: str, project_key: str, visible: set[str]) -> str:
     """The screen's file name as its subject ("bookmarks", "new bookmark", "weekly pulse")
-    when the screen shows its words (in a tab, a menu, a button), or "" when it names no
+    when the app shows its words (in a tab, a menu, a title), or "" when it names no
     feature: a number, a generic place ("home", "main"), the app's own name, a person, a
     value, a word no dictionary knows ("img", "scr") or one the screen does not show."""
     if re.fullmatch(r"(screen|screenshot|image|shot|page|img|scr)?\s*\d*", name, re.I):
@@ -511,12 +518,15 @@ def read_screens(
             }
     out: list[Reading] = []
     project_words = set(_key(project).split())
-    shown = texts if texts is not None else [""] * n
-    for ev, screen, intent, text in zip(evidence, screens, intents, shown):
+    # the words the app shows anywhere in the set: a file name in them names a screen
+    # in the app's own words ("bookmarks", in the menu of another screen)
+    visible = {singular(w.casefold()) for text in texts or () for w in _words(text)}
+    visible |= {
+        singular(w.casefold()) for ev in evidence for i in ev.items for w in _words(i["text"])
+    }
+    for ev, screen, intent in zip(evidence, screens, intents):
         fields_hint = _fields(ev, "")
         field_keys = {_key(f) for f in fields_hint}
-        visible = {singular(w.casefold()) for w in _words(text)}
-        visible |= {singular(w.casefold()) for i in ev.items for w in _words(i["text"])}
         subject, source, entities = _subject(
             ev, screen, project, repeated, content_keys, field_keys, visible
         )
