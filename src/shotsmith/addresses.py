@@ -70,6 +70,22 @@ def bare_host(host: str) -> str:
     return host.lower().strip("[]").rstrip(".")
 
 
+def host_refusal(host: str) -> str | None:
+    """Why a URL's ``host`` may not be reached by default, judged without DNS (a name's
+    addresses are checked when it is resolved): ``localhost`` and its subdomains, and
+    address literals in any spelling that :func:`address_refusal` refuses. None for a
+    name or a public address."""
+    name = bare_host(host)
+    if name == "localhost" or name.endswith(".localhost"):
+        return "localhost is this machine (a loopback address)"
+    address = literal_address(name)
+    if address is not None:
+        reason = address_refusal(address)
+        if reason:
+            return f"{address.compressed} is {reason}"
+    return None
+
+
 def addresses_without_dns(name: str) -> set[IPAddress]:
     """The addresses a host name stands for without DNS: a literal, or localhost."""
     if name == "localhost" or name.endswith(".localhost"):

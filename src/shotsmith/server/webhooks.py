@@ -51,9 +51,12 @@ from ..addresses import (
     address_refusal,
     addresses_without_dns,
     bare_host,
+    host_refusal,
     literal_address,
 )
 from .store import Job, Store
+
+__all__ = ["Notifier", "WebhookPolicy", "address_refusal", "deliver", "literal_address"]
 
 log = logging.getLogger("shotsmith.server")
 
@@ -126,15 +129,7 @@ class WebhookPolicy:
             return "it points at this server"
         if self.allow_private:
             return None
-        bare = host.rstrip(".")
-        if bare == "localhost" or bare.endswith(".localhost"):
-            return "localhost is this machine (a loopback address)"
-        address = literal_address(host)
-        if address is not None:
-            reason = address_refusal(address)
-            if reason:
-                return f"{address.compressed} is {reason}"
-        return None
+        return host_refusal(host)
 
 
 # --- one delivery ------------------------------------------------------------------------------
