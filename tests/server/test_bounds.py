@@ -5,6 +5,8 @@ bounded uploads."""
 from __future__ import annotations
 
 import functools
+import json
+import socket
 import struct
 import time
 import zlib
@@ -16,7 +18,7 @@ from shotsmith.errors import InputImageError
 from shotsmith.png import SIGNATURE, PngVerifier, verify_png
 from shotsmith.server.limits import MAX_IMAGE_BYTES
 
-from .conftest import auth, b64, small_png
+from .conftest import KEY_A, KEY_B, LiveServer, auth, b64, small_png
 
 
 def _cli(capsys, *args: str) -> tuple[int, str, str]:
@@ -196,3 +198,158 @@ def test_bombs_get_a_422_that_says_why(client, which):
     assert error["code"] == "invalid_image" and error["message"].startswith("images[0].data: ")
     assert ("decompression bomb" if which == "idat" else "zTXt chunk") in error["message"]
     assert time.monotonic() - started < 10
+
+
+# --- item 3: fair, bounded uploads (raw sockets against a real uvicorn) -----------------------
+
+KEY_C = "test-key-charlie-0123456789abcdef"
+
+
+@pytest.fixture(scope="module")
+def bounded(tmp_path_factory):
+    """A live server with a short body deadline and two upload slots, one per key."""
+    server = LiveServer(
+        tmp_path_factory.mktemp("bounds") / "data",
+        keys=f"{KEY_A},{KEY_B},{KEY_C}",
+        workers=1,
+        extra=(
+            "--no-ocr",
+            "--body-timeout",
+            "8",
+            "--max-uploads",
+            "2",
+            "--max-uploads-per-key",
+            "1",
+        ),
+    )
+    yield server
+    server.cleanup()
+
+
+class RawRequest:
+    """A POST /v1/design over a plain socket: the headers now, body bytes when asked."""
+
+    def __init__(self, port: int, length: int, key: str | None = KEY_A, extra: str = ""):
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+        auth_line = f"Authorization: Bearer {key}\r\n" if key else ""
+        head = (
+            f"POST /v1/design HTTP/1.1\r\nHost: x\r\n{auth_line}"
+            f"Content-Type: application/json\r\n{extra}Content-Length: {length}\r\n\r\n"
+        )
+        self.started = time.monotonic()
+        self.sock.sendall(head.encode())
+
+    def send(self, data: bytes) -> None:
+        self.sock.sendall(data)
+
+    def answer(self, timeout: float = 30) -> tuple[int, dict[str, str], dict, float]:
+        """(status, headers, JSON body, seconds since the headers were sent)."""
+        self.sock.settimeout(timeout)
+        data = b""
+        while b"\r\n\r\n" not in data:
+            piece = self.sock.recv(65536)
+            assert piece, f"closed without an answer: {data!r}"
+            data += piece
+        head, _, body = data.partition(b"\r\n\r\n")
+        lines = head.decode().split("\r\n")
+        headers = {k.lower(): v for k, v in (line.split(": ", 1) for line in lines[1:])}
+        while len(body) < int(headers.get("content-length", 0)):
+            body += self.sock.recv(65536)
+        elapsed = time.monotonic() - self.started
+        return int(lines[0].split()[1]), headers, json.loads(body), elapsed
+
+    def closed(self, timeout: float = 5) -> bool:
+        """Whether the server closes the connection (reads what is left first)."""
+        self.sock.settimeout(timeout)
+        try:
+            while self.sock.recv(65536):
+                pass
+        except ConnectionResetError:
+            return True
+        except TimeoutError:
+            return False
+        return True
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def test_a_client_trickling_bytes_is_cut_off(bounded):
+    """4 bytes now and then (never a 30 s pause) used to hold a request for ever: the body
+    must average 1024 bytes/s after its first 5 s."""
+    trickle = RawRequest(bounded.port, 100_000)
+    trickle.send(b'{"pr')
+    status, headers, body, elapsed = trickle.answer(timeout=25)
+    assert status == 408 and body["error"]["code"] == "request_timeout", body
+    assert "fewer than 1024 bytes per second" in body["error"]["message"]
+    assert 4.5 < elapsed < 8
+    assert headers["connection"] == "close" and trickle.closed()
+
+
+def test_a_whole_body_has_a_deadline(bounded):
+    """Fast enough on average, but the body is not complete within --body-timeout 8."""
+    slow = RawRequest(bounded.port, 500_000)
+    sent = 0
+    slow.sock.settimeout(0.25)
+    while sent < 200_000:
+        slow.send(b" " * 2048)
+        sent += 2048
+        try:
+            if slow.sock.recv(1, socket.MSG_PEEK):
+                break  # the answer is coming
+        except TimeoutError:
+            pass
+    status, headers, body, elapsed = slow.answer()
+    assert status == 408 and "did not arrive within 8 s" in body["error"]["message"], body
+    assert 7.5 < elapsed < 11
+    assert headers["connection"] == "close" and slow.closed()
+
+
+def test_one_key_cannot_take_every_upload_slot(bounded):
+    big = 3 << 20
+    first = RawRequest(bounded.port, big, KEY_A)  # holds one of the two slots
+    first.send(b'{"project_name": "A", "images": [{"screen": "a", "data": "')
+    time.sleep(0.3)
+    try:
+        again = RawRequest(bounded.port, big, KEY_A)
+        status, headers, body, elapsed = again.answer(timeout=5)
+        assert status == 429 and body["error"]["code"] == "too_many_uploads", body
+        assert "(1)" in body["error"]["message"] and int(headers["retry-after"]) >= 1
+        assert headers["connection"] == "close" and elapsed < 2 and again.closed()
+
+        other = RawRequest(bounded.port, big, KEY_B)  # another key gets the second slot
+        other.send(b'{"project_name": "B", "images": [{"screen": "b", "data": "')
+        time.sleep(0.3)
+        third = RawRequest(bounded.port, big, KEY_C)  # none left: the server is busy
+        status, headers, body, _ = third.answer(timeout=5)
+        assert status == 503 and body["error"]["code"] == "server_busy", body
+        assert headers["connection"] == "close" and third.closed()
+        other.close()
+    finally:
+        first.close()
+    assert bounded.http.get("/healthz").status_code == 200
+
+
+@pytest.mark.parametrize("key", [None, "not-a-key-of-this-server-0123456789"])
+def test_unauthenticated_uploads_are_refused_at_once_and_not_read(bounded, key):
+    request = RawRequest(bounded.port, 50 << 20, key)  # a 50 MiB body it never sends
+    status, headers, body, elapsed = request.answer(timeout=5)
+    assert status == 401 and body["error"]["code"] == "unauthorized", body
+    assert headers["connection"] == "close" and headers["www-authenticate"] == "Bearer"
+    assert elapsed < 2 and request.closed(timeout=2)
+
+
+def test_a_declared_length_over_the_limit_is_refused_before_reading(bounded):
+    request = RawRequest(bounded.port, 500 << 20, KEY_B)
+    status, headers, body, elapsed = request.answer(timeout=5)
+    assert status == 413 and body["error"]["code"] == "body_too_large", body
+    assert headers["connection"] == "close" and elapsed < 2 and request.closed(timeout=2)
+
+
+def test_unauthenticated_keep_alive_connections_are_closed(bounded):
+    with socket.create_connection(("127.0.0.1", bounded.port), timeout=5) as sock:
+        sock.sendall(b"GET /v1/design/job_x HTTP/1.1\r\nHost: x\r\n\r\n")
+        data = b""
+        while piece := sock.recv(65536):
+            data += piece
+    assert data.startswith(b"HTTP/1.1 401 ") and b"connection: close" in data.lower()

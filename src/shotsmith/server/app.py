@@ -35,7 +35,14 @@ from .retention import DEFAULT_DAYS, RetentionSweeper
 from .routers import ROUTERS
 from .state import ServerState
 from .store import Store
-from .uploads import BodyTracker, UploadSlots
+from .uploads import (
+    BODY_IDLE_TIMEOUT,
+    BODY_TIMEOUT,
+    MIN_BODY_RATE,
+    BodyDeadlines,
+    BodyTracker,
+    UploadSlots,
+)
 from .webhooks import DEFAULT_TIMEOUT, MAX_TIMEOUT, Notifier, Resolver, WebhookPolicy
 
 log = logging.getLogger("shotsmith.server")
@@ -76,6 +83,10 @@ def create_app(
     server_address: tuple[str, int] | None = None,
     retention_days: float = DEFAULT_DAYS,
     max_uploads: int = 4,
+    max_uploads_per_key: int | None = None,
+    body_timeout: float = BODY_TIMEOUT,
+    min_body_rate: float = MIN_BODY_RATE,
+    body_idle_timeout: float = BODY_IDLE_TIMEOUT,
 ) -> FastAPI:
     """Build the /v1 app over ``data_dir``.
 
@@ -100,7 +111,11 @@ def create_app(
 
     ``retention_days``: finished jobs and collections are deleted that long after they
     finished (0: kept forever). ``max_uploads``: large request bodies received at once
-    (more get 503 with ``Retry-After``).
+    (more get 503 with ``Retry-After``), ``max_uploads_per_key`` of them for one API key
+    (default half of ``max_uploads``; more get 429). A request body must arrive within
+    ``body_timeout`` seconds, without a pause of ``body_idle_timeout`` seconds, at
+    ``min_body_rate`` bytes per second on average (0: no minimum) once 5 s have passed
+    (:class:`.uploads.BodyDeadlines`).
     """
     store = Store(data_dir)
 
@@ -114,6 +129,12 @@ def create_app(
         raise InvalidOptionError("retention_days must be 0 (keep forever) or more.")
     if max_uploads < 1:
         raise InvalidOptionError("max_uploads must be at least 1.")
+    if max_uploads_per_key is not None and not 1 <= max_uploads_per_key <= max_uploads:
+        raise InvalidOptionError("max_uploads_per_key must be from 1 to max_uploads.")
+    if not (body_timeout > 0 and body_idle_timeout > 0 and min_body_rate >= 0):
+        raise InvalidOptionError(
+            "body_timeout and body_idle_timeout must be more than 0 s, min_body_rate 0 or more."
+        )
     base_url = normalise_base_url(base_url)
     own: list[tuple[str, int]] = []
     if server_address is not None:
@@ -157,7 +178,10 @@ def create_app(
         limiter=RateLimiter(rate_limit, rate_window),
         base_url=base_url,
         webhook_policy=policy,
-        uploads=UploadSlots(max_uploads),
+        uploads=UploadSlots(max_uploads, max_uploads_per_key),
+        body_deadlines=BodyDeadlines(
+            idle=body_idle_timeout, total=body_timeout, min_rate=min_body_rate
+        ),
         retention=RetentionSweeper(store, retention_days),
         max_body_bytes=max_body_bytes,
         max_image_bytes=max_image_bytes,

@@ -117,11 +117,12 @@ async def create_design_job(request: Request, owner: ApiKeyOwner, state: State) 
         state.in_flight.check(owner, key)
         record = await idempotency_record(state, owner, key)
         if record is not None:  # a retry: hash the body, answer as the first time
-            async for chunk in body_chunks(request, state.max_body_bytes, UPLOAD_ADVICE):
-                await asyncio.to_thread(digest.update, chunk)
+            with state.uploads.slot(request, owner):
+                async for chunk in body_chunks(request, state.max_body_bytes, UPLOAD_ADVICE):
+                    await asyncio.to_thread(digest.update, chunk)
             return idempotency.replay(record, digest.hexdigest())
     _rate_limit(state, owner)
-    with state.in_flight.hold(owner, key), state.uploads.slot(request):
+    with state.in_flight.hold(owner, key), state.uploads.slot(request, owner):
         job_id = new_job_id()
         staging = state.store.staging_dir(job_id)
         try:
