@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import json
 import socket
+import sqlite3
 import struct
 import time
 import zlib
@@ -18,7 +19,7 @@ from shotsmith.errors import InputImageError
 from shotsmith.png import SIGNATURE, PngVerifier, verify_png
 from shotsmith.server.limits import MAX_IMAGE_BYTES
 
-from .conftest import KEY_A, KEY_B, LiveServer, auth, b64, small_png
+from .conftest import KEY_A, KEY_B, LiveServer, auth, b64, design_body, small_png, wait_finished
 
 
 def _cli(capsys, *args: str) -> tuple[int, str, str]:
@@ -353,3 +354,95 @@ def test_unauthenticated_keep_alive_connections_are_closed(bounded):
         while piece := sock.recv(65536):
             data += piece
     assert data.startswith(b"HTTP/1.1 401 ") and b"connection: close" in data.lower()
+
+
+# --- item 4: no stuck jobs ---------------------------------------------------------------------
+
+
+@pytest.fixture
+def app_with_runner(tmp_path):
+    from fastapi.testclient import TestClient
+
+    from shotsmith.server.app import create_app
+
+    def make(**options):
+        app = create_app(
+            tmp_path / "data",
+            api_keys=[KEY_A],
+            workers=1,
+            design_options={"ocr": False},
+            **options,
+        )
+        return app, TestClient(app)
+
+    return make
+
+
+def test_an_outcome_that_cannot_be_recorded_is_recorded_again(app_with_runner):
+    app, client = app_with_runner()
+    with client:
+        store = app.state.server.store
+        record, calls = store.complete, []
+
+        def locked_twice(job, outputs):
+            calls.append(job.job_id)
+            if len(calls) <= 2:
+                raise sqlite3.OperationalError("database is locked")
+            return record(job, outputs)
+
+        store.complete = locked_twice
+        created = client.post("/v1/design", json=design_body(), headers=auth()).json()
+        job = wait_finished(client.get, created["job_id"], timeout=60)
+        assert job["status"] == "completed" and calls == [created["job_id"]] * 3
+
+
+def test_the_watchdog_puts_a_stuck_job_back_in_the_queue(app_with_runner):
+    """A claimed job whose submission failed stayed processing for ever."""
+    app, client = app_with_runner(watch_interval=0.5)
+    with client:
+        runner = app.state.server.runner
+        submit, failed = runner._submit, []
+
+        def fails_once(item, *args):
+            if not failed:
+                failed.append(item.job_id)
+                raise RuntimeError("cannot start a worker process")
+            return submit(item, *args)
+
+        runner._submit = fails_once
+        created = client.post("/v1/design", json=design_body(), headers=auth()).json()
+        job = wait_finished(client.get, created["job_id"], timeout=60)
+        assert job["status"] == "completed" and failed == [created["job_id"]]
+
+
+def test_the_watchdog_fails_a_job_that_keeps_getting_stuck(app_with_runner):
+    app, client = app_with_runner(watch_interval=0.5, max_attempts=2)
+    with client:
+        runner = app.state.server.runner
+
+        def never(item, *args):
+            raise RuntimeError("cannot start a worker process")
+
+        runner._submit = never
+        created = client.post("/v1/design", json=design_body(), headers=auth()).json()
+        job = wait_finished(client.get, created["job_id"], timeout=60)
+        assert job["status"] == "failed", job
+        assert job["error"].startswith("the job was left processing with no worker designing it")
+
+
+def test_a_stuck_job_can_be_deleted(app_with_runner):
+    app, client = app_with_runner(watch_interval=3600)
+    with client:
+        runner = app.state.server.runner
+        runner._submit = lambda item, *args: (_ for _ in ()).throw(RuntimeError("no worker"))
+        created = client.post("/v1/design", json=design_body(), headers=auth()).json()
+        path = f"/v1/design/{created['job_id']}"
+        deadline = time.monotonic() + 30
+        while client.get(path, headers=auth()).json()["status"] != "processing":
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        r = client.delete(path, headers=auth())
+        assert r.status_code == 409  # just claimed: it may be being submitted
+        runner.claim_grace = 0
+        assert client.delete(path, headers=auth()).status_code == 204
+        assert client.get(path, headers=auth()).status_code == 404

@@ -87,6 +87,7 @@ def create_app(
     body_timeout: float = BODY_TIMEOUT,
     min_body_rate: float = MIN_BODY_RATE,
     body_idle_timeout: float = BODY_IDLE_TIMEOUT,
+    watch_interval: float = 30.0,
 ) -> FastAPI:
     """Build the /v1 app over ``data_dir``.
 
@@ -97,7 +98,9 @@ def create_app(
     extra keyword arguments for :func:`shotsmith.design` (e.g. ``{"ocr": False}``).
     ``rate_limit``/``rate_window``: design jobs a key may create per window (10 per 60 s).
     ``shutdown_grace``: seconds running jobs get to finish on shutdown before they are
-    put back in the queue. ``job_timeout``: a job running longer fails.
+    put back in the queue. ``job_timeout``: a job running longer fails. Every
+    ``watch_interval`` seconds a watchdog re-queues (or fails) design jobs left
+    ``processing`` with no worker on them.
 
     Screenshot collections run in a pool of their own: ``capture_workers`` processes
     (default 1; started with the first collection), each capture bounded by
@@ -160,6 +163,7 @@ def create_app(
             max_attempts=max_attempts,
             grace=shutdown_grace,
             job_timeout=job_timeout,
+            watch_interval=watch_interval,
         )
         collections = CollectionRunner(
             store,

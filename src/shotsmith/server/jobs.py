@@ -15,6 +15,11 @@ Reliability rules:
   the jobs it held are re-queued (or failed after ``max_attempts``);
 * a job running longer than ``job_timeout`` fails; its worker is ended with the pool
   (jobs running beside it go back to the queue, without counting an attempt);
+* an outcome that cannot be recorded (database locked, disk full) is recorded again
+  every 2 s until it is; a watchdog (every ``watch_interval`` seconds) returns a job the
+  database says is ``processing`` but no worker of this server has (a claim whose
+  submission failed, an outcome lost) to the queue, or fails it with a reason after
+  ``max_attempts``; such a stuck job can also be deleted;
 * graceful stop: no new claims, jobs under way get ``grace`` seconds to finish,
   the rest are put back to ``queued`` for the next start, then workers are ended;
 * worker processes exit by themselves if the server process disappears (SIGKILL).
@@ -40,6 +45,7 @@ from collections.abc import Callable
 from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -210,10 +216,19 @@ class PoolRunner:
     warm_up = True  # import and exercise the design pipeline in each worker at start-up
     eager = True  # start the workers with the runner (else at the first claim)
 
-    def __init__(self, *, workers: int | None = None, max_attempts: int = 3, grace: float = 5.0):
+    def __init__(
+        self,
+        *,
+        workers: int | None = None,
+        max_attempts: int = 3,
+        grace: float = 5.0,
+        watch_interval: float = 30.0,
+    ):
         self.workers = workers if workers and workers > 0 else default_workers()
         self.max_attempts = max_attempts
         self.grace = grace
+        self.watch_interval = watch_interval
+        self._next_watch = 0.0
         self._pool: ProcessPoolExecutor | None = None
         self._running: dict[str, _Running] = {}
         self._done: queue.SimpleQueue[tuple[str, Future]] = queue.SimpleQueue()
@@ -247,6 +262,18 @@ class PoolRunner:
 
     def _timeout_message(self, item: Any, timeout: float) -> str:
         raise NotImplementedError
+
+    def _stuck(self) -> list[Any]:
+        """Items the database says are being worked on but this runner does not hold
+        (the watchdog's list; none by default)."""
+        return []
+
+    def _stuck_message(self, item: Any) -> str:
+        raise NotImplementedError
+
+    def holds(self, key: str) -> bool:
+        """Whether a run of ``key`` is under way here (read from other threads)."""
+        return key in self._running
 
     # --- life cycle ------------------------------------------------------------------
     def start(self) -> None:
@@ -283,6 +310,7 @@ class PoolRunner:
                         self._pool = self._new_pool()
                     self._drain()
                     self._expire()
+                    self._watch()
                     self._fill()
                 except Exception:  # no pool, DB trouble, disk full...: log, back off, go on
                     log.exception("%s dispatcher error; retrying in 2 s", self.kind)
@@ -338,7 +366,31 @@ class PoolRunner:
             if entry is None or entry.future is not future:
                 continue  # a run given up earlier (timeout, pool rebuilt): outcome ignored
             del self._running[key]
-            self._record(entry.item, future)
+            try:
+                self._record(entry.item, future)
+            except Exception:
+                # not recorded (database locked, disk full): keep it, record it again
+                # after the loop's back-off rather than leave the row processing
+                self._running[key] = entry
+                self._done.put((key, future))
+                raise
+
+    def _watch(self) -> None:
+        """The watchdog: a stuck item goes back to the queue, or fails after
+        ``max_attempts`` with a reason."""
+        now = time.monotonic()
+        if now < self._next_watch:
+            return
+        self._next_watch = now + self.watch_interval
+        for item in self._stuck():
+            if item.attempts >= self.max_attempts:
+                self._fail(item, self._stuck_message(item))
+            elif self._requeue(item, count_attempt=True):
+                log.warning(
+                    "%s %s was processing with no worker on it; re-queued",
+                    self.kind,
+                    self._key(item),
+                )
 
     def _interrupted(self, item: Any, exc: BaseException) -> None:
         if self._stopping.is_set():  # stopping (workers may get the signal too): not its fault
@@ -359,7 +411,11 @@ class PoolRunner:
     def _expire(self) -> None:
         """Fail runs over their time limit; a stuck worker ends with its pool."""
         now = time.monotonic()
-        expired = [r for r in self._running.values() if now - r.started > r.timeout]
+        expired = [
+            r
+            for r in self._running.values()
+            if now - r.started > r.timeout and not r.future.done()  # done: to record
+        ]
         if not expired:
             return
         for run in expired:
@@ -398,6 +454,8 @@ class PoolRunner:
 class JobRunner(PoolRunner):
     """Design jobs: the ``design_jobs`` table is the queue; one run per job."""
 
+    claim_grace = 10.0  # seconds a fresh claim counts as held (see :meth:`has`)
+
     def __init__(
         self,
         store: Store,
@@ -409,8 +467,11 @@ class JobRunner(PoolRunner):
         max_attempts: int = 3,
         grace: float = 5.0,
         job_timeout: float = 300.0,
+        watch_interval: float = 30.0,
     ):
-        super().__init__(workers=workers, max_attempts=max_attempts, grace=grace)
+        super().__init__(
+            workers=workers, max_attempts=max_attempts, grace=grace, watch_interval=watch_interval
+        )
         self.store = store
         self.notifier = notifier
         self.output_urls = output_urls
@@ -454,6 +515,28 @@ class JobRunner(PoolRunner):
             f"the job took longer than {timeout:g} s and was stopped; submit fewer or "
             "smaller images"
         )
+
+    def _stuck(self) -> list[Job]:
+        return [job for job in self.store.processing_jobs() if job.job_id not in self._running]
+
+    def _stuck_message(self, job: Job) -> str:
+        return (
+            f"the job was left processing with no worker designing it {job.attempts} times "
+            "(the server could not start or record its work); not retried again. Submit it "
+            "again later"
+        )
+
+    def has(self, job_id: str, started_at: str | None) -> bool:
+        """Whether a processing job is really being designed (for DELETE): a run of it is
+        under way here, or it was claimed in the last ``claim_grace`` seconds (it may be
+        being submitted)."""
+        if self.holds(job_id) or not started_at:
+            return True
+        try:
+            started = datetime.fromisoformat(started_at.replace("Z", "+00:00"))
+        except ValueError:
+            return True
+        return (datetime.now(UTC) - started).total_seconds() < self.claim_grace
 
     # --- claiming and recording ------------------------------------------------------------
     def _key(self, job: Job) -> str:

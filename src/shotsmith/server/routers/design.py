@@ -299,7 +299,8 @@ async def get_design_job(job_id: str, owner: ApiKeyOwner, state: State) -> JSONR
     summary="Delete a design job",
     description="Removes the job, its input images and its output PNGs (their URLs then "
     "answer 404). Only the API key that created the job may delete it. A job being designed "
-    "right now cannot be deleted (409); delete it once it is completed or failed. Finished "
+    "right now cannot be deleted (409); delete it once it is completed or failed (a job "
+    "left processing with no worker on it can be deleted at once). Finished "
     "jobs are also deleted by the server after its retention period (30 days by default).",
     response_class=Response,
     responses={
@@ -315,7 +316,8 @@ async def get_design_job(job_id: str, owner: ApiKeyOwner, state: State) -> JSONR
 )
 async def delete_design_job(job_id: str, owner: ApiKeyOwner, state: State) -> Response:
     try:
-        outcome = await run_in_threadpool(state.store.delete_job, job_id, owner)
+        held = state.runner.has if state.runner is not None else None
+        outcome = await run_in_threadpool(state.store.delete_job, job_id, owner, held)
     except (OSError, sqlite3.Error) as exc:
         raise storage_problem(exc) from exc
     if outcome is None:

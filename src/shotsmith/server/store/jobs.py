@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Callable
 from typing import Any
 
 from .base import StoreBase
@@ -49,16 +50,20 @@ class JobStore(StoreBase):
                 self._remember(conn, owner, job_id, idempotency)
         return Job.from_row(row)
 
-    def delete_job(self, job_id: str, owner: str) -> str | None:
+    def delete_job(
+        self, job_id: str, owner: str, held: Callable[[str, str | None], bool] | None = None
+    ) -> str | None:
         """Remove a job of ``owner`` (row, files, idempotency keys): ``"deleted"``;
-        ``"processing"`` if a worker has it (not removed); None if there is no such job."""
+        ``"processing"`` if a worker has it (not removed); None if there is no such job.
+        ``held(job_id, started_at)`` says whether a worker really has a processing job
+        (None: assume it does); one nobody holds (stuck) is deleted like a finished one."""
         with self._transaction() as conn:
             row = conn.execute(
-                "SELECT status, owner FROM design_jobs WHERE job_id = ?", (job_id,)
+                "SELECT status, owner, started_at FROM design_jobs WHERE job_id = ?", (job_id,)
             ).fetchone()
             if row is None or row["owner"] != owner:
                 return None
-            if row["status"] == "processing":
+            if row["status"] == "processing" and (held is None or held(job_id, row["started_at"])):
                 return "processing"
             conn.execute("DELETE FROM design_jobs WHERE job_id = ?", (job_id,))
             conn.execute("DELETE FROM idempotency_keys WHERE resource = ?", (job_id,))
@@ -107,6 +112,11 @@ class JobStore(StoreBase):
     def requeue(self, job: Job, *, count_attempt: bool = True) -> bool:
         """Give a claimed job back to the queue (worker crash; shutdown does not count)."""
         return JOB_QUEUE.release(self._conn(), job.job_id, job.claim, count_attempt=count_attempt)
+
+    def processing_jobs(self) -> list[Job]:
+        """Every job a worker is supposed to be designing (for the watchdog)."""
+        rows = self._conn().execute("SELECT * FROM design_jobs WHERE status = 'processing'")
+        return [Job.from_row(r) for r in rows]
 
     def requeue_abandoned(self) -> list[str]:
         """At startup: every job left processing by a previous (killed) server goes back."""
