@@ -9,7 +9,9 @@ import json
 import socket
 import sqlite3
 import struct
+import threading
 import time
+import urllib.parse
 import zlib
 
 import pytest
@@ -446,3 +448,122 @@ def test_a_stuck_job_can_be_deleted(app_with_runner):
         runner.claim_grace = 0
         assert client.delete(path, headers=auth()).status_code == 204
         assert client.get(path, headers=auth()).status_code == 404
+
+
+# --- item 5: per-tenant webhook resources, every delivery recorded once -------------------------
+
+
+def _hanging_resolver(answers: dict[str, str], release: threading.Event, calls: list[str]):
+    """getaddrinfo for test names: ``answers`` resolve at once, ``*.slow.test`` hang until
+    ``release`` (as a resolver that never answers does)."""
+
+    def resolve(host, port, *args, **kwargs):
+        calls.append(host)
+        if host.endswith(".slow.test"):
+            release.wait(60)
+            raise socket.gaierror(socket.EAI_AGAIN, "Temporary failure in name resolution")
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (answers[host], port))]
+
+    return resolve
+
+
+def _webhook_outcome(store, job_id: str, timeout: float = 30.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        job = store.get_job(job_id)
+        if job.webhook_status in ("delivered", "failed"):
+            return job
+        time.sleep(0.05)
+    raise AssertionError(f"webhook of {job_id} not recorded: {job.webhook_status}")
+
+
+def test_one_keys_hanging_dns_does_not_hold_up_another_keys_webhooks(tmp_path, receiver):
+    from fastapi.testclient import TestClient
+
+    from shotsmith.server.app import create_app
+
+    release, calls = threading.Event(), []
+    port = int(receiver.url.rsplit(":", 1)[1])
+    app = create_app(
+        tmp_path / "data",
+        api_keys=[KEY_A, KEY_B],
+        workers=2,
+        rate_limit=10_000,
+        design_options={"ocr": False},
+        webhook_timeout=1.0,
+        webhook_allow_private=True,
+        webhook_resolver=_hanging_resolver({"fast.test": "127.0.0.1"}, release, calls),
+    )
+    try:
+        with TestClient(app) as client:
+            store = app.state.server.store
+            slow = [
+                client.post(
+                    "/v1/design",
+                    json=design_body(webhook_url=f"http://hook{i}.slow.test/"),
+                    headers=auth(KEY_A),
+                ).json()["job_id"]
+                for i in range(6)
+            ]
+            for job_id in slow:
+                row = _webhook_outcome(store, job_id)
+                assert row.webhook_status == "failed", row
+                assert "resolving the host took longer" in row.webhook_error or (
+                    "have not answered yet" in row.webhook_error
+                )
+            # six lookups hang; the other key's webhooks, by address and by name, go out
+            for url in (f"{receiver.url}/literal", f"http://fast.test:{port}/named"):
+                job_id = client.post(
+                    "/v1/design", json=design_body(webhook_url=url), headers=auth(KEY_B)
+                ).json()["job_id"]
+                row = _webhook_outcome(store, job_id)
+                assert row.webhook_status == "delivered", row.webhook_error
+            assert "127.0.0.1" not in calls  # a literal address is never looked up
+            assert sum(1 for c in calls if c.endswith(".slow.test")) <= 2  # per key, at once
+    finally:
+        release.set()
+
+
+@pytest.mark.parametrize("path", ["/hooks/€uro", "/hooks/😀?q=ü&x=%41"])
+def test_non_ascii_webhook_paths_are_percent_encoded_and_delivered(client, store, receiver, path):
+    created = client.post(
+        "/v1/design", json=design_body(webhook_url=receiver.url + path), headers=auth()
+    ).json()
+    call = receiver.get(timeout=60)
+    assert call["body"]["job_id"] == created["job_id"]
+    assert call["path"].isascii() and urllib.parse.unquote(call["path"]) == urllib.parse.unquote(
+        path
+    )
+    assert _webhook_outcome(store, created["job_id"]).webhook_status == "delivered"
+
+
+def test_a_failure_webhook_is_sent_once_across_a_restart(tmp_path, receiver):
+    """A job interrupted max_attempts times is failed at start-up: its webhook went out
+    twice (once when it failed, once as a webhook found pending)."""
+    from fastapi.testclient import TestClient
+
+    from shotsmith.server.app import create_app
+    from shotsmith.server.store import Store
+
+    with Store(tmp_path / "data") as store:
+        store.insert_job(
+            job_id="job_0123456789abcdef0123",
+            owner="owner",
+            project_name="P",
+            input_count=1,
+            params={"inputs": ["inputs/01.png"], "screens": ["home"], "devices": []},
+            webhook_url=receiver.url + "/once",
+            base_url="http://127.0.0.1:1",
+        )
+        for _ in range(3):  # claimed three times by servers that died
+            job = store.claim_next()
+            if job.attempts < 3:
+                store.requeue(job, count_attempt=True)
+    app = create_app(
+        tmp_path / "data", api_keys=[KEY_A], workers=1, max_attempts=3, webhook_allow_private=True
+    )
+    with TestClient(app):
+        call = receiver.get(timeout=30)
+        assert call["body"]["status"] == "failed" and "interrupted 3 times" in call["body"]["error"]
+        time.sleep(1.5)
+        assert receiver.calls.empty()

@@ -486,9 +486,8 @@ class JobRunner(PoolRunner):
             job = self.store.get_job(job_id)
             if job is not None and job.attempts >= self.max_attempts:
                 failed_job = self.store.fail(job, self._interrupted_message(job))
-                if failed_job:
+                if failed_job:  # its webhook is pending: sent once, with the others below
                     failed.append(failed_job)
-                    self.notifier.send(failed_job, [])
         failed_ids = {f.job_id for f in failed}
         requeued = [j for j in requeued if j not in failed_ids]
         if requeued:
