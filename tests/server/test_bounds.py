@@ -567,3 +567,55 @@ def test_a_failure_webhook_is_sent_once_across_a_restart(tmp_path, receiver):
         assert call["body"]["status"] == "failed" and "interrupted 3 times" in call["body"]["error"]
         time.sleep(1.5)
         assert receiver.calls.empty()
+
+
+# --- item 6: the low ones -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "address, says",
+    [
+        ("::127.0.0.1", "loopback"),  # IPv4-compatible
+        ("::ffff:0:127.0.0.1", "loopback"),  # IPv4-translated
+        ("64:ff9b:1::7f00:1", "loopback"),  # local-use NAT64
+        ("64:ff9b:1::808:808", "local-use IPv4/IPv6 translation"),
+        ("fec0::1", "site-local"),
+        ("::8.8.8.8", "IPv4-compatible"),
+        ("2001:0:4136:e378:8000:63bf:3fff:fdd2", "192.0.2.45"),  # Teredo
+        ("3fff::1", "documentation"),
+        ("5f00::1", "SRv6"),
+        ("100.64.0.1", "carrier-grade NAT"),
+        ("192.88.99.1", "6to4 relay"),
+    ],
+)
+def test_every_special_purpose_ipv6_and_ipv4_form_is_refused(address, says):
+    from shotsmith.addresses import address_refusal, literal_address
+
+    reason = address_refusal(literal_address(f"[{address}]" if ":" in address else address))
+    assert reason is not None and says in reason, reason
+    assert host_refusal(f"[{address}]" if ":" in address else address)
+
+
+@pytest.mark.parametrize("address", ["8.8.8.8", "2606:4700::1111", "64:ff9b::808:808"])
+def test_public_addresses_stay_allowed(address):
+    from shotsmith.addresses import address_refusal, literal_address
+
+    assert address_refusal(literal_address(address)) is None
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://[::ffff:127.0.0.1]:8787/",
+        "http://[::127.0.0.1]:8787/",
+        "http://0.0.0.0:8787/",
+        "http://0:8787/",
+        "http://[::]:8787/",
+    ],
+)
+def test_with_allow_private_the_servers_own_port_stays_refused(url):
+    from shotsmith.server.webhooks import WebhookPolicy
+
+    policy = WebhookPolicy(allow_private=True).with_own([("127.0.0.1", 8787)])
+    assert policy.url_refusal(url) == "it points at this server"
+    assert policy.url_refusal(url.replace("8787", "8788")) is None

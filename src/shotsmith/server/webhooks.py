@@ -51,6 +51,7 @@ from ..addresses import (
     address_refusal,
     addresses_without_dns,
     bare_host,
+    embedded_ipv4,
     host_refusal,
     literal_address,
 )
@@ -102,15 +103,16 @@ class WebhookPolicy:
         loopback address for a server on loopback, or any non-public address for one
         listening on all addresses (0.0.0.0)."""
         name = bare_host(host)
-        mine = addresses_without_dns(name)
+        mine = {_as_reached(a) for a in addresses_without_dns(name)}
         for own_host, own_port in self.own:
             if own_port != port:
                 continue
             if bare_host(own_host) == name:
                 return True
             for own in addresses_without_dns(bare_host(own_host)):
+                own = _as_reached(own)
                 for address in mine:
-                    if address == own or (address.is_loopback and own.is_loopback):
+                    if address == own or (_this_machine(address) and _this_machine(own)):
                         return True
                     if own.is_unspecified and address_refusal(address) is not None:
                         return True
@@ -130,6 +132,19 @@ class WebhookPolicy:
         if self.allow_private:
             return None
         return host_refusal(host)
+
+
+def _as_reached(address: IPAddress) -> IPAddress:
+    """The address a connection really goes to: the IPv4 address inside an IPv6 form
+    that carries one (``::ffff:127.0.0.1`` is 127.0.0.1)."""
+    if isinstance(address, ipaddress.IPv6Address):
+        return embedded_ipv4(address) or address
+    return address
+
+
+def _this_machine(address: IPAddress) -> bool:
+    """Loopback, or unspecified (a connection to 0.0.0.0 or ``::`` reaches this host)."""
+    return address.is_loopback or address.is_unspecified
 
 
 # --- one delivery ------------------------------------------------------------------------------
