@@ -619,3 +619,14 @@ def test_with_allow_private_the_servers_own_port_stays_refused(url):
     policy = WebhookPolicy(allow_private=True).with_own([("127.0.0.1", 8787)])
     assert policy.url_refusal(url) == "it points at this server"
     assert policy.url_refusal(url.replace("8787", "8788")) is None
+
+
+@pytest.mark.parametrize("weak", ["a" * 16, "ab" * 12, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaab"])
+def test_predictable_environment_keys_are_refused(tmp_path, weak):
+    from shotsmith.errors import InvalidOptionError
+    from shotsmith.server.app import create_app
+
+    with pytest.raises(InvalidOptionError, match=r"API key 2 .* is too predictable") as err:
+        create_app(tmp_path / "data", api_keys=[KEY_A, weak])
+    assert "secrets.token_urlsafe" in str(err.value)
+    create_app(tmp_path / "ok", api_keys=[KEY_A, "0123456789abcdef"])  # 64 bits: enough

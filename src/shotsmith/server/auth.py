@@ -8,8 +8,10 @@ identity is its key's sha256: jobs are owned by it, rate limits count by it.
 
 from __future__ import annotations
 
+import collections
 import hmac
 import logging
+import math
 from collections.abc import Iterable
 from typing import Annotated
 
@@ -31,6 +33,17 @@ bearer_scheme = HTTPBearer(
 
 #: Shorter keys given to the server (SHOTSMITH_API_KEYS) are refused: they can be guessed.
 MIN_KEY_LENGTH = 16
+#: Nor may a key be predictable: its characters' Shannon entropy, in bits over the whole
+#: key, must reach this (sixteen "a"s have 0; ``secrets.token_urlsafe(32)`` about 200).
+MIN_KEY_BITS = 64.0
+
+
+def key_bits(key: str) -> float:
+    """An estimate of a key's entropy: Shannon entropy of its characters times its length."""
+    counts = collections.Counter(key)
+    return -sum(n * math.log2(n / len(key)) for n in counts.values())
+
+
 #: Scope key set once a request's API key is known (errors then read its whole body).
 AUTHENTICATED = "shotsmith.authenticated"
 
@@ -49,6 +62,14 @@ class KeyRing:
                     f"{len(key)} characters long; keys must have at least {MIN_KEY_LENGTH}. "
                     "Use long random keys: `shotsmith keys create` makes one, or e.g. "
                     "`python3 -c 'import secrets; print(secrets.token_urlsafe(32))'`."
+                )
+            if key_bits(key) < MIN_KEY_BITS:
+                raise InvalidOptionError(
+                    f"API key {position} given to the server (SHOTSMITH_API_KEYS) is too "
+                    f"predictable (about {key_bits(key):.0f} bits of entropy from its "
+                    f"{len(set(key))} distinct characters; at least {MIN_KEY_BITS:.0f} are "
+                    "needed). Use long random keys: `shotsmith keys create` makes one, or "
+                    "e.g. `python3 -c 'import secrets; print(secrets.token_urlsafe(32))'`."
                 )
             self._static.append(hash_key(key))
 
