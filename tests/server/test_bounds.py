@@ -630,3 +630,11 @@ def test_predictable_environment_keys_are_refused(tmp_path, weak):
         create_app(tmp_path / "data", api_keys=[KEY_A, weak])
     assert "secrets.token_urlsafe" in str(err.value)
     create_app(tmp_path / "ok", api_keys=[KEY_A, "0123456789abcdef"])  # 64 bits: enough
+
+
+def test_content_length_and_chunked_together_are_refused_and_closed(bounded):
+    smuggle = RawRequest(bounded.port, 5, KEY_A, extra="Transfer-Encoding: chunked\r\n")
+    smuggle.send(b"0\r\n\r\nGET /v1/design/x HTTP/1.1\r\nHost: x\r\n\r\n")
+    status, headers, body, _ = smuggle.answer(timeout=5)
+    assert status == 400 and body["error"]["code"] == "ambiguous_body_length", body
+    assert headers["connection"] == "close" and smuggle.closed(timeout=2)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import binascii
+import json
 import re
 from collections.abc import AsyncIterator, Iterator, MutableMapping
 from contextlib import contextmanager
@@ -403,6 +404,10 @@ class BodyTracker:
             await self.app(scope, receive, send)
             return
         scope[BODY_STATE] = "unread"
+        names = [name.lower() for name, _ in scope.get("headers", [])]
+        if b"content-length" in names and b"transfer-encoding" in names:
+            await _refuse_ambiguous_length(send)  # request smuggling: never guess
+            return
 
         async def tracked() -> Message:
             if scope[BODY_STATE] == "unread":
@@ -434,6 +439,34 @@ def refused_unread(request: Request, status: int, code: str) -> bool:
     length = request.headers.get("content-length")
     chunked = "chunked" in request.headers.get("transfer-encoding", "").lower()
     return chunked or (length is not None and length != "0")
+
+
+async def _refuse_ambiguous_length(send: Send) -> None:
+    """400 and close for a request with both ``Content-Length`` and
+    ``Transfer-Encoding``: two readers of it (a proxy and this server) could disagree on
+    where its body ends (RFC 9112, section 6.3)."""
+    body = json.dumps(
+        {
+            "error": {
+                "code": "ambiguous_body_length",
+                "message": "The request has both Content-Length and Transfer-Encoding; send "
+                "one of them (Content-Length for a body of known size). The connection "
+                "is closed.",
+            }
+        }
+    ).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 400,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"connection", b"close"),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
 
 
 async def drain_unread(request: Request, limit: int) -> None:
