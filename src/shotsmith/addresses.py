@@ -120,7 +120,7 @@ def address_refusal(address: IPAddress) -> str | None:
         if embedded is not None:
             reason = address_refusal(embedded)
             if reason:
-                return f"{reason} ({embedded} inside {address.compressed})"
+                return f"{reason} (it carries {embedded})"
             block = special_purpose(address)
             if block and not (address in _NAT64 or address.sixtofour is not None):
                 return f"a non-public address (IANA special-purpose block: {block})"

@@ -638,3 +638,17 @@ def test_content_length_and_chunked_together_are_refused_and_closed(bounded):
     status, headers, body, _ = smuggle.answer(timeout=5)
     assert status == 400 and body["error"]["code"] == "ambiguous_body_length", body
     assert headers["connection"] == "close" and smuggle.closed(timeout=2)
+
+
+@pytest.mark.parametrize("content_type", [None, "text/plain", "application/x-www-form-urlencoded"])
+def test_json_bodies_must_say_they_are_json(client, content_type):
+    headers = {**auth(), **({"Content-Type": content_type} if content_type else {})}
+    body = json.dumps(design_body()).encode()
+    r = client.post("/v1/design", content=body, headers=headers)
+    assert r.status_code == 415, r.text
+    error = r.json()["error"]
+    assert error["code"] == "unsupported_media_type"
+    assert "Content-Type: application/json" in error["message"]
+    assert (repr(content_type) if content_type else "none was sent") in error["message"]
+    ok = {**auth(), "Content-Type": "application/json; charset=utf-8"}
+    assert client.post("/v1/design", content=body, headers=ok).status_code == 202

@@ -87,6 +87,12 @@ TOO_LARGE = {
         "The body is larger than the server accepts, or an image decodes to more than 10 MiB."
     )
 }
+UNSUPPORTED_MEDIA = {
+    415: error_doc(
+        "The body is not sent as JSON (`unsupported_media_type`): send "
+        "`Content-Type: application/json`."
+    )
+}
 INVALID = {
     422: error_doc(
         "A field is missing, has the wrong type or an unsupported value, "

@@ -112,6 +112,28 @@ def declared_length(request: Request, limit: int, advice: str) -> int | None:
     return length
 
 
+def require_json(request: Request) -> None:
+    """415 unless a request that carries a body says it is JSON (``Content-Type:
+    application/json``, or another ``+json`` type); checked before the body is read."""
+    length = request.headers.get("content-length")
+    chunked = "chunked" in request.headers.get("transfer-encoding", "").lower()
+    if not chunked and (length is None or length == "0"):
+        return  # no body (a collection's fields are all optional)
+    given = request.headers.get("content-type")
+    media = (given or "").split(";", 1)[0].strip().lower()
+    if media == "application/json" or (
+        media.startswith("application/") and media.endswith("+json")
+    ):
+        return
+    sent = f"it was {given[:100]!r}" if given else "none was sent"
+    raise Problem(
+        415,
+        "unsupported_media_type",
+        f"The request body must be JSON, sent with the header Content-Type: "
+        f"application/json ({sent}).",
+    )
+
+
 def body_deadlines(request: Request) -> BodyDeadlines:
     state = getattr(request.app.state, "server", None)
     return getattr(state, "body_deadlines", None) or BodyDeadlines()

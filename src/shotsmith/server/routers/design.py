@@ -35,6 +35,7 @@ from ..errors import (
     RETRY_AFTER,
     TOO_LARGE,
     UNAUTHORIZED,
+    UNSUPPORTED_MEDIA,
     Problem,
     error_doc,
 )
@@ -42,7 +43,7 @@ from ..jsonstream import JsonError, JsonStreamParser, Path
 from ..models import DesignJob, DesignJobCreated
 from ..state import ServerState
 from ..store import Idempotency, Job, new_job_id
-from ..uploads import Base64FileSink, body_chunks
+from ..uploads import Base64FileSink, body_chunks, require_json
 from ..validation import (
     DESIGN_FIELDS,
     DesignRequest,
@@ -103,6 +104,7 @@ def job_view(job: Job, output_urls: list[str]) -> dict:
         **BAD_REQUEST,
         **UNAUTHORIZED,
         **TOO_LARGE,
+        **UNSUPPORTED_MEDIA,
         **INVALID,
         **RATE_LIMITED,
         **IDEMPOTENCY_CONFLICT,
@@ -111,6 +113,7 @@ def job_view(job: Job, output_urls: list[str]) -> dict:
     openapi_extra=DESIGN_REQUEST_BODY,
 )
 async def create_design_job(request: Request, owner: ApiKeyOwner, state: State) -> JSONResponse:
+    require_json(request)
     key = idempotency.key_of(request)
     digest = idempotency.fingerprint("POST /v1/design") if key is not None else None
     if key is not None:
