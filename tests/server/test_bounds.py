@@ -652,3 +652,27 @@ def test_json_bodies_must_say_they_are_json(client, content_type):
     assert (repr(content_type) if content_type else "none was sent") in error["message"]
     ok = {**auth(), "Content-Type": "application/json; charset=utf-8"}
     assert client.post("/v1/design", content=body, headers=ok).status_code == 202
+
+
+def test_wrong_keys_are_throttled_per_client_address(tmp_path):
+    from fastapi.testclient import TestClient
+
+    from shotsmith.server.app import create_app
+
+    app = create_app(
+        tmp_path / "data", api_keys=[KEY_A], auth_failure_limit=3, auth_failure_window=2.0
+    )
+    client = TestClient(app)
+    wrong = auth("guessed-key-0123456789abcdef")
+    for _ in range(4):
+        assert client.get("/v1/design/job_x").status_code == 401  # no key is no guess
+    for _ in range(3):
+        r = client.get("/v1/design/job_x", headers=wrong)
+        assert r.status_code == 401 and r.headers["connection"] == "close"
+    for headers in (wrong, auth()):  # refused whatever the key, for a while
+        r = client.get("/v1/design/job_x", headers=headers)
+        assert r.status_code == 429, r.text
+        assert r.json()["error"]["code"] == "too_many_failed_logins"
+        assert 1 <= int(r.headers["retry-after"]) <= 2
+    time.sleep(2.1)
+    assert client.get("/v1/design/job_x", headers=auth()).status_code == 404

@@ -30,7 +30,7 @@ from .errors import ErrorBody, install_error_handlers
 from .jobs import JobRunner, default_workers
 from .limits import MAX_BODY_BYTES, MAX_IMAGE_BYTES
 from .models import CollectionCreate, DesignJobCreate
-from .ratelimit import DEFAULT_LIMIT, DEFAULT_WINDOW, RateLimiter
+from .ratelimit import AUTH_FAILURE_LIMIT, DEFAULT_LIMIT, DEFAULT_WINDOW, RateLimiter
 from .retention import DEFAULT_DAYS, RetentionSweeper
 from .routers import ROUTERS
 from .state import ServerState
@@ -88,6 +88,8 @@ def create_app(
     min_body_rate: float = MIN_BODY_RATE,
     body_idle_timeout: float = BODY_IDLE_TIMEOUT,
     watch_interval: float = 30.0,
+    auth_failure_limit: int = AUTH_FAILURE_LIMIT,
+    auth_failure_window: float = DEFAULT_WINDOW,
 ) -> FastAPI:
     """Build the /v1 app over ``data_dir``.
 
@@ -100,7 +102,9 @@ def create_app(
     ``shutdown_grace``: seconds running jobs get to finish on shutdown before they are
     put back in the queue. ``job_timeout``: a job running longer fails. Every
     ``watch_interval`` seconds a watchdog re-queues (or fails) design jobs left
-    ``processing`` with no worker on them.
+    ``processing`` with no worker on them. A client address that sends more than
+    ``auth_failure_limit`` unknown API keys in ``auth_failure_window`` seconds gets 429
+    with ``Retry-After`` for every request until the window lets it in (0: no limit).
 
     Screenshot collections run in a pool of their own: ``capture_workers`` processes
     (default 1; started with the first collection), each capture bounded by
@@ -180,6 +184,9 @@ def create_app(
         store=store,
         keyring=KeyRing(store, api_keys or ()),
         limiter=RateLimiter(rate_limit, rate_window),
+        auth_failures=RateLimiter(auth_failure_limit, auth_failure_window)
+        if auth_failure_limit
+        else None,
         base_url=base_url,
         webhook_policy=policy,
         uploads=UploadSlots(max_uploads, max_uploads_per_key),

@@ -94,14 +94,31 @@ async def require_api_key(
     request: Request,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Security(bearer_scheme)],
 ) -> str:
-    """FastAPI dependency: the caller's owner id, or a 401."""
+    """FastAPI dependency: the caller's owner id, or a 401; 429 for a client address that
+    sent too many wrong keys lately (``auth_failures``: guessing keys is throttled)."""
+    state = request.app.state.server
+    address = request.client.host if request.client else ""
+    failures = getattr(state, "auth_failures", None)
+    if failures is not None:
+        wait = failures.blocked(address)
+        if wait:
+            raise Problem(
+                429,
+                "too_many_failed_logins",
+                f"This client address sent more than {failures.limit} unknown API keys in "
+                f"{failures.window:g} s; every request from it is refused for {wait} s. "
+                "Check the key after `Bearer `, then retry after Retry-After seconds.",
+                {"Retry-After": str(wait), "Connection": "close"},
+            )
     if credentials is None or not credentials.credentials:
         raise _unauthorized(
             "Missing API key. Send the header `Authorization: Bearer <API key>` "
             "(create a key with `shotsmith keys create`)."
         )
-    owner = request.app.state.server.keyring.identify(credentials.credentials.strip())
+    owner = state.keyring.identify(credentials.credentials.strip())
     if owner is None:
+        if failures is not None:
+            failures.hit(address)
         raise _unauthorized(
             "Unknown or revoked API key. Check the key after `Bearer `, "
             "or create a new one with `shotsmith keys create`."

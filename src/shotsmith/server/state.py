@@ -38,6 +38,7 @@ class ServerState:
     keyring: KeyRing
     limiter: RateLimiter
     base_url: str | None
+    auth_failures: RateLimiter | None = None  # wrong keys per client address
     notifier: Notifier | None = None
     runner: JobRunner | None = None
     collections: CollectionRunner | None = None
