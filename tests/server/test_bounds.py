@@ -676,3 +676,17 @@ def test_wrong_keys_are_throttled_per_client_address(tmp_path):
         assert 1 <= int(r.headers["retry-after"]) <= 2
     time.sleep(2.1)
     assert client.get("/v1/design/job_x", headers=auth()).status_code == 404
+
+
+@pytest.mark.parametrize("base_url", ["https://shots.example.com", None])
+def test_redirects_are_built_from_the_base_url_not_the_host_header(tmp_path, base_url):
+    from fastapi.testclient import TestClient
+
+    from shotsmith.server.app import create_app
+
+    app = create_app(tmp_path / "data", base_url=base_url, api_keys=[KEY_A])
+    client = TestClient(app)
+    for path in ("/v1/design/job_x/", "/healthz/"):
+        r = client.get(path, headers={**auth(), "Host": "evil.example"}, follow_redirects=False)
+        assert r.status_code == 307
+        assert r.headers["location"] == (base_url or "") + path.rstrip("/")

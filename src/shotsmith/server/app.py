@@ -21,6 +21,7 @@ from fastapi import FastAPI
 from fastapi.concurrency import run_in_threadpool
 from fastapi.openapi.utils import get_openapi
 from pydantic.json_schema import models_json_schema
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import __version__
 from ..errors import InvalidOptionError
@@ -58,6 +59,35 @@ def normalise_base_url(base_url: str | None) -> str | None:
             "http://127.0.0.1:8787 or https://shots.example.com"
         )
     return base_url.rstrip("/")
+
+
+class RedirectsFromBaseUrl:
+    """ASGI middleware: a redirect (Starlette's trailing-slash one) points at the
+    configured base URL, or is relative when there is none, never at the host a
+    client's ``Host`` header names (``Host: evil.example`` made it an open redirect)."""
+
+    def __init__(self, app: ASGIApp, base_url: str | None):
+        self.app = app
+        self.base_url = base_url or ""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_rebased(message: Message) -> None:
+            if message["type"] == "http.response.start" and 300 <= message["status"] < 400:
+                headers = []
+                for name, value in message.get("headers", []):
+                    if name.lower() == b"location":
+                        target = urlsplit(value.decode("latin-1"))
+                        path = (target.path or "/") + (f"?{target.query}" if target.query else "")
+                        value = (self.base_url + path).encode("latin-1")
+                    headers.append((name, value))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_rebased)
 
 
 def create_app(
@@ -260,6 +290,7 @@ def create_app(
     app.state.server = state
     install_error_handlers(app)
     app.add_middleware(BodyTracker)
+    app.add_middleware(RedirectsFromBaseUrl, base_url=base_url)
     for router in ROUTERS:
         app.include_router(router)
     app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
