@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import functools
 import json
+import os
+import shutil
 import socket
 import sqlite3
 import struct
@@ -690,3 +692,26 @@ def test_redirects_are_built_from_the_base_url_not_the_host_header(tmp_path, bas
         r = client.get(path, headers={**auth(), "Host": "evil.example"}, follow_redirects=False)
         assert r.status_code == 307
         assert r.headers["location"] == (base_url or "") + path.rstrip("/")
+
+
+def test_delete_reports_files_it_could_not_remove(client, store, monkeypatch):
+    created = client.post("/v1/design", json=design_body(), headers=auth()).json()
+    job = wait_finished(client.get, created["job_id"])
+    assert job["status"] == "completed", job
+    unlink = os.unlink
+
+    def refuse_outputs(path, *args, **kwargs):
+        if str(path).endswith(".png") and "01_" in str(path):
+            raise PermissionError(13, "Permission denied", str(path))
+        return unlink(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "unlink", refuse_outputs)
+    r = client.delete(f"/v1/design/{job['job_id']}", headers=auth())
+    monkeypatch.undo()
+    assert r.status_code == 200, r.text
+    answer = r.json()
+    assert answer["deleted"] is True and answer["job_id"] == job["job_id"]
+    assert answer["files_not_removed"] == ["out/pocket-budget/01_overview.png (permission denied)"]
+    assert "could not be removed" in answer["message"]
+    assert client.get(f"/v1/design/{job['job_id']}", headers=auth()).status_code == 404
+    shutil.rmtree(store.job_dir(job["job_id"]))

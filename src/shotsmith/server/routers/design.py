@@ -308,6 +308,11 @@ async def get_design_job(job_id: str, owner: ApiKeyOwner, state: State) -> JSONR
     response_class=Response,
     responses={
         204: {"description": "Deleted."},
+        200: {
+            "description": "Deleted, but some of its files could not be removed from the "
+            "server's disk: `files_not_removed` names them (relative to the job), "
+            "`message` says what it means.",
+        },
         **UNAUTHORIZED,
         **NOT_FOUND,
         409: error_doc(
@@ -330,13 +335,32 @@ async def delete_design_job(job_id: str, owner: ApiKeyOwner, state: State) -> Re
             f"No design job {job_id[:80]!r} for this API key. Use the job_id that "
             "POST /v1/design returned with the same key.",
         )
-    if outcome == "processing":
+    status, not_removed = outcome
+    if status == "processing":
         raise Problem(
             409,
             "job_in_progress",
             f"Design job {job_id} is being designed right now; delete it once it is "
             "completed or failed.",
             {"Retry-After": "10"},
+        )
+    if not_removed:
+        log.warning(
+            "job %s deleted by its owner, but %d file(s) could not be removed: %s",
+            job_id,
+            len(not_removed),
+            ", ".join(not_removed[:20]),
+        )
+        return JSONResponse(
+            {
+                "job_id": job_id,
+                "deleted": True,
+                "files_not_removed": not_removed,
+                "message": f"The job is deleted (its URLs answer 404), but {len(not_removed)} "
+                "of its files could not be removed from the server's disk; this is a problem "
+                "on the server's side, and it has been logged for the operator.",
+            },
+            status_code=200,
         )
     log.info("job %s deleted by its owner", job_id)
     return Response(status_code=204)

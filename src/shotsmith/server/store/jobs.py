@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import shutil
 from collections.abc import Callable
+from errno import ENOTEMPTY
+from pathlib import Path
 from typing import Any
 
 from .base import StoreBase
@@ -52,9 +54,10 @@ class JobStore(StoreBase):
 
     def delete_job(
         self, job_id: str, owner: str, held: Callable[[str, str | None], bool] | None = None
-    ) -> str | None:
-        """Remove a job of ``owner`` (row, files, idempotency keys): ``"deleted"``;
-        ``"processing"`` if a worker has it (not removed); None if there is no such job.
+    ) -> tuple[str, list[str]] | None:
+        """Remove a job of ``owner`` (row, files, idempotency keys): ``("deleted", files
+        that could not be removed)``; ``("processing", [])`` if a worker has it (not
+        removed); None if there is no such job.
         ``held(job_id, started_at)`` says whether a worker really has a processing job
         (None: assume it does); one nobody holds (stuck) is deleted like a finished one."""
         with self._transaction() as conn:
@@ -67,8 +70,27 @@ class JobStore(StoreBase):
                 return "processing"
             conn.execute("DELETE FROM design_jobs WHERE job_id = ?", (job_id,))
             conn.execute("DELETE FROM idempotency_keys WHERE resource = ?", (job_id,))
-        shutil.rmtree(self.job_dir(job_id), ignore_errors=True)
-        return "deleted"
+        return "deleted", self.remove_tree(self.job_dir(job_id))
+
+    def remove_tree(self, folder: Path) -> list[str]:
+        """Remove ``folder`` and everything in it; what could not be removed, as
+        ``"inputs/01.png (permission denied)"`` relative to ``folder`` (empty: all gone)."""
+        failed: list[str] = []
+
+        def note(_function: Any, path: str, exc_info: Any) -> None:
+            exc = exc_info[1]
+            if isinstance(exc, FileNotFoundError) or getattr(exc, "errno", None) == ENOTEMPTY:
+                return  # gone already / a folder left because of a file named on its own
+            try:
+                name = str(Path(path).relative_to(folder))
+            except ValueError:
+                name = Path(path).name
+            reason = (getattr(exc, "strerror", None) or type(exc).__name__).lower()
+            failed.append(f"{name} ({reason})")
+
+        if folder.exists():
+            shutil.rmtree(folder, onerror=note)
+        return failed
 
     def claim_next(self) -> Job | None:
         """Atomically move the oldest queued job to processing; None when none is queued."""
