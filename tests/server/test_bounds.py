@@ -4,6 +4,7 @@ bounded uploads."""
 
 from __future__ import annotations
 
+import errno
 import functools
 import json
 import os
@@ -715,3 +716,32 @@ def test_delete_reports_files_it_could_not_remove(client, store, monkeypatch):
     assert "could not be removed" in answer["message"]
     assert client.get(f"/v1/design/{job['job_id']}", headers=auth()).status_code == 404
     shutil.rmtree(store.job_dir(job["job_id"]))
+
+
+@pytest.mark.parametrize(
+    "cause, says",
+    [
+        (OSError(errno.ENOSPC, "No space left on device"), "no space left on device"),
+        (sqlite3.OperationalError("database or disk is full"), "database or disk is full"),
+    ],
+)
+def test_storage_behind_another_error_is_named_not_internal(tmp_path, monkeypatch, cause, says):
+    import shotsmith.pipeline
+    from shotsmith.server.jobs import run_design
+
+    def design(*args, **kwargs):
+        try:
+            raise cause
+        except Exception as exc:
+            raise RuntimeError("writing the render table failed") from exc
+
+    monkeypatch.setattr(shotsmith.pipeline, "design", design)
+    kind, message = run_design(
+        str(tmp_path), ["inputs/01.png"], "P", {"screens": ["a"], "devices": []}, {}
+    )
+    assert kind == "error" and message.startswith("storage unavailable"), message
+    assert says in message and "internal error" not in message
+    monkeypatch.setattr(shotsmith.pipeline, "design", lambda *a, **k: 1 / 0)
+    assert run_design(str(tmp_path), [], "P", {"screens": [], "devices": []}, {})[1].startswith(
+        "internal error while designing (ZeroDivisionError"
+    )

@@ -31,6 +31,7 @@ runs design jobs with it, :class:`~.collections.CollectionRunner` screenshot col
 
 from __future__ import annotations
 
+import errno
 import logging
 import multiprocessing
 import os
@@ -38,6 +39,7 @@ import queue
 import re
 import shutil
 import signal
+import sqlite3
 import threading
 import time
 import traceback
@@ -161,6 +163,9 @@ def run_design(
         return "error", storage_message(exc, "this job's screenshots")
     except Exception as exc:  # a bug: keep the job's error readable, log the traceback
         traceback.print_exc()
+        cause = storage_cause(exc)
+        if cause is not None:  # storage trouble behind another error: name it
+            return "error", storage_message(cause, "this job's screenshots")
         return "error", _scrub(
             f"internal error while designing ({type(exc).__name__}: {exc})", job_dir
         )
@@ -182,6 +187,31 @@ def scrub_paths(message: str, *roots: str | os.PathLike[str]) -> str:
         text = str(Path(root))
         message = message.replace(text + os.sep, "").replace(text, ".")
     return _ABSOLUTE_PATH.sub(lambda m: m.group(1), message)
+
+
+#: errno values that mean the server's storage, not the request, is the problem.
+STORAGE_ERRNOS = frozenset(
+    {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM, errno.EIO}
+    | {errno.EMFILE, errno.ENFILE, errno.ENOMEM}
+)
+
+
+def storage_cause(exc: BaseException) -> OSError | None:
+    """The storage error behind ``exc`` (itself, or in its ``__cause__``/``__context__``
+    chain): an ``OSError`` with a storage errno (disk full, read-only, permission...), or
+    a ``sqlite3`` error about the disk or a lock, as an ``OSError`` that names it."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, OSError) and current.errno in STORAGE_ERRNOS:
+            return current
+        if isinstance(current, sqlite3.OperationalError):
+            text = str(current)
+            if any(word in text for word in ("disk", "locked", "readonly", "unable to open")):
+                return OSError(errno.EIO, f"database: {text}")
+        current = current.__cause__ or current.__context__
+    return None
 
 
 def storage_message(exc: OSError, what: str) -> str:
@@ -574,7 +604,15 @@ class JobRunner(PoolRunner):
             self._interrupted(job, exc)
             return
         except Exception as exc:  # pragma: no cover - run_design returns, it does not raise
-            kind, value = "error", f"internal error while designing ({type(exc).__name__})"
+            cause = storage_cause(exc)
+            kind, value = (
+                "error",
+                (
+                    storage_message(cause, "this job's screenshots")
+                    if cause is not None
+                    else f"internal error while designing ({type(exc).__name__})"
+                ),
+            )
         if kind == "ok":
             outputs = [self.store.relative(p) for p in value]
             if not outputs:
