@@ -230,7 +230,7 @@ class _ChunkInflater:
     """Inflates the compressed part of one zTXt, iTXt or iCCP chunk as it arrives, in
     bounded steps, to count what it inflates to (the text itself is not kept)."""
 
-    _HEAD_LIMIT = 64 << 10  # keyword, language tag and translated keyword (iTXt)
+    HEAD_LIMIT = 64 << 10  # keyword, language tag and translated keyword (iTXt)
 
     def __init__(self, kind: bytes):
         self.kind = kind
@@ -487,7 +487,7 @@ class PngVerifier:
             chunk.head += data
             start = chunk.data_start()
             if start is None:
-                if len(chunk.head) > chunk._HEAD_LIMIT:
+                if len(chunk.head) > chunk.HEAD_LIMIT:
                     chunk.skip = True
                 return
             data, chunk.head = bytes(chunk.head[start:]), bytearray()
