@@ -67,7 +67,7 @@ class JobStore(StoreBase):
             if row is None or row["owner"] != owner:
                 return None
             if row["status"] == "processing" and (held is None or held(job_id, row["started_at"])):
-                return "processing"
+                return "processing", []
             conn.execute("DELETE FROM design_jobs WHERE job_id = ?", (job_id,))
             conn.execute("DELETE FROM idempotency_keys WHERE resource = ?", (job_id,))
         return "deleted", self.remove_tree(self.job_dir(job_id))
