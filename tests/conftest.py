@@ -77,6 +77,7 @@ FILE_MARKERS: dict[str, tuple[str, ...]] = {
     "server/test_collections.py": ("live_server",),
     "server/test_retention.py": ("live_server",),
     "server/test_webhook_safety.py": ("live_server",),
+    "server/test_bounds.py": ("live_server",),
     "server/test_schemathesis.py": ("slow",),  # generated requests, hundreds of them
 }
 

@@ -24,10 +24,11 @@ from __future__ import annotations
 import os
 import struct
 import threading
+import time
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 import numpy as np
 from PIL import Image
@@ -210,20 +211,80 @@ ADAM7 = (
 )  # (x0, y0, dx, dy) of the seven interlace passes
 
 
+#: Raw (inflated) image data a PNG's header may promise: a screenshot of the largest
+#: phone at 16-bit RGBA is ~60 MiB; more is refused from the IHDR, before inflating a byte.
+MAX_IMAGE_DATA = 256 << 20
+#: Inflated image data past the last row tolerated (decoders ignore it; more is a bomb).
+IMAGE_DATA_SLACK = 64 << 10
+#: What one compressed text or ICC profile chunk (zTXt, iTXt, iCCP) may inflate to, and
+#: all of them together: Pillow's own limits (``PngImagePlugin.MAX_TEXT_CHUNK``,
+#: ``MAX_TEXT_MEMORY``), so what passes here Pillow decodes.
+MAX_CHUNK_INFLATED = 1 << 20
+MAX_CHUNKS_INFLATED = 64 << 20
+#: Seconds of inflating one PNG may take in all (a real screenshot needs well under one).
+INFLATE_BUDGET = 10.0
+_COMPRESSED_CHUNKS = (b"zTXt", b"iTXt", b"iCCP")
+
+
+class _ChunkInflater:
+    """Inflates the compressed part of one zTXt, iTXt or iCCP chunk as it arrives, in
+    bounded steps, to count what it inflates to (the text itself is not kept)."""
+
+    HEAD_LIMIT = 64 << 10  # keyword, language tag and translated keyword (iTXt)
+
+    def __init__(self, kind: bytes):
+        self.kind = kind
+        self.head = bytearray()
+        self.inflater: Any = None
+        self.skip = False  # not compressed, an unknown method, or corrupt: not counted
+        self.size = 0
+
+    def data_start(self) -> int | None:
+        """Where the compressed bytes start in ``head``; None while unknown."""
+        head = self.head
+        keyword_end = head.find(b"\0")
+        if keyword_end == -1:
+            return None
+        if self.kind != b"iTXt":  # keyword \0 method data
+            if len(head) < keyword_end + 2:
+                return None
+            self.skip = head[keyword_end + 1] != 0
+            return keyword_end + 2
+        if len(head) < keyword_end + 3:  # keyword \0 flag method language \0 translated \0
+            return None
+        self.skip = head[keyword_end + 1] != 1 or head[keyword_end + 2] != 0
+        language_end = head.find(b"\0", keyword_end + 3)
+        if language_end == -1:
+            return None
+        translated_end = head.find(b"\0", language_end + 1)
+        return None if translated_end == -1 else translated_end + 1
+
+
 class PngVerifier:
-    """Checks a PNG stream fed in pieces of any size, in constant memory.
+    """Checks a PNG stream fed in pieces of any size, in constant memory and bounded time.
 
     It checks what decoding would: the signature and IHDR (the reader's own checks and
     limits, :func:`shotsmith.io._png_header`), a valid colour type and bit depth, every
     chunk's CRC, a PLTE for palette images, image data that inflates to exactly the rows
     the header promises (each with a valid filter type) and an IEND. ``feed`` and
     ``close`` raise :class:`~shotsmith.errors.InputImageError` naming ``name``.
+
+    Decompression bombs cost next to nothing: the inflated size is decided from the IHDR
+    (width x height x bytes per pixel, at most :data:`MAX_IMAGE_DATA`) before a byte is
+    inflated; inflating stops as soon as the data passes the rows the header promises;
+    compressed text and ICC profile chunks may inflate to :data:`MAX_CHUNK_INFLATED`
+    each; all inflating together may take ``inflate_budget`` seconds.
     """
 
     _INFLATE_STEP = 1 << 20  # bytes inflated per step: bounded memory for any ratio
 
-    def __init__(self, name: str = "image"):
+    def __init__(self, name: str = "image", inflate_budget: float = INFLATE_BUDGET):
         self.name = name
+        self.inflate_budget = inflate_budget
+        self._inflate_time = 0.0
+        self._extra = 0  # inflated image data past the last row
+        self._text: _ChunkInflater | None = None
+        self._text_total = 0
         self.size = 0
         self.header: PngHeader | None = None
         self._pending = b""  # bytes of a signature or chunk header not yet complete
@@ -313,6 +374,7 @@ class PngVerifier:
         self._chunk, self._left = kind, length
         self._crc = zlib.crc32(kind)
         self._small = bytearray()
+        self._text = _ChunkInflater(kind) if kind in _COMPRESSED_CHUNKS else None
         if length == 0:
             return self._finish_data(view)
         return view
@@ -324,6 +386,8 @@ class PngVerifier:
             self._crc = zlib.crc32(piece, self._crc)
             if self._chunk == b"IDAT":
                 self._inflate(bytes(piece))
+            elif self._text is not None:
+                self._inflate_chunk(self._text, bytes(piece))
             elif self._chunk in (b"IHDR", b"PLTE"):
                 if len(self._small) + len(piece) > 4096:
                     raise self._fail(f"corrupt PNG ({self._chunk.decode()} chunk too long)")
@@ -373,6 +437,14 @@ class PngVerifier:
             raise self._fail("corrupt PNG (unknown compression, filter or interlace method)")
         self.header = PngHeader(width, height, depth, colour, interlace == 1, False)
         bits = samples * depth
+        raw = height * (1 + (width * bits + 7) // 8)  # interlacing adds a little
+        if raw > MAX_IMAGE_DATA:
+            raise InputImageError(
+                f"{self.name}: its {width}x{height} pixels at {bits} bits each would "
+                f"decompress to {raw / 2**20:.0f} MiB, more than the "
+                f"{MAX_IMAGE_DATA >> 20} MiB a screenshot may take. Export it at 8 bits per "
+                "channel or at a smaller size."
+            )
         passes = ADAM7 if interlace else ((0, 0, 1, 1),)
         for x0, y0, dx, dy in passes:
             columns = (width - x0 + dx - 1) // dx if width > x0 else 0
@@ -383,11 +455,13 @@ class PngVerifier:
 
     # --- the image data -------------------------------------------------------------------
     def _inflate(self, data: bytes) -> None:
-        """Inflate in bounded steps, checking rows; data past the image is ignored, as
-        decoders do."""
+        """Inflate in bounded steps, checking rows; a little data past the image is
+        ignored, as decoders do; more is refused (a decompression bomb)."""
         try:
             while not self._inflater.eof:
+                started = time.monotonic()
                 out = self._inflater.decompress(data, self._INFLATE_STEP)
+                self._spent(started)
                 self._check_rows(out)
                 data = self._inflater.unconsumed_tail
                 if not out and not data:
@@ -395,11 +469,63 @@ class PngVerifier:
         except zlib.error as exc:
             raise self._fail(f"corrupt PNG (image data: {exc})") from None
 
+    def _spent(self, started: float) -> None:
+        self._inflate_time += time.monotonic() - started
+        if self._inflate_time > self.inflate_budget:
+            raise InputImageError(
+                f"{self.name}: decompressing this PNG takes longer than the "
+                f"{self.inflate_budget:g} s a screenshot may take; it is not a plain "
+                "screenshot. Re-export the screenshot."
+            )
+
+    def _inflate_chunk(self, chunk: _ChunkInflater, data: bytes) -> None:
+        """Count what a zTXt/iTXt/iCCP chunk inflates to, in bounded steps; refuse it past
+        :data:`MAX_CHUNK_INFLATED` (all of them past :data:`MAX_CHUNKS_INFLATED`)."""
+        if chunk.skip:
+            return
+        if chunk.inflater is None:
+            chunk.head += data
+            start = chunk.data_start()
+            if start is None:
+                if len(chunk.head) > chunk.HEAD_LIMIT:
+                    chunk.skip = True
+                return
+            data, chunk.head = bytes(chunk.head[start:]), bytearray()
+            if chunk.skip:
+                return
+            chunk.inflater = zlib.decompressobj()
+        kind = chunk.kind.decode("latin-1")
+        try:
+            while data and not chunk.inflater.eof:
+                started = time.monotonic()
+                out = chunk.inflater.decompress(data, self._INFLATE_STEP)
+                self._spent(started)
+                chunk.size += len(out)
+                self._text_total += len(out)
+                if chunk.size > MAX_CHUNK_INFLATED:
+                    raise InputImageError(
+                        f"{self.name}: its {kind} chunk decompresses to more than "
+                        f"{MAX_CHUNK_INFLATED >> 20} MiB, more than a PNG's text or colour "
+                        "profile may take. Re-export the screenshot without that metadata."
+                    )
+                if self._text_total > MAX_CHUNKS_INFLATED:
+                    raise InputImageError(
+                        f"{self.name}: its text and colour profile chunks decompress to more "
+                        f"than {MAX_CHUNKS_INFLATED >> 20} MiB together. Re-export the "
+                        "screenshot without that metadata."
+                    )
+                data = chunk.inflater.unconsumed_tail
+                if not out:
+                    return
+        except zlib.error:
+            chunk.skip = True  # a decoder ignores a corrupt text chunk: so do we
+
     def _check_rows(self, out: bytes) -> None:
         pos, total = 0, len(out)
         while pos < total:
             if self._row >= len(self._rows):
-                return  # more data than the image needs: ignored, as decoders do
+                self._too_much_data(total - pos)
+                return
             if self._row_left == self._rows[self._row] and out[pos] > 4:
                 raise self._fail(
                     f"corrupt PNG (unknown filter type {out[pos]} in row {self._row + 1})"
@@ -411,6 +537,19 @@ class PngVerifier:
                 self._row += 1
                 if self._row < len(self._rows):
                     self._row_left = self._rows[self._row]
+
+    def _too_much_data(self, size: int) -> None:
+        """``size`` more bytes inflated past the last row: ignored, as decoders do, up to
+        :data:`IMAGE_DATA_SLACK`; past that the file is a decompression bomb."""
+        self._extra += size
+        if self._extra > IMAGE_DATA_SLACK:
+            header = self.header
+            assert header is not None
+            raise InputImageError(
+                f"{self.name}: its image data decompresses to more than the "
+                f"{sum(self._rows):,} bytes its header's {header.width}x{header.height} "
+                "pixels need (a decompression bomb). Re-export the screenshot."
+            )
 
     def _end_image_data(self) -> None:
         if b"IDAT" not in self._seen:

@@ -121,6 +121,7 @@ def test_live_collection_of_a_web_app(tmp_path, webapp, live_servers):
         "en-US",
         "--url",
         webapp.url,
+        "--allow-private",
         "--bundle-id",
         "com.example.pb",
     )
@@ -187,7 +188,7 @@ def test_live_restart_after_kill_9_mid_capture(tmp_path, live_servers):
     web = serve_folder(SAMPLES / "webapps" / "pocket-budget")
     try:
         data_dir = tmp_path / "data"
-        add_project(data_dir, "pb", "--name", "Pocket Budget", "--url", web.url)
+        add_project(data_dir, "pb", "--name", "Pocket Budget", "--url", web.url, "--allow-private")
         a = LiveServer(data_dir, workers=1, extra=("--no-ocr",))
         live_servers.append(a)
         created = a.http.post("/v1/projects/pb/screenshots", headers=auth()).json()

@@ -64,6 +64,7 @@ def live(tmp_path_factory):
         "Web",
         "--url",
         "http://127.0.0.1:9/",
+        "--allow-private",
     )
     assert added.returncode == 0, added.stderr
     server = LiveServer(data_dir, keys=",".join(KEYS), extra=("--no-ocr",))

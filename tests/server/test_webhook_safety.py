@@ -106,7 +106,9 @@ def test_every_spelling_is_read_as_the_address_it_reaches():
         assert socket.inet_aton(host) == loopback.packed  # the libc reading agrees
     assert literal_address("example.com") is None
     assert literal_address("cafe.be") is None
-    assert address_refusal(ipaddress.ip_address("::ffff:10.1.2.3")) == "a private address"
+    assert address_refusal(ipaddress.ip_address("::ffff:10.1.2.3")) == (
+        "a private address (it carries 10.1.2.3)"
+    )
     assert address_refusal(ipaddress.ip_address("93.184.216.34")) is None
 
 

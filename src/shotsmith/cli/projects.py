@@ -18,6 +18,7 @@ from ..errors import NotFoundError
 from ..server.projects import check_project
 from . import options
 from .output import print_lines
+from .serve import env_flag
 
 HELP = "manage the projects of a server's data dir"
 DESCRIPTION = (
@@ -59,6 +60,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=6,
         help="screenshots per device a collection captures (1-10, default 6)",
     )
+    a.add_argument(
+        "--allow-private",
+        action="store_true",
+        default=None,
+        help="let --url point at loopback, private or link-local addresses (local "
+        "development and tests only; also SHOTSMITH_CAPTURE_ALLOW_PRIVATE=1)",
+    )
     a.set_defaults(action=_add)
 
     ls = actions.add_parser("list", help="list projects")
@@ -87,6 +95,7 @@ def _add(args: argparse.Namespace) -> int:
         args.source_dir,
         args.bundle_id,
         args.max_screens,
+        allow_private=bool(args.allow_private or env_flag("SHOTSMITH_CAPTURE_ALLOW_PRIVATE")),
     )
     with Store(args.data_dir) as store:
         project = store.add_project(**fields)

@@ -83,6 +83,26 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "Retry-After (default 4)",
     )
     p.add_argument(
+        "--max-uploads-per-key",
+        type=int,
+        default=None,
+        help="of those, how many one API key may send at once; more get 429 with "
+        "Retry-After (default half of --max-uploads)",
+    )
+    p.add_argument(
+        "--body-timeout",
+        type=float,
+        default=600.0,
+        help="seconds a whole request body may take to arrive (default 600)",
+    )
+    p.add_argument(
+        "--min-body-rate",
+        type=float,
+        default=1024.0,
+        help="bytes per second a request body must average after its first 5 s; slower "
+        "clients get 408 and are disconnected (default 1024; 0: no minimum)",
+    )
+    p.add_argument(
         "--header-timeout",
         type=float,
         default=15.0,
@@ -136,6 +156,14 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidOptionError("--retention-days must be 0 (keep forever) or more.")
     if args.max_uploads < 1:
         raise InvalidOptionError("--max-uploads must be at least 1.")
+    if args.max_uploads_per_key is not None and not (
+        1 <= args.max_uploads_per_key <= args.max_uploads
+    ):
+        raise InvalidOptionError("--max-uploads-per-key must be from 1 to --max-uploads.")
+    if not 0 < args.body_timeout <= 86400:
+        raise InvalidOptionError("--body-timeout must be more than 0 and at most 86400 seconds.")
+    if args.min_body_rate < 0:
+        raise InvalidOptionError("--min-body-rate must be 0 (no minimum) or more bytes/s.")
     if not 0 < args.header_timeout <= 300:
         raise InvalidOptionError("--header-timeout must be more than 0 and at most 300 seconds.")
     allow_private = args.webhook_allow_private or env_flag("SHOTSMITH_WEBHOOK_ALLOW_PRIVATE")
@@ -156,6 +184,9 @@ def run(args: argparse.Namespace) -> int:
         server_address=(args.host, args.port),
         retention_days=args.retention_days,
         max_uploads=args.max_uploads,
+        max_uploads_per_key=args.max_uploads_per_key,
+        body_timeout=args.body_timeout,
+        min_body_rate=args.min_body_rate,
     )
     app.state.server.lock_data_dir()  # fail here, cleanly, if another server has the dir
     print(

@@ -21,6 +21,7 @@ from fastapi import FastAPI
 from fastapi.concurrency import run_in_threadpool
 from fastapi.openapi.utils import get_openapi
 from pydantic.json_schema import models_json_schema
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import __version__
 from ..errors import InvalidOptionError
@@ -30,12 +31,19 @@ from .errors import ErrorBody, install_error_handlers
 from .jobs import JobRunner, default_workers
 from .limits import MAX_BODY_BYTES, MAX_IMAGE_BYTES
 from .models import CollectionCreate, DesignJobCreate
-from .ratelimit import DEFAULT_LIMIT, DEFAULT_WINDOW, RateLimiter
+from .ratelimit import AUTH_FAILURE_LIMIT, DEFAULT_LIMIT, DEFAULT_WINDOW, RateLimiter
 from .retention import DEFAULT_DAYS, RetentionSweeper
 from .routers import ROUTERS
 from .state import ServerState
 from .store import Store
-from .uploads import BodyTracker, UploadSlots
+from .uploads import (
+    BODY_IDLE_TIMEOUT,
+    BODY_TIMEOUT,
+    MIN_BODY_RATE,
+    BodyDeadlines,
+    BodyTracker,
+    UploadSlots,
+)
 from .webhooks import DEFAULT_TIMEOUT, MAX_TIMEOUT, Notifier, Resolver, WebhookPolicy
 
 log = logging.getLogger("shotsmith.server")
@@ -51,6 +59,35 @@ def normalise_base_url(base_url: str | None) -> str | None:
             "http://127.0.0.1:8787 or https://shots.example.com"
         )
     return base_url.rstrip("/")
+
+
+class RedirectsFromBaseUrl:
+    """ASGI middleware: a redirect (Starlette's trailing-slash one) points at the
+    configured base URL, or is relative when there is none, never at the host a
+    client's ``Host`` header names (``Host: evil.example`` made it an open redirect)."""
+
+    def __init__(self, app: ASGIApp, base_url: str | None):
+        self.app = app
+        self.base_url = base_url or ""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_rebased(message: Message) -> None:
+            if message["type"] == "http.response.start" and 300 <= message["status"] < 400:
+                headers = []
+                for name, value in message.get("headers", []):
+                    if name.lower() == b"location":
+                        target = urlsplit(value.decode("latin-1"))
+                        path = (target.path or "/") + (f"?{target.query}" if target.query else "")
+                        value = (self.base_url + path).encode("latin-1")
+                    headers.append((name, value))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_rebased)
 
 
 def create_app(
@@ -76,6 +113,13 @@ def create_app(
     server_address: tuple[str, int] | None = None,
     retention_days: float = DEFAULT_DAYS,
     max_uploads: int = 4,
+    max_uploads_per_key: int | None = None,
+    body_timeout: float = BODY_TIMEOUT,
+    min_body_rate: float = MIN_BODY_RATE,
+    body_idle_timeout: float = BODY_IDLE_TIMEOUT,
+    watch_interval: float = 30.0,
+    auth_failure_limit: int = AUTH_FAILURE_LIMIT,
+    auth_failure_window: float = DEFAULT_WINDOW,
 ) -> FastAPI:
     """Build the /v1 app over ``data_dir``.
 
@@ -86,7 +130,11 @@ def create_app(
     extra keyword arguments for :func:`shotsmith.design` (e.g. ``{"ocr": False}``).
     ``rate_limit``/``rate_window``: design jobs a key may create per window (10 per 60 s).
     ``shutdown_grace``: seconds running jobs get to finish on shutdown before they are
-    put back in the queue. ``job_timeout``: a job running longer fails.
+    put back in the queue. ``job_timeout``: a job running longer fails. Every
+    ``watch_interval`` seconds a watchdog re-queues (or fails) design jobs left
+    ``processing`` with no worker on them. A client address that sends more than
+    ``auth_failure_limit`` unknown API keys in ``auth_failure_window`` seconds gets 429
+    with ``Retry-After`` for every request until the window lets it in (0: no limit).
 
     Screenshot collections run in a pool of their own: ``capture_workers`` processes
     (default 1; started with the first collection), each capture bounded by
@@ -100,7 +148,11 @@ def create_app(
 
     ``retention_days``: finished jobs and collections are deleted that long after they
     finished (0: kept forever). ``max_uploads``: large request bodies received at once
-    (more get 503 with ``Retry-After``).
+    (more get 503 with ``Retry-After``), ``max_uploads_per_key`` of them for one API key
+    (default half of ``max_uploads``; more get 429). A request body must arrive within
+    ``body_timeout`` seconds, without a pause of ``body_idle_timeout`` seconds, at
+    ``min_body_rate`` bytes per second on average (0: no minimum) once 5 s have passed
+    (:class:`.uploads.BodyDeadlines`).
     """
     store = Store(data_dir)
 
@@ -114,6 +166,12 @@ def create_app(
         raise InvalidOptionError("retention_days must be 0 (keep forever) or more.")
     if max_uploads < 1:
         raise InvalidOptionError("max_uploads must be at least 1.")
+    if max_uploads_per_key is not None and not 1 <= max_uploads_per_key <= max_uploads:
+        raise InvalidOptionError("max_uploads_per_key must be from 1 to max_uploads.")
+    if not (body_timeout > 0 and body_idle_timeout > 0 and min_body_rate >= 0):
+        raise InvalidOptionError(
+            "body_timeout and body_idle_timeout must be more than 0 s, min_body_rate 0 or more."
+        )
     base_url = normalise_base_url(base_url)
     own: list[tuple[str, int]] = []
     if server_address is not None:
@@ -139,6 +197,7 @@ def create_app(
             max_attempts=max_attempts,
             grace=shutdown_grace,
             job_timeout=job_timeout,
+            watch_interval=watch_interval,
         )
         collections = CollectionRunner(
             store,
@@ -155,9 +214,15 @@ def create_app(
         store=store,
         keyring=KeyRing(store, api_keys or ()),
         limiter=RateLimiter(rate_limit, rate_window),
+        auth_failures=RateLimiter(auth_failure_limit, auth_failure_window)
+        if auth_failure_limit
+        else None,
         base_url=base_url,
         webhook_policy=policy,
-        uploads=UploadSlots(max_uploads),
+        uploads=UploadSlots(max_uploads, max_uploads_per_key),
+        body_deadlines=BodyDeadlines(
+            idle=body_idle_timeout, total=body_timeout, min_rate=min_body_rate
+        ),
         retention=RetentionSweeper(store, retention_days),
         max_body_bytes=max_body_bytes,
         max_image_bytes=max_image_bytes,
@@ -225,6 +290,7 @@ def create_app(
     app.state.server = state
     install_error_handlers(app)
     app.add_middleware(BodyTracker)
+    app.add_middleware(RedirectsFromBaseUrl, base_url=base_url)
     for router in ROUTERS:
         app.include_router(router)
     app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]

@@ -31,7 +31,7 @@ from typing import Any
 from urllib.parse import quote
 
 from ..io import slugify
-from .jobs import NO_OUTPUT, PoolRunner, scrub_paths, storage_message
+from .jobs import NO_OUTPUT, PoolRunner, scrub_paths, storage_cause, storage_message
 from .store import Collection, Project, Store
 
 log = logging.getLogger("shotsmith.server")
@@ -94,6 +94,9 @@ def run_capture(collection_dir: str, params: dict[str, Any], timeout_s: float) -
         return "error", "the server ran out of memory while capturing this collection"
     except Exception as exc:  # a bug or a browser crash: readable error, traceback in the log
         traceback.print_exc()
+        cause = storage_cause(exc)
+        if cause is not None:  # writing the captures: disk full, not writable
+            return "error", storage_message(cause, "this collection's captures")
         return "error", _scrub(
             f"internal error while capturing ({type(exc).__name__}: {exc})", collection_dir, params
         )
@@ -165,6 +168,9 @@ def run_collection_design(
         return "error", storage_message(exc, "this collection's screenshots")
     except Exception as exc:
         traceback.print_exc()
+        cause = storage_cause(exc)
+        if cause is not None:
+            return "error", storage_message(cause, "this collection's screenshots")
         return "error", _scrub(
             f"internal error while designing ({type(exc).__name__}: {exc})", collection_dir, params
         )

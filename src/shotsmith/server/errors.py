@@ -87,6 +87,12 @@ TOO_LARGE = {
         "The body is larger than the server accepts, or an image decodes to more than 10 MiB."
     )
 }
+UNSUPPORTED_MEDIA = {
+    415: error_doc(
+        "The body is not sent as JSON (`unsupported_media_type`): send "
+        "`Content-Type: application/json`."
+    )
+}
 INVALID = {
     422: error_doc(
         "A field is missing, has the wrong type or an unsupported value, "
@@ -142,12 +148,21 @@ def allowed_methods(request: Request) -> list[str]:
     return allowed
 
 
-async def _drain(request: Request) -> None:
-    from .uploads import drain_unread
+CLOSE = {"Connection": "close"}
 
+
+async def _drain(request: Request, status: int, code: str) -> dict[str, str]:
+    """Before an error answer: either ``Connection: close`` and the body left unread (see
+    :func:`.uploads.refused_unread`), or the rest of a body read half-way read, so that a
+    client still sending it sees the answer. The headers to add."""
+    from .uploads import drain_unread, refused_unread
+
+    if refused_unread(request, status, code):
+        return dict(CLOSE)
     state = getattr(request.app.state, "server", None)
     if state is not None:
         await drain_unread(request, state.drain_limit(request))
+    return {}
 
 
 _SERVER_PATH = re.compile(r"(?<![\w:/])/(?:[\w.@+-]+/)+([\w.@+-]+)")
@@ -218,8 +233,8 @@ def status_for(exc: lib.ShotsmithError) -> tuple[int, str]:
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(lib.ShotsmithError)
     async def _library(request: Request, exc: lib.ShotsmithError) -> JSONResponse:
-        await _drain(request)
         status, code = status_for(exc)
+        close = await _drain(request, status, code)
         if status >= 500:
             log.error(
                 "%s on %s %s: %s",
@@ -229,19 +244,18 @@ def install_error_handlers(app: FastAPI) -> None:
                 exc,
             )
         message = _SERVER_PATH.sub(_last_part, str(exc))
-        return error_response(status, code, message, HEADERS_OF.get(code))
+        return error_response(status, code, message, {**HEADERS_OF.get(code, {}), **close})
 
     @app.exception_handler(Problem)
     async def _problem(request: Request, exc: Problem) -> JSONResponse:
-        if exc.code != "body_too_large":  # a body over the limit is not read any further
-            await _drain(request)
-        return problem_response(exc)
+        close = await _drain(request, exc.status, exc.code)
+        return error_response(exc.status, exc.code, exc.message, {**exc.headers, **close})
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        await _drain(request)
         code = _STATUS_CODES.get(exc.status_code, f"http_{exc.status_code}")
         headers = dict(getattr(exc, "headers", None) or {})
+        headers.update(await _drain(request, exc.status_code, code))
         if exc.status_code == 404:
             message = (
                 f"No route {request.method} {request.url.path}. "
@@ -260,7 +274,7 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:
-        await _drain(request)
+        close = await _drain(request, 422, "invalid_request")
         errors = exc.errors()
         first = errors[0] if errors else {}
         where = ".".join(str(p) for p in first.get("loc", ()) if p not in ("body",))
@@ -269,19 +283,21 @@ def install_error_handlers(app: FastAPI) -> None:
             if where
             else str(first.get("msg", "invalid request"))
         )
-        return error_response(422, "invalid_request", message + ".")
+        return error_response(422, "invalid_request", message + ".", close or None)
 
     @app.exception_handler(sqlite3.Error)
     async def _database(request: Request, exc: sqlite3.Error) -> JSONResponse:
         log.error("database error on %s %s: %s", request.method, redact_path(request.url.path), exc)
-        await _drain(request)
-        return problem_response(storage_problem(exc))
+        problem = storage_problem(exc)
+        problem.headers.update(await _drain(request, problem.status, problem.code))
+        return problem_response(problem)
 
     @app.exception_handler(OSError)
     async def _storage(request: Request, exc: OSError) -> JSONResponse:
         log.error("storage error on %s %s: %s", request.method, redact_path(request.url.path), exc)
-        await _drain(request)
-        return problem_response(storage_problem(exc))
+        problem = storage_problem(exc)
+        problem.headers.update(await _drain(request, problem.status, problem.code))
+        return problem_response(problem)
 
     @app.exception_handler(Exception)
     async def _internal(request: Request, exc: Exception) -> JSONResponse:  # pragma: no cover

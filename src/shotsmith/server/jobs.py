@@ -15,6 +15,11 @@ Reliability rules:
   the jobs it held are re-queued (or failed after ``max_attempts``);
 * a job running longer than ``job_timeout`` fails; its worker is ended with the pool
   (jobs running beside it go back to the queue, without counting an attempt);
+* an outcome that cannot be recorded (database locked, disk full) is recorded again
+  every 2 s until it is; a watchdog (every ``watch_interval`` seconds) returns a job the
+  database says is ``processing`` but no worker of this server has (a claim whose
+  submission failed, an outcome lost) to the queue, or fails it with a reason after
+  ``max_attempts``; such a stuck job can also be deleted;
 * graceful stop: no new claims, jobs under way get ``grace`` seconds to finish,
   the rest are put back to ``queued`` for the next start, then workers are ended;
 * worker processes exit by themselves if the server process disappears (SIGKILL).
@@ -26,6 +31,7 @@ runs design jobs with it, :class:`~.collections.CollectionRunner` screenshot col
 
 from __future__ import annotations
 
+import errno
 import logging
 import multiprocessing
 import os
@@ -33,6 +39,7 @@ import queue
 import re
 import shutil
 import signal
+import sqlite3
 import threading
 import time
 import traceback
@@ -40,6 +47,7 @@ from collections.abc import Callable
 from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -155,6 +163,9 @@ def run_design(
         return "error", storage_message(exc, "this job's screenshots")
     except Exception as exc:  # a bug: keep the job's error readable, log the traceback
         traceback.print_exc()
+        cause = storage_cause(exc)
+        if cause is not None:  # storage trouble behind another error: name it
+            return "error", storage_message(cause, "this job's screenshots")
         return "error", _scrub(
             f"internal error while designing ({type(exc).__name__}: {exc})", job_dir
         )
@@ -176,6 +187,31 @@ def scrub_paths(message: str, *roots: str | os.PathLike[str]) -> str:
         text = str(Path(root))
         message = message.replace(text + os.sep, "").replace(text, ".")
     return _ABSOLUTE_PATH.sub(lambda m: m.group(1), message)
+
+
+#: errno values that mean the server's storage, not the request, is the problem.
+STORAGE_ERRNOS = frozenset(
+    {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM, errno.EIO}
+    | {errno.EMFILE, errno.ENFILE, errno.ENOMEM}
+)
+
+
+def storage_cause(exc: BaseException) -> OSError | None:
+    """The storage error behind ``exc`` (itself, or in its ``__cause__``/``__context__``
+    chain): an ``OSError`` with a storage errno (disk full, read-only, permission...), or
+    a ``sqlite3`` error about the disk or a lock, as an ``OSError`` that names it."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, OSError) and current.errno in STORAGE_ERRNOS:
+            return current
+        if isinstance(current, sqlite3.OperationalError):
+            text = str(current)
+            if any(word in text for word in ("disk", "locked", "readonly", "unable to open")):
+                return OSError(errno.EIO, f"database: {text}")
+        current = current.__cause__ or current.__context__
+    return None
 
 
 def storage_message(exc: OSError, what: str) -> str:
@@ -210,10 +246,19 @@ class PoolRunner:
     warm_up = True  # import and exercise the design pipeline in each worker at start-up
     eager = True  # start the workers with the runner (else at the first claim)
 
-    def __init__(self, *, workers: int | None = None, max_attempts: int = 3, grace: float = 5.0):
+    def __init__(
+        self,
+        *,
+        workers: int | None = None,
+        max_attempts: int = 3,
+        grace: float = 5.0,
+        watch_interval: float = 30.0,
+    ):
         self.workers = workers if workers and workers > 0 else default_workers()
         self.max_attempts = max_attempts
         self.grace = grace
+        self.watch_interval = watch_interval
+        self._next_watch = 0.0
         self._pool: ProcessPoolExecutor | None = None
         self._running: dict[str, _Running] = {}
         self._done: queue.SimpleQueue[tuple[str, Future]] = queue.SimpleQueue()
@@ -247,6 +292,18 @@ class PoolRunner:
 
     def _timeout_message(self, item: Any, timeout: float) -> str:
         raise NotImplementedError
+
+    def _stuck(self) -> list[Any]:
+        """Items the database says are being worked on but this runner does not hold
+        (the watchdog's list; none by default)."""
+        return []
+
+    def _stuck_message(self, item: Any) -> str:
+        raise NotImplementedError
+
+    def holds(self, key: str) -> bool:
+        """Whether a run of ``key`` is under way here (read from other threads)."""
+        return key in self._running
 
     # --- life cycle ------------------------------------------------------------------
     def start(self) -> None:
@@ -283,6 +340,7 @@ class PoolRunner:
                         self._pool = self._new_pool()
                     self._drain()
                     self._expire()
+                    self._watch()
                     self._fill()
                 except Exception:  # no pool, DB trouble, disk full...: log, back off, go on
                     log.exception("%s dispatcher error; retrying in 2 s", self.kind)
@@ -338,7 +396,31 @@ class PoolRunner:
             if entry is None or entry.future is not future:
                 continue  # a run given up earlier (timeout, pool rebuilt): outcome ignored
             del self._running[key]
-            self._record(entry.item, future)
+            try:
+                self._record(entry.item, future)
+            except Exception:
+                # not recorded (database locked, disk full): keep it, record it again
+                # after the loop's back-off rather than leave the row processing
+                self._running[key] = entry
+                self._done.put((key, future))
+                raise
+
+    def _watch(self) -> None:
+        """The watchdog: a stuck item goes back to the queue, or fails after
+        ``max_attempts`` with a reason."""
+        now = time.monotonic()
+        if now < self._next_watch:
+            return
+        self._next_watch = now + self.watch_interval
+        for item in self._stuck():
+            if item.attempts >= self.max_attempts:
+                self._fail(item, self._stuck_message(item))
+            elif self._requeue(item, count_attempt=True):
+                log.warning(
+                    "%s %s was processing with no worker on it; re-queued",
+                    self.kind,
+                    self._key(item),
+                )
 
     def _interrupted(self, item: Any, exc: BaseException) -> None:
         if self._stopping.is_set():  # stopping (workers may get the signal too): not its fault
@@ -359,7 +441,11 @@ class PoolRunner:
     def _expire(self) -> None:
         """Fail runs over their time limit; a stuck worker ends with its pool."""
         now = time.monotonic()
-        expired = [r for r in self._running.values() if now - r.started > r.timeout]
+        expired = [
+            r
+            for r in self._running.values()
+            if now - r.started > r.timeout and not r.future.done()  # done: to record
+        ]
         if not expired:
             return
         for run in expired:
@@ -398,6 +484,8 @@ class PoolRunner:
 class JobRunner(PoolRunner):
     """Design jobs: the ``design_jobs`` table is the queue; one run per job."""
 
+    claim_grace = 10.0  # seconds a fresh claim counts as held (see :meth:`has`)
+
     def __init__(
         self,
         store: Store,
@@ -409,8 +497,11 @@ class JobRunner(PoolRunner):
         max_attempts: int = 3,
         grace: float = 5.0,
         job_timeout: float = 300.0,
+        watch_interval: float = 30.0,
     ):
-        super().__init__(workers=workers, max_attempts=max_attempts, grace=grace)
+        super().__init__(
+            workers=workers, max_attempts=max_attempts, grace=grace, watch_interval=watch_interval
+        )
         self.store = store
         self.notifier = notifier
         self.output_urls = output_urls
@@ -425,9 +516,8 @@ class JobRunner(PoolRunner):
             job = self.store.get_job(job_id)
             if job is not None and job.attempts >= self.max_attempts:
                 failed_job = self.store.fail(job, self._interrupted_message(job))
-                if failed_job:
+                if failed_job:  # its webhook is pending: sent once, with the others below
                     failed.append(failed_job)
-                    self.notifier.send(failed_job, [])
         failed_ids = {f.job_id for f in failed}
         requeued = [j for j in requeued if j not in failed_ids]
         if requeued:
@@ -454,6 +544,28 @@ class JobRunner(PoolRunner):
             f"the job took longer than {timeout:g} s and was stopped; submit fewer or "
             "smaller images"
         )
+
+    def _stuck(self) -> list[Job]:
+        return [job for job in self.store.processing_jobs() if job.job_id not in self._running]
+
+    def _stuck_message(self, job: Job) -> str:
+        return (
+            f"the job was left processing with no worker designing it {job.attempts} times "
+            "(the server could not start or record its work); not retried again. Submit it "
+            "again later"
+        )
+
+    def has(self, job_id: str, started_at: str | None) -> bool:
+        """Whether a processing job is really being designed (for DELETE): a run of it is
+        under way here, or it was claimed in the last ``claim_grace`` seconds (it may be
+        being submitted)."""
+        if self.holds(job_id) or not started_at:
+            return True
+        try:
+            started = datetime.fromisoformat(started_at.replace("Z", "+00:00"))
+        except ValueError:
+            return True
+        return (datetime.now(UTC) - started).total_seconds() < self.claim_grace
 
     # --- claiming and recording ------------------------------------------------------------
     def _key(self, job: Job) -> str:
@@ -492,7 +604,15 @@ class JobRunner(PoolRunner):
             self._interrupted(job, exc)
             return
         except Exception as exc:  # pragma: no cover - run_design returns, it does not raise
-            kind, value = "error", f"internal error while designing ({type(exc).__name__})"
+            cause = storage_cause(exc)
+            kind, value = (
+                "error",
+                (
+                    storage_message(cause, "this job's screenshots")
+                    if cause is not None
+                    else f"internal error while designing ({type(exc).__name__})"
+                ),
+            )
         if kind == "ok":
             outputs = [self.store.relative(p) for p in value]
             if not outputs:

@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from ..addresses import host_refusal
 from ..errors import InvalidOptionError
 from ..ids import BUNDLE_ID as _BUNDLE_ID
 from ..ids import LOCALE as _LOCALE
@@ -32,8 +33,15 @@ def check_project(
     source_dir: Path | None,
     bundle_id: str,
     max_screens: int,
+    *,
+    allow_private: bool = False,
 ) -> dict:
-    """The project's fields, checked and normalised; ShotsmithError says what to fix."""
+    """The project's fields, checked and normalised; ShotsmithError says what to fix.
+
+    A capture URL is a page the server's browser opens, so by default it must not point
+    at this machine or a private network (:func:`shotsmith.addresses.host_refusal`: the
+    cloud metadata service, loopback, private addresses, in every spelling);
+    ``allow_private`` (``--allow-private``) lifts that for local development."""
     from ..stages.capture import capture_report
 
     if not _PROJECT_ID.match(project_id or ""):
@@ -61,6 +69,13 @@ def check_project(
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise InvalidOptionError(
                 f"--url {url!r} is not an absolute http(s) URL, e.g. http://127.0.0.1:8000/."
+            )
+        refusal = None if allow_private else host_refusal(parts.hostname)
+        if refusal:
+            raise InvalidOptionError(
+                f"--url {url!r} may not point at {parts.hostname}: {refusal}. The capture "
+                "browser opens only public web apps by default; for local development add "
+                "the project with --allow-private (or SHOTSMITH_CAPTURE_ALLOW_PRIVATE=1)."
             )
         source_url = url.strip()
     elif source_dir is not None:

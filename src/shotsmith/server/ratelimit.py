@@ -19,6 +19,8 @@ from ..errors import InvalidOptionError
 
 DEFAULT_LIMIT = 10
 DEFAULT_WINDOW = 60.0
+#: Wrong API keys one client address may send per window before it is refused for a while.
+AUTH_FAILURE_LIMIT = 20
 
 
 class RateLimiter:
@@ -32,6 +34,17 @@ class RateLimiter:
         self._clock = clock
         self._hits: dict[str, deque[float]] = {}
         self._lock = threading.Lock()
+
+    def blocked(self, key: str) -> int:
+        """Seconds ``key`` must wait (0: none), without counting an attempt."""
+        now = self._clock()
+        with self._lock:
+            hits = self._hits.get(key)
+            while hits and hits[0] <= now - self.window:
+                hits.popleft()
+            if hits is None or len(hits) < self.limit:
+                return 0
+            return max(1, math.ceil(hits[0] + self.window - now))
 
     def hit(self, key: str) -> int:
         """Count one attempt for ``key``; 0 if allowed, else seconds to wait (>= 1)."""

@@ -18,7 +18,7 @@ from .limits import MAX_BODY_BYTES, MAX_IMAGE_BYTES, MAX_IMAGES
 from .ratelimit import RateLimiter
 from .retention import RetentionSweeper
 from .store import Job, Store
-from .uploads import ANONYMOUS_DRAIN, UploadSlots
+from .uploads import ANONYMOUS_DRAIN, BodyDeadlines, UploadSlots
 from .webhooks import Notifier, WebhookPolicy
 
 
@@ -38,11 +38,13 @@ class ServerState:
     keyring: KeyRing
     limiter: RateLimiter
     base_url: str | None
+    auth_failures: RateLimiter | None = None  # wrong keys per client address
     notifier: Notifier | None = None
     runner: JobRunner | None = None
     collections: CollectionRunner | None = None
     webhook_policy: WebhookPolicy = field(default_factory=WebhookPolicy)
     uploads: UploadSlots = field(default_factory=lambda: UploadSlots(4))
+    body_deadlines: BodyDeadlines = field(default_factory=BodyDeadlines)
     in_flight: InFlight = field(default_factory=InFlight)
     retention: RetentionSweeper | None = None
     max_body_bytes: int = MAX_BODY_BYTES

@@ -9,16 +9,22 @@ staging folder. Memory per upload is a few hundred KiB; each chunk is a short sl
 event-loop time, so polling stays fast; the PNG checks run afterwards in a thread, from
 the files, in constant memory (:func:`shotsmith.png.verify_png`).
 
-Also here: how many large uploads may run at once (:class:`UploadSlots`), a pause limit
-between body chunks, and reading the rest of a refused body (:func:`drain_unread`) so a
-client that sends its whole body before reading the answer (httpx, requests) sees the
-error instead of a reset connection.
+Also here: how many large uploads may run at once, in all and per API key
+(:class:`UploadSlots`); how long a body may take (:class:`BodyDeadlines`: a pause limit
+between two pieces, a deadline for the whole body and a minimum average rate, so a
+client trickling a few bytes now and then is cut off); and reading the rest of a body
+refused half-way (:func:`drain_unread`) so a client that sends its whole body before
+reading the answer (httpx, requests) sees the error instead of a reset connection. A
+request refused before its body is read (no or a wrong API key, a declared length over
+the limit, no upload slot, the rate limit) is answered at once with
+``Connection: close``, and its body is not read at all (:func:`refused_unread`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import binascii
+import json
 import re
 from collections.abc import AsyncIterator, Iterator, MutableMapping
 from contextlib import contextmanager
@@ -40,6 +46,43 @@ except ImportError:  # pragma: no cover - a dependency of the server extra
 LARGE_BODY = 1 << 20
 #: Seconds a client may pause between two pieces of a body.
 BODY_IDLE_TIMEOUT = 30.0
+#: Seconds a whole body may take to arrive (141 MiB at ~2 Mbit/s).
+BODY_TIMEOUT = 600.0
+#: Bytes per second a body must average once :data:`BODY_RATE_GRACE` seconds have passed.
+MIN_BODY_RATE = 1024.0
+BODY_RATE_GRACE = 5.0
+
+
+@dataclass(frozen=True)
+class BodyDeadlines:
+    """How long a request body may take: ``idle`` seconds between two pieces, ``total``
+    for all of it, and at least ``min_rate`` bytes per second on average, counted from
+    ``grace`` seconds after the first read (by ``t`` seconds at least
+    ``min_rate * (t - grace)`` bytes must have arrived)."""
+
+    idle: float = BODY_IDLE_TIMEOUT
+    total: float = BODY_TIMEOUT
+    min_rate: float = MIN_BODY_RATE
+    grace: float = BODY_RATE_GRACE
+
+    def wait(self, elapsed: float, received: int) -> tuple[float, str]:
+        """Seconds the next piece may take, and what is said when it does not come."""
+        idle = (self.idle, f"No part of the request body arrived for {self.idle:g} s")
+        total = (
+            self.total - elapsed,
+            f"The request body did not arrive within {self.total:g} s",
+        )
+        options = [idle, total]
+        if self.min_rate > 0:
+            rate = (
+                self.grace + received / self.min_rate - elapsed,
+                f"The request body arrived at fewer than {self.min_rate:g} bytes per second "
+                f"on average ({received} bytes in {elapsed:.0f} s)",
+            )
+            options.append(rate)
+        return min(options, key=lambda option: option[0])
+
+
 #: How much of a refused body is read when the request had no valid API key.
 ANONYMOUS_DRAIN = 1 << 20
 
@@ -69,17 +112,49 @@ def declared_length(request: Request, limit: int, advice: str) -> int | None:
     return length
 
 
+def require_json(request: Request) -> None:
+    """415 unless a request that carries a body says it is JSON (``Content-Type:
+    application/json``, or another ``+json`` type); checked before the body is read."""
+    length = request.headers.get("content-length")
+    chunked = "chunked" in request.headers.get("transfer-encoding", "").lower()
+    if not chunked and (length is None or length == "0"):
+        return  # no body (a collection's fields are all optional)
+    given = request.headers.get("content-type")
+    media = (given or "").split(";", 1)[0].strip().lower()
+    if media == "application/json" or (
+        media.startswith("application/") and media.endswith("+json")
+    ):
+        return
+    sent = f"it was {given[:100]!r}" if given else "none was sent"
+    raise Problem(
+        415,
+        "unsupported_media_type",
+        f"The request body must be JSON, sent with the header Content-Type: "
+        f"application/json ({sent}).",
+    )
+
+
+def body_deadlines(request: Request) -> BodyDeadlines:
+    state = getattr(request.app.state, "server", None)
+    return getattr(state, "body_deadlines", None) or BodyDeadlines()
+
+
 async def body_chunks(
-    request: Request, limit: int, advice: str, idle_timeout: float = BODY_IDLE_TIMEOUT
+    request: Request, limit: int, advice: str, deadlines: BodyDeadlines | None = None
 ) -> AsyncIterator[bytes]:
-    """The body piece by piece; 413 once it passes ``limit``, 408 after a pause of
-    ``idle_timeout`` seconds, 400 if the client goes away."""
+    """The body piece by piece; 413 once it passes ``limit``, 408 when it is too slow
+    (see :class:`BodyDeadlines`; the server's own unless ``deadlines``), 400 if the client
+    goes away."""
     declared_length(request, limit, advice)
+    deadlines = deadlines or body_deadlines(request)
     stream = request.stream().__aiter__()
     total = 0
+    loop = asyncio.get_running_loop()
+    started = loop.time()
     while True:
+        wait, why = deadlines.wait(loop.time() - started, total)
         try:
-            async with asyncio.timeout(idle_timeout):
+            async with asyncio.timeout(max(0.0, wait)):
                 chunk = await stream.__anext__()
         except StopAsyncIteration:
             return
@@ -87,8 +162,8 @@ async def body_chunks(
             raise Problem(
                 408,
                 "request_timeout",
-                f"No part of the request body arrived for {idle_timeout:g} s; send "
-                "the body without pauses.",
+                f"{why}; the connection is closed. Send the body in one go, without "
+                "pauses, on a connection fast enough for its size.",
             ) from None
         except ClientDisconnect:
             raise Problem(
@@ -275,18 +350,33 @@ def _decode(chunk: bytes) -> bytes:
 
 
 class UploadSlots:
-    """At most ``limit`` large bodies are received at once (the event loop is one thread:
-    no lock needed). Beyond that the request is refused with 503 and ``Retry-After``."""
+    """At most ``limit`` large bodies are received at once, and at most ``per_key`` of
+    them for one API key, so that one key cannot take every slot (the event loop is one
+    thread: no lock needed). Beyond the first the request is refused with 503
+    ``server_busy``, beyond the second with 429 ``too_many_uploads``, both with
+    ``Retry-After``."""
 
-    def __init__(self, limit: int):
+    def __init__(self, limit: int, per_key: int | None = None):
         self.limit = limit
+        self.per_key = per_key if per_key is not None else max(1, limit // 2)
         self.active = 0
+        self.by_key: dict[str, int] = {}
 
     def needs_slot(self, request: Request) -> bool:
         length = request.headers.get("content-length")
         return length is None or not length.isdigit() or int(length) > LARGE_BODY
 
-    def acquire(self) -> None:
+    def acquire(self, owner: str = "") -> None:
+        mine = self.by_key.get(owner, 0)
+        if mine >= self.per_key:
+            raise Problem(
+                429,
+                "too_many_uploads",
+                f"This API key is sending {mine} large request bodies already, as many as "
+                f"one key may send at once ({self.per_key}); wait for one to finish, then "
+                "try again.",
+                {"Retry-After": "5"},
+            )
         if self.active >= self.limit:
             raise Problem(
                 503,
@@ -296,21 +386,27 @@ class UploadSlots:
                 {"Retry-After": "5"},
             )
         self.active += 1
+        self.by_key[owner] = mine + 1
 
-    def release(self) -> None:
+    def release(self, owner: str = "") -> None:
         self.active -= 1
+        left = self.by_key.get(owner, 1) - 1
+        if left > 0:
+            self.by_key[owner] = left
+        else:
+            self.by_key.pop(owner, None)
 
     @contextmanager
-    def slot(self, request: Request) -> Iterator[None]:
+    def slot(self, request: Request, owner: str = "") -> Iterator[None]:
         """Hold a slot while a large body is received (small ones need none)."""
         if not self.needs_slot(request):
             yield
             return
-        self.acquire()
+        self.acquire(owner)
         try:
             yield
         finally:
-            self.release()
+            self.release(owner)
 
 
 # --- refused bodies are read, so that the client sees the answer ----------------------------
@@ -330,6 +426,10 @@ class BodyTracker:
             await self.app(scope, receive, send)
             return
         scope[BODY_STATE] = "unread"
+        names = [name.lower() for name, _ in scope.get("headers", [])]
+        if b"content-length" in names and b"transfer-encoding" in names:
+            await _refuse_ambiguous_length(send)  # request smuggling: never guess
+            return
 
         async def tracked() -> Message:
             if scope[BODY_STATE] == "unread":
@@ -342,6 +442,53 @@ class BodyTracker:
             return message
 
         await self.app(scope, tracked, send)
+
+
+#: Refusals after which the rest of the body is never read: the body is the problem (too
+#: large, too slow) or the client went away.
+NOT_DRAINED = frozenset({"body_too_large", "request_timeout", "client_disconnected"})
+
+
+def refused_unread(request: Request, status: int, code: str) -> bool:
+    """Whether a refusal ends the connection without reading the body: every 401 (an
+    unauthenticated client gets nothing more), a refusal of the body itself
+    (:data:`NOT_DRAINED`), and any refusal of a request whose body has not been read yet
+    (the checks that come before the body: size, upload slots, rate limits)."""
+    if status == 401 or code in NOT_DRAINED:
+        return True
+    if request.scope.get(BODY_STATE) != "unread":
+        return False
+    length = request.headers.get("content-length")
+    chunked = "chunked" in request.headers.get("transfer-encoding", "").lower()
+    return chunked or (length is not None and length != "0")
+
+
+async def _refuse_ambiguous_length(send: Send) -> None:
+    """400 and close for a request with both ``Content-Length`` and
+    ``Transfer-Encoding``: two readers of it (a proxy and this server) could disagree on
+    where its body ends (RFC 9112, section 6.3)."""
+    body = json.dumps(
+        {
+            "error": {
+                "code": "ambiguous_body_length",
+                "message": "The request has both Content-Length and Transfer-Encoding; send "
+                "one of them (Content-Length for a body of known size). The connection "
+                "is closed.",
+            }
+        }
+    ).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 400,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"connection", b"close"),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
 
 
 async def drain_unread(request: Request, limit: int) -> None:

@@ -40,20 +40,24 @@ import threading
 import time
 from base64 import b64encode
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import unquote, urlsplit
+from urllib.parse import quote, unquote, urlsplit
 
 from ..addresses import (
     IPAddress,
     address_refusal,
     addresses_without_dns,
     bare_host,
+    embedded_ipv4,
+    host_refusal,
     literal_address,
 )
 from .store import Job, Store
+
+__all__ = ["Notifier", "WebhookPolicy", "address_refusal", "deliver", "literal_address"]
 
 log = logging.getLogger("shotsmith.server")
 
@@ -99,15 +103,16 @@ class WebhookPolicy:
         loopback address for a server on loopback, or any non-public address for one
         listening on all addresses (0.0.0.0)."""
         name = bare_host(host)
-        mine = addresses_without_dns(name)
+        mine = {_as_reached(a) for a in addresses_without_dns(name)}
         for own_host, own_port in self.own:
             if own_port != port:
                 continue
             if bare_host(own_host) == name:
                 return True
             for own in addresses_without_dns(bare_host(own_host)):
+                own = _as_reached(own)
                 for address in mine:
-                    if address == own or (address.is_loopback and own.is_loopback):
+                    if address == own or (_this_machine(address) and _this_machine(own)):
                         return True
                     if own.is_unspecified and address_refusal(address) is not None:
                         return True
@@ -126,15 +131,20 @@ class WebhookPolicy:
             return "it points at this server"
         if self.allow_private:
             return None
-        bare = host.rstrip(".")
-        if bare == "localhost" or bare.endswith(".localhost"):
-            return "localhost is this machine (a loopback address)"
-        address = literal_address(host)
-        if address is not None:
-            reason = address_refusal(address)
-            if reason:
-                return f"{address.compressed} is {reason}"
-        return None
+        return host_refusal(host)
+
+
+def _as_reached(address: IPAddress) -> IPAddress:
+    """The address a connection really goes to: the IPv4 address inside an IPv6 form
+    that carries one (``::ffff:127.0.0.1`` is 127.0.0.1)."""
+    if isinstance(address, ipaddress.IPv6Address):
+        return embedded_ipv4(address) or address
+    return address
+
+
+def _this_machine(address: IPAddress) -> bool:
+    """Loopback, or unspecified (a connection to 0.0.0.0 or ``::`` reaches this host)."""
+    return address.is_loopback or address.is_unspecified
 
 
 # --- one delivery ------------------------------------------------------------------------------
@@ -144,7 +154,29 @@ class DeliveryError(Exception):
     pass
 
 
-_dns_pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="webhook-dns")
+#: Runs a DNS lookup (a callable) within a timeout: its result, or TimeoutError.
+DnsRunner = Callable[[Callable[[], list[tuple[Any, ...]]], float], list[tuple[Any, ...]]]
+
+
+def run_lookup(
+    lookup: Callable[[], list[tuple[Any, ...]]], timeout: float
+) -> list[tuple[Any, ...]]:
+    """Run one lookup in a thread of its own, waiting ``timeout`` seconds (a lookup cannot
+    be cancelled: one that hangs keeps its thread until the resolver gives up, and holds
+    up nothing else)."""
+    future: Future[list[tuple[Any, ...]]] = Future()
+
+    def run() -> None:
+        try:
+            future.set_result(lookup())
+        except BaseException as exc:  # handed over to the waiting delivery
+            future.set_exception(exc)
+
+    threading.Thread(target=run, name="webhook-dns", daemon=True).start()
+    try:
+        return future.result(timeout)
+    except FutureTimeout:
+        raise TimeoutError from None
 
 
 def deliver(
@@ -154,17 +186,20 @@ def deliver(
     timeout: float = DEFAULT_TIMEOUT,
     policy: WebhookPolicy | None = None,
     resolver: Resolver = socket.getaddrinfo,
+    dns: DnsRunner = run_lookup,
 ) -> tuple[bool, str | None]:
     """POST ``body`` to ``url`` once, within ``timeout`` seconds in all: (delivered, error).
 
-    The host is resolved with ``resolver`` (``socket.getaddrinfo``'s signature), every
-    address is checked against ``policy``, and the connection is made to a checked
-    address: what was checked is what is used. Redirects are not followed; a 2xx status
-    line is success (the response body is not read)."""
+    An address literal is used as it is; a name is resolved with ``resolver``
+    (``socket.getaddrinfo``'s signature), run by ``dns`` within what is left of the
+    deadline. Every address is checked against ``policy``, and the connection is made to
+    a checked address: what was checked is what is used. The path and query are sent
+    percent-encoded (an IRI's ``€`` as ``%E2%82%AC``). Redirects are not followed; a 2xx
+    status line is success (the response body is not read)."""
     policy = policy or WebhookPolicy()
     deadline = time.monotonic() + timeout
     try:
-        return _deliver(url, body, deadline, timeout, policy, resolver)
+        return _deliver(url, body, deadline, timeout, policy, resolver, dns)
     except DeliveryError as exc:
         return False, str(exc)
     except TimeoutError:
@@ -173,6 +208,19 @@ def deliver(
         return False, f"TLS error: {exc.reason or exc}"
     except OSError as exc:
         return False, f"connection failed: {exc.strerror or exc}"
+    except (ValueError, UnicodeError) as exc:  # a URL the checks let through, unusable here
+        return False, f"the webhook URL cannot be used ({type(exc).__name__}: {exc})"
+
+
+#: What stays as it is in a request target: RFC 3986's unreserved and sub-delims
+#: characters, ':', '@', '/', '?' and '%' (escapes the URL has already).
+_TARGET_SAFE = "/:@!$&'()*+,;=-._~%?"
+
+
+def request_target(path: str, query: str) -> str:
+    """The request line's target: path and query percent-encoded as UTF-8."""
+    target = quote(path or "/", safe=_TARGET_SAFE)
+    return target + (f"?{quote(query, safe=_TARGET_SAFE)}" if query else "")
 
 
 def _left(deadline: float, timeout: float) -> float:
@@ -189,6 +237,7 @@ def _deliver(
     timeout: float,
     policy: WebhookPolicy,
     resolver: Resolver,
+    dns: DnsRunner,
 ) -> tuple[bool, str | None]:
     parts = urlsplit(url)
     host = parts.hostname or ""
@@ -198,13 +247,23 @@ def _deliver(
     except UnicodeError:
         raise DeliveryError("the host name is not a valid internet name") from None
 
-    future = _dns_pool.submit(resolver, idna_host, port, type=socket.SOCK_STREAM)
-    try:
-        infos = future.result(_left(deadline, timeout))
-    except FutureTimeout:
-        raise DeliveryError(f"resolving the host took longer than {timeout:g} s") from None
-    except socket.gaierror as exc:
-        raise DeliveryError(f"cannot resolve the host ({exc.strerror or exc})") from None
+    literal = literal_address(idna_host)
+    infos: list[tuple[Any, ...]]
+    if literal is not None:  # an address: no DNS to wait for
+        if literal.version == 6:
+            infos = [(socket.AF_INET6, 0, 0, "", (literal.compressed, port, 0, 0))]
+        else:
+            infos = [(socket.AF_INET, 0, 0, "", (literal.compressed, port))]
+    else:
+        try:
+            infos = dns(
+                lambda: resolver(idna_host, port, type=socket.SOCK_STREAM),
+                _left(deadline, timeout),
+            )
+        except TimeoutError:
+            raise DeliveryError(f"resolving the host took longer than {timeout:g} s") from None
+        except socket.gaierror as exc:
+            raise DeliveryError(f"cannot resolve the host ({exc.strerror or exc})") from None
     addresses: list[tuple[int, tuple[Any, ...], IPAddress]] = []
     for family, _, _, _, sockaddr in infos:
         if family not in (socket.AF_INET, socket.AF_INET6):
@@ -220,7 +279,7 @@ def _deliver(
         raise DeliveryError("the host has no IPv4 or IPv6 address")
 
     payload = json.dumps(body, separators=(",", ":")).encode()
-    target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    target = request_target(parts.path, parts.query)
     host_header = idna_host if ":" not in idna_host else f"[{idna_host}]"
     if parts.port:
         host_header += f":{parts.port}"
@@ -320,6 +379,7 @@ class Notifier:
             collections.OrderedDict()
         )
         self._active: collections.Counter[str] = collections.Counter()
+        self._lookups: collections.Counter[str] = collections.Counter()  # DNS under way
         self._in_flight: dict[int, _Delivery] = {}  # thread id -> delivery
         self._abandoned: set[str] = set()
         self._lock = threading.Condition()
@@ -380,16 +440,48 @@ class Notifier:
                     self._in_flight.pop(ident, None)
                     self._lock.notify_all()
 
+    def _dns_for(self, owner: str) -> DnsRunner:
+        """Lookups of one key's webhook hosts: at most ``per_owner`` under way at once,
+        counting those a delivery gave up waiting for, so a key whose names never resolve
+        ties up its own lookups only (a literal address needs none)."""
+
+        def run(lookup: Callable[[], list[tuple[Any, ...]]], timeout: float) -> list[Any]:
+            with self._lock:
+                if self._lookups[owner] >= self.per_owner:
+                    raise DeliveryError(
+                        "earlier DNS lookups of this API key's webhook hosts have not "
+                        "answered yet; not sent"
+                    )
+                self._lookups[owner] += 1
+
+            def counted() -> list[tuple[Any, ...]]:
+                try:
+                    return lookup()
+                finally:
+                    with self._lock:
+                        self._lookups[owner] -= 1
+                        if self._lookups[owner] <= 0:
+                            del self._lookups[owner]
+
+            return run_lookup(counted, timeout)
+
+        return run
+
     def _deliver(self, delivery: _Delivery) -> None:
         target = redact_url(delivery.url)
         self.store.set_webhook(delivery.job_id, "sending")
-        ok, error = deliver(
-            delivery.url,
-            delivery.body,
-            timeout=self.timeout,
-            policy=self.policy,
-            resolver=self.resolver,
-        )
+        try:
+            ok, error = deliver(
+                delivery.url,
+                delivery.body,
+                timeout=self.timeout,
+                policy=self.policy,
+                resolver=self.resolver,
+                dns=self._dns_for(delivery.owner),
+            )
+        except Exception as exc:  # every delivery ends in a recorded outcome
+            log.exception("webhook for %s: unexpected error", delivery.job_id)
+            ok, error = False, f"internal error while delivering ({type(exc).__name__})"
         with self._lock:
             if delivery.job_id in self._abandoned:
                 return  # shutdown recorded it as failed already

@@ -28,11 +28,20 @@ from ..dependencies import (
     read_body,
     storage_problem,
 )
-from ..errors import BAD_REQUEST, RETRY_AFTER, TOO_LARGE, UNAUTHORIZED, Problem, error_doc
+from ..errors import (
+    BAD_REQUEST,
+    RETRY_AFTER,
+    TOO_LARGE,
+    UNAUTHORIZED,
+    UNSUPPORTED_MEDIA,
+    Problem,
+    error_doc,
+)
 from ..limits import COLLECTION_ID_PATTERN, MAX_COLLECTION_BODY
 from ..models import CollectionCreated, CollectionDetail, CollectionList
 from ..state import ServerState
 from ..store import Collection, Idempotency, Project, new_collection_id
+from ..uploads import require_json
 from ..validation import validate_collection_request
 
 log = logging.getLogger("shotsmith.server")
@@ -186,6 +195,7 @@ async def list_collections(
         **UNAUTHORIZED,
         **PROJECT_NOT_FOUND,
         **TOO_LARGE,
+        **UNSUPPORTED_MEDIA,
         **COLLECTION_INVALID,
         **TOO_MANY,
         **IDEMPOTENCY_CONFLICT,
@@ -197,6 +207,7 @@ async def create_collection(
     project_id: str, request: Request, owner: ApiKeyOwner, state: State
 ) -> JSONResponse:
     project = _project(state, project_id)
+    require_json(request)
     key = idempotency.key_of(request)
     digest = idempotency.fingerprint(f"POST /v1/projects/{project.project_id}/screenshots")
     body = await read_body(

@@ -35,6 +35,7 @@ from ..errors import (
     RETRY_AFTER,
     TOO_LARGE,
     UNAUTHORIZED,
+    UNSUPPORTED_MEDIA,
     Problem,
     error_doc,
 )
@@ -42,7 +43,7 @@ from ..jsonstream import JsonError, JsonStreamParser, Path
 from ..models import DesignJob, DesignJobCreated
 from ..state import ServerState
 from ..store import Idempotency, Job, new_job_id
-from ..uploads import Base64FileSink, body_chunks
+from ..uploads import Base64FileSink, body_chunks, require_json
 from ..validation import (
     DESIGN_FIELDS,
     DesignRequest,
@@ -103,6 +104,7 @@ def job_view(job: Job, output_urls: list[str]) -> dict:
         **BAD_REQUEST,
         **UNAUTHORIZED,
         **TOO_LARGE,
+        **UNSUPPORTED_MEDIA,
         **INVALID,
         **RATE_LIMITED,
         **IDEMPOTENCY_CONFLICT,
@@ -111,17 +113,19 @@ def job_view(job: Job, output_urls: list[str]) -> dict:
     openapi_extra=DESIGN_REQUEST_BODY,
 )
 async def create_design_job(request: Request, owner: ApiKeyOwner, state: State) -> JSONResponse:
+    require_json(request)
     key = idempotency.key_of(request)
     digest = idempotency.fingerprint("POST /v1/design") if key is not None else None
     if key is not None:
         state.in_flight.check(owner, key)
         record = await idempotency_record(state, owner, key)
         if record is not None:  # a retry: hash the body, answer as the first time
-            async for chunk in body_chunks(request, state.max_body_bytes, UPLOAD_ADVICE):
-                await asyncio.to_thread(digest.update, chunk)
+            with state.uploads.slot(request, owner):
+                async for chunk in body_chunks(request, state.max_body_bytes, UPLOAD_ADVICE):
+                    await asyncio.to_thread(digest.update, chunk)
             return idempotency.replay(record, digest.hexdigest())
     _rate_limit(state, owner)
-    with state.in_flight.hold(owner, key), state.uploads.slot(request):
+    with state.in_flight.hold(owner, key), state.uploads.slot(request, owner):
         job_id = new_job_id()
         staging = state.store.staging_dir(job_id)
         try:
@@ -298,11 +302,17 @@ async def get_design_job(job_id: str, owner: ApiKeyOwner, state: State) -> JSONR
     summary="Delete a design job",
     description="Removes the job, its input images and its output PNGs (their URLs then "
     "answer 404). Only the API key that created the job may delete it. A job being designed "
-    "right now cannot be deleted (409); delete it once it is completed or failed. Finished "
+    "right now cannot be deleted (409); delete it once it is completed or failed (a job "
+    "left processing with no worker on it can be deleted at once). Finished "
     "jobs are also deleted by the server after its retention period (30 days by default).",
     response_class=Response,
     responses={
         204: {"description": "Deleted."},
+        200: {
+            "description": "Deleted, but some of its files could not be removed from the "
+            "server's disk: `files_not_removed` names them (relative to the job), "
+            "`message` says what it means.",
+        },
         **UNAUTHORIZED,
         **NOT_FOUND,
         409: error_doc(
@@ -314,7 +324,8 @@ async def get_design_job(job_id: str, owner: ApiKeyOwner, state: State) -> JSONR
 )
 async def delete_design_job(job_id: str, owner: ApiKeyOwner, state: State) -> Response:
     try:
-        outcome = await run_in_threadpool(state.store.delete_job, job_id, owner)
+        held = state.runner.has if state.runner is not None else None
+        outcome = await run_in_threadpool(state.store.delete_job, job_id, owner, held)
     except (OSError, sqlite3.Error) as exc:
         raise storage_problem(exc) from exc
     if outcome is None:
@@ -324,13 +335,32 @@ async def delete_design_job(job_id: str, owner: ApiKeyOwner, state: State) -> Re
             f"No design job {job_id[:80]!r} for this API key. Use the job_id that "
             "POST /v1/design returned with the same key.",
         )
-    if outcome == "processing":
+    status, not_removed = outcome
+    if status == "processing":
         raise Problem(
             409,
             "job_in_progress",
             f"Design job {job_id} is being designed right now; delete it once it is "
             "completed or failed.",
             {"Retry-After": "10"},
+        )
+    if not_removed:
+        log.warning(
+            "job %s deleted by its owner, but %d file(s) could not be removed: %s",
+            job_id,
+            len(not_removed),
+            ", ".join(not_removed[:20]),
+        )
+        return JSONResponse(
+            {
+                "job_id": job_id,
+                "deleted": True,
+                "files_not_removed": not_removed,
+                "message": f"The job is deleted (its URLs answer 404), but {len(not_removed)} "
+                "of its files could not be removed from the server's disk; this is a problem "
+                "on the server's side, and it has been logged for the operator.",
+            },
+            status_code=200,
         )
     log.info("job %s deleted by its owner", job_id)
     return Response(status_code=204)

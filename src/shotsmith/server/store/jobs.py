@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Callable
+from errno import ENOTEMPTY
+from pathlib import Path
 from typing import Any
 
 from .base import StoreBase
@@ -49,21 +52,45 @@ class JobStore(StoreBase):
                 self._remember(conn, owner, job_id, idempotency)
         return Job.from_row(row)
 
-    def delete_job(self, job_id: str, owner: str) -> str | None:
-        """Remove a job of ``owner`` (row, files, idempotency keys): ``"deleted"``;
-        ``"processing"`` if a worker has it (not removed); None if there is no such job."""
+    def delete_job(
+        self, job_id: str, owner: str, held: Callable[[str, str | None], bool] | None = None
+    ) -> tuple[str, list[str]] | None:
+        """Remove a job of ``owner`` (row, files, idempotency keys): ``("deleted", files
+        that could not be removed)``; ``("processing", [])`` if a worker has it (not
+        removed); None if there is no such job.
+        ``held(job_id, started_at)`` says whether a worker really has a processing job
+        (None: assume it does); one nobody holds (stuck) is deleted like a finished one."""
         with self._transaction() as conn:
             row = conn.execute(
-                "SELECT status, owner FROM design_jobs WHERE job_id = ?", (job_id,)
+                "SELECT status, owner, started_at FROM design_jobs WHERE job_id = ?", (job_id,)
             ).fetchone()
             if row is None or row["owner"] != owner:
                 return None
-            if row["status"] == "processing":
-                return "processing"
+            if row["status"] == "processing" and (held is None or held(job_id, row["started_at"])):
+                return "processing", []
             conn.execute("DELETE FROM design_jobs WHERE job_id = ?", (job_id,))
             conn.execute("DELETE FROM idempotency_keys WHERE resource = ?", (job_id,))
-        shutil.rmtree(self.job_dir(job_id), ignore_errors=True)
-        return "deleted"
+        return "deleted", self.remove_tree(self.job_dir(job_id))
+
+    def remove_tree(self, folder: Path) -> list[str]:
+        """Remove ``folder`` and everything in it; what could not be removed, as
+        ``"inputs/01.png (permission denied)"`` relative to ``folder`` (empty: all gone)."""
+        failed: list[str] = []
+
+        def note(_function: Any, path: str, exc_info: Any) -> None:
+            exc = exc_info[1]
+            if isinstance(exc, FileNotFoundError) or getattr(exc, "errno", None) == ENOTEMPTY:
+                return  # gone already / a folder left because of a file named on its own
+            try:
+                name = str(Path(path).relative_to(folder))
+            except ValueError:
+                name = Path(path).name
+            reason = (getattr(exc, "strerror", None) or type(exc).__name__).lower()
+            failed.append(f"{name} ({reason})")
+
+        if folder.exists():
+            shutil.rmtree(folder, onerror=note)
+        return failed
 
     def claim_next(self) -> Job | None:
         """Atomically move the oldest queued job to processing; None when none is queued."""
@@ -107,6 +134,11 @@ class JobStore(StoreBase):
     def requeue(self, job: Job, *, count_attempt: bool = True) -> bool:
         """Give a claimed job back to the queue (worker crash; shutdown does not count)."""
         return JOB_QUEUE.release(self._conn(), job.job_id, job.claim, count_attempt=count_attempt)
+
+    def processing_jobs(self) -> list[Job]:
+        """Every job a worker is supposed to be designing (for the watchdog)."""
+        rows = self._conn().execute("SELECT * FROM design_jobs WHERE status = 'processing'")
+        return [Job.from_row(r) for r in rows]
 
     def requeue_abandoned(self) -> list[str]:
         """At startup: every job left processing by a previous (killed) server goes back."""
