@@ -547,12 +547,13 @@ def _singular(word: str) -> str:
     return word
 
 
-def _found(phrase: tuple[str, ...], words: list[str]) -> bool:
-    n = len(phrase)
-    target = tuple(_singular(w) for w in phrase)
-    return any(
-        tuple(_singular(w) for w in words[i : i + n]) == target for i in range(len(words) - n + 1)
-    )
+def _grams(text: str, longest: int = 3) -> set[tuple[str, ...]]:
+    """Every run of 1..``longest`` words of ``text``, singular ("Heart rate zones" gives
+    ("heart",), ("heart", "rate"), ("heart", "rate", "zone")...)."""
+    words = [_singular(w) for w in _lex_words(text)]
+    return {
+        tuple(words[i : i + n]) for n in range(1, longest + 1) for i in range(len(words) - n + 1)
+    }
 
 
 def screen_scores(evidence: Evidence) -> dict[str, tuple[float, list[str]]]:
@@ -562,24 +563,26 @@ def screen_scores(evidence: Evidence) -> dict[str, tuple[float, list[str]]]:
     lex = screen_lexicon()
     w = lex.weights
     n = max(len(evidence.readings), 1)
-    text_words = _lex_words(evidence.text[:20000])
+    shown = _grams(evidence.text[:20000])
+    readings = [
+        (kind, _grams(subject), set().union(*(_grams(f) for f in fields)))
+        for kind, subject, fields in evidence.readings
+    ]
     scores: dict[str, tuple[float, list[str]]] = {}
     for category, phrases in lex.categories.items():
         total, why = 0.0, []
-        for kind, subject, fields in evidence.readings:
-            subject_words = _lex_words(subject)
-            field_words = [_lex_words(f) for f in fields]
+        for kind, subject_grams, field_grams in readings:
             for phrase in phrases:
-                if subject_words and _found(phrase, subject_words):
+                if phrase in subject_grams:
                     total += w["subject"] / n
                     why.append(" ".join(phrase))
-                elif any(_found(phrase, f) for f in field_words):
+                elif phrase in field_grams:
                     total += w["field"] / n
                     why.append(" ".join(phrase))
             if category in lex.kinds.get(kind, ()):
                 total += w["kind"] / n
                 why.append(f"{kind} screen")
-        in_text = [" ".join(p) for p in phrases if _found(p, text_words)]
+        in_text = [" ".join(p) for p in phrases if p in shown]
         total += w["text"] * min(len(in_text), 4) / 4
         if total > 0:
             scores[category] = (total, list(dict.fromkeys(why + in_text)))
