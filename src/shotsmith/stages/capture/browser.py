@@ -55,6 +55,7 @@ class Emulation:
     band_pt: float = 0.0  # the status-bar band the page is laid out below
     is_mobile: bool = True
     has_touch: bool = True
+    tablet: bool = False  # a tablet: the widest screen capture has (no smaller class to try)
 
     @property
     def band_px(self) -> int:
@@ -89,6 +90,8 @@ def emulation(device: CaptureDevice, chrome_major: str = "131") -> Emulation:
     h_pt = math.ceil(device.px[1] / scale - 1e-6)
     if device.platform == "android":
         ua = USER_AGENTS["android"].format(model=device.name, major=chrome_major)
+        if device.tablet:  # Chrome on an Android tablet does not say "Mobile"
+            ua = ua.replace(" Mobile Safari", " Safari")
     else:
         ua = USER_AGENTS["ipad" if device.tablet else "iphone"]
     return Emulation(
@@ -99,6 +102,7 @@ def emulation(device: CaptureDevice, chrome_major: str = "131") -> Emulation:
         px=device.px,
         user_agent=ua,
         band_pt=device.top_inset_pt,
+        tablet=device.tablet,
     )
 
 

@@ -92,6 +92,14 @@ class _Run:
             self.progress.update(1)
 
 
+class DesktopLayout(Exception):
+    """The start page lays out as a desktop page at a phone's width: capture a tablet."""
+
+    def __init__(self, url: str, reason: str, device: str):
+        super().__init__(f"{url}: {reason}")
+        self.url, self.reason, self.device = url, reason, device
+
+
 class Explorer(PageSession):
     """Explore one web app in one browser; capture screens at several emulated devices.
 
@@ -112,6 +120,7 @@ class Explorer(PageSession):
         each and mostly open menus and dialogs.
         """
         self.open(emu)
+        self.desktop_declined = ""
         self.origin = ""  # the start page may redirect (http -> https, apex -> www) ...
         start = normalize_url(self.start_url)
         run = _Run(
@@ -229,6 +238,8 @@ class Explorer(PageSession):
         try:
             screen = self.photograph(final, (), "", depth, len(screens), loaded=True)
         except Refused as refused:
+            if refused.verdict.kind == "desktop-layout" and first:
+                self._desktop_start(final, refused.verdict.reason, emu)
             self.skipped.append(
                 Skipped(
                     route_of(final), refused.verdict.reason, refused.verdict.kind, emu.device_id
@@ -306,6 +317,20 @@ class Explorer(PageSession):
             run.deferred.append((screen, final, depth))
         self._press(screen, final, depth, now, run)
         return False
+
+    def _desktop_start(self, url: str, reason: str, emu: Emulation) -> None:
+        """The start page is a desktop layout at this phone: switch to a tablet (raises
+        :class:`DesktopLayout`) unless the user pinned the device, then say why not."""
+        why = reason.split(": ", 1)[-1]
+        if self.switch_device:
+            raise DesktopLayout(route_of(url), why, emu.device_id)
+        self.desktop_declined = (
+            f"{route_of(url)} is a desktop layout at the {emu.width} pt phone screen ({why}); "
+            "the device was pinned (--size / device_sizes), so capture did not switch to a "
+            "tablet and keeps no desktop page as a phone screen. Capture a tablet size "
+            '(--size 13, device_sizes=["13"]) or leave the size out to let capture choose.'
+        )
+        self.notes.append(self.desktop_declined)
 
     def _press_later(self, base: Screen, final: str, depth: int, run: _Run) -> None:
         """The deferred buttons of a page: load it again and press them."""

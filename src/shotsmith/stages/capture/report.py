@@ -31,6 +31,7 @@ REJECTED_KINDS = (
     "store-links",
     "sign-in",
     "write",
+    "desktop-layout",
 )
 
 
@@ -52,6 +53,9 @@ class CaptureReport:
     network: dict[str, Any] = field(default_factory=dict)  # the network policy's record (web)
     stopped: str = ""  # why exploring ended (web)
     clicks: int = 0  # controls pressed while exploring (web)
+    # a desktop-only app captured at a tablet instead of a phone: {from, to, reason} ("to"
+    # None when the device was pinned and capture did not switch) (web)
+    device_switch: dict[str, Any] = field(default_factory=dict)
 
     def screens_per_set(self) -> int:
         """Usable screens: the fewest any captured set (device) has."""
@@ -95,6 +99,8 @@ class CaptureReport:
                 if s.kind in REJECTED_KINDS
             ],
         }
+        if self.device_switch:
+            out["device_switch"] = dict(self.device_switch)
         if self.network:
             out["network"] = self.network
         return out

@@ -32,6 +32,7 @@ from .pages import (
     Verdict,
     clean_info,
     clean_text,
+    desktop_layout,
     dicts_in,
     error_page,
     is_blank,
@@ -83,8 +84,13 @@ class PageSession:
         login: tuple[str, str] | None = None,
         storage_state: str | dict | None = None,
         policy: NetworkPolicy | None = None,
+        switch_device: bool = False,
     ):
         self.browser = browser
+        # a start page that is a desktop layout at a phone: switch to a tablet (the explorer
+        # raises DesktopLayout) or, the device pinned, say why not (desktop_declined)
+        self.switch_device = switch_device
+        self.desktop_declined = ""
         # one policy for every context this session opens (see .network)
         self.policy = policy if policy is not None else NetworkPolicy(start_url)
         self.fetch_timeout_ms = (page_timeout_s + 5.0) * 1000  # goto times out first
@@ -638,6 +644,11 @@ class PageSession:
                     "store-links",
                 )
             )
+        wide = desktop_layout(info, self._emulation.width) if self._emulation else ""
+        if wide and self._emulation and not self._emulation.tablet and not sign_in:
+            raise Refused(
+                Verdict(f"a desktop layout, not a phone screen: {wide}", "desktop-layout")
+            )
         png, offset = self.photo()
         screen = self._make_screen(url, via, via_label, info, png, offset, depth, order)
         screen.sign_in = sign_in
@@ -649,13 +660,11 @@ class PageSession:
                 verdict = near_empty(im, screen.words)
                 if verdict:
                     raise Refused(verdict)
-        if info["overflowX"] and self._emulation and not self._wide_noted:
+        if wide and self._emulation and not self._wide_noted:
             self._wide_noted = True
             self.notes.append(
-                f"{route_of(url)} does not fit the {self._emulation.width} pt screen (a "
-                "desktop layout: wider than the screen, or text squeezed a few letters wide); "
-                'capture a tablet size (--size 13, device_sizes=["13"]) if the app is not '
-                "made for phones."
+                f"{route_of(url)} is a desktop layout even at the {self._emulation.width} pt "
+                f"tablet screen ({wide}): kept, the widest screen capture has."
             )
         return screen
 

@@ -96,6 +96,7 @@ def capture_report(
             login=credentials,
             storage_state=state,
             policy=policy,
+            pinned=isinstance(device_sizes, (int, float)) or bool(device_sizes),
         )
     elif credentials or state is not None:
         raise InvalidOptionError(

@@ -314,6 +314,20 @@
     shape[key] = (shape[key] || 0) + 1;
   }
   const doc = document.documentElement;
+  // a desktop layout at this width: wider than the screen, a fixed minimum width on the page
+  // or its main container (even when overflow is hidden), text squeezed a few letters wide,
+  // or laid out on a desktop-wide viewport and shrunk to fit (no mobile viewport meta)
+  const px = (v) => { const m = /^([\d.]+)px$/.exec(str(v)); return m ? Number(m[1]) : 0; };
+  let minWidth = 0;
+  const containers = [doc, document.body, document.querySelector('main, [role=main]')];
+  if (document.body) containers.push(...Array.from(document.body.children).slice(0, 12));
+  for (const el of containers) {
+    if (!el || !(el instanceof Element)) continue;
+    const cs = getComputedStyle(el);
+    if (cs.display === 'none' || cs.position === 'fixed' || cs.position === 'absolute') continue;
+    minWidth = Math.max(minWidth, px(cs.minWidth), px(cs.width) > vw ? px(cs.width) : 0);
+  }
+  const scrollWidth = Math.max(doc.scrollWidth, root.scrollWidth);
   return {
     shape,
     url: location.href, title: norm(document.title), h1,
@@ -323,7 +337,8 @@
     blockedSubmits: Number(window.__shotsmithBlockedSubmits) || 0,
     words, password, passwordWords, userField,
     cover: /viewport-fit\s*=\s*cover/i.test(viewport),
-    overflowX: Math.max(doc.scrollWidth, root.scrollWidth) > vw + 8 || crushed >= 2,
+    overflowX: scrollWidth > vw + 8 || crushed >= 2 || minWidth > vw + 8,
+    wide: {scrollWidth, minWidth, crushed, layoutWidth: vw, mobileViewport: /width\s*=\s*device-width/i.test(viewport) ? 1 : 0},
     minTop: Number.isFinite(minTop) ? minTop : null,
     viewport: [vw, vh],
   };
