@@ -12,8 +12,11 @@ real Chromium against local servers.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import http.server
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -89,3 +92,114 @@ def test_a_responsive_page_stays_on_the_phone(desktop_site):
     assert set(report.frame[C.DEVICE]) == {"iphone-16-pro-max"}
     assert not report.device_switch
     assert not [s for s in report.skipped if s.kind == "desktop-layout"]
+
+
+# --- the single-page apps (tests/data/spa_apps/) -----------------------------------------
+
+SPA = HERE / "data" / "spa_apps"
+WS_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
+TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript", ".css": "text/css"}
+
+
+class SpaServer:
+    """One app of the corpus on 127.0.0.1: its files, its seeded state at /api/state, and a
+    WebSocket at /ws; every write (POST/PUT/PATCH/DELETE, a WebSocket command other than a
+    subscription) is recorded and changes the state."""
+
+    def __init__(self, name: str):
+        self.folder = SPA / name
+        self.seed = (self.folder / "seed.json").read_bytes()
+        self.state = self.seed
+        self.writes: list[str] = []
+        self.reads = 0
+        server = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args):  # quiet
+                pass
+
+            def _send(self, body: bytes, kind: str, status: int = 200) -> None:
+                self.send_response(status)
+                self.send_header("Content-Type", kind)
+                self.send_header("Content-Length", str(len(body)))
+                self.send_header("Cache-Control", "no-store")
+                self.end_headers()
+                self.wfile.write(body)
+
+            def do_GET(self):
+                path = self.path.split("?", 1)[0]
+                if path == "/ws" and self.headers.get("Upgrade", "").lower() == "websocket":
+                    return self._websocket()
+                if path == "/api/state":
+                    server.reads += 1
+                    time.sleep(0.3)  # the data comes after the page, as in a real app
+                    return self._send(server.state, "application/json")
+                file = self.folder_file(path)
+                if file is None:
+                    return self._send(b"<h1>Not found</h1>", "text/html", 404)
+                return self._send(file.read_bytes(), TYPES.get(file.suffix, "text/plain"))
+
+            def folder_file(self, path: str) -> Path | None:
+                name = "index.html" if path in ("/", "") else path.lstrip("/")
+                file = (server.folder / name).resolve()
+                if file.parent != server.folder.resolve() or not file.is_file():
+                    return None
+                return file if file.suffix in TYPES else None
+
+            def _write(self):
+                length = int(self.headers.get("Content-Length") or 0)
+                body = self.rfile.read(length)
+                server.write(f"{self.command} {self.path} {body[:80]!r}")
+                self._send(b'{"ok": true}', "application/json")
+
+            do_POST = do_PUT = do_PATCH = do_DELETE = _write
+
+            def _websocket(self):
+                key = self.headers["Sec-WebSocket-Key"]
+                accept = base64.b64encode(hashlib.sha1((key + WS_GUID).encode()).digest())
+                self.send_response(101, "Switching Protocols")
+                self.send_header("Upgrade", "websocket")
+                self.send_header("Connection", "Upgrade")
+                self.send_header("Sec-WebSocket-Accept", accept.decode())
+                self.end_headers()
+                self.wfile.flush()
+                self.close_connection = True
+                while True:
+                    message = read_frame(self.rfile)
+                    if message is None:
+                        return
+                    if json.loads(message).get("op") != "subscribe":
+                        server.write(f"WS {message}")
+                    reply = json.dumps({"status": "printing"}).encode()
+                    self.wfile.write(bytes([0x81, len(reply)]) + reply)
+                    self.wfile.flush()
+
+        self.httpd, self.url = serve_quietly(Handler)
+
+    def write(self, what: str) -> None:
+        self.writes.append(what)
+        self.state = json.dumps({"changed_by": what}).encode()
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+def read_frame(stream) -> str | None:
+    """One text frame a browser sent (masked), None at a close frame or a hang-up."""
+    try:
+        head = stream.read(2)
+        if len(head) < 2 or head[0] & 0x0F == 0x8:
+            return None
+        length = head[1] & 0x7F
+        if length == 126:
+            length = int.from_bytes(stream.read(2), "big")
+        elif length == 127:
+            length = int.from_bytes(stream.read(8), "big")
+        mask = stream.read(4)
+        data = bytes(b ^ mask[i % 4] for i, b in enumerate(stream.read(length)))
+        return data.decode("utf-8", "replace")
+    except (OSError, ValueError):
+        return None

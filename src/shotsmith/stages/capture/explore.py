@@ -73,6 +73,7 @@ class _Run:
     other_origin: set[str] = field(default_factory=set)
     visited_templates: dict[str, int] = field(default_factory=dict)
     deferred: list[tuple[Screen, str, int]] = field(default_factory=list)
+    states: list[Screen] = field(default_factory=list)  # screens a press found: their controls
     visits: int = 0
     clicks: int = 0
     forms_noted: bool = False
@@ -134,14 +135,17 @@ class Explorer(PageSession):
         )
         if self.login is not None and not self.signed_in:
             self._sign_in_first(start)
-        while run.queue or run.deferred:
+        self.pressed: list[dict[str, str]] = []
+        while run.queue or run.deferred or run.states:
             if run.queue:
                 url, depth = self._next(run.queue, run.visited_templates)
                 if self._visit(url, depth, run, emu, first=run.visits == 0 and not run.screens):
                     break  # the start page failed: nothing can be done without it
-            else:
+            elif run.deferred:
                 base, final, depth = run.deferred.pop(0)
                 self._press_later(base, final, depth, run)
+            else:
+                self._press_within(run.states.pop(0), run)
         if self.sign_in_url and self.login is None:
             self.notes.append(sign_in_note(self.sign_in_url, self.storage_state is not None))
         self.close()
@@ -160,6 +164,7 @@ class Explorer(PageSession):
             self.sign_in_url,
             self.notes,
             stopped,
+            self.pressed,
         )
 
     def _visit(self, url: str, depth: int, run: _Run, emu: Emulation, *, first: bool) -> bool:
@@ -312,7 +317,7 @@ class Explorer(PageSession):
         self._follow_links(links, depth, run.queue, run.queued, run.other_origin)
         if dup is not None or screen.sign_in:
             return False
-        now = [c for c in candidates if c["kind"] in ("tab", "hash")]
+        now = [c for c in candidates if c["kind"] in ("tab", "hash", "choice")]
         if len(now) < len(candidates):
             run.deferred.append((screen, final, depth))
         self._press(screen, final, depth, now, run)
@@ -349,7 +354,7 @@ class Explorer(PageSession):
             candidates = self.extract()["clicks"]
         except Exception:
             return
-        later = [c for c in candidates if c["kind"] not in ("tab", "hash")]
+        later = [c for c in candidates if c["kind"] not in ("tab", "hash", "choice")]
         self._press(base, final, depth, later, run)
 
     def _press(
@@ -384,13 +389,46 @@ class Explorer(PageSession):
             )
             if found is not None:
                 run.add(found)
+                run.states.append(found)
             if restore and self.remaining() > 1.0 and not self._back_to(base):
-                if self.load(final):
-                    break  # cannot get back to this page: stop pressing here
-                try:
-                    self.extract()  # mark the candidates again
-                except Exception:
-                    break
+                if not self._reach(base):
+                    break  # cannot get back to this page or state: stop pressing here
+
+    def _press_within(self, state: Screen, run: _Run) -> None:
+        """The controls of a state a press found (a tab's dropdown, its sort headers): reach
+        it again (load its page, press what led there) and press what is new there."""
+        if run.clicks >= run.max_clicks or len(run.screens) >= run.explore_limit:
+            return
+        if self.remaining() < 3.0:
+            run.stop("time budget used up (timeout_s / --timeout)")
+            return
+        if not self._reach(state):
+            return
+        candidates = [c for c in self._last_clicks if c["key"] not in run.tried_keys]
+        self._press(state, state.url, state.depth, candidates, run)
+
+    def _reach(self, screen: Screen) -> bool:
+        """Load ``screen``'s page, close what it opens by itself, press what led to it; the
+        candidates are marked. False when it cannot be reached."""
+        try:
+            if self.load(screen.url) or self.calm(loaded=True):
+                return False
+            info = self.extract()
+            for key in screen.via:
+                match = next((c for c in info["clicks"] if c["key"] == key), None)
+                if match is None:
+                    return False
+                self.click(match["index"], match["label"], match.get("value"))
+                self._page.wait_for_timeout(120)
+                if self.settle(keep_scroll=True):
+                    return False
+                info = self.extract()
+            return True
+        except ShotsmithError:
+            raise
+        except Exception as exc:
+            log.debug("could not reach %s again: %s", _where(screen), first_line(exc))
+            return False
 
     def _note_not_pressed(self, url: str, run: _Run) -> None:
         """Say which controls of a page were left alone: actions, and controls in doubt."""
@@ -509,15 +547,28 @@ class Explorer(PageSession):
         """
         page = self._page
         before_nav, blocked_before = self._nav_requests, len(self._blocked)
+        label = cand["label"] or "a button"
+        at = _after(base, label)
+
+        def done(outcome: str, found: Screen | None = None, restore: bool = True):
+            self.pressed.append(
+                {
+                    "page": _where(base),
+                    "control": label,
+                    "kind": cand.get("kind", ""),
+                    "outcome": outcome,
+                }
+            )
+            return found, restore
+
         try:
-            self.click(cand["index"], cand["label"])
+            self.click(cand["index"], cand["label"], cand.get("value"))
             page.wait_for_timeout(120)
             if self._nav_requests != before_nav:
                 page.wait_for_load_state("load", timeout=self._ms(self.page_timeout_s))
         except Exception as exc:
             log.debug("click %r on %s: %s", cand["label"], base.url, first_line(exc))
-            return None, True
-        label = cand["label"] or "a button"
+            return done(f"could not be pressed ({first_line(exc)})")
         blocked = self._blocked[blocked_before:]
         writes = [b for b in blocked if b.kind in ("write", "websocket")]
         away = [b for b in blocked if b.kind == "other-origin" and b.navigation]
@@ -528,7 +579,7 @@ class Explorer(PageSession):
                 other_origin.add(key)
                 self.skipped.append(
                     Skipped(
-                        f"{route_of(base.url)} (after pressing {label!r})",
+                        at,
                         f"pressing it tried to write ({first.method} {first.url}): "
                         "blocked, not photographed"
                         if writes
@@ -536,21 +587,25 @@ class Explorer(PageSession):
                         "write" if writes else "other-origin",
                     )
                 )
-            return None, True
+            return done(
+                f"tried to write ({first.method} {first.url}): blocked"
+                if writes
+                else f"leads to another origin ({first.url})"
+            )
         now = page.url
         if not now.startswith(("http:", "https:")) or origin_of(now) != self.origin:
-            return None, True
+            return done("left the app")
         if self.settle(keep_scroll=True):
-            return None, True
+            return done("the page did not settle")
         now = normalize_url(page.url)
         if now != base.url:  # the button navigated: a page of its own, judged as a link is
             if now not in queued and not is_risky_link(now):
                 queued.add(now)
                 queue.insert(0, (now, depth + 1))
-            return None, True
+            return done(f"opened {route_of(now)} (visited as a page)")
         template = _state_template(base.template, cand)
         if full is not None and full(template):
-            return None, True
+            return done(f"not photographed: {PER_TEMPLATE} screens of its kind already")
         try:
             screen = self.photograph(
                 base.url,
@@ -561,23 +616,19 @@ class Explorer(PageSession):
                 loaded=False,
             )
         except Refused as refused:
-            self.skipped.append(
-                Skipped(
-                    f"{route_of(base.url)} (after pressing {label!r})",
-                    refused.verdict.reason,
-                    refused.verdict.kind,
-                )
-            )
-            return None, True
+            self.skipped.append(Skipped(at, refused.verdict.reason, refused.verdict.kind))
+            return done(f"rejected: {refused.verdict.reason}")
         except ShotsmithError:
             raise
-        except Exception:
-            return None, True
+        except Exception as exc:
+            return done(f"could not be photographed ({first_line(exc)})")
         screen.template = template
         dup = next((s for s in screens if looks_same(s, screen)), None)
         if dup is not None:
-            return None, hamming(screen.dhash, base.dhash) > 0
-        return screen, True
+            return done(
+                f"looks the same as {_where(dup)}", None, hamming(screen.dhash, base.dhash) > 0
+            )
+        return done("a new screen", screen)
 
     def _back_to(self, base: Screen) -> bool:
         """Undo a press without reloading when Escape does it (a reload costs a heavy app
@@ -613,7 +664,7 @@ class Explorer(PageSession):
                             f"button {key.split('|')[2]!r} not found at this size", "error"
                         )
                         break
-                    self.click(match["index"], match["label"])
+                    self.click(match["index"], match["label"], match.get("value"))
                     self._page.wait_for_timeout(120)
                     reason = self.settle(keep_scroll=True)
                     verdict = verdict_of(reason) if reason else None
@@ -678,6 +729,14 @@ def sign_in_note(url: str, had_state: bool) -> str:
         "(storage_state=) with a Playwright storage state saved after signing in, to capture "
         "the screens behind it."
     )
+
+
+def _after(base: Screen, label: str) -> str:
+    """Where a press happened: the page, and the presses that led to the state pressed in."""
+    route = route_of(base.url)
+    if base.via:
+        return f"{route} (after pressing {base.via_label!r}, then {label!r})"
+    return f"{route} (after pressing {label!r})"
 
 
 def _where(screen: Screen) -> str:

@@ -218,6 +218,8 @@ def clean_info(raw: Any) -> dict[str, Any]:
                 "key": str(c.get("key") or ""),
                 "selected": bool(c.get("selected")),
                 "kind": clean_text(c.get("kind")),
+                # the value a choice (dropdown, slider, radio button) is set to
+                "value": None if c.get("value") is None else str(c.get("value"))[:200],
             }
         )
     elements = []

@@ -56,6 +56,8 @@ class CaptureReport:
     # a desktop-only app captured at a tablet instead of a phone: {from, to, reason} ("to"
     # None when the device was pinned and capture did not switch) (web)
     device_switch: dict[str, Any] = field(default_factory=dict)
+    # each control pressed while exploring: {"page", "control", "kind", "outcome"} (web)
+    pressed: list[dict[str, str]] = field(default_factory=list)
 
     def screens_per_set(self) -> int:
         """Usable screens: the fewest any captured set (device) has."""
@@ -99,6 +101,8 @@ class CaptureReport:
                 if s.kind in REJECTED_KINDS
             ],
         }
+        if self.pressed:
+            out["pressed"] = [dict(p) for p in self.pressed]
         if self.device_switch:
             out["device_switch"] = dict(self.device_switch)
         if self.network:

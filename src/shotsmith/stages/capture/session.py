@@ -55,6 +55,19 @@ STILL_CSS = (
     "caret-color:transparent!important}"
 )
 
+#: set a dropdown, slider or radio button as a user would: the native value setter (a
+#: framework's own setter would swallow it), then the input and change events
+SET_CHOICE_JS = """(arg) => {
+  const el = document.querySelector(arg.selector);
+  if (!el) return false;
+  if (el.type === 'radio') { el.click(); return true; }
+  const proto = el.tagName === 'SELECT' ? HTMLSelectElement.prototype : HTMLInputElement.prototype;
+  Object.getOwnPropertyDescriptor(proto, 'value').set.call(el, arg.value);
+  el.dispatchEvent(new Event('input', {bubbles: true}));
+  el.dispatchEvent(new Event('change', {bubbles: true}));
+  return true;
+}"""
+
 MAX_SIGN_INS = 5  # an app that forgets the session on a reload is signed into again, a little
 
 CONTENT_CAP_S = 5.0  # how long a page may show a skeleton / spinner before it is judged
@@ -470,9 +483,17 @@ class PageSession:
         offset = 0 if (self._full or emu is None) else emu.band_px
         return png, offset
 
-    def click(self, index: int, label: str = "") -> None:
+    def click(self, index: int, label: str = "", value: str | None = None) -> None:
+        """Press the marked control ``index``; a choice (dropdown, slider, radio button) is
+        set to ``value`` instead, as the user would, with the events the page listens to."""
         self.interacting(label or "a control")
-        self._page.click(f'[data-shotsmith-click="{index}"]', timeout=self._ms(2.0))
+        selector = f'[data-shotsmith-click="{index}"]'
+        if value is None:
+            self._page.click(selector, timeout=self._ms(2.0))
+            return
+        done = self.evaluate(SET_CHOICE_JS, {"selector": selector, "value": value}, timeout_s=2.0)
+        if not done:
+            raise CaptureError(f"the control {label!r} is gone")
 
     def _sign_in_form(self) -> dict[str, Any]:
         table = rules()["sign_in"]
@@ -644,11 +665,6 @@ class PageSession:
                     "store-links",
                 )
             )
-        wide = desktop_layout(info, self._emulation.width) if self._emulation else ""
-        if wide and self._emulation and not self._emulation.tablet and not sign_in:
-            raise Refused(
-                Verdict(f"a desktop layout, not a phone screen: {wide}", "desktop-layout")
-            )
         png, offset = self.photo()
         screen = self._make_screen(url, via, via_label, info, png, offset, depth, order)
         screen.sign_in = sign_in
@@ -660,6 +676,11 @@ class PageSession:
                 verdict = near_empty(im, screen.words)
                 if verdict:
                     raise Refused(verdict)
+        wide = desktop_layout(info, self._emulation.width) if self._emulation else ""
+        if wide and self._emulation and not self._emulation.tablet and not sign_in:
+            raise Refused(
+                Verdict(f"a desktop layout, not a phone screen: {wide}", "desktop-layout")
+            )
         if wide and self._emulation and not self._wide_noted:
             self._wide_noted = True
             self.notes.append(

@@ -265,6 +265,7 @@ def capture_web(
         stopped=result.stopped,
         clicks=result.clicks,
         device_switch=device_switch,
+        pressed=list(result.pressed),
     )
 
 
