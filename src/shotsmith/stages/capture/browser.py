@@ -31,7 +31,10 @@ CHROMIUM_ARGS = [
     "--disable-default-apps",
     "--hide-scrollbars",
     "--mute-audio",
-    "--disable-features=Translate,MediaRouter,OptimizationHints",
+    # LocalNetworkAccessChecks: Chromium refuses a WebSocket that Playwright routes
+    # (ERR_BLOCKED_BY_LOCAL_NETWORK_ACCESS_CHECKS), so no WebSocket app would work; where a
+    # capture may connect is the network policy's to decide (.network)
+    "--disable-features=Translate,MediaRouter,OptimizationHints,LocalNetworkAccessChecks",
 ]
 
 BROWSER_CANDIDATES = (

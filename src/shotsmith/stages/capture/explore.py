@@ -373,6 +373,11 @@ class Explorer(PageSession):
                 break
             if cand["key"] in run.tried_keys or cand["selected"]:
                 continue
+            if cand.get("kind") == "choice":  # one other value per dropdown, slider, group
+                control = cand["key"].rsplit("|", 1)[0]
+                if control in run.tried_keys:
+                    continue
+                run.tried_keys.add(control)
             run.tried_keys.add(cand["key"])
             run.clicks += 1
             log.debug("press %r (%s) on %s", cand["label"], cand["kind"], final)
@@ -569,10 +574,14 @@ class Explorer(PageSession):
         except Exception as exc:
             log.debug("click %r on %s: %s", cand["label"], base.url, first_line(exc))
             return done(f"could not be pressed ({first_line(exc)})")
-        blocked = self._blocked[blocked_before:]
-        writes = [b for b in blocked if b.kind in ("write", "websocket")]
-        away = [b for b in blocked if b.kind == "other-origin" and b.navigation]
-        if writes or away:
+
+        def blocked_by_policy() -> str:
+            """What the press tried that the network policy refused ('' if nothing)."""
+            blocked = self._blocked[blocked_before:]
+            writes = [b for b in blocked if b.kind in ("write", "websocket")]
+            away = [b for b in blocked if b.kind == "other-origin" and b.navigation]
+            if not (writes or away):
+                return ""
             first = (writes or away)[0]
             key = f"{first.method} {first.url}"
             if key not in other_origin:
@@ -587,16 +596,19 @@ class Explorer(PageSession):
                         "write" if writes else "other-origin",
                     )
                 )
-            return done(
-                f"tried to write ({first.method} {first.url}): blocked"
-                if writes
-                else f"leads to another origin ({first.url})"
-            )
+            if writes:
+                return f"tried to write ({first.method} {first.url}): blocked"
+            return f"leads to another origin ({first.url})"
+
+        if why := blocked_by_policy():
+            return done(why)
         now = page.url
         if not now.startswith(("http:", "https:")) or origin_of(now) != self.origin:
             return done("left the app")
         if self.settle(keep_scroll=True):
             return done("the page did not settle")
+        if why := blocked_by_policy():  # a write the page sent a moment later (a WebSocket message)
+            return done(why)
         now = normalize_url(page.url)
         if now != base.url:  # the button navigated: a page of its own, judged as a link is
             if now not in queued and not is_risky_link(now):

@@ -68,6 +68,16 @@ SET_CHOICE_JS = """(arg) => {
   return true;
 }"""
 
+#: a click outside what the page opened: pointer and mouse events on the body itself (a
+#: "click outside" handler closes on them; no control of the page is hit)
+CLICK_OUTSIDE_JS = """() => {
+  const at = {bubbles: true, cancelable: true, clientX: 1, clientY: innerHeight - 1};
+  for (const type of ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click']) {
+    const Event_ = type.startsWith('pointer') ? PointerEvent : MouseEvent;
+    document.body.dispatchEvent(new Event_(type, at));
+  }
+}"""
+
 MAX_SIGN_INS = 5  # an app that forgets the session on a reload is signed into again, a little
 
 CONTENT_CAP_S = 5.0  # how long a page may show a skeleton / spinner before it is judged
@@ -418,13 +428,23 @@ class PageSession:
             )
         if any(d["password"] for d in state["dialogs"]):
             return None  # a sign-in dialog on arrival: judged as a sign-in wall
+        opened = _what_is_open(state)
         for _ in range(2):
             self.interacting("the Escape key (closing what the page opened)")
             quiet(lambda: self._page.keyboard.press("Escape"))
             self._page.wait_for_timeout(150)
             state = self._calm(mark=False)
             if not state["dialogs"] and not state["menus"]:
+                self._closed(opened, "the Escape key")
                 return None
+        # a click outside it: on the page's body itself, so that no control is pressed
+        self.interacting("a click outside (closing what the page opened)")
+        quiet(lambda: self._page.evaluate(CLICK_OUTSIDE_JS))
+        self._page.wait_for_timeout(150)
+        state = self._calm(mark=False)
+        if not state["dialogs"] and not state["menus"]:
+            self._closed(opened, "a click outside it")
+            return None
         if state["dialogs"]:
             state = self._calm(mark=True)
             if state.get("dismiss"):
@@ -433,6 +453,7 @@ class PageSession:
                 self._page.wait_for_timeout(200)
                 state = self._calm(mark=False)
                 if not state["dialogs"] and not state["menus"]:
+                    self._closed(opened, "its close button")
                     return None
         if loaded and state["dialogs"] and not state["menus"]:
             if all(d["full"] for d in state["dialogs"]):
@@ -444,6 +465,12 @@ class PageSession:
             label = state["menus"][0]["label"]
             what = f"an open menu{f' ({label!r})' if label else ''}"
         return Verdict(f"{what} covers the page and would not close", "transient")
+
+    def _closed(self, what: str, how: str) -> None:
+        """Say once per kind of thing that the page opened it by itself and it was closed."""
+        note = f"{what} the app opens by itself was closed with {how} before photographing"
+        if note not in self.notes:
+            self.notes.append(note)
 
     def _calm(self, *, mark: bool) -> dict[str, Any]:
         table = rules()
@@ -745,6 +772,14 @@ class PageSession:
             item["box"] = [x0, y0, x1 - x0, y1 - y0]
             out.append(item)
         return out
+
+
+def _what_is_open(state: dict[str, Any]) -> str:
+    """'a dialog ('Suggestions')' or 'a menu': the first thing open, as the report says it."""
+    items = state["dialogs"] or state["menus"]
+    what = "a dialog" if state["dialogs"] else "a menu or popover"
+    label = items[0]["label"] if items else ""
+    return f"{what}{f' ({label!r})' if label else ''}"
 
 
 def quiet(fn: Any) -> None:
