@@ -18,12 +18,22 @@ import http.server
 import json
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
+from PIL import Image
 
 from shotsmith import columns as C
 from shotsmith.errors import CaptureError
 from shotsmith.stages.capture import capture_report
+from shotsmith.stages.capture.pages import error_page
+from shotsmith.stages.capture.similarity import (
+    DUPLICATE_DHASH,
+    DUPLICATE_PHASH,
+    dhash,
+    hamming,
+    phash,
+)
 
 from .conftest import serve_quietly
 
@@ -203,3 +213,87 @@ def read_frame(stream) -> str | None:
         return data.decode("utf-8", "replace")
     except (OSError, ValueError):
         return None
+
+
+#: per app: the writes its buttons try that a capture presses (method, path), the local-only
+#: controls it must explore (kind, label start), and text only an unwanted state shows
+APPS = {
+    "sentinel": {
+        "blocked": {("POST", "/api/audit")},
+        "explored": {
+            ("tab", "Alerts"),
+            ("tab", "Hosts"),
+            ("choice", "Severity"),
+            ("pointer", "CPU"),
+        },
+        "never": ("Loading", "Details: load average"),
+    },
+    "quill": {
+        "blocked": {("PUT", "/api/notebooks/weekly-revenue/opened")},
+        "explored": {("choice", "Range"), ("choice", "Smoothing")},
+        "never": ("Loading", "Try a 30-day range"),  # the Suggestions popover
+    },
+    "printdock": {
+        "blocked": {("WS", "/ws")},
+        "explored": {("choice", "Fahrenheit"), ("pointer", "Time")},
+        "never": ("Connecting to the printer",),
+    },
+}
+
+
+@pytest.fixture(scope="module", params=sorted(APPS))
+def spa(request, tmp_path_factory):
+    name = request.param
+    server = SpaServer(name)
+    seed_file = (server.folder / "seed.json").read_bytes()
+    out = tmp_path_factory.mktemp(name)
+    try:
+        report = capture_report(server.url + "/", max_screens=4, timeout_s=45, out_dir=out)
+    finally:
+        server.close()
+    return name, server, seed_file, report, out
+
+
+def test_a_capture_of_a_single_page_app_never_changes_it(spa):
+    name, server, seed_file, report, _ = spa
+    assert server.reads >= 1  # the app did load its data
+    assert server.writes == [], f"{name}: the server received writes: {server.writes}"
+    assert server.state == server.seed  # its data byte-identical after the capture
+    assert (server.folder / "seed.json").read_bytes() == seed_file
+
+
+def test_every_write_a_press_tried_is_blocked_and_listed(spa):
+    name, _, _, report, out = spa
+    blocked = {(b.method, urlsplit(b.url).path) for b in report.blocked}
+    assert APPS[name]["blocked"] <= blocked
+    assert all(b.cause for b in report.blocked if b.kind in ("write", "websocket"))
+    summary = report.summary()
+    for method, path in APPS[name]["blocked"]:
+        assert f"blocked {method} " in summary and path in summary
+    manifest = json.loads((out / "manifest.json").read_text())
+    listed = manifest["capture_report"]["network"]["blocked"]
+    assert len(listed) == len(report.blocked)
+
+
+def test_local_only_controls_are_explored_into_distinct_usable_screens(spa):
+    name, _, _, report, out = spa
+    pressed = {(p["kind"], p["control"]) for p in report.pressed}
+    for kind, label in APPS[name]["explored"]:
+        assert any(k == kind and c.startswith(label) for k, c in pressed), (kind, label, pressed)
+    frame = report.frame
+    assert len(frame) >= 3, report.summary()
+    assert set(frame[C.DEVICE]) == {"iphone-16-pro-max"}  # made for phones: stays a phone
+    assert not report.device_switch
+    for text in frame[C.SCREEN_TEXT]:
+        assert len(text.split()) >= 15  # no empty or loading state kept
+        for unwanted in APPS[name]["never"]:
+            assert unwanted not in text
+        assert error_page("", "", text) is None  # no error or diagnostic page kept
+    hashes = []
+    for path in frame[C.IMAGE]:
+        with Image.open(path) as im:
+            small = im.convert("RGB").resize((im.width // 4, im.height // 4), Image.BOX)
+        hashes.append((dhash(small), phash(small)))
+    for i, (d1, p1) in enumerate(hashes):
+        for d2, p2 in hashes[i + 1 :]:
+            assert hamming(d1, d2) > DUPLICATE_DHASH or hamming(p1, p2) > DUPLICATE_PHASH

@@ -43,7 +43,7 @@ from .pages import Verdict
 from .rules import is_language_link, is_risky_link, rules
 from .screens import PER_TEMPLATE, ExploreResult, Screen, Shot, Skipped, rank
 from .session import PageSession, Refused, first_line, verdict_of
-from .similarity import SAME_SHAPE, hamming, looks_same, shape_similarity
+from .similarity import SAME_SHAPE, hamming, looks_same, same_lines, shape_similarity
 from .urls import (
     collection_of,
     file_extension,
@@ -635,6 +635,9 @@ class Explorer(PageSession):
         except Exception as exc:
             return done(f"could not be photographed ({first_line(exc)})")
         screen.template = template
+        same = next((s for s in screens if same_lines(s, screen)), None)
+        if same is not None:
+            return done(f"the same content as {_where(same)} in another order")
         dup = next((s for s in screens if looks_same(s, screen)), None)
         if dup is not None:
             return done(
