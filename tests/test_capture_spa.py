@@ -2,8 +2,9 @@
 real Chromium against local servers.
 
 * tests/capture_site/desktop/: pages made for a desktop (a fixed ``min-width`` on the
-  body, a fixed-width table) are captured at a tablet, not shrunk onto a phone, and the
-  report says why; a pinned phone size is not switched, and the error says so.
+  body, a fixed-width table, no mobile viewport) are captured at a tablet, not shrunk onto
+  a phone, and the report says why; a pinned phone size is not switched, and the error
+  says so. The single-page apps below are made for phones and stay on the phone.
 * tests/data/spa_apps/: three small single-page apps with seeded state whose buttons
   write (see that folder's README): the server records no write and its state is
   byte-identical afterwards, the local-only controls (tabs, sort headers, a dropdown, a
@@ -67,7 +68,11 @@ def desktop_site():
 
 @pytest.mark.parametrize(
     ("page", "why"),
-    [("minwidth", "fixed width of 1200 px"), ("table", "px wide, wider than the 440 pt")],
+    [
+        ("minwidth", "fixed width of 1200 px"),
+        ("table", "px wide, wider than the 440 pt"),
+        ("noviewport", "no mobile viewport: laid out 980 px wide and shrunk"),
+    ],
 )
 def test_desktop_only_page_is_captured_at_a_tablet_and_the_report_says_why(
     desktop_site, tmp_path, page, why
@@ -95,13 +100,6 @@ def test_a_pinned_phone_size_is_not_switched_and_the_error_says_why(desktop_site
     message = str(caught.value)
     assert "desktop layout at the 402 pt phone screen" in message
     assert "pinned" in message and "--size 13" in message
-
-
-def test_a_responsive_page_stays_on_the_phone(desktop_site):
-    report = capture_report(f"{desktop_site}/responsive.html", max_screens=1, timeout_s=30)
-    assert set(report.frame[C.DEVICE]) == {"iphone-16-pro-max"}
-    assert not report.device_switch
-    assert not [s for s in report.skipped if s.kind == "desktop-layout"]
 
 
 # --- the single-page apps (tests/data/spa_apps/) -----------------------------------------

@@ -56,6 +56,8 @@ from .urls import (
 
 log = logging.getLogger("shotsmith.capture")
 
+HEADERS_PRESSED = 2  # column headers pressed per page or state (see Explorer._press)
+
 
 @dataclass
 class _Run:
@@ -360,7 +362,11 @@ class Explorer(PageSession):
     def _press(
         self, base: Screen, final: str, depth: int, candidates: list[dict[str, Any]], run: _Run
     ) -> None:
-        """Press each candidate once on the loaded ``base`` page, watching for a change."""
+        """Press each candidate once on the loaded ``base`` page, watching for a change.
+
+        Of a table's column headers two are pressed: sorting on one more column mostly
+        shows the same rows in another order, and each press costs a reload."""
+        headers = 0
         for cand in candidates:
             if run.clicks >= run.max_clicks:
                 run.stop(f"press budget used up ({run.clicks} presses)")
@@ -373,6 +379,10 @@ class Explorer(PageSession):
                 break
             if cand["key"] in run.tried_keys or cand["selected"]:
                 continue
+            if cand.get("header"):
+                headers += 1
+                if headers > HEADERS_PRESSED:
+                    continue
             if cand.get("kind") == "choice":  # one other value per dropdown, slider, group
                 control = cand["key"].rsplit("|", 1)[0]
                 if control in run.tried_keys:

@@ -220,6 +220,7 @@ def clean_info(raw: Any) -> dict[str, Any]:
                 "kind": clean_text(c.get("kind")),
                 # the value a choice (dropdown, slider, radio button) is set to
                 "value": None if c.get("value") is None else str(c.get("value"))[:200],
+                "header": bool(c.get("header")),  # a column header (sorts the table)
             }
         )
     elements = []

@@ -326,7 +326,8 @@
     if (c.label && labels.has(c.label)) continue;  // ten "more" buttons are one idea
     labels.add(c.label);
     c.el.setAttribute('data-shotsmith-click', String(cands.length));
-    cands.push({index: cands.length, label: c.label, key: c.key, selected: c.selected, kind: c.kind, value: c.value === undefined ? null : c.value});
+    cands.push({index: cands.length, label: c.label, key: c.key, selected: c.selected, kind: c.kind,
+      value: c.value === undefined ? null : c.value, header: c.el.matches('th, [role=columnheader]')});
   }
 
   // --- signals ------------------------------------------------------------------
