@@ -21,8 +21,12 @@ from typing import Any
 
 from .devices import CaptureDevice
 
+NO_SANDBOX = "--no-sandbox"
+#: the switches a capture's Chromium starts with; as root it needs NO_SANDBOX (kept here for
+#: scripts that launch Chromium as the capture does), otherwise capture starts it with the
+#: sandbox (SANDBOXED_ARGS) and only falls back when that fails (see web._launch)
 CHROMIUM_ARGS = [
-    "--no-sandbox",
+    NO_SANDBOX,
     "--disable-gpu",
     "--disable-background-networking",
     "--disable-component-update",
@@ -36,6 +40,19 @@ CHROMIUM_ARGS = [
     # capture may connect is the network policy's to decide (.network)
     "--disable-features=Translate,MediaRouter,OptimizationHints,LocalNetworkAccessChecks",
 ]
+
+SANDBOXED_ARGS = [a for a in CHROMIUM_ARGS if a != NO_SANDBOX]
+
+SANDBOX_NOTE = (
+    "Chromium runs without its sandbox (--no-sandbox): {why}. The capture's network policy "
+    "still applies; run capture as an ordinary user to keep the sandbox (docs/capture.md)."
+)
+
+
+def sandbox_first() -> bool:
+    """Whether to start Chromium with its sandbox: not as root (it refuses to)."""
+    return not (hasattr(os, "geteuid") and os.geteuid() == 0)
+
 
 BROWSER_CANDIDATES = (
     "/usr/bin/chromium",

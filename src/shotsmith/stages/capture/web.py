@@ -26,7 +26,16 @@ from ...errors import CaptureError, InputFileError, InvalidOptionError, ToolMiss
 from ...ids import slugify
 from ...png import encode_png
 from ...statusbar import draw_status_bar, top_color
-from .browser import CHROMIUM_ARGS, Watchdog, emulation, find_browser, marker
+from .browser import (
+    CHROMIUM_ARGS,
+    SANDBOX_NOTE,
+    SANDBOXED_ARGS,
+    Watchdog,
+    emulation,
+    find_browser,
+    marker,
+    sandbox_first,
+)
 from .devices import CaptureDevice, tablet_for
 from .explore import DesktopLayout, Explorer
 from .naming import app_name_from, host_name, name_screens
@@ -149,17 +158,7 @@ def capture_web(
     shots: dict[str, list[Shot | Skipped]] = {}
     try:
         with Watchdog(mark, deadline + 15), sync_playwright() as pw:
-            try:
-                browser = pw.chromium.launch(
-                    executable_path=find_browser(browser_path),
-                    args=CHROMIUM_ARGS + [mark],
-                    timeout=max(5000, min(30000, timeout_s * 500)),
-                )
-            except Exception as exc:
-                raise ToolMissingError(
-                    f"could not start Chromium ({str(exc).strip().splitlines()[0]}). Install "
-                    "Chromium (Debian: apt-get install chromium) or pass browser_path."
-                ) from exc
+            browser, sandbox_note = _launch(pw, browser_path, mark, timeout_s)
             try:
                 major = (browser.version or "131").split(".")[0]
 
@@ -258,7 +257,7 @@ def capture_web(
         explored=len(result.screens),
         visited=result.visited,
         sign_in_url=result.sign_in_url,
-        notes=list(dict.fromkeys(result.notes)),
+        notes=list(dict.fromkeys(result.notes + ([sandbox_note] if sandbox_note else []))),
         titles=titles,
         blocked=list(policy.blocked),
         network=policy.summary(),
@@ -267,6 +266,29 @@ def capture_web(
         device_switch=device_switch,
         pressed=list(result.pressed),
     )
+
+
+def _launch(pw: Any, browser_path: str | None, mark: str, timeout_s: float) -> tuple[Any, str]:
+    """Start Chromium with its sandbox when it can (not as root), else without it; the
+    browser and what the report says about the sandbox ('' when it is on)."""
+    options = dict(
+        executable_path=find_browser(browser_path), timeout=max(5000, min(30000, timeout_s * 500))
+    )
+    if sandbox_first():
+        try:
+            return pw.chromium.launch(args=SANDBOXED_ARGS + [mark], **options), ""
+        except Exception:
+            why = "it would not start with it here (no user namespaces or setuid helper)"
+    else:
+        why = "capture runs as root, and Chromium does not start as root with its sandbox"
+    try:
+        browser = pw.chromium.launch(args=CHROMIUM_ARGS + [mark], **options)
+    except Exception as exc:
+        raise ToolMissingError(
+            f"could not start Chromium ({str(exc).strip().splitlines()[0]}). Install "
+            "Chromium (Debian: apt-get install chromium) or pass browser_path."
+        ) from exc
+    return browser, SANDBOX_NOTE.format(why=why)
 
 
 def _tablets_instead(
