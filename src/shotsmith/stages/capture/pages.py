@@ -134,6 +134,9 @@ def is_sign_in_page(info: Mapping[str, Any], url: str = "") -> bool:
 
 WIDE_KEYS = ("scrollWidth", "minWidth", "crushed", "layoutWidth", "mobileViewport")
 WIDE_MARGIN = 8  # CSS px a page may stick out by (a scrollbar, a shadow) and still fit
+#: a page this many times the screen's width is laid out for a wider screen; less is a
+#: stray element sticking out of a phone layout (a long word, a wide code block)
+DESKTOP_WIDTH = 1.25
 
 
 def desktop_layout(info: Mapping[str, Any], width: int) -> str:
@@ -150,12 +153,12 @@ def desktop_layout(info: Mapping[str, Any], width: int) -> str:
             "pt screen"
         )
     min_width = int(wide.get("minWidth") or 0)
-    if min_width > width + WIDE_MARGIN:
+    if min_width >= width * DESKTOP_WIDTH:
         return f"it sets a fixed width of {min_width} px, wider than the {width} pt screen"
     scroll = max(int(wide.get("scrollWidth") or 0), layout)
-    if scroll > width + WIDE_MARGIN:
+    if scroll >= width * DESKTOP_WIDTH:
         return f"it is {scroll} px wide, wider than the {width} pt screen"
-    if int(wide.get("crushed") or 0) >= 2 or info.get("overflowX"):
+    if int(wide.get("crushed") or 0) >= 2:
         return f"its text is squeezed into columns a few letters wide on the {width} pt screen"
     return ""
 
