@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import http.server
 import json
+import os
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -118,6 +119,12 @@ def test_nothing_reaches_another_service_and_its_secret_is_nowhere(servers, tmp_
     assert f"blocked GET {internal.url}/frame" in summary
     manifest = json.loads((tmp_path / "manifest.json").read_text())
     assert len(manifest["capture_report"]["network"]["blocked"]) == len(report.blocked)
+    # as root Chromium needs --no-sandbox: the report says so, once
+    if os.geteuid() == 0:
+        assert "--no-sandbox" in report.sandbox and "root" in report.sandbox
+        assert summary.count("without its sandbox") == 1
+        assert manifest["capture_report"]["browser_sandbox"] is False
+        assert not [n for n in report.notes if "sandbox" in n]  # not a note about the app
 
 
 def test_a_start_url_that_redirects_to_another_service_is_refused(servers):

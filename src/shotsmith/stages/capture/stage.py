@@ -26,6 +26,7 @@ from .web import capture_web, load_storage_state, parse_login, run_outside_event
 
 log = logging.getLogger("shotsmith.capture")
 P = ParamSpec("P")
+_said = {"sandbox": False}  # what is logged once per process
 
 
 def capture_report(
@@ -128,6 +129,9 @@ def capture_report(
         log.info("capture skipped %s: %s", s.url, s.reason)
     for note in report.notes:
         log.warning("capture: %s", note)
+    if report.sandbox and not _said["sandbox"]:  # once per process: it is the machine's
+        _said["sandbox"] = True
+        log.warning("capture: %s", report.sandbox)
     if out_dir is not None:
         report.frame = write_capture(
             report.frame,
