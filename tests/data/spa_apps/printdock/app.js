@@ -1,6 +1,7 @@
 // PrintDock: a printer's control panel. The tabs are hash routes, the file table sorts on
 // its column headers and the unit switch converts temperatures, all locally; "Load" and
-// "Print" post, and "Show details" in the queue sends a command over the WebSocket.
+// "Print" post, and "Show details" in the queue sends a command over the WebSocket. A
+// "What's new" popover opens by itself and closes only on a click outside it.
 let state = null, sortKey = 'name', sortUp = true, unit = 'c';
 const $ = (html) => { const t = document.createElement('template'); t.innerHTML = html.trim(); return t.content; };
 const main = document.getElementById('view');
@@ -51,5 +52,13 @@ function route() {
   for (const a of document.querySelectorAll('nav a')) a.classList.toggle('on', a.getAttribute('href') === '#/' + name);
   ({files, queue, printer}[name] || files)();
 }
+// "What's new" opens by itself once per load; only a click outside it closes it
+function whatsNew() {
+  const box = $(`<div class="popover" role="dialog" aria-label="What's new">
+    <b>What's new in PrintDock 2.4</b><p>Queue jobs from your phone and get told when a print is done.</p></div>`).firstElementChild;
+  document.body.append(box);
+  const onDown = (e) => { if (!box.contains(e.target)) { box.remove(); removeEventListener('pointerdown', onDown, true); } };
+  addEventListener('pointerdown', onDown, true);
+}
 addEventListener('hashchange', () => state && route());
-fetch('/api/state').then((r) => r.json()).then((data) => { state = data; route(); });
+fetch('/api/state').then((r) => r.json()).then((data) => { state = data; route(); setTimeout(whatsNew, 200); });
