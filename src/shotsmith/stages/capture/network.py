@@ -22,17 +22,21 @@ iframe, an image, a fetch, a redirect to another origin, is aborted. Every refus
 recorded as a :class:`BlockedRequest` (method, URL with secret-looking query values
 redacted, reason, the control whose press caused it).
 
-A document (a page, a frame) is fetched by the policy itself without following
-redirects, and handed to the browser as the server sent it: the browser follows a redirect
-without asking the route again, so this is where a redirect to another origin is refused.
-A redirect chain (same origin, then away) is only checked at its first hop, and a redirect
-of an image or a script not at all (the browser follows it; its response never renders
-as a page of its own).
+A request the policy allows is fetched by the policy itself without following redirects,
+and handed to the browser as the server sent it: the browser follows a redirect without
+asking the route again, so each hop of a redirect chain is checked here first, for a page,
+a frame, an image, a script or a ``fetch()`` alike (a GET's chain to its end; a write's
+first hop only, so that nothing is sent twice). A host that is, or resolves to, a
+loopback, private, link-local (cloud metadata) or reserved address is refused unless the
+start URL is itself on such a network (local development), by the rules
+:mod:`shotsmith.addresses` holds for webhooks too.
 
 What cannot be stopped here: a WebSocket frame sent on a connection the page opened with
 a Playwright older than 1.48 (no ``route_web_socket``; noted in the report), a GET that
 changes state on a badly built server (the explorer does not press what reads as an
-action, :mod:`.rules`), and requests a browser extension or the browser itself makes.
+action, :mod:`.rules`), the redirects of a stream (an EventSource, audio, video: handed to
+the browser as asked, never whole), a name whose DNS answer changes between the policy's
+lookup and the browser's, and requests a browser extension or the browser itself makes.
 """
 
 from __future__ import annotations
@@ -52,6 +56,7 @@ from .urls import origin_of
 
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 MAX_REDIRECTS = 10  # hops of one redirect chain checked
+STREAMED = frozenset({"eventsource", "media"})  # resource types the browser fetches itself
 PHASES = ("start", "load", "click", "sign-in")
 
 #: query keys whose values are never written to a report (tokens, keys, signatures)
@@ -489,7 +494,11 @@ def blocked_lines(blocked: Iterable[BlockedRequest], limit: int = 20) -> list[st
 
 
 def _http_request(request: Any) -> bool:
+    """A request the policy fetches itself: http(s), and not a stream (an EventSource, audio
+    or video), which is never whole and is handed to the browser as it asked for it."""
     try:
+        if request.resource_type in STREAMED:
+            return False
         return str(request.url).startswith(("http:", "https:"))
     except Exception:
         return False
