@@ -11,9 +11,18 @@ itself lives in :mod:`.pages`, :mod:`.urls` and :mod:`.similarity`):
   CSV, downloads, HTTP >= 400 are skipped), and so is its content (an error page served
   with 200, a blank page);
 * settled, not transient: the DOM has stopped changing and shows content; cookie
-  banners, toasts and framework warning overlays are hidden; an open dialog or menu is
-  closed (Escape, its dismiss button) or the photo is refused; controls that only open
-  menus are never pressed, nor anything that reads like it changes the user's data;
+  banners, toasts and framework warning overlays are hidden; what the page opened by
+  itself is closed (Escape, a click outside it, its dismiss button; the report says so) or
+  the photo is refused; controls that only open menus are never pressed, nor anything
+  that reads like it changes the user's data;
+* local views explored: tabs, sort headers (two per table), and choices that change what
+  is shown (a dropdown's next option, a slider's other end, a segmented control's other
+  segment); the controls of a state a press found are explored in turn (reached again
+  by loading its page and pressing what led there); each press and its outcome is
+  reported (``pressed``);
+* the right device: a start page that is a desktop layout at a phone's width raises
+  :class:`DesktopLayout`, and the capture goes on at a tablet (or, the device pinned,
+  keeps no desktop page and says why);
 * breadth: pages are grouped by template (the path without its query, id-like segments
   as one), at most two screens per template, the least-visited template first;
 * a sign-in wall is recognised and reported; with the user's credentials (``login``) the

@@ -189,4 +189,11 @@ def capture() -> None:
     the start URL's origin loads (``allow_origins`` adds others). ``allow_writes=True``
     lets every write through, ``allow_write=["*/api/search", "re:/graphql$"]`` some (URL
     globs, or regexes after ``re:``). What was blocked is in the report (``blocked``).
+    Every hop of a redirect is checked, and an address that is loopback, private,
+    link-local or the cloud metadata service is refused unless the app itself runs on
+    such a network (docs/capture.md).
+
+    Without ``device_sizes``, an app whose start page is a desktop layout at a phone's
+    width is captured at a tablet instead (the report's ``device_switch`` says why); with
+    them, desktop-layout pages are not kept as phone screens.
     """
