@@ -63,6 +63,8 @@ def screens_dir(tmp_path: Path) -> Path:
 FILE_MARKERS: dict[str, tuple[str, ...]] = {
     "test_capture.py": ("browser", "slow"),
     "test_capture_readonly.py": ("browser", "slow"),
+    "test_capture_spa.py": ("browser", "slow"),
+    "test_capture_egress.py": ("browser", "slow"),
     "test_notebooks.py": ("notebook", "slow"),
     "test_readme.py": ("slow",),
     "test_wheel.py": ("slow",),

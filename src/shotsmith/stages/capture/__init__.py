@@ -24,14 +24,18 @@ Device sizes are the store's display classes in inches, as text ("6.9", "6.5",
 the visible text with roles and boxes, and ``screen_url``); ``capture_report(...)`` returns
 it together with what was skipped and why (pages that failed, raw data, error pages,
 transient states, duplicates, other templates, other origins, budget) and notes (a
-sign-in wall, a desktop-only layout), the requests it blocked and why exploring stopped.
+sign-in wall, what the app opened by itself and was closed), the requests it blocked, the
+controls it pressed, a switch to a tablet for a desktop-only app (``device_switch``) and
+why exploring stopped.
 
 Read-only by construction: one :class:`~.network.NetworkPolicy` routes every request of
 every browser context. A page's own requests while it loads are reads (even a POST); a
 POST/PUT/PATCH/DELETE or WebSocket message after a press is aborted unless the operator
 allowed it (``allow_writes``, ``allow_write`` patterns); only the app's origin loads
-(``allow_origins`` adds others). The explorer presses only controls that read as
-navigation; actions and controls in doubt are reported, never pressed.
+(``allow_origins`` adds others), each hop of a redirect checked, and never a loopback,
+private or metadata address unless the app runs on one. The explorer presses only
+controls that read as navigation; actions and controls in doubt are reported, never
+pressed.
 
 One job per module:
 

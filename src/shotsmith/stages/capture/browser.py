@@ -21,8 +21,12 @@ from typing import Any
 
 from .devices import CaptureDevice
 
+NO_SANDBOX = "--no-sandbox"
+#: the switches a capture's Chromium starts with; as root it needs NO_SANDBOX (kept here for
+#: scripts that launch Chromium as the capture does), otherwise capture starts it with the
+#: sandbox (SANDBOXED_ARGS) and only falls back when that fails (see web._launch)
 CHROMIUM_ARGS = [
-    "--no-sandbox",
+    NO_SANDBOX,
     "--disable-gpu",
     "--disable-background-networking",
     "--disable-component-update",
@@ -31,8 +35,24 @@ CHROMIUM_ARGS = [
     "--disable-default-apps",
     "--hide-scrollbars",
     "--mute-audio",
-    "--disable-features=Translate,MediaRouter,OptimizationHints",
+    # LocalNetworkAccessChecks: Chromium refuses a WebSocket that Playwright routes
+    # (ERR_BLOCKED_BY_LOCAL_NETWORK_ACCESS_CHECKS), so no WebSocket app would work; where a
+    # capture may connect is the network policy's to decide (.network)
+    "--disable-features=Translate,MediaRouter,OptimizationHints,LocalNetworkAccessChecks",
 ]
+
+SANDBOXED_ARGS = [a for a in CHROMIUM_ARGS if a != NO_SANDBOX]
+
+SANDBOX_NOTE = (
+    "Chromium runs without its sandbox (--no-sandbox): {why}. The capture's network policy "
+    "still applies; run capture as an ordinary user to keep the sandbox (docs/capture.md)."
+)
+
+
+def sandbox_first() -> bool:
+    """Whether to start Chromium with its sandbox: not as root (it refuses to)."""
+    return not (hasattr(os, "geteuid") and os.geteuid() == 0)
+
 
 BROWSER_CANDIDATES = (
     "/usr/bin/chromium",
@@ -55,6 +75,7 @@ class Emulation:
     band_pt: float = 0.0  # the status-bar band the page is laid out below
     is_mobile: bool = True
     has_touch: bool = True
+    tablet: bool = False  # a tablet: the widest screen capture has (no smaller class to try)
 
     @property
     def band_px(self) -> int:
@@ -89,6 +110,8 @@ def emulation(device: CaptureDevice, chrome_major: str = "131") -> Emulation:
     h_pt = math.ceil(device.px[1] / scale - 1e-6)
     if device.platform == "android":
         ua = USER_AGENTS["android"].format(model=device.name, major=chrome_major)
+        if device.tablet:  # Chrome on an Android tablet does not say "Mobile"
+            ua = ua.replace(" Mobile Safari", " Safari")
     else:
         ua = USER_AGENTS["ipad" if device.tablet else "iphone"]
     return Emulation(
@@ -99,6 +122,7 @@ def emulation(device: CaptureDevice, chrome_major: str = "131") -> Emulation:
         px=device.px,
         user_agent=ua,
         band_pt=device.top_inset_pt,
+        tablet=device.tablet,
     )
 
 

@@ -64,11 +64,11 @@ def capture_device(device_id: str, size: str) -> CaptureDevice:
         points=(round(d.points[0]), round(d.points[1])),
         scale=d.scale,
         px=d.screen_px,
-        store_size=size if d.platform == "ios" else "android-phone",
+        store_size=size if d.platform == "ios" else d.store_size,
         top_inset_pt=d.top_inset_pt,
         island_pt=d.island_pt,
         home_button=d.home_button,
-        tablet=d.id.startswith("ipad"),
+        tablet=d.id.startswith("ipad") or d.store_size == "android-tablet",
     )
 
 
@@ -79,6 +79,17 @@ CAPTURE_DEVICES: dict[str, dict[str, CaptureDevice]] = {
 }
 DEFAULT_SIZES = catalogue.CAPTURE_DEFAULTS
 IPAD_SIZE = catalogue.CAPTURE_IPAD_SIZE
+
+
+def tablet_for(platform: str) -> CaptureDevice | None:
+    """The tablet a desktop-only web app is captured at instead of a phone (iOS: the iPad
+    class an iPad-capable app adds; Android: the catalogue's first Android tablet)."""
+    if platform == "ios":
+        return CAPTURE_DEVICES["ios"][IPAD_SIZE]
+    for device in catalogue.CATALOGUE.values():
+        if device.platform == platform and device.store_size == "android-tablet":
+            return capture_device(device.id, device.store_size)
+    return None
 
 
 def all_devices() -> list[CaptureDevice]:

@@ -11,9 +11,18 @@ itself lives in :mod:`.pages`, :mod:`.urls` and :mod:`.similarity`):
   CSV, downloads, HTTP >= 400 are skipped), and so is its content (an error page served
   with 200, a blank page);
 * settled, not transient: the DOM has stopped changing and shows content; cookie
-  banners, toasts and framework warning overlays are hidden; an open dialog or menu is
-  closed (Escape, its dismiss button) or the photo is refused; controls that only open
-  menus are never pressed, nor anything that reads like it changes the user's data;
+  banners, toasts and framework warning overlays are hidden; what the page opened by
+  itself is closed (Escape, a click outside it, its dismiss button; the report says so) or
+  the photo is refused; controls that only open menus are never pressed, nor anything
+  that reads like it changes the user's data;
+* local views explored: tabs, sort headers (two per table), and choices that change what
+  is shown (a dropdown's next option, a slider's other end, a segmented control's other
+  segment); the controls of a state a press found are explored in turn (reached again
+  by loading its page and pressing what led there); each press and its outcome is
+  reported (``pressed``);
+* the right device: a start page that is a desktop layout at a phone's width raises
+  :class:`DesktopLayout`, and the capture goes on at a tablet (or, the device pinned,
+  keeps no desktop page and says why);
 * breadth: pages are grouped by template (the path without its query, id-like segments
   as one), at most two screens per template, the least-visited template first;
 * a sign-in wall is recognised and reported; with the user's credentials (``login``) the
@@ -43,7 +52,7 @@ from .pages import Verdict
 from .rules import is_language_link, is_risky_link, rules
 from .screens import PER_TEMPLATE, ExploreResult, Screen, Shot, Skipped, rank
 from .session import PageSession, Refused, first_line, verdict_of
-from .similarity import SAME_SHAPE, hamming, looks_same, shape_similarity
+from .similarity import SAME_SHAPE, hamming, looks_same, same_lines, shape_similarity
 from .urls import (
     collection_of,
     file_extension,
@@ -55,6 +64,8 @@ from .urls import (
 )
 
 log = logging.getLogger("shotsmith.capture")
+
+HEADERS_PRESSED = 2  # column headers pressed per page or state (see Explorer._press)
 
 
 @dataclass
@@ -73,6 +84,7 @@ class _Run:
     other_origin: set[str] = field(default_factory=set)
     visited_templates: dict[str, int] = field(default_factory=dict)
     deferred: list[tuple[Screen, str, int]] = field(default_factory=list)
+    states: list[Screen] = field(default_factory=list)  # screens a press found: their controls
     visits: int = 0
     clicks: int = 0
     forms_noted: bool = False
@@ -90,6 +102,14 @@ class _Run:
         self.screens.append(screen)
         if self.progress is not None and len(self.screens) <= self.max_screens:
             self.progress.update(1)
+
+
+class DesktopLayout(Exception):
+    """The start page lays out as a desktop page at a phone's width: capture a tablet."""
+
+    def __init__(self, url: str, reason: str, device: str):
+        super().__init__(f"{url}: {reason}")
+        self.url, self.reason, self.device = url, reason, device
 
 
 class Explorer(PageSession):
@@ -112,6 +132,7 @@ class Explorer(PageSession):
         each and mostly open menus and dialogs.
         """
         self.open(emu)
+        self.desktop_declined = ""
         self.origin = ""  # the start page may redirect (http -> https, apex -> www) ...
         start = normalize_url(self.start_url)
         run = _Run(
@@ -125,14 +146,17 @@ class Explorer(PageSession):
         )
         if self.login is not None and not self.signed_in:
             self._sign_in_first(start)
-        while run.queue or run.deferred:
+        self.pressed: list[dict[str, str]] = []
+        while run.queue or run.deferred or run.states:
             if run.queue:
                 url, depth = self._next(run.queue, run.visited_templates)
                 if self._visit(url, depth, run, emu, first=run.visits == 0 and not run.screens):
                     break  # the start page failed: nothing can be done without it
-            else:
+            elif run.deferred:
                 base, final, depth = run.deferred.pop(0)
                 self._press_later(base, final, depth, run)
+            else:
+                self._press_within(run.states.pop(0), run)
         if self.sign_in_url and self.login is None:
             self.notes.append(sign_in_note(self.sign_in_url, self.storage_state is not None))
         self.close()
@@ -151,6 +175,7 @@ class Explorer(PageSession):
             self.sign_in_url,
             self.notes,
             stopped,
+            self.pressed,
         )
 
     def _visit(self, url: str, depth: int, run: _Run, emu: Emulation, *, first: bool) -> bool:
@@ -229,6 +254,8 @@ class Explorer(PageSession):
         try:
             screen = self.photograph(final, (), "", depth, len(screens), loaded=True)
         except Refused as refused:
+            if refused.verdict.kind == "desktop-layout" and first:
+                self._desktop_start(final, refused.verdict.reason, emu)
             self.skipped.append(
                 Skipped(
                     route_of(final), refused.verdict.reason, refused.verdict.kind, emu.device_id
@@ -301,11 +328,25 @@ class Explorer(PageSession):
         self._follow_links(links, depth, run.queue, run.queued, run.other_origin)
         if dup is not None or screen.sign_in:
             return False
-        now = [c for c in candidates if c["kind"] in ("tab", "hash")]
+        now = [c for c in candidates if c["kind"] in ("tab", "hash", "choice")]
         if len(now) < len(candidates):
             run.deferred.append((screen, final, depth))
         self._press(screen, final, depth, now, run)
         return False
+
+    def _desktop_start(self, url: str, reason: str, emu: Emulation) -> None:
+        """The start page is a desktop layout at this phone: switch to a tablet (raises
+        :class:`DesktopLayout`) unless the user pinned the device, then say why not."""
+        why = reason.split(": ", 1)[-1]
+        if self.switch_device:
+            raise DesktopLayout(route_of(url), why, emu.device_id)
+        self.desktop_declined = (
+            f"{route_of(url)} is a desktop layout at the {emu.width} pt phone screen ({why}); "
+            "the device was pinned (--size / device_sizes), so capture did not switch to a "
+            "tablet and keeps no desktop page as a phone screen. Capture a tablet size "
+            '(--size 13, device_sizes=["13"]) or leave the size out to let capture choose.'
+        )
+        self.notes.append(self.desktop_declined)
 
     def _press_later(self, base: Screen, final: str, depth: int, run: _Run) -> None:
         """The deferred buttons of a page: load it again and press them."""
@@ -324,13 +365,17 @@ class Explorer(PageSession):
             candidates = self.extract()["clicks"]
         except Exception:
             return
-        later = [c for c in candidates if c["kind"] not in ("tab", "hash")]
+        later = [c for c in candidates if c["kind"] not in ("tab", "hash", "choice")]
         self._press(base, final, depth, later, run)
 
     def _press(
         self, base: Screen, final: str, depth: int, candidates: list[dict[str, Any]], run: _Run
     ) -> None:
-        """Press each candidate once on the loaded ``base`` page, watching for a change."""
+        """Press each candidate once on the loaded ``base`` page, watching for a change.
+
+        Of a table's column headers two are pressed: sorting on one more column mostly
+        shows the same rows in another order, and each press costs a reload."""
+        headers = 0
         for cand in candidates:
             if run.clicks >= run.max_clicks:
                 run.stop(f"press budget used up ({run.clicks} presses)")
@@ -343,6 +388,15 @@ class Explorer(PageSession):
                 break
             if cand["key"] in run.tried_keys or cand["selected"]:
                 continue
+            if cand.get("header"):
+                headers += 1
+                if headers > HEADERS_PRESSED:
+                    continue
+            if cand.get("kind") == "choice":  # one other value per dropdown, slider, group
+                control = cand["key"].rsplit("|", 1)[0]
+                if control in run.tried_keys:
+                    continue
+                run.tried_keys.add(control)
             run.tried_keys.add(cand["key"])
             run.clicks += 1
             log.debug("press %r (%s) on %s", cand["label"], cand["kind"], final)
@@ -359,13 +413,46 @@ class Explorer(PageSession):
             )
             if found is not None:
                 run.add(found)
+                run.states.append(found)
             if restore and self.remaining() > 1.0 and not self._back_to(base):
-                if self.load(final):
-                    break  # cannot get back to this page: stop pressing here
-                try:
-                    self.extract()  # mark the candidates again
-                except Exception:
-                    break
+                if not self._reach(base):
+                    break  # cannot get back to this page or state: stop pressing here
+
+    def _press_within(self, state: Screen, run: _Run) -> None:
+        """The controls of a state a press found (a tab's dropdown, its sort headers): reach
+        it again (load its page, press what led there) and press what is new there."""
+        if run.clicks >= run.max_clicks or len(run.screens) >= run.explore_limit:
+            return
+        if self.remaining() < 3.0:
+            run.stop("time budget used up (timeout_s / --timeout)")
+            return
+        if not self._reach(state):
+            return
+        candidates = [c for c in self._last_clicks if c["key"] not in run.tried_keys]
+        self._press(state, state.url, state.depth, candidates, run)
+
+    def _reach(self, screen: Screen) -> bool:
+        """Load ``screen``'s page, close what it opens by itself, press what led to it; the
+        candidates are marked. False when it cannot be reached."""
+        try:
+            if self.load(screen.url) or self.calm(loaded=True):
+                return False
+            info = self.extract()
+            for key in screen.via:
+                match = next((c for c in info["clicks"] if c["key"] == key), None)
+                if match is None:
+                    return False
+                self.click(match["index"], match["label"], match.get("value"))
+                self._page.wait_for_timeout(120)
+                if self.settle(keep_scroll=True):
+                    return False
+                info = self.extract()
+            return True
+        except ShotsmithError:
+            raise
+        except Exception as exc:
+            log.debug("could not reach %s again: %s", _where(screen), first_line(exc))
+            return False
 
     def _note_not_pressed(self, url: str, run: _Run) -> None:
         """Say which controls of a page were left alone: actions, and controls in doubt."""
@@ -484,26 +571,43 @@ class Explorer(PageSession):
         """
         page = self._page
         before_nav, blocked_before = self._nav_requests, len(self._blocked)
+        label = cand["label"] or "a button"
+        at = _after(base, label)
+
+        def done(outcome: str, found: Screen | None = None, restore: bool = True):
+            self.pressed.append(
+                {
+                    "page": _where(base),
+                    "control": label,
+                    "kind": cand.get("kind", ""),
+                    "outcome": outcome,
+                }
+            )
+            return found, restore
+
         try:
-            self.click(cand["index"], cand["label"])
+            self.click(cand["index"], cand["label"], cand.get("value"))
             page.wait_for_timeout(120)
             if self._nav_requests != before_nav:
                 page.wait_for_load_state("load", timeout=self._ms(self.page_timeout_s))
         except Exception as exc:
             log.debug("click %r on %s: %s", cand["label"], base.url, first_line(exc))
-            return None, True
-        label = cand["label"] or "a button"
-        blocked = self._blocked[blocked_before:]
-        writes = [b for b in blocked if b.kind in ("write", "websocket")]
-        away = [b for b in blocked if b.kind == "other-origin" and b.navigation]
-        if writes or away:
+            return done(f"could not be pressed ({first_line(exc)})")
+
+        def blocked_by_policy() -> str:
+            """What the press tried that the network policy refused ('' if nothing)."""
+            blocked = self._blocked[blocked_before:]
+            writes = [b for b in blocked if b.kind in ("write", "websocket")]
+            away = [b for b in blocked if b.kind == "other-origin" and b.navigation]
+            if not (writes or away):
+                return ""
             first = (writes or away)[0]
             key = f"{first.method} {first.url}"
             if key not in other_origin:
                 other_origin.add(key)
                 self.skipped.append(
                     Skipped(
-                        f"{route_of(base.url)} (after pressing {label!r})",
+                        at,
                         f"pressing it tried to write ({first.method} {first.url}): "
                         "blocked, not photographed"
                         if writes
@@ -511,21 +615,28 @@ class Explorer(PageSession):
                         "write" if writes else "other-origin",
                     )
                 )
-            return None, True
+            if writes:
+                return f"tried to write ({first.method} {first.url}): blocked"
+            return f"leads to another origin ({first.url})"
+
+        if why := blocked_by_policy():
+            return done(why)
         now = page.url
         if not now.startswith(("http:", "https:")) or origin_of(now) != self.origin:
-            return None, True
+            return done("left the app")
         if self.settle(keep_scroll=True):
-            return None, True
+            return done("the page did not settle")
+        if why := blocked_by_policy():  # a write the page sent a moment later (a WebSocket message)
+            return done(why)
         now = normalize_url(page.url)
         if now != base.url:  # the button navigated: a page of its own, judged as a link is
             if now not in queued and not is_risky_link(now):
                 queued.add(now)
                 queue.insert(0, (now, depth + 1))
-            return None, True
+            return done(f"opened {route_of(now)} (visited as a page)")
         template = _state_template(base.template, cand)
         if full is not None and full(template):
-            return None, True
+            return done(f"not photographed: {PER_TEMPLATE} screens of its kind already")
         try:
             screen = self.photograph(
                 base.url,
@@ -536,23 +647,22 @@ class Explorer(PageSession):
                 loaded=False,
             )
         except Refused as refused:
-            self.skipped.append(
-                Skipped(
-                    f"{route_of(base.url)} (after pressing {label!r})",
-                    refused.verdict.reason,
-                    refused.verdict.kind,
-                )
-            )
-            return None, True
+            self.skipped.append(Skipped(at, refused.verdict.reason, refused.verdict.kind))
+            return done(f"rejected: {refused.verdict.reason}")
         except ShotsmithError:
             raise
-        except Exception:
-            return None, True
+        except Exception as exc:
+            return done(f"could not be photographed ({first_line(exc)})")
         screen.template = template
+        same = next((s for s in screens if same_lines(s, screen)), None)
+        if same is not None:
+            return done(f"the same content as {_where(same)} in another order")
         dup = next((s for s in screens if looks_same(s, screen)), None)
         if dup is not None:
-            return None, hamming(screen.dhash, base.dhash) > 0
-        return screen, True
+            return done(
+                f"looks the same as {_where(dup)}", None, hamming(screen.dhash, base.dhash) > 0
+            )
+        return done("a new screen", screen)
 
     def _back_to(self, base: Screen) -> bool:
         """Undo a press without reloading when Escape does it (a reload costs a heavy app
@@ -588,7 +698,7 @@ class Explorer(PageSession):
                             f"button {key.split('|')[2]!r} not found at this size", "error"
                         )
                         break
-                    self.click(match["index"], match["label"])
+                    self.click(match["index"], match["label"], match.get("value"))
                     self._page.wait_for_timeout(120)
                     reason = self.settle(keep_scroll=True)
                     verdict = verdict_of(reason) if reason else None
@@ -653,6 +763,14 @@ def sign_in_note(url: str, had_state: bool) -> str:
         "(storage_state=) with a Playwright storage state saved after signing in, to capture "
         "the screens behind it."
     )
+
+
+def _after(base: Screen, label: str) -> str:
+    """Where a press happened: the page, and the presses that led to the state pressed in."""
+    route = route_of(base.url)
+    if base.via:
+        return f"{route} (after pressing {base.via_label!r}, then {label!r})"
+    return f"{route} (after pressing {label!r})"
 
 
 def _where(screen: Screen) -> str:

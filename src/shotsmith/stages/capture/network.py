@@ -22,32 +22,41 @@ iframe, an image, a fetch, a redirect to another origin, is aborted. Every refus
 recorded as a :class:`BlockedRequest` (method, URL with secret-looking query values
 redacted, reason, the control whose press caused it).
 
-A document (a page, a frame) is fetched by the policy itself without following
-redirects, and handed to the browser as the server sent it: the browser follows a redirect
-without asking the route again, so this is where a redirect to another origin is refused.
-A redirect chain (same origin, then away) is only checked at its first hop, and a redirect
-of an image or a script not at all (the browser follows it; its response never renders
-as a page of its own).
+A request the policy allows is fetched by the policy itself without following redirects,
+and handed to the browser as the server sent it: the browser follows a redirect without
+asking the route again, so each hop of a redirect chain is checked here first, for a page,
+a frame, an image, a script or a ``fetch()`` alike (a GET's chain to its end; a write's
+first hop only, so that nothing is sent twice). A host that is, or resolves to, a
+loopback, private, link-local (cloud metadata) or reserved address is refused unless the
+start URL is itself on such a network (local development), by the rules
+:mod:`shotsmith.addresses` holds for webhooks too.
 
 What cannot be stopped here: a WebSocket frame sent on a connection the page opened with
 a Playwright older than 1.48 (no ``route_web_socket``; noted in the report), a GET that
 changes state on a badly built server (the explorer does not press what reads as an
-action, :mod:`.rules`), and requests a browser extension or the browser itself makes.
+action, :mod:`.rules`), the redirects of a stream (an EventSource, audio, video: handed to
+the browser as asked, never whole), a name whose DNS answer changes between the policy's
+lookup and the browser's, and requests a browser extension or the browser itself makes.
 """
 
 from __future__ import annotations
 
 import fnmatch
+import ipaddress
 import re
+import socket
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
+from ...addresses import address_refusal, addresses_without_dns, bare_host
 from ...errors import InvalidOptionError
 from .urls import origin_of
 
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+MAX_REDIRECTS = 10  # hops of one redirect chain checked
+STREAMED = frozenset({"eventsource", "media"})  # resource types the browser fetches itself
 PHASES = ("start", "load", "click", "sign-in")
 
 #: query keys whose values are never written to a report (tokens, keys, signatures)
@@ -64,7 +73,7 @@ class Decision:
 
     allowed: bool
     reason: str = ""
-    kind: str = ""  # "write" | "other-origin" | "websocket"
+    kind: str = ""  # "write" | "other-origin" | "websocket" | "private-address"
 
     def __bool__(self) -> bool:
         return self.allowed
@@ -178,8 +187,11 @@ class NetworkPolicy:
     allowed_writes: int = 0  # writes let through after a press (allow_writes / allow_write)
     load_writes: int = 0  # POSTs etc. a loading page made (reads: GraphQL, RPC)
     websocket_gap: bool = False  # frames could not be inspected (old Playwright)
+    resolve: bool = True  # look host names up to judge their addresses (False: literals only)
+    local: bool = False  # the start URL is on a loopback/private network (local development)
     _patterns: list[tuple[re.Pattern[str], bool]] = field(default_factory=list)
     _seen: dict[tuple[str, str, str, str], BlockedRequest] = field(default_factory=dict)
+    _refusals: dict[str, str | None] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if isinstance(self.allow_write, str):
@@ -188,6 +200,25 @@ class NetworkPolicy:
             self.allow_origins = [self.allow_origins]
         self._patterns = [_pattern(p) for p in self.allow_write]
         self.origins = {origin_of(self.start_url)} | {_origin(o) for o in self.allow_origins}
+        self.local = self.host_refusal(urlsplit(self.start_url).hostname or "") is not None
+
+    def host_refusal(self, host: str) -> str | None:
+        """Why ``host`` is no public address (loopback, private, link-local, metadata...),
+        or None: an address literal in any spelling, localhost, or what the name resolves
+        to (any address of it refused refuses it). Asked once per host."""
+        host = bare_host(host)
+        if host in self._refusals:
+            return self._refusals[host]
+        addresses = addresses_without_dns(host)
+        if not addresses and self.resolve and host:
+            try:
+                found = socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)
+                addresses = {ipaddress.ip_address(str(f[4][0]).split("%", 1)[0]) for f in found}
+            except (OSError, UnicodeError, ValueError):
+                addresses = set()  # unknown: the browser's own lookup fails the same way
+        reasons = sorted({r for r in map(address_refusal, addresses) if r})
+        self._refusals[host] = reasons[0] if reasons else None
+        return self._refusals[host]
 
     # --- decisions ---------------------------------------------------------------------
 
@@ -212,8 +243,15 @@ class NetworkPolicy:
         """The verdict on one request, from its method, URL and the phase it was made in."""
         method = method.upper()
         if not self.origin_allowed(url):
-            if phase == "start" and main_navigation:  # the start URL redirects: its landing
-                self.origins.add(origin_of(_http(url)))  # origin is the app's
+            if phase == "start" and main_navigation and same_site(self.start_url, url):
+                self.origins.add(origin_of(_http(url)))  # http -> https, apex -> www
+            elif phase == "start" and main_navigation:
+                return Decision(
+                    False,
+                    f"the start URL leads to another site ({origin_of(_http(url))}): not "
+                    "followed (capture that URL itself, or allow it with --allow-origin)",
+                    "other-origin",
+                )
             else:
                 what = "navigation" if main_navigation else "request"
                 return Decision(
@@ -222,6 +260,15 @@ class NetworkPolicy:
                     "(allow_origins / --allow-origin to permit it)",
                     "other-origin",
                 )
+        host = (urlsplit(url).hostname or "") if url.startswith(("http:", "https:")) else ""
+        refusal = self.host_refusal(host) if host and not self.local else None
+        if refusal:
+            return Decision(
+                False,
+                f"{host} is {refusal}: a capture of an app on the internet never reaches "
+                "the network it runs on",
+                "private-address",
+            )
         if method in WRITE_METHODS:
             if phase == "click":
                 if self.write_allowed(url):
@@ -287,8 +334,8 @@ class NetworkPolicy:
             if decision:
                 if main and phase == "click" and request.method.upper() == "GET":
                     _quiet(session.on_navigation)  # a press that loads a page: it loads
-                if _document(request):
-                    self._fetch_document(route, request, phase, cause, main, session)
+                if _http_request(request):
+                    self._fetch_checked(route, request, phase, cause, main, session)
                 else:
                     _quiet(route.continue_)
                 return
@@ -307,11 +354,15 @@ class NetworkPolicy:
         def websocket(ws: Any) -> None:
             url = str(ws.url)
             phase, cause = session.phase, session.cause
-            if not self.origin_allowed(url):
+            host = urlsplit(url).hostname or ""
+            refusal = None if self.local else self.host_refusal(host)
+            if not self.origin_allowed(url) or refusal:
                 decision = Decision(
                     False,
-                    f"another origin ({origin_of(_http(url))}): WebSocket not allowed",
-                    "other-origin",
+                    f"{host} is {refusal}: WebSocket not allowed"
+                    if refusal
+                    else f"another origin ({origin_of(_http(url))}): WebSocket not allowed",
+                    "private-address" if refusal else "other-origin",
                 )
                 self.record("WS", url, decision, phase=phase, cause=cause)
                 _quiet(lambda: ws.close(code=1008, reason="blocked by capture"))
@@ -339,46 +390,66 @@ class NetworkPolicy:
         except Exception:
             self.websocket_gap = True
 
-    def _fetch_document(
+    def _fetch_checked(
         self, route: Any, request: Any, phase: str, cause: str, main: bool, session: Any
     ) -> None:
-        """A page (or frame) document: fetched here without following redirects, so that a
-        redirect to another origin is refused before anything asks that origin (the browser
-        follows a redirect without asking the route again). Anything else is handed to the
-        browser as the server sent it: one request, as without the check."""
+        """Fetch a request here without following redirects, and hand the browser the
+        response as the server sent it. The browser follows a redirect without asking the
+        route again, so each hop of a redirect chain is checked here first (a GET's chain
+        is walked to its end; a write's first hop only, so nothing is sent twice)."""
         try:
             timeout = float(getattr(session, "fetch_timeout_ms", 30000))
             response = route.fetch(max_redirects=0, timeout=timeout)
         except Exception:
             _quiet(lambda: route.abort("failed"))
             return
-        try:
-            location = response.headers.get("location", "")
-        except Exception:
-            location = ""
-        if 300 <= response.status < 400 and location:
-            target = urljoin(request.url, location)
-            decision = self.decide("GET", target, phase=phase, main_navigation=main)
-            if not decision:
-                item = self.record(
-                    "GET",
-                    target,
-                    Decision(
-                        False,
-                        f"{redact_url(request.url)} redirects there: {decision.reason}",
-                        decision.kind,
-                    ),
-                    phase=phase,
-                    cause=cause,
-                    navigation=main,
-                )
-                _quiet(lambda: route.abort("blockedbyclient"))
-                _quiet(lambda: session.on_blocked(item))
-                return
+        refused = self._redirect_refused(route, request.url, request.method, response, phase, main)
+        if refused is not None:
+            target, decision = refused
+            item = self.record(
+                request.method if target == request.url else "GET",
+                target,
+                Decision(
+                    False,
+                    f"{redact_url(request.url)} redirects there: {decision.reason}",
+                    decision.kind,
+                ),
+                phase=phase,
+                cause=cause,
+                navigation=main,
+            )
+            _quiet(lambda: route.abort("blockedbyclient"))
+            _quiet(lambda: session.on_blocked(item))
+            return
         try:
             route.fulfill(response=response)
         except Exception:
             _quiet(lambda: route.abort("failed"))
+
+    def _redirect_refused(
+        self, route: Any, url: str, method: str, response: Any, phase: str, main: bool
+    ) -> tuple[str, Decision] | None:
+        """The first hop of ``response``'s redirect chain the policy refuses, or None."""
+        for _ in range(MAX_REDIRECTS):
+            status = getattr(response, "status", 200)
+            try:
+                location = response.headers.get("location", "")
+            except Exception:
+                location = ""
+            if not (300 <= status < 400 and location):
+                return None
+            target = urljoin(url, location)
+            decision = self.decide("GET", target, phase=phase, main_navigation=main)
+            if not decision:
+                return target, decision
+            if method.upper() not in ("GET", "HEAD") and status in (307, 308):
+                return None  # a write's next hop is not sent twice to look
+            url = target
+            try:
+                response = route.fetch(url=url, method="GET", max_redirects=0, post_data=None)
+            except Exception:
+                return None  # the browser's own request will fail the same way
+        return url, Decision(False, f"more than {MAX_REDIRECTS} redirects", "other-origin")
 
     # --- the record ------------------------------------------------------------------
 
@@ -400,6 +471,20 @@ class NetworkPolicy:
         return out
 
 
+def same_site(start: str, url: str) -> bool:
+    """``url`` is where the start URL's own site goes: the same host with or without
+    ``www.``, on the same port or from http to https on their default ports. Another port
+    is another service."""
+    a, b = urlsplit(start), urlsplit(_http(url))
+    host_a, host_b = bare_host(a.hostname or ""), bare_host(b.hostname or "")
+    if not host_a or host_a.removeprefix("www.") != host_b.removeprefix("www."):
+        return False
+    defaults = {"http": 80, "https": 443}
+    port_a = a.port or defaults.get(a.scheme, 0)
+    port_b = b.port or defaults.get(b.scheme, 0)
+    return port_a == port_b or (a.port is None and b.port is None)
+
+
 def blocked_lines(blocked: Iterable[BlockedRequest], limit: int = 20) -> list[str]:
     items = list(blocked)
     lines = [str(b) for b in items[:limit]]
@@ -408,9 +493,13 @@ def blocked_lines(blocked: Iterable[BlockedRequest], limit: int = 20) -> list[st
     return lines
 
 
-def _document(request: Any) -> bool:
+def _http_request(request: Any) -> bool:
+    """A request the policy fetches itself: http(s), and not a stream (an EventSource, audio
+    or video), which is never whole and is handed to the browser as it asked for it."""
     try:
-        return request.resource_type == "document" and request.url.startswith(("http:", "https:"))
+        if request.resource_type in STREAMED:
+            return False
+        return str(request.url).startswith(("http:", "https:"))
     except Exception:
         return False
 

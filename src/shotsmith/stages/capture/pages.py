@@ -132,6 +132,37 @@ def is_sign_in_page(info: Mapping[str, Any], url: str = "") -> bool:
     return False
 
 
+WIDE_KEYS = ("scrollWidth", "minWidth", "crushed", "layoutWidth", "mobileViewport")
+WIDE_MARGIN = 8  # CSS px a page may stick out by (a scrollbar, a shadow) and still fit
+#: a page this many times the screen's width is laid out for a wider screen; less is a
+#: stray element sticking out of a phone layout (a long word, a wide code block)
+DESKTOP_WIDTH = 1.25
+
+
+def desktop_layout(info: Mapping[str, Any], width: int) -> str:
+    """Why the page is a desktop layout on a screen ``width`` points wide ('' if it fits).
+
+    A page made for phones fits the screen: no wider than it, no fixed minimum width, no
+    text squeezed into columns a few letters wide, laid out at the device's width (a page
+    without a mobile viewport meta is laid out about 980 px wide and shrunk to fit)."""
+    wide = info.get("wide") or {}
+    layout = int(wide.get("layoutWidth") or width)
+    if layout > width + WIDE_MARGIN and not wide.get("mobileViewport"):
+        return (
+            f"it has no mobile viewport: laid out {layout} px wide and shrunk to the {width} "
+            "pt screen"
+        )
+    min_width = int(wide.get("minWidth") or 0)
+    if min_width >= width * DESKTOP_WIDTH:
+        return f"it sets a fixed width of {min_width} px, wider than the {width} pt screen"
+    scroll = max(int(wide.get("scrollWidth") or 0), layout)
+    if scroll >= width * DESKTOP_WIDTH:
+        return f"it is {scroll} px wide, wider than the {width} pt screen"
+    if int(wide.get("crushed") or 0) >= 2:
+        return f"its text is squeezed into columns a few letters wide on the {width} pt screen"
+    return ""
+
+
 def is_blank(image: Image.Image, words: int) -> bool:
     """No visible text and nearly one colour: a page that has not drawn anything."""
     if words > 0:
@@ -190,6 +221,9 @@ def clean_info(raw: Any) -> dict[str, Any]:
                 "key": str(c.get("key") or ""),
                 "selected": bool(c.get("selected")),
                 "kind": clean_text(c.get("kind")),
+                # the value a choice (dropdown, slider, radio button) is set to
+                "value": None if c.get("value") is None else str(c.get("value"))[:200],
+                "header": bool(c.get("header")),  # a column header (sorts the table)
             }
         )
     elements = []
@@ -218,6 +252,12 @@ def clean_info(raw: Any) -> dict[str, Any]:
             return 0.0
 
     min_top = raw.get("minTop")
+    wide_raw = raw.get("wide") if isinstance(raw.get("wide"), dict) else {}
+    wide = {
+        key: float(value)
+        for key, value in wide_raw.items()
+        if key in WIDE_KEYS and isinstance(value, (int, float)) and value == value
+    }
     shape_raw = raw.get("shape") if isinstance(raw.get("shape"), dict) else {}
     shape = {str(k): int(v) for k, v in shape_raw.items() if isinstance(v, (int, float))}
     return {
@@ -242,5 +282,6 @@ def clean_info(raw: Any) -> dict[str, Any]:
         "userField": bool(raw.get("userField")),
         "cover": bool(raw.get("cover")),
         "overflowX": bool(raw.get("overflowX")),
+        "wide": wide,
         "minTop": float(min_top) if isinstance(min_top, (int, float)) else None,
     }

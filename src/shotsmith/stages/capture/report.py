@@ -31,6 +31,7 @@ REJECTED_KINDS = (
     "store-links",
     "sign-in",
     "write",
+    "desktop-layout",
 )
 
 
@@ -52,6 +53,12 @@ class CaptureReport:
     network: dict[str, Any] = field(default_factory=dict)  # the network policy's record (web)
     stopped: str = ""  # why exploring ended (web)
     clicks: int = 0  # controls pressed while exploring (web)
+    # a desktop-only app captured at a tablet instead of a phone: {from, to, reason} ("to"
+    # None when the device was pinned and capture did not switch) (web)
+    device_switch: dict[str, Any] = field(default_factory=dict)
+    sandbox: str = ""  # why Chromium ran without its sandbox ("" when it had it) (web)
+    # each control pressed while exploring: {"page", "control", "kind", "outcome"} (web)
+    pressed: list[dict[str, str]] = field(default_factory=list)
 
     def screens_per_set(self) -> int:
         """Usable screens: the fewest any captured set (device) has."""
@@ -95,6 +102,12 @@ class CaptureReport:
                 if s.kind in REJECTED_KINDS
             ],
         }
+        if self.pressed:
+            out["pressed"] = [dict(p) for p in self.pressed]
+        if self.network:
+            out["browser_sandbox"] = not self.sandbox
+        if self.device_switch:
+            out["device_switch"] = dict(self.device_switch)
         if self.network:
             out["network"] = self.network
         return out
@@ -112,6 +125,8 @@ class CaptureReport:
         for s in self.skipped:
             lines.append(f"  skipped {s.url}: {s.reason}" + (f" [{s.device}]" if s.device else ""))
         lines += [f"  blocked {line}" for line in blocked_lines(self.blocked)]
+        if self.sandbox:
+            lines.append(f"  note: {self.sandbox}")
         if self.network.get("websocket_gap"):
             lines.append(f"  note: {self.network['websocket_gap']}")
         return "\n".join(lines)

@@ -61,7 +61,7 @@ class Skipped:
     # "error" | "http" | "timeout" | "duplicate" | "other-origin" | "budget" | "form" |
     # "size" | "not-html" | "error-page" | "blank" | "transient" | "template" | "sign-in" |
     # "write" (a press tried to write) | "action" (controls not pressed) | "near-empty" |
-    # "warning-page" | "empty-state"
+    # "warning-page" | "empty-state" | "desktop-layout" (a desktop page at a phone's width)
     kind: str
     device: str = ""
 
@@ -90,6 +90,8 @@ class ExploreResult:
     sign_in_url: str = ""  # where the app asked for a sign-in it did not get ("" if never)
     notes: list[str] = field(default_factory=list)
     stopped: str = ""  # why exploring ended (a budget, nothing more to follow, ...)
+    # each control pressed: {"page", "control", "kind", "outcome"} (what was explored)
+    pressed: list[dict[str, str]] = field(default_factory=list)
 
 
 def screen_kind(screen: Screen) -> str:

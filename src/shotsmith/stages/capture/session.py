@@ -32,6 +32,7 @@ from .pages import (
     Verdict,
     clean_info,
     clean_text,
+    desktop_layout,
     dicts_in,
     error_page,
     is_blank,
@@ -53,6 +54,29 @@ STILL_CSS = (
     "transition-delay:0s!important;scroll-behavior:auto!important;"
     "caret-color:transparent!important}"
 )
+
+#: set a dropdown, slider or radio button as a user would: the native value setter (a
+#: framework's own setter would swallow it), then the input and change events
+SET_CHOICE_JS = """(arg) => {
+  const el = document.querySelector(arg.selector);
+  if (!el) return false;
+  if (el.type === 'radio') { el.click(); return true; }
+  const proto = el.tagName === 'SELECT' ? HTMLSelectElement.prototype : HTMLInputElement.prototype;
+  Object.getOwnPropertyDescriptor(proto, 'value').set.call(el, arg.value);
+  el.dispatchEvent(new Event('input', {bubbles: true}));
+  el.dispatchEvent(new Event('change', {bubbles: true}));
+  return true;
+}"""
+
+#: a click outside what the page opened: pointer and mouse events on the body itself (a
+#: "click outside" handler closes on them; no control of the page is hit)
+CLICK_OUTSIDE_JS = """() => {
+  const at = {bubbles: true, cancelable: true, clientX: 1, clientY: innerHeight - 1};
+  for (const type of ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click']) {
+    const Event_ = type.startsWith('pointer') ? PointerEvent : MouseEvent;
+    document.body.dispatchEvent(new Event_(type, at));
+  }
+}"""
 
 MAX_SIGN_INS = 5  # an app that forgets the session on a reload is signed into again, a little
 
@@ -83,8 +107,13 @@ class PageSession:
         login: tuple[str, str] | None = None,
         storage_state: str | dict | None = None,
         policy: NetworkPolicy | None = None,
+        switch_device: bool = False,
     ):
         self.browser = browser
+        # a start page that is a desktop layout at a phone: switch to a tablet (the explorer
+        # raises DesktopLayout) or, the device pinned, say why not (desktop_declined)
+        self.switch_device = switch_device
+        self.desktop_declined = ""
         # one policy for every context this session opens (see .network)
         self.policy = policy if policy is not None else NetworkPolicy(start_url)
         self.fetch_timeout_ms = (page_timeout_s + 5.0) * 1000  # goto times out first
@@ -399,13 +428,23 @@ class PageSession:
             )
         if any(d["password"] for d in state["dialogs"]):
             return None  # a sign-in dialog on arrival: judged as a sign-in wall
+        opened = _what_is_open(state)
         for _ in range(2):
             self.interacting("the Escape key (closing what the page opened)")
             quiet(lambda: self._page.keyboard.press("Escape"))
             self._page.wait_for_timeout(150)
             state = self._calm(mark=False)
             if not state["dialogs"] and not state["menus"]:
+                self._closed(opened, "the Escape key")
                 return None
+        # a click outside it: on the page's body itself, so that no control is pressed
+        self.interacting("a click outside (closing what the page opened)")
+        quiet(lambda: self._page.evaluate(CLICK_OUTSIDE_JS))
+        self._page.wait_for_timeout(150)
+        state = self._calm(mark=False)
+        if not state["dialogs"] and not state["menus"]:
+            self._closed(opened, "a click outside it")
+            return None
         if state["dialogs"]:
             state = self._calm(mark=True)
             if state.get("dismiss"):
@@ -414,6 +453,7 @@ class PageSession:
                 self._page.wait_for_timeout(200)
                 state = self._calm(mark=False)
                 if not state["dialogs"] and not state["menus"]:
+                    self._closed(opened, "its close button")
                     return None
         if loaded and state["dialogs"] and not state["menus"]:
             if all(d["full"] for d in state["dialogs"]):
@@ -425,6 +465,12 @@ class PageSession:
             label = state["menus"][0]["label"]
             what = f"an open menu{f' ({label!r})' if label else ''}"
         return Verdict(f"{what} covers the page and would not close", "transient")
+
+    def _closed(self, what: str, how: str) -> None:
+        """Say once per kind of thing that the page opened it by itself and it was closed."""
+        note = f"{what} the app opens by itself was closed with {how} before photographing"
+        if note not in self.notes:
+            self.notes.append(note)
 
     def _calm(self, *, mark: bool) -> dict[str, Any]:
         table = rules()
@@ -464,9 +510,17 @@ class PageSession:
         offset = 0 if (self._full or emu is None) else emu.band_px
         return png, offset
 
-    def click(self, index: int, label: str = "") -> None:
+    def click(self, index: int, label: str = "", value: str | None = None) -> None:
+        """Press the marked control ``index``; a choice (dropdown, slider, radio button) is
+        set to ``value`` instead, as the user would, with the events the page listens to."""
         self.interacting(label or "a control")
-        self._page.click(f'[data-shotsmith-click="{index}"]', timeout=self._ms(2.0))
+        selector = f'[data-shotsmith-click="{index}"]'
+        if value is None:
+            self._page.click(selector, timeout=self._ms(2.0))
+            return
+        done = self.evaluate(SET_CHOICE_JS, {"selector": selector, "value": value}, timeout_s=2.0)
+        if not done:
+            raise CaptureError(f"the control {label!r} is gone")
 
     def _sign_in_form(self) -> dict[str, Any]:
         table = rules()["sign_in"]
@@ -649,13 +703,16 @@ class PageSession:
                 verdict = near_empty(im, screen.words)
                 if verdict:
                     raise Refused(verdict)
-        if info["overflowX"] and self._emulation and not self._wide_noted:
+        wide = desktop_layout(info, self._emulation.width) if self._emulation else ""
+        if wide and self._emulation and not self._emulation.tablet and not sign_in:
+            raise Refused(
+                Verdict(f"a desktop layout, not a phone screen: {wide}", "desktop-layout")
+            )
+        if wide and self._emulation and not self._wide_noted:
             self._wide_noted = True
             self.notes.append(
-                f"{route_of(url)} does not fit the {self._emulation.width} pt screen (a "
-                "desktop layout: wider than the screen, or text squeezed a few letters wide); "
-                'capture a tablet size (--size 13, device_sizes=["13"]) if the app is not '
-                "made for phones."
+                f"{route_of(url)} is a desktop layout even at the {self._emulation.width} pt "
+                f"tablet screen ({wide}): kept, the widest screen capture has."
             )
         return screen
 
@@ -715,6 +772,14 @@ class PageSession:
             item["box"] = [x0, y0, x1 - x0, y1 - y0]
             out.append(item)
         return out
+
+
+def _what_is_open(state: dict[str, Any]) -> str:
+    """'a dialog ('Suggestions')' or 'a menu': the first thing open, as the report says it."""
+    items = state["dialogs"] or state["menus"]
+    what = "a dialog" if state["dialogs"] else "a menu or popover"
+    label = items[0]["label"] if items else ""
+    return f"{what}{f' ({label!r})' if label else ''}"
 
 
 def quiet(fn: Any) -> None:

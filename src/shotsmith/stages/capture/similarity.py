@@ -75,6 +75,14 @@ def looks_same(a: Screen, b: Screen) -> bool:
     )
 
 
+def same_lines(a: Screen, b: Screen) -> bool:
+    """The same lines of text in another order (a table sorted on another column): to a
+    marketer the same screen, however the pixels moved."""
+    if not a.text or a.via == b.via and a.url == b.url:
+        return False
+    return sorted(a.text.split("\n")) == sorted(b.text.split("\n"))
+
+
 def shape_similarity(a: Mapping[str, int], b: Mapping[str, int]) -> float:
     """Weighted Jaccard of two pages' shapes (element counts per tag and first class)."""
     keys = set(a) | set(b)

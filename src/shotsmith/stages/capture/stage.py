@@ -26,6 +26,7 @@ from .web import capture_web, load_storage_state, parse_login, run_outside_event
 
 log = logging.getLogger("shotsmith.capture")
 P = ParamSpec("P")
+_said = {"sandbox": False}  # what is logged once per process
 
 
 def capture_report(
@@ -96,6 +97,7 @@ def capture_report(
             login=credentials,
             storage_state=state,
             policy=policy,
+            pinned=isinstance(device_sizes, (int, float)) or bool(device_sizes),
         )
     elif credentials or state is not None:
         raise InvalidOptionError(
@@ -127,6 +129,9 @@ def capture_report(
         log.info("capture skipped %s: %s", s.url, s.reason)
     for note in report.notes:
         log.warning("capture: %s", note)
+    if report.sandbox and not _said["sandbox"]:  # once per process: it is the machine's
+        _said["sandbox"] = True
+        log.warning("capture: %s", report.sandbox)
     if out_dir is not None:
         report.frame = write_capture(
             report.frame,
@@ -184,4 +189,11 @@ def capture() -> None:
     the start URL's origin loads (``allow_origins`` adds others). ``allow_writes=True``
     lets every write through, ``allow_write=["*/api/search", "re:/graphql$"]`` some (URL
     globs, or regexes after ``re:``). What was blocked is in the report (``blocked``).
+    Every hop of a redirect is checked, and an address that is loopback, private,
+    link-local or the cloud metadata service is refused unless the app itself runs on
+    such a network (docs/capture.md).
+
+    Without ``device_sizes``, an app whose start page is a desktop layout at a phone's
+    width is captured at a tablet instead (the report's ``device_switch`` says why); with
+    them, desktop-layout pages are not kept as phone screens.
     """

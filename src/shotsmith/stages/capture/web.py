@@ -26,13 +26,22 @@ from ...errors import CaptureError, InputFileError, InvalidOptionError, ToolMiss
 from ...ids import slugify
 from ...png import encode_png
 from ...statusbar import draw_status_bar, top_color
-from .browser import CHROMIUM_ARGS, Watchdog, emulation, find_browser, marker
-from .devices import CaptureDevice
-from .explore import Explorer
+from .browser import (
+    CHROMIUM_ARGS,
+    SANDBOX_NOTE,
+    SANDBOXED_ARGS,
+    Watchdog,
+    emulation,
+    find_browser,
+    marker,
+    sandbox_first,
+)
+from .devices import CaptureDevice, tablet_for
+from .explore import DesktopLayout, Explorer
 from .naming import app_name_from, host_name, name_screens
 from .network import NetworkPolicy
 from .report import FRAME_COLUMNS, CaptureReport
-from .screens import Screen, Shot, Skipped
+from .screens import ExploreResult, Screen, Shot, Skipped
 from .urls import route_of
 
 
@@ -128,6 +137,7 @@ def capture_web(
     login: tuple[str, str] | None,
     storage_state: dict | None,
     policy: NetworkPolicy | None = None,
+    pinned: bool = False,
 ) -> CaptureReport:
     try:
         from playwright.sync_api import sync_playwright
@@ -138,6 +148,7 @@ def capture_web(
         ) from exc
 
     policy = policy if policy is not None else NetworkPolicy(url)
+    device_switch: dict[str, Any] = {}
     t0 = time.monotonic()
     deadline = t0 + timeout_s
     page_timeout = page_timeout_s or min(15.0, max(3.0, timeout_s / 4))
@@ -147,40 +158,53 @@ def capture_web(
     shots: dict[str, list[Shot | Skipped]] = {}
     try:
         with Watchdog(mark, deadline + 15), sync_playwright() as pw:
-            try:
-                browser = pw.chromium.launch(
-                    executable_path=find_browser(browser_path),
-                    args=CHROMIUM_ARGS + [mark],
-                    timeout=max(5000, min(30000, timeout_s * 500)),
-                )
-            except Exception as exc:
-                raise ToolMissingError(
-                    f"could not start Chromium ({str(exc).strip().splitlines()[0]}). Install "
-                    "Chromium (Debian: apt-get install chromium) or pass browser_path."
-                ) from exc
+            browser, sandbox_note = _launch(pw, browser_path, mark, timeout_s)
             try:
                 major = (browser.version or "131").split(".")[0]
-                explorer = Explorer(
-                    browser,
-                    url,
-                    locale=locale,
-                    allow_forms=allow_forms,
-                    deadline=t0 + timeout_s * (0.7 if len(devices) > 1 else 1.0),
-                    page_timeout_s=page_timeout,
-                    login=login,
-                    storage_state=storage_state,
-                    policy=policy,
-                )
-                # look beyond max_screens so ranking has a choice (the start page is always first)
-                explore_limit = 1 if max_screens == 1 else max_screens + max(4, max_screens)
-                result = explorer.explore(
-                    emulation(devices[0], major),
-                    max_screens=max_screens,
-                    explore_limit=explore_limit,
-                    progress=bar,
-                )
+
+                def explore() -> tuple[Explorer, ExploreResult]:
+                    explorer = Explorer(
+                        browser,
+                        url,
+                        locale=locale,
+                        allow_forms=allow_forms,
+                        deadline=t0 + timeout_s * (0.7 if len(devices) > 1 else 1.0),
+                        page_timeout_s=page_timeout,
+                        login=login,
+                        storage_state=storage_state,
+                        policy=policy,
+                        switch_device=not pinned,
+                    )
+                    # look beyond max_screens so ranking has a choice (the start page first)
+                    limit = 1 if max_screens == 1 else max_screens + max(4, max_screens)
+                    result = explorer.explore(
+                        emulation(devices[0], major),
+                        max_screens=max_screens,
+                        explore_limit=limit,
+                        progress=bar,
+                    )
+                    return explorer, result
+
+                try:
+                    explorer, result = explore()
+                except DesktopLayout as found:
+                    devices, device_switch = _tablets_instead(devices, found)
+                    if not device_switch.get("to"):
+                        raise CaptureError(
+                            f"could not capture {url}: {device_switch['reason']}"
+                        ) from None
+                    explorer, result = explore()
+                    result.notes.insert(0, _switch_line(device_switch))
+                if explorer.desktop_declined:
+                    device_switch = {
+                        "from": devices[0].id,
+                        "to": None,
+                        "reason": explorer.desktop_declined,
+                    }
                 if not result.screens:
                     why = result.skipped[-1].reason if result.skipped else "unknown error"
+                    if explorer.desktop_declined:
+                        raise CaptureError(f"could not capture {url}: {explorer.desktop_declined}")
                     blocked = "".join(f"\n  blocked {b}" for b in policy.blocked[:5])
                     raise CaptureError(
                         f"could not capture {url}: the start page could not be loaded: {why}. "
@@ -234,11 +258,66 @@ def capture_web(
         visited=result.visited,
         sign_in_url=result.sign_in_url,
         notes=list(dict.fromkeys(result.notes)),
+        sandbox=sandbox_note,
         titles=titles,
         blocked=list(policy.blocked),
         network=policy.summary(),
         stopped=result.stopped,
         clicks=result.clicks,
+        device_switch=device_switch,
+        pressed=list(result.pressed),
+    )
+
+
+def _launch(pw: Any, browser_path: str | None, mark: str, timeout_s: float) -> tuple[Any, str]:
+    """Start Chromium with its sandbox when it can (not as root), else without it; the
+    browser and what the report says about the sandbox ('' when it is on)."""
+    options = dict(
+        executable_path=find_browser(browser_path), timeout=max(5000, min(30000, timeout_s * 500))
+    )
+    if sandbox_first():
+        try:
+            return pw.chromium.launch(args=SANDBOXED_ARGS + [mark], **options), ""
+        except Exception:
+            why = "it would not start with it here (no user namespaces or setuid helper)"
+    else:
+        why = "capture runs as root, and Chromium does not start as root with its sandbox"
+    try:
+        browser = pw.chromium.launch(args=CHROMIUM_ARGS + [mark], **options)
+    except Exception as exc:
+        raise ToolMissingError(
+            f"could not start Chromium ({str(exc).strip().splitlines()[0]}). Install "
+            "Chromium (Debian: apt-get install chromium) or pass browser_path."
+        ) from exc
+    return browser, SANDBOX_NOTE.format(why=why)
+
+
+def _tablets_instead(
+    devices: list[CaptureDevice], found: DesktopLayout
+) -> tuple[list[CaptureDevice], dict[str, Any]]:
+    """The devices to capture a desktop-only app at (the requested tablets, else each
+    platform's tablet), and the decision as the report keeps it."""
+    tablets = [d for d in devices if d.tablet]
+    if not tablets:
+        for platform in dict.fromkeys(d.platform for d in devices):
+            tablet = tablet_for(platform)
+            if tablet is not None and tablet not in tablets:
+                tablets.append(tablet)
+    reason = f"{found.url} is a desktop layout at a phone's width ({found.reason})"
+    if not tablets:
+        return devices, {"from": found.device, "to": None, "reason": reason}
+    return tablets, {
+        "from": found.device,
+        "to": tablets[0].id,
+        "reason": reason,
+        "devices": [d.id for d in tablets],
+    }
+
+
+def _switch_line(switch: dict[str, Any]) -> str:
+    return (
+        f"captured at {switch['to']} instead of {switch['from']}: {switch['reason']}; a "
+        "shrunk desktop page is no phone screen (pin a size with --size to choose yourself)"
     )
 
 

@@ -273,13 +273,51 @@
     if (riskyLinkRe.test(norm(a.innerText || a.textContent))) { risky_++; continue; }
     consider(a, 'hash');
   }
-  const all = root.querySelectorAll('div, span, li, img, svg, p, section, article, header');
+  const all = root.querySelectorAll('div, span, li, img, svg, p, section, article, header, th, [role=columnheader]');
   for (let i = 0; i < all.length && i < 3000; i++) {
     const el = all[i];
     if (getComputedStyle(el).cursor !== 'pointer') continue;
     if (el.parentElement && getComputedStyle(el.parentElement).cursor === 'pointer') continue;
     if (el.closest('a[href], button, [role=button], [role=tab], label, summary, input, select, textarea')) continue;
     consider(el, 'pointer');
+  }
+  // choices that change what is shown, not what is stored: a dropdown, a slider, a segmented
+  // control (radio buttons). One other value each (at most two per radio group), never in a
+  // form that posts, never one whose label reads as an action
+  const ownText = (lab) => Array.from(lab.childNodes).filter((c) => c.nodeType === 3).map((c) => c.nodeValue).join(' ');
+  const nameOf = (el) => norm(attr(el, 'aria-label') || (el.labels && el.labels[0] ? ownText(el.labels[0]) : '') ||
+    attr(el, 'title') || attr(el, 'name') || stableId(el)).slice(0, 40);
+  const perGroup = {};
+  const choice = (el, face, label, value) => {
+    if (!label || riskyRe.test(label)) { if (label) { risky_++; note(actions, label); } return; }
+    found.push({el, rank: 1, label: label.slice(0, 60), kind: 'choice', value: String(value),
+      key: ['choice', el.tagName.toLowerCase(), attr(el, 'type'), attr(el, 'name') || stableId(el) || nameOf(el), String(value)].join('|'),
+      selected: false});
+  };
+  for (const el of document.querySelectorAll('select, input[type=range], input[type=radio]')) {
+    if (seen.has(el)) continue; seen.add(el);
+    if (el.disabled || el.multiple || attr(el, 'aria-disabled') === 'true') continue;
+    const face = el.type === 'radio' && el.labels && el.labels[0] ? el.labels[0] : el;
+    if (!shown(face) || !inView(face.getBoundingClientRect())) continue;
+    const form = el.form || el.closest('form');
+    if (form && (passwordForms.has(form) || /^post$/i.test(attr(form, 'method')))) { note(actions, nameOf(el) || el.tagName.toLowerCase()); continue; }
+    if (el.tagName === 'SELECT') {
+      const options = Array.from(el.options).filter((o) => !o.disabled);
+      if (options.length < 2) continue;
+      const at = Math.max(0, options.findIndex((o) => o.selected));
+      const next = options[(at + 1) % options.length];
+      choice(el, face, `${nameOf(el) || 'choice'}: ${norm(next.text)}`, next.value);
+    } else if (el.type === 'range') {
+      const lo = Number(el.min || 0), hi = Number(el.max || 100), now = Number(el.value);
+      if (!(hi > lo)) continue;
+      const to = now < (lo + hi) / 2 ? hi : lo;
+      choice(el, face, `${nameOf(el) || 'slider'}: ${to}`, to);
+    } else if (!el.checked) {
+      const group = attr(el, 'name') || stableId(el);
+      perGroup[group] = (perGroup[group] || 0) + 1;
+      if (perGroup[group] > 2) continue;
+      choice(el, face, norm(face === el ? nameOf(el) : face.innerText) || nameOf(el), el.value);
+    }
   }
   const labels = new Set();
   found.sort((a, b) => a.rank - b.rank);
@@ -288,7 +326,8 @@
     if (c.label && labels.has(c.label)) continue;  // ten "more" buttons are one idea
     labels.add(c.label);
     c.el.setAttribute('data-shotsmith-click', String(cands.length));
-    cands.push({index: cands.length, label: c.label, key: c.key, selected: c.selected, kind: c.kind});
+    cands.push({index: cands.length, label: c.label, key: c.key, selected: c.selected, kind: c.kind,
+      value: c.value === undefined ? null : c.value, header: c.el.matches('th, [role=columnheader]')});
   }
 
   // --- signals ------------------------------------------------------------------
@@ -314,6 +353,20 @@
     shape[key] = (shape[key] || 0) + 1;
   }
   const doc = document.documentElement;
+  // a desktop layout at this width: wider than the screen, a fixed minimum width on the page
+  // or its main container (even when overflow is hidden), text squeezed a few letters wide,
+  // or laid out on a desktop-wide viewport and shrunk to fit (no mobile viewport meta)
+  const px = (v) => { const m = /^([\d.]+)px$/.exec(str(v)); return m ? Number(m[1]) : 0; };
+  let minWidth = 0;
+  const containers = [doc, document.body, document.querySelector('main, [role=main]')];
+  if (document.body) containers.push(...Array.from(document.body.children).slice(0, 12));
+  for (const el of containers) {
+    if (!el || !(el instanceof Element)) continue;
+    const cs = getComputedStyle(el);
+    if (cs.display === 'none' || cs.position === 'fixed' || cs.position === 'absolute') continue;
+    minWidth = Math.max(minWidth, px(cs.minWidth), px(cs.width) > vw ? px(cs.width) : 0);
+  }
+  const scrollWidth = Math.max(doc.scrollWidth, root.scrollWidth);
   return {
     shape,
     url: location.href, title: norm(document.title), h1,
@@ -323,7 +376,8 @@
     blockedSubmits: Number(window.__shotsmithBlockedSubmits) || 0,
     words, password, passwordWords, userField,
     cover: /viewport-fit\s*=\s*cover/i.test(viewport),
-    overflowX: Math.max(doc.scrollWidth, root.scrollWidth) > vw + 8 || crushed >= 2,
+    overflowX: scrollWidth > vw + 8 || crushed >= 2 || minWidth > vw + 8,
+    wide: {scrollWidth, minWidth, crushed, layoutWidth: vw, mobileViewport: /width\s*=\s*device-width/i.test(viewport) ? 1 : 0},
     minTop: Number.isFinite(minTop) ? minTop : null,
     viewport: [vw, vh],
   };
