@@ -336,8 +336,8 @@ def _kind(
         scores["table"] += 3
     elif rows:
         scores["table"] += 1
-    if prose >= 4:
-        scores["reader"] += 2
+    if prose >= 4 and prose > len(examples):
+        scores["reader"] += 2  # prose more than named items: an article, not cards of packages
     if ev.inputs >= 2:
         scores["form"] += 3
     if re.match(
