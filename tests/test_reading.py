@@ -421,3 +421,34 @@ def test_a_name_english_does_not_know_keeps_its_capitals_and_is_no_fragment():
     screen_words = {"northwind", "northwind.studio", "studio"}
     assert fragments("Catch up on Northwind Studio.", screen_words) == []
     assert fragments("See units and pric.", {"units", "price"}) == ["pric"]
+
+
+def test_a_player_is_played_not_read_and_controls_on_a_cards_row_are_not_its_subject():
+    player = [
+        el("heading", "Now playing", 0.05, 0.03, level=1),
+        el("label", "Blue Hour", 0.5),
+        el("label", "Harbour Lights", 0.53),
+        el("button", "Shuffle", 0.8),
+        el("button", "Repeat", 0.8, x=0.5),
+    ]
+    devices = [
+        el("heading", "Garden irrigation", 0.14, 0.02, level=3),
+        el("label", "OFFLINE", 0.13, x=0.7),
+        el("button", "Edit", 0.25),
+        el("label", "Logs", 0.25, x=0.4),
+        el("heading", "Hallway doorbell", 0.33, 0.02, level=3),
+        el("label", "ONLINE", 0.32, x=0.7),
+        el("button", "Edit", 0.44),
+        el("label", "Logs", 0.44, x=0.4),
+    ]
+    frame = ss.extract_features(
+        dom_set("Harbour", [("now playing", player), ("devices", devices)]), ocr=False
+    ).set_index(C.SCREEN)
+    assert frame.loc["now playing", C.FEATURES_KIND] == "player"
+    assert "Shuffle" not in frame.loc["now playing", C.FEATURES_EXAMPLES]
+    assert frame.loc["devices", C.FEATURES_SUBJECT].casefold() != "logs"
+    for value in ("OFFLINE", "ONLINE", "Logs"):
+        assert value not in frame.loc["devices", C.FEATURES_EXAMPLES]
+    out = ss.write_copy(ss.detect_domain(frame.reset_index()))
+    headline = out.set_index(C.SCREEN).loc["now playing", C.COPY_HEADLINE]
+    assert not headline.startswith("Read"), headline

@@ -83,7 +83,7 @@ FEATURES_NUMBERS = "features_numbers"  # list[str], numbers with their units ("$
 # "dom" | "ocr". What write_copy may draw on, and the record of why.
 FEATURES_EVIDENCE = "features_evidence"
 # The one reading of each screen (stages/features/reading.py), used by copy, store text and
-# the LLM prompt alike: what kind of screen ("list", "table", "detail", "reader", "form",
+# the LLM prompt alike: what kind of screen ("list", "table", "detail", "reader", "player", "form",
 # "chart", "dashboard", "search", "settings", "menu", "conversation", "calendar", "map",
 # "sign-in"), its subject (the feature as a person names it, in the app's words, "" when
 # the screen names none) and where that came from ("title", "breadcrumb", "heading",

@@ -260,7 +260,7 @@ def _encode(im: Any, fmt: str, **options: Any) -> bytes:
 
 COPY_SYSTEM_PROMPT = """You write App Store screenshot captions for one app, from what its screens show.
 The user message is JSON: the app's name, bundle id, the user's own description ("about"), the locale, the category, "neutral_vocabulary", and per screen (by "position") its reading and the text read on it:
-- "kind": what sort of screen it is (list, table, detail, reader, form, chart, dashboard, search, settings, menu, conversation, calendar, map, sign-in); "subject": what the screen is about, in the app's words; "examples": items it shows; "fields": the names of the data it shows or asks for;
+- "kind": what sort of screen it is (list, table, detail, reader, player, form, chart, dashboard, search, settings, menu, conversation, calendar, map, sign-in); "subject": what the screen is about, in the app's words; "examples": items it shows; "fields": the names of the data it shows or asks for;
 - "title", "headings", "actions" (button labels), "labels" (list items and field labels), "numbers", "tabs".
 Return ONLY a JSON object, with no text around it:
 {"tagline": "...", "screens": [{"position": 1, "headline": "...", "subtitle": "..."}, ...]}

@@ -321,6 +321,7 @@ _SUBTITLE_ORDER = {
     "calendar": ("examples", "fields", "actions"),
     "map": ("examples", "fields", "actions"),
     "reader": ("examples", "fields", "actions"),
+    "player": ("examples", "actions", "fields"),
     "search": ("examples", "count", "fields", "actions"),
 }
 

@@ -3,7 +3,7 @@
 Made once by ``extract_features`` and used by everything after it (copy, store text, the
 LLM prompt, ``design.json``), so nobody reads a screen twice with other rules:
 
-* **kind**: what sort of screen it is (list, table, detail, reader, form, chart,
+* **kind**: what sort of screen it is (list, table, detail, reader, player, form, chart,
   dashboard, search, settings, menu, conversation, calendar, map, sign-in), weighed from
   its layout (a row of column headers over figures is a table; long lines of prose a
   reader; text fields a form), the words it shows and the screen intent;
@@ -330,7 +330,10 @@ def _kind(
     if "password" not in shown and not signed:
         scores.pop("sign-in", None)  # a "Login" button on a list is no sign-in screen
     numbers = sum(i["role"] == "number" for i in ev.items)
-    prose = sum(i["role"] == "text" and len(_words(i["text"])) >= 6 for i in ev.items)
+    prose = sum(  # status lines full of figures ("Downloading from 3 of 8 peers") are data
+        i["role"] == "text" and len(_words(i["text"])) >= 6 and not _DIGIT.search(i["text"])
+        for i in ev.items
+    )
     rows = _header_rows(ev.items)
     if rows and numbers >= 4:
         scores["table"] += 3
@@ -527,8 +530,21 @@ def read_screens(
     for ev, screen, intent in zip(evidence, screens, intents):
         fields_hint = _fields(ev, "")
         field_keys = {_key(f) for f in fields_hint}
+        # a label on every card of one screen ("Logs", "Edit" under each device) is a control
+        # and so is a short label on the row of a button ("Edit" "Logs" under a device)
+        on_screen = Counter(_key(i["text"]) for i in ev.items)
+        per_row = {k for k, c in on_screen.items() if c >= 3}
+        action_rows = [i["y"] for i in ev.items if i["role"] == "action" and i.get("y") is not None]
+        per_row |= {
+            _key(i["text"])
+            for i in ev.items
+            if i["role"] == "label"
+            and i.get("y") is not None
+            and len(_words(i["text"])) <= 2
+            and any(abs(i["y"] - y) <= ROW_TOLERANCE for y in action_rows)
+        }
         subject, source, entities = _subject(
-            ev, screen, project, repeated, content_keys, field_keys, visible
+            ev, screen, project, repeated | per_row, content_keys, field_keys | per_row, visible
         )
         reading = Reading(subject=subject, subject_from=source)
         seen = {_key(subject)} if subject else set()
@@ -549,6 +565,8 @@ def read_screens(
             key = _key(text)
             if not text or key in seen or key in repeated or key in field_keys or is_chrome(text):
                 continue
+            if key in per_row:
+                continue  # on every row of this screen: a control or a status, not an item
             if is_feature_phrase(text) and not _written_as_name(text):
                 continue  # a section's name, not an item of content
             if _verb_led(text) or is_generic(text):
