@@ -57,6 +57,8 @@ def _do(page: Page, app: run.App, step: dict[str, Any]) -> None:
         page.fill(step["fill"], app.expand(step["value"]))
     if "click" in step:
         page.locator(step["click"]).first.click()
+    if "tap" in step:  # a point in the page, in CSS pixels (a reader's page-turn zones)
+        page.mouse.click(*step["tap"])
     if "press" in step:
         page.keyboard.press(step["press"])
     if "wait_for" in step:
