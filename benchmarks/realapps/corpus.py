@@ -57,6 +57,8 @@ def _do(page: Page, app: run.App, step: dict[str, Any]) -> None:
         page.fill(step["fill"], app.expand(step["value"]))
     if "click" in step:
         page.locator(step["click"]).first.click()
+    if "tap" in step:  # a point in the page, in CSS pixels (a reader's page-turn zones)
+        page.mouse.click(*step["tap"])
     if "press" in step:
         page.keyboard.press(step["press"])
     if "wait_for" in step:
@@ -68,6 +70,30 @@ def _do(page: Page, app: run.App, step: dict[str, Any]) -> None:
     page.wait_for_timeout(int(step.get("wait", 400)))
 
 
+def _read(page: Page, band_pt: int) -> dict[str, Any]:
+    """The page's visible text and elements, with those of its visible iframes (an e-book
+    reader's page, a rendered description) added after it, their boxes in page points."""
+    read = page.evaluate(READ_SCREEN, band_pt)
+    width, height = page.viewport_size["width"], page.viewport_size["height"]
+    for frame in page.frames[1:]:
+        try:
+            box = frame.frame_element().bounding_box()
+            if not box or box["width"] < 2 or box["height"] < 2:
+                continue
+            if box["y"] >= height or box["x"] >= width or box["y"] + box["height"] <= 0:
+                continue
+            inner = frame.evaluate(READ_SCREEN, band_pt + box["y"])
+        except Exception:  # a frame that went away, or one the page cannot script
+            continue
+        for element in inner["elements"]:
+            element["box"][0] += box["x"]
+            if element["box"][1] - band_pt < height:
+                read["elements"].append(element)
+        if inner["text"]:
+            read["text"] = "\n".join(t for t in (read["text"], inner["text"]) if t)
+    return read
+
+
 def _finish(png: bytes, device: Any, band_px: int) -> Image.Image:
     page = Image.open(io.BytesIO(png)).convert("RGB")
     width, height = device.px
@@ -75,6 +101,14 @@ def _finish(png: bytes, device: Any, band_px: int) -> Image.Image:
     canvas = Image.new("RGB", (width, height), page.getpixel((width // 2, 1)))
     canvas.paste(page, (0, band_px))
     return draw_status_bar(canvas, device.status_bar_style())
+
+
+def _shown(path: Path) -> str:
+    """A spec's path as the manifest names it: relative to the repository when inside it."""
+    try:
+        return str(path.resolve().relative_to(run.REPO))
+    except ValueError:
+        return str(path)
 
 
 def _optimise(folder: Path) -> None:
@@ -104,7 +138,7 @@ def _walk(
         except PlaywrightTimeout:
             pass
         page.wait_for_timeout(int(screen.get("settle", 800)))
-        read = page.evaluate(READ_SCREEN, band_pt)
+        read = _read(page, band_pt)
         image = _finish(page.screenshot(), device, band_px)
         file_name = f"{number:02d}_{screen['screen'].replace(' ', '-')}.png"
         image.save(target / file_name)
@@ -182,7 +216,7 @@ def photograph(name: str, out: Path, size: str) -> Path:
         "device": device.id,
         "source": app.url,
         "captured_with": "benchmarks/realapps/corpus.py (Playwright steps in "
-        f"benchmarks/realapps/apps/{name}.toml; {band_pt} pt status-bar band)",
+        f"{_shown(run.SPECS / f'{name}.toml')}; {band_pt} pt status-bar band)",
         "screens": screens,
     }
     (target / "manifest.json").write_text(

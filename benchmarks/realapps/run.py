@@ -40,8 +40,10 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
-SPECS = HERE / "apps"
-SEEDS = HERE / "seed"
+# $SHOTSMITH_REALAPPS_SPECS / $SHOTSMITH_REALAPPS_SEEDS point the harness at specs and seed
+# scripts kept outside the repository (a held-out corpus must not live beside the training one).
+SPECS = Path(os.environ.get("SHOTSMITH_REALAPPS_SPECS", HERE / "apps"))
+SEEDS = Path(os.environ.get("SHOTSMITH_REALAPPS_SEEDS", HERE / "seed"))
 PORTS = range(18100, 18200)
 
 
@@ -193,6 +195,14 @@ def install(app: App, *, force: bool = False) -> float:
     log = app.home / "install.log"
     log.write_text("", encoding="utf-8")
     took = 0.0
+    if "debian" in app.install:  # an app packaged by Debian: only checked, never installed here
+        missing = [
+            name
+            for name in app.install["debian"]
+            if subprocess.run(["dpkg", "-s", name], capture_output=True).returncode != 0
+        ]
+        if missing:
+            raise HarnessError(f"{app.name} needs: apt-get install -y {' '.join(missing)}")
     if "npm" in app.install:
         if not shutil.which("npm"):
             raise HarnessError(f"{app.name} needs Node.js and npm: apt-get install nodejs npm")
