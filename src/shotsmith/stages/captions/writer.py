@@ -453,7 +453,7 @@ class _Writer:
                 groups.append(("voice:app", [app_line]))
             return groups
         order = _SUBTITLE_ORDER.get(slots.kind, ("examples", "fields", "count", "actions"))
-        for part in (*order, "sentence", "set"):
+        for part in (*order, "sentence", "subject", "set"):
             bank = frames[part]
             if isinstance(bank, dict):
                 groups.append((f"voice:{part}", [*bank.get(slots.kind, []), *bank["any"]]))
