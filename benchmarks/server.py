@@ -212,6 +212,19 @@ def one_job(http: httpx.Client, key: str, images: list[dict]) -> tuple[float, fl
     )
 
 
+def _allow_private() -> list[str]:
+    """The app under capture runs on 127.0.0.1: allowed when the CLI has the switch (a
+    server from before the capture address rule has none)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "shotsmith.cli", "projects", "add", "--help"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return ["--allow-private"] if "--allow-private" in done.stdout else []
+
+
 def add_project(data_dir: Path, project_id: str, url: str) -> None:
     subprocess.run(
         [
@@ -228,6 +241,7 @@ def add_project(data_dir: Path, project_id: str, url: str) -> None:
             "Pocket Budget",
             "--url",
             url,
+            *_allow_private(),
         ],
         cwd=ROOT,
         check=True,
