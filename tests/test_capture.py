@@ -859,6 +859,27 @@ def test_template_keys(url, key):
     assert template_key(url) == key
 
 
+@pytest.mark.parametrize(
+    ("href", "risky"),
+    [
+        ("http://a/refresh_all_stats", True),  # a GET that rewrites the app's statistics
+        ("http://a/cache/purge", True),
+        ("http://a/bookmarks/deleteAll", True),
+        ("http://a/feeds/sync", True),
+        ("http://a/logout", True),
+        ("http://a/read/14", False),
+        ("http://a/book/new", False),
+        ("http://a/archive/2024", False),
+        ("http://a/stats/refreshed", False),
+        ("http://a/clearance", False),
+    ],
+)
+def test_links_whose_path_is_an_action_are_not_followed(href, risky):
+    from shotsmith.stages.capture.rules import is_risky_link
+
+    assert is_risky_link(href) is risky
+
+
 def test_named_children_of_a_list_are_one_template():
     from shotsmith.stages.capture.urls import collection_of, template_key
 

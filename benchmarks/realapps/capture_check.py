@@ -107,19 +107,32 @@ def _sqlite(path: Path) -> bool:
         return False
 
 
+#: the last logical dump of each database, for showing what changed
+DUMPS: dict[str, list[str]] = {}
+
+
 def _dump(path: Path) -> str:
     """The database's rows as SQL (read-only; the WAL, if any, is read too)."""
     try:
         con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=10)
         try:
-            digest = hashlib.sha256()
-            for line in con.iterdump():
-                digest.update(line.encode("utf-8", "replace") + b"\n")
-            return digest.hexdigest()
+            lines = list(con.iterdump())
         finally:
             con.close()
     except sqlite3.Error as error:
         return f"unreadable: {error}"
+    previous = DUMPS.get(str(path))
+    DUMPS[str(path)] = lines
+    if previous is not None and previous != lines:
+        gone, new = set(previous) - set(lines), set(lines) - set(previous)
+        DIFFS[str(path)] = [f"- {x[:160]}" for x in sorted(gone)[:4]] + [
+            f"+ {x[:160]}" for x in sorted(new)[:4]
+        ]
+    return hashlib.sha256("\n".join(lines).encode("utf-8", "replace")).hexdigest()
+
+
+#: rows that changed in a database between the two snapshots (a few of each)
+DIFFS: dict[str, list[str]] = {}
 
 
 def snapshot(app: Any) -> dict[str, str]:
@@ -139,7 +152,9 @@ def snapshot(app: Any) -> dict[str, str]:
     return out
 
 
-def compare(app: str, before: dict[str, str], after: dict[str, str]) -> tuple[list[str], list[str]]:
+def compare(
+    app: str, data: Path, before: dict[str, str], after: dict[str, str]
+) -> tuple[list[str], list[str]]:
     """(files that changed = writes, files that changed but an app touches on its own)."""
     changed, touched = [], []
     for rel in sorted(set(before) | set(after)):
@@ -147,7 +162,9 @@ def compare(app: str, before: dict[str, str], after: dict[str, str]) -> tuple[li
             continue
         what = "added" if rel not in before else "removed" if rel not in after else "changed"
         why = _ignored(app, rel)
-        (touched if why else changed).append(f"{rel} ({what}{'; ' + why if why else ''})")
+        rows = DIFFS.get(str(data / rel), [])
+        line = f"{rel} ({what}{'; ' + why if why else ''})"
+        (touched if why else changed).append("\n      ".join([line, *rows]))
     return changed, touched
 
 
@@ -225,7 +242,7 @@ def check(name: str, out: Path, extra: list[str], timeout: float) -> Result:
         result.folder = str(target)
         time.sleep(1.5)  # let the server finish what the last request started
         after = snapshot(app)
-        result.changed, result.touched = compare(name, before, after)
+        result.changed, result.touched = compare(name, app.data, before, after)
         if app.logfile.exists():
             with app.logfile.open("rb") as fh:
                 fh.seek(log_from)
