@@ -1161,3 +1161,33 @@ def test_cli_capture_writes_numbered_pngs_and_manifest(tmp_path, capsys):
     frame = read_screenshots(out)
     assert list(frame[C.SCREEN]) == ["home", "budget overview"]
     assert "02_budget-overview.png" in capsys.readouterr().out
+
+
+def test_a_page_again_through_another_query_or_with_a_menu_open_is_not_a_new_screen():
+    from shotsmith.stages.capture.screens import Screen
+    from shotsmith.stages.capture.similarity import base_with_a_little_more, mostly_same_page
+
+    rows = [f"tag {n}\n{n % 3}" for n in range(12)]
+    tags = Screen(url="http://a/tag/", text="Tags\nName\nUsage Count\n" + "\n".join(rows[:10]))
+    # the same table sorted on another column by a link: two rows differ on its first page
+    resorted = Screen(
+        url="http://a/tag/?sort=1", text="Tags\nName\nUsage Count\n" + "\n".join(rows[2:12])
+    )
+    assert mostly_same_page(tags, resorted)
+    other = Screen(url="http://a/bookmarks/", text=resorted.text)  # another page: kept
+    assert not mostly_same_page(tags, other)
+    different = Screen(
+        url="http://a/tag/?page=2", text="Tags\n" + "\n".join(f"x{n}" for n in range(20))
+    )
+    assert not mostly_same_page(tags, different)
+
+    book_rows = "\n".join(f"Book {n}\nSpanish\n{n * 10}" for n in range(30))
+    index = Screen(url="http://a/", text="Lute\nBooks\n" + book_rows)
+    menu = Screen(url="http://a/", via=("k1",), text=index.text + "\nVersion\nStatistics\nDocs")
+    assert base_with_a_little_more(index, menu)
+    tab = Screen(
+        url="http://a/",
+        via=("k2",),
+        text="Lute\nBooks\nTerms\n" + "\n".join(f"term {n}" for n in range(30)),
+    )
+    assert not base_with_a_little_more(index, tab)

@@ -88,7 +88,7 @@ READ_TIME: dict[str, list[tuple[str, str]]] = {
     "wagtail": [],
 }
 
-WRITE_LINE = re.compile(r'(?<![A-Za-z])(POST|PUT|PATCH|DELETE|PROPPATCH|MKCOL|MKCALENDAR)\s+(\S+)')
+WRITE_LINE = re.compile(r"(?<![A-Za-z])(POST|PUT|PATCH|DELETE|PROPPATCH|MKCOL|MKCALENDAR)\s+(\S+)")
 READ_LINE = re.compile(r"(?<![A-Za-z])(GET|HEAD|PROPFIND|REPORT|OPTIONS)\s+/\S*")
 
 
@@ -325,8 +325,10 @@ def main(argv: list[str] | None = None) -> int:
     crashed = [r.app for r in ok if r.exit not in (0, 2)]
     short = [r.app for r in ok if r.exit == 2]
     print(f"  data changed: {', '.join(wrote) or 'none'}")
-    print(f"  crashed: {', '.join(crashed) or 'none'}; too few screens (exit 2): "
-          f"{', '.join(short) or 'none'}")
+    print(
+        f"  crashed: {', '.join(crashed) or 'none'}; too few screens (exit 2): "
+        f"{', '.join(short) or 'none'}"
+    )
     print(f"  could not start: {', '.join(r.app for r in results if r.error) or 'none'}")
     return 1 if wrote or crashed or len(ok) < len(results) else 0
 

@@ -52,7 +52,15 @@ from .pages import Verdict
 from .rules import is_language_link, is_risky_link, rules
 from .screens import PER_TEMPLATE, ExploreResult, Screen, Shot, Skipped, rank
 from .session import PageSession, Refused, first_line, verdict_of
-from .similarity import SAME_SHAPE, hamming, looks_same, same_lines, shape_similarity
+from .similarity import (
+    SAME_SHAPE,
+    base_with_a_little_more,
+    hamming,
+    looks_same,
+    mostly_same_page,
+    same_lines,
+    shape_similarity,
+)
 from .urls import (
     collection_of,
     file_extension,
@@ -301,6 +309,15 @@ class Explorer(PageSession):
         if dup is not None:
             self.skipped.append(
                 Skipped(route_of(final), f"duplicate: looks the same as {_where(dup)}", "duplicate")
+            )
+        elif (dup := next((s for s in screens if mostly_same_page(s, screen)), None)) is not None:
+            self.skipped.append(
+                Skipped(
+                    route_of(final),
+                    f"duplicate: mostly the same lines as {_where(dup)} (another query of the "
+                    "same page)",
+                    "duplicate",
+                )
             )
         elif screens and len(run.kept(screen.template)) >= PER_TEMPLATE:
             self.skipped.append(
@@ -657,6 +674,8 @@ class Explorer(PageSession):
         same = next((s for s in screens if same_lines(s, screen)), None)
         if same is not None:
             return done(f"the same content as {_where(same)} in another order")
+        if base_with_a_little_more(base, screen):
+            return done(f"the same screen as {_where(base)} with a few lines more (a menu)")
         dup = next((s for s in screens if looks_same(s, screen)), None)
         if dup is not None:
             return done(
