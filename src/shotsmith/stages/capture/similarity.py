@@ -93,7 +93,7 @@ def shape_similarity(a: Mapping[str, int], b: Mapping[str, int]) -> float:
 
 MOSTLY_SAME = 0.8  # share of the smaller page's lines the other shows too: one page, reworded
 
-SMALL_ADDITION = 0.15  # at most this share of a state's lines new: the base screen, a menu open
+SMALL_ADDITION = 0.25  # at most this share of a state's lines new: the base screen, a menu open
 
 
 def _lines(screen: Screen) -> set[str]:
