@@ -243,6 +243,18 @@ def test_policy_decisions_without_a_browser():
     assert policy.decide("POST", "http://app.test/api/search", phase="click", main_navigation=False)
     assert policy.decide("POST", "http://app.test/v1/graphql", phase="click", main_navigation=False)
     assert policy.decide("POST", "http://app.test/login", phase="sign-in", main_navigation=True)
+    # a loading page's presence ping, lock or beacon stores something: not a read
+    ping = "http://app.test/admin/editing-sessions/ping/page/11/"
+    refused = policy.decide("POST", ping, phase="load", main_navigation=False)
+    assert not refused and refused.kind == "write" and "ping" in refused.reason
+    beacon = policy.decide(
+        "POST", "http://app.test/api/x", phase="load", main_navigation=False, resource_type="ping"
+    )
+    assert not beacon and "beacon" in beacon.reason
+    assert policy.decide("POST", "http://app.test/api/pingers", phase="load", main_navigation=False)
+    assert NetworkPolicy("http://app.test/", allow_writes=True).decide(
+        "POST", ping, phase="load", main_navigation=False
+    )
     away = policy.decide("GET", "http://cdn.test/a.png", phase="load", main_navigation=False)
     assert not away and away.kind == "other-origin"
     # the start page's redirect names the app's origin; later ones do not

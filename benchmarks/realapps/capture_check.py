@@ -305,7 +305,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("apps", nargs="*", metavar="app")
     parser.add_argument("--out", type=Path, default=Path("/tmp/shotsmith-capture-check"))
-    parser.add_argument("--timeout", type=float, default=150, help="capture's --timeout")
+    parser.add_argument("--timeout", type=float, default=90, help="capture's --timeout")
     args, extra = parser.parse_known_args(argv)
     names = args.apps or run.all_apps()
     results = []
