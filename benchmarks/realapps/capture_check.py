@@ -83,9 +83,14 @@ READ_TIME: dict[str, list[tuple[str, str]]] = {
         ("lute_data/cache/**", "Lute's rendered-text cache"),
     ],
     "actual": [
-        ("server-files/account.sqlite", "Actual's session table: a sign-in adds a token"),
+        ("server-files/account.sqlite#sessions", "Actual's sessions: the sign-in adds a token"),
     ],
-    "wagtail": [],
+    "wagtail": [
+        ("*#django_session", "the sign-in's session (--login)"),
+        ("*#auth_user", "last_login, set by the sign-in (--login)"),
+        ("*#wagtailimages_rendition", "image renditions Wagtail makes when an image is shown"),
+        ("bakery/media/images/*", "image rendition files Wagtail makes when an image is shown"),
+    ],
 }
 
 WRITE_LINE = re.compile(r"(?<![A-Za-z])(POST|PUT|PATCH|DELETE|PROPPATCH|MKCOL|MKCALENDAR)\s+(\S+)")
@@ -107,12 +112,18 @@ def _sqlite(path: Path) -> bool:
         return False
 
 
-#: the last logical dump of each database, for showing what changed
+#: the last logical dump of each database table, for showing what changed
 DUMPS: dict[str, list[str]] = {}
 
+#: rows that changed in a database table between the two snapshots (a few of each)
+DIFFS: dict[str, list[str]] = {}
 
-def _dump(path: Path) -> str:
-    """The database's rows as SQL (read-only; the WAL, if any, is read too)."""
+_INSERT = re.compile(r'INSERT INTO "?([^" (]+)"?')
+
+
+def _dump(path: Path, rel: str) -> dict[str, str]:
+    """``rel#table`` -> hash of the table's rows as SQL (``rel#schema`` for the rest); read
+    only, the WAL (if any) is read too."""
     try:
         con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=10)
         try:
@@ -120,30 +131,33 @@ def _dump(path: Path) -> str:
         finally:
             con.close()
     except sqlite3.Error as error:
-        return f"unreadable: {error}"
-    previous = DUMPS.get(str(path))
-    DUMPS[str(path)] = lines
-    if previous is not None and previous != lines:
-        gone, new = set(previous) - set(lines), set(lines) - set(previous)
-        DIFFS[str(path)] = [f"- {x[:160]}" for x in sorted(gone)[:4]] + [
-            f"+ {x[:160]}" for x in sorted(new)[:4]
-        ]
-    return hashlib.sha256("\n".join(lines).encode("utf-8", "replace")).hexdigest()
-
-
-#: rows that changed in a database between the two snapshots (a few of each)
-DIFFS: dict[str, list[str]] = {}
+        return {f"{rel}#schema": f"unreadable: {error}"}
+    tables: dict[str, list[str]] = {}
+    for line in lines:
+        match = _INSERT.match(line)
+        tables.setdefault(f"{rel}#{match.group(1) if match else 'schema'}", []).append(line)
+    out = {}
+    for key, rows in tables.items():
+        previous = DUMPS.get(key)
+        DUMPS[key] = rows
+        if previous is not None and previous != rows:
+            gone, new = set(previous) - set(rows), set(rows) - set(previous)
+            DIFFS[key] = [f"- {x[:160]}" for x in sorted(gone)[:3]] + [
+                f"+ {x[:160]}" for x in sorted(new)[:3]
+            ]
+        out[key] = hashlib.sha256("\n".join(rows).encode("utf-8", "replace")).hexdigest()
+    return out
 
 
 def snapshot(app: Any) -> dict[str, str]:
-    """rel path -> content hash (SQLite databases: 'sqlite:' + hash of the logical dump)."""
+    """rel path -> content hash (a SQLite database: ``rel#table`` -> hash of its rows)."""
     out: dict[str, str] = {}
     for path in sorted(app.data.rglob("*")):
         if not path.is_file():
             continue
         rel = str(path.relative_to(app.data))
         if _sqlite(path):
-            out[rel] = "sqlite:" + _dump(path)
+            out.update(_dump(path, rel))
         else:
             try:
                 out[rel] = hashlib.sha256(path.read_bytes()).hexdigest()
@@ -162,7 +176,7 @@ def compare(
             continue
         what = "added" if rel not in before else "removed" if rel not in after else "changed"
         why = _ignored(app, rel)
-        rows = DIFFS.get(str(data / rel), [])
+        rows = DIFFS.get(rel, [])
         line = f"{rel} ({what}{'; ' + why if why else ''})"
         (touched if why else changed).append("\n      ".join([line, *rows]))
     return changed, touched
