@@ -1191,3 +1191,31 @@ def test_a_page_again_through_another_query_or_with_a_menu_open_is_not_a_new_scr
         text="Lute\nBooks\nTerms\n" + "\n".join(f"term {n}" for n in range(30)),
     )
     assert not base_with_a_little_more(index, tab)
+
+
+def test_an_empty_state_inside_a_long_page_is_rejected():
+    from shotsmith.stages.capture.pages import weak_page
+
+    frame = [{"role": "tab", "text": t} for t in ("Home", "Experiments", "Prompts", "Settings")]
+    assistant = [
+        {"role": "button", "text": f"How do I use feature {n} of the app?"} for n in range(8)
+    ]
+    filler = " ".join(["word"] * 60)  # a sidebar and an assistant panel: a long page
+    prompts = frame + assistant + [{"role": "heading", "text": "Create your first prompt"}]
+    verdict = weak_page({"text": filler, "elements": prompts})
+    assert verdict and verdict.kind == "empty-state" and "heading" in verdict.reason
+    charts = frame + [
+        {"role": "heading", "text": "Latency"},
+        {"role": "text", "text": "No data available for the selected time range"},
+        {"role": "heading", "text": "Errors"},
+        {"role": "text", "text": "No data available for the selected time range"},
+    ]
+    assert weak_page({"text": filler, "elements": charts}).kind == "empty-state"
+    budgets = frame + [{"role": "heading", "text": "No budget policies created"}]
+    assert weak_page({"text": filler, "elements": budgets}).kind == "empty-state"
+    # a page with rows is never an empty state, whatever a heading says
+    rows = [{"role": "listitem", "text": f"run {n}"} for n in range(4)]
+    listed = frame + rows + [{"role": "heading", "text": "Getting started"}]
+    assert weak_page({"text": filler, "elements": listed}) is None
+    plain = frame + [{"role": "heading", "text": "Recent experiments"}]
+    assert weak_page({"text": filler, "elements": plain}) is None

@@ -37,6 +37,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -309,8 +310,8 @@ def print_result(r: Result) -> None:
         print(f"    (not a write) {line}")
     logged = f"{r.log_reads} read(s) logged" if r.log_reads else "the app logs no requests"
     print(f"  non-GET requests in the server log: {len(r.log_writes)} ({logged})")
-    for line in r.log_writes:
-        print(f"    {line}")
+    for line, times in Counter(r.log_writes).items():
+        print(f"    {line}" + (f" (x{times})" if times > 1 else ""))
     if r.exit not in (0, 2):
         print("  capture stderr (tail):\n    " + r.stderr_tail.replace("\n", "\n    "))
 
