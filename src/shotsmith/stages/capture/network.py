@@ -8,7 +8,9 @@ makes goes through one :class:`NetworkPolicy`, which decides by *phase*:
              -> www) name the app's origin;
 ``load``     a page loading (the navigation, its subresources and XHR before and after it
              settles, until the explorer touches it): reads, even a POST (GraphQL queries,
-             JSON-RPC calls must still render the page);
+             JSON-RPC calls must still render the page), but not a PUT, PATCH or DELETE
+             (they only store: a wiki saving its story list) nor a POST that reports
+             (a beacon, a presence ping, analytics: :func:`reporting_write`);
 ``click``    after the explorer pressed a control or a key: POST, PUT, PATCH and DELETE
              are aborted unless the operator allowed writes (``allow_writes`` for all,
              ``allow_write`` patterns for some URLs); so are WebSocket frames the page
@@ -318,6 +320,14 @@ class NetworkPolicy:
                     "write",
                 )
             if phase in ("start", "load"):
+                if method != "POST" and not self.write_allowed(url):
+                    return Decision(
+                        False,
+                        f"a {method} while a page loads: a POST may read (a query), a "
+                        f"{method} only stores; a write, not allowed (--allow-writes, or "
+                        "--allow-write PATTERN for this URL)",
+                        "write",
+                    )
                 why = reporting_write(url, resource_type)
                 if why and not self.write_allowed(url):
                     return Decision(
