@@ -82,6 +82,12 @@ READ_TIME: dict[str, list[tuple[str, str]]] = {
     ],
     "lute": [
         ("lute_data/cache/**", "Lute's rendered-text cache"),
+        # opening a book to read it (a GET of /read/<id>) parses the page into sentences,
+        # starts the page and records it as the book's current page, and refreshes stats
+        ("lute.db#sentences", "sentences Lute parses when a page is opened to read (a GET)"),
+        ("lute.db#texts", "the page's start date, set when it is opened to read (a GET)"),
+        ("lute.db#books", "the book's current page, set when it is opened to read (a GET)"),
+        ("lute.db#bookstats", "reading statistics Lute recomputes when a book is shown"),
     ],
     "actual": [
         ("server-files/account.sqlite#sessions", "Actual's sessions: the sign-in adds a token"),
