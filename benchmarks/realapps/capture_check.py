@@ -97,6 +97,11 @@ READ_TIME: dict[str, list[tuple[str, str]]] = {
         ("*#auth_user", "last_login, set by the sign-in (--login)"),
         ("*#wagtailimages_rendition", "image renditions Wagtail makes when an image is shown"),
         ("bakery/media/images/*", "image rendition files Wagtail makes when an image is shown"),
+        # opening a page in the editor (a GET of /admin/pages/<id>/edit/) records who is
+        # editing it and subscribes the user to its comments; no request writes them
+        ("*#wagtailadmin_editingsession", "the editor's GET records who is editing the page"),
+        ("*#wagtailcore_pagesubscription", "the editor's GET subscribes the user to comments"),
+        ("*#sqlite_sequence", "row counters of the tables above"),
     ],
 }
 
