@@ -262,7 +262,10 @@ class Explorer(PageSession):
         try:
             screen = self.photograph(final, (), "", depth, len(screens), loaded=True)
         except Refused as refused:
-            if refused.verdict.kind == "desktop-layout" and first:
+            # the start page, or the first page after it (a start page that showed little,
+            # a loading state, links into a desktop app): capture the app at a tablet
+            early = len(screens) == 1 and not screens[0].via and self.switch_device
+            if refused.verdict.kind == "desktop-layout" and (first or early):
                 self._desktop_start(final, refused.verdict.reason, emu)
             self.skipped.append(
                 Skipped(
