@@ -88,6 +88,7 @@ READ_TIME: dict[str, list[tuple[str, str]]] = {
         ("lute.db#texts", "the page's start date, set when it is opened to read (a GET)"),
         ("lute.db#books", "the book's current page, set when it is opened to read (a GET)"),
         ("lute.db#bookstats", "reading statistics Lute recomputes when a book is shown"),
+        ("lute.db#words", "the page's new words saved as status-0 terms by start_reading (a GET)"),
     ],
     "actual": [
         ("server-files/account.sqlite#sessions", "Actual's sessions: the sign-in adds a token"),
