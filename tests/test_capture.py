@@ -859,6 +859,27 @@ def test_template_keys(url, key):
     assert template_key(url) == key
 
 
+@pytest.mark.parametrize(
+    ("href", "risky"),
+    [
+        ("http://a/refresh_all_stats", True),  # a GET that rewrites the app's statistics
+        ("http://a/cache/purge", True),
+        ("http://a/bookmarks/deleteAll", True),
+        ("http://a/feeds/sync", True),
+        ("http://a/logout", True),
+        ("http://a/read/14", False),
+        ("http://a/book/new", False),
+        ("http://a/archive/2024", False),
+        ("http://a/stats/refreshed", False),
+        ("http://a/clearance", False),
+    ],
+)
+def test_links_whose_path_is_an_action_are_not_followed(href, risky):
+    from shotsmith.stages.capture.rules import is_risky_link
+
+    assert is_risky_link(href) is risky
+
+
 def test_named_children_of_a_list_are_one_template():
     from shotsmith.stages.capture.urls import collection_of, template_key
 
@@ -1140,3 +1161,61 @@ def test_cli_capture_writes_numbered_pngs_and_manifest(tmp_path, capsys):
     frame = read_screenshots(out)
     assert list(frame[C.SCREEN]) == ["home", "budget overview"]
     assert "02_budget-overview.png" in capsys.readouterr().out
+
+
+def test_a_page_again_through_another_query_or_with_a_menu_open_is_not_a_new_screen():
+    from shotsmith.stages.capture.screens import Screen
+    from shotsmith.stages.capture.similarity import base_with_a_little_more, mostly_same_page
+
+    rows = [f"tag {n}\n{n % 3}" for n in range(12)]
+    tags = Screen(url="http://a/tag/", text="Tags\nName\nUsage Count\n" + "\n".join(rows[:10]))
+    # the same table sorted on another column by a link: two rows differ on its first page
+    resorted = Screen(
+        url="http://a/tag/?sort=1", text="Tags\nName\nUsage Count\n" + "\n".join(rows[2:12])
+    )
+    assert mostly_same_page(tags, resorted)
+    other = Screen(url="http://a/bookmarks/", text=resorted.text)  # another page: kept
+    assert not mostly_same_page(tags, other)
+    different = Screen(
+        url="http://a/tag/?page=2", text="Tags\n" + "\n".join(f"x{n}" for n in range(20))
+    )
+    assert not mostly_same_page(tags, different)
+
+    book_rows = "\n".join(f"Book {n}\nSpanish\n{n * 10}" for n in range(30))
+    index = Screen(url="http://a/", text="Lute\nBooks\n" + book_rows)
+    menu = Screen(url="http://a/", via=("k1",), text=index.text + "\nVersion\nStatistics\nDocs")
+    assert base_with_a_little_more(index, menu)
+    tab = Screen(
+        url="http://a/",
+        via=("k2",),
+        text="Lute\nBooks\nTerms\n" + "\n".join(f"term {n}" for n in range(30)),
+    )
+    assert not base_with_a_little_more(index, tab)
+
+
+def test_an_empty_state_inside_a_long_page_is_rejected():
+    from shotsmith.stages.capture.pages import weak_page
+
+    frame = [{"role": "tab", "text": t} for t in ("Home", "Experiments", "Prompts", "Settings")]
+    assistant = [
+        {"role": "button", "text": f"How do I use feature {n} of the app?"} for n in range(8)
+    ]
+    filler = " ".join(["word"] * 60)  # a sidebar and an assistant panel: a long page
+    prompts = frame + assistant + [{"role": "heading", "text": "Create your first prompt"}]
+    verdict = weak_page({"text": filler, "elements": prompts})
+    assert verdict and verdict.kind == "empty-state" and "heading" in verdict.reason
+    charts = frame + [
+        {"role": "heading", "text": "Latency"},
+        {"role": "text", "text": "No data available for the selected time range"},
+        {"role": "heading", "text": "Errors"},
+        {"role": "text", "text": "No data available for the selected time range"},
+    ]
+    assert weak_page({"text": filler, "elements": charts}).kind == "empty-state"
+    budgets = frame + [{"role": "heading", "text": "No budget policies created"}]
+    assert weak_page({"text": filler, "elements": budgets}).kind == "empty-state"
+    # a page with rows is never an empty state, whatever a heading says
+    rows = [{"role": "listitem", "text": f"run {n}"} for n in range(4)]
+    listed = frame + rows + [{"role": "heading", "text": "Getting started"}]
+    assert weak_page({"text": filler, "elements": listed}) is None
+    plain = frame + [{"role": "heading", "text": "Recent experiments"}]
+    assert weak_page({"text": filler, "elements": plain}) is None

@@ -129,7 +129,14 @@ def test_no_write_a_press_causes_reaches_the_server(servers, watchtower):
     # the only write the app received is the one its own page makes to read its data
     assert set(app.writes()) <= {("POST", "/graphql")}, app.writes()
     assert ("POST", "/graphql") in app.writes()
-    for path in ("/api/x", "/api/alerts/clear", "/api/printer/load", "/api/drafts"):
+    # /api/notes/story: the notes page saves what a press opened as the page is left
+    for path in (
+        "/api/x",
+        "/api/alerts/clear",
+        "/api/printer/load",
+        "/api/drafts",
+        "/api/notes/story",
+    ):
         assert not [h for h in app.hits if h[1] == path], path
 
 
@@ -237,12 +244,25 @@ def test_policy_decisions_without_a_browser():
 
     policy = NetworkPolicy("http://app.test/", allow_write=["*/api/search", "re:/graphql$"])
     assert policy.decide("POST", "http://app.test/api/x", phase="load", main_navigation=False)
+    assert not policy.decide("PUT", "http://app.test/api/x", phase="load", main_navigation=False)
     assert not policy.decide("POST", "http://app.test/api/x", phase="click", main_navigation=False)
     assert not policy.decide("DELETE", "http://app.test/a/1", phase="click", main_navigation=False)
     assert policy.decide("GET", "http://app.test/a?q=1", phase="click", main_navigation=False)
     assert policy.decide("POST", "http://app.test/api/search", phase="click", main_navigation=False)
     assert policy.decide("POST", "http://app.test/v1/graphql", phase="click", main_navigation=False)
     assert policy.decide("POST", "http://app.test/login", phase="sign-in", main_navigation=True)
+    # a loading page's presence ping, lock or beacon stores something: not a read
+    ping = "http://app.test/admin/editing-sessions/ping/page/11/"
+    refused = policy.decide("POST", ping, phase="load", main_navigation=False)
+    assert not refused and refused.kind == "write" and "ping" in refused.reason
+    beacon = policy.decide(
+        "POST", "http://app.test/api/x", phase="load", main_navigation=False, resource_type="ping"
+    )
+    assert not beacon and "beacon" in beacon.reason
+    assert policy.decide("POST", "http://app.test/api/pingers", phase="load", main_navigation=False)
+    assert NetworkPolicy("http://app.test/", allow_writes=True).decide(
+        "POST", ping, phase="load", main_navigation=False
+    )
     away = policy.decide("GET", "http://cdn.test/a.png", phase="load", main_navigation=False)
     assert not away and away.kind == "other-origin"
     # the start page's redirect names the app's origin; later ones do not

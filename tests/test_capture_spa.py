@@ -94,6 +94,15 @@ def test_desktop_only_page_is_captured_at_a_tablet_and_the_report_says_why(
     assert manifest["capture_report"]["device_switch"]["to"] == "ipad-pro-13"
 
 
+def test_a_start_page_that_leads_straight_into_a_desktop_app_switches_to_a_tablet(desktop_site):
+    # the start page fits a phone (a welcome, a loading state), the first page after it
+    # does not: the app is a desktop app, captured at a tablet
+    report = capture_report(f"{desktop_site}/home.html", max_screens=2, timeout_s=40)
+    assert set(report.frame[C.DEVICE]) == {"ipad-pro-13"}
+    assert report.device_switch["to"] == "ipad-pro-13"
+    assert "/minwidth.html" in report.device_switch["reason"]
+
+
 def test_a_pinned_phone_size_is_not_switched_and_the_error_says_why(desktop_site):
     with pytest.raises(CaptureError) as caught:
         capture_report(f"{desktop_site}/minwidth.html", device_sizes="6.3", timeout_s=30)

@@ -52,7 +52,15 @@ from .pages import Verdict
 from .rules import is_language_link, is_risky_link, rules
 from .screens import PER_TEMPLATE, ExploreResult, Screen, Shot, Skipped, rank
 from .session import PageSession, Refused, first_line, verdict_of
-from .similarity import SAME_SHAPE, hamming, looks_same, same_lines, shape_similarity
+from .similarity import (
+    SAME_SHAPE,
+    base_with_a_little_more,
+    hamming,
+    looks_same,
+    mostly_same_page,
+    same_lines,
+    shape_similarity,
+)
 from .urls import (
     collection_of,
     file_extension,
@@ -254,7 +262,10 @@ class Explorer(PageSession):
         try:
             screen = self.photograph(final, (), "", depth, len(screens), loaded=True)
         except Refused as refused:
-            if refused.verdict.kind == "desktop-layout" and first:
+            # the start page, or the first page after it (a start page that showed little,
+            # a loading state, links into a desktop app): capture the app at a tablet
+            early = len(screens) == 1 and not screens[0].via and self.switch_device
+            if refused.verdict.kind == "desktop-layout" and (first or early):
                 self._desktop_start(final, refused.verdict.reason, emu)
             self.skipped.append(
                 Skipped(
@@ -301,6 +312,15 @@ class Explorer(PageSession):
         if dup is not None:
             self.skipped.append(
                 Skipped(route_of(final), f"duplicate: looks the same as {_where(dup)}", "duplicate")
+            )
+        elif (dup := next((s for s in screens if mostly_same_page(s, screen)), None)) is not None:
+            self.skipped.append(
+                Skipped(
+                    route_of(final),
+                    f"duplicate: mostly the same lines as {_where(dup)} (another query of the "
+                    "same page)",
+                    "duplicate",
+                )
             )
         elif screens and len(run.kept(screen.template)) >= PER_TEMPLATE:
             self.skipped.append(
@@ -657,6 +677,8 @@ class Explorer(PageSession):
         same = next((s for s in screens if same_lines(s, screen)), None)
         if same is not None:
             return done(f"the same content as {_where(same)} in another order")
+        if base_with_a_little_more(base, screen):
+            return done(f"the same screen as {_where(base)} with a few lines more (a menu)")
         dup = next((s for s in screens if looks_same(s, screen)), None)
         if dup is not None:
             return done(

@@ -8,7 +8,9 @@ makes goes through one :class:`NetworkPolicy`, which decides by *phase*:
              -> www) name the app's origin;
 ``load``     a page loading (the navigation, its subresources and XHR before and after it
              settles, until the explorer touches it): reads, even a POST (GraphQL queries,
-             JSON-RPC calls must still render the page);
+             JSON-RPC calls must still render the page), but not a PUT, PATCH or DELETE
+             (they only store: a wiki saving its story list) nor a POST that reports
+             (a beacon, a presence ping, analytics: :func:`reporting_write`);
 ``click``    after the explorer pressed a control or a key: POST, PUT, PATCH and DELETE
              are aborted unless the operator allowed writes (``allow_writes`` for all,
              ``allow_write`` patterns for some URLs); so are WebSocket frames the page
@@ -55,6 +57,41 @@ from ...errors import InvalidOptionError
 from .urls import origin_of
 
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+#: path words of a write a loading page sends to report, not to read: presence pings,
+#: heartbeats, locks held while a page is open, analytics (never needed to draw the page)
+REPORTING_WORDS = frozenset(
+    {
+        "ping",
+        "heartbeat",
+        "keepalive",
+        "beacon",
+        "presence",
+        "release",
+        "lock",
+        "unlock",
+        "telemetry",
+        "analytics",
+        "track",
+        "tracking",
+        "log",
+        "logs",
+        "collect",
+    }
+)
+
+
+def reporting_write(url: str, resource_type: str = "") -> str:
+    """Why a write a loading page sends is no read ('' when it may be one): a beacon
+    (``navigator.sendBeacon``, sent as a page goes away) or a path that names a ping, a
+    heartbeat, a lock or analytics (an editor's "who else is here" ping stores a row)."""
+    if resource_type == "ping":
+        return "a beacon"
+    words = set(re.findall(r"[a-z]+", urlsplit(url).path.lower()))
+    found = sorted(words & REPORTING_WORDS)
+    return f"a {found[0]} call" if found else ""
+
+
 MAX_REDIRECTS = 10  # hops of one redirect chain checked
 STREAMED = frozenset({"eventsource", "media"})  # resource types the browser fetches itself
 PHASES = ("start", "load", "click", "sign-in")
@@ -239,7 +276,9 @@ class NetworkPolicy:
                 return True
         return False
 
-    def decide(self, method: str, url: str, *, phase: str, main_navigation: bool) -> Decision:
+    def decide(
+        self, method: str, url: str, *, phase: str, main_navigation: bool, resource_type: str = ""
+    ) -> Decision:
         """The verdict on one request, from its method, URL and the phase it was made in."""
         method = method.upper()
         if not self.origin_allowed(url):
@@ -281,6 +320,23 @@ class NetworkPolicy:
                     "write",
                 )
             if phase in ("start", "load"):
+                if method != "POST" and not self.write_allowed(url):
+                    return Decision(
+                        False,
+                        f"a {method} while a page loads: a POST may read (a query), a "
+                        f"{method} only stores; a write, not allowed (--allow-writes, or "
+                        "--allow-write PATTERN for this URL)",
+                        "write",
+                    )
+                why = reporting_write(url, resource_type)
+                if why and not self.write_allowed(url):
+                    return Decision(
+                        False,
+                        f"a {method} while a page loads that reports rather than reads "
+                        f"({why}): a write, not allowed (--allow-writes, or --allow-write "
+                        "PATTERN for this URL)",
+                        "write",
+                    )
                 self.load_writes += 1
         return ALLOW
 
@@ -290,7 +346,13 @@ class NetworkPolicy:
             main = request.is_navigation_request() and request.frame.parent_frame is None
         except Exception:
             main = False
-        return self.decide(request.method, request.url, phase=phase, main_navigation=main)
+        return self.decide(
+            request.method,
+            request.url,
+            phase=phase,
+            main_navigation=main,
+            resource_type=_resource_type(request),
+        )
 
     def record(
         self,
@@ -330,7 +392,13 @@ class NetworkPolicy:
                 main = request.is_navigation_request() and request.frame.parent_frame is None
             except Exception:
                 main = False
-            decision = self.decide(request.method, request.url, phase=phase, main_navigation=main)
+            decision = self.decide(
+                request.method,
+                request.url,
+                phase=phase,
+                main_navigation=main,
+                resource_type=_resource_type(request),
+            )
             if decision:
                 if main and phase == "click" and request.method.upper() == "GET":
                     _quiet(session.on_navigation)  # a press that loads a page: it loads
@@ -509,3 +577,10 @@ def _quiet(fn: Any) -> None:
         fn()
     except Exception:
         pass
+
+
+def _resource_type(request: Any) -> str:
+    try:
+        return str(request.resource_type or "")
+    except Exception:
+        return ""

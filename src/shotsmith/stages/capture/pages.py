@@ -68,10 +68,24 @@ def weak_page(info: Mapping[str, Any]) -> Verdict | None:
     ("No reports yet"). A page listing a few items is never one."""
     table = rules()["weak_page"]
     text = str(info.get("text") or "")
-    if len(text.split()) > table["short_page_words"]:
-        return None
     elements = info.get("elements") or []
     if sum(1 for e in elements if e.get("role") == "listitem") >= 3:
+        return None
+    # a long page (a sidebar, an assistant panel around it) whose content is still empty:
+    # its heading says so, or several of its parts do (charts saying "No data available")
+    parts = [e for e in elements if e.get("role") in ("heading", "text")]
+    for e in parts:
+        if e.get("role") == "heading" and (found := _empty(str(e.get("text") or ""))):
+            return Verdict(
+                f"an empty state (its heading says {found!r}), not a screen", "empty-state"
+            )
+    saying = [found for e in parts if (found := _empty(str(e.get("text") or "")))]
+    if len(saying) >= 2:
+        return Verdict(
+            f"an empty state ({len(saying)} of its parts say {saying[0]!r}), not a screen",
+            "empty-state",
+        )
+    if len(text.split()) > table["short_page_words"]:
         return None
     found = phrase_in(text, table["warning_phrases"])
     if found:
@@ -80,16 +94,22 @@ def weak_page(info: Mapping[str, Any]) -> Verdict | None:
             "not a screen",
             "warning-page",
         )
+    found = _empty(text)
+    if found:
+        return Verdict(f"an empty state (it says {found!r}), not a screen", "empty-state")
+    return None
+
+
+def _empty(text: str) -> str:
+    """The empty-state phrase ``text`` says ('' if none)."""
+    table = rules()["weak_page"]
     found = phrase_in(text, table["empty_phrases"])
     if not found:
         for pattern in table["empty_patterns"]:
             m = re.search(pattern, text, re.I)
             if m:
-                found = m.group(0)
-                break
-    if found:
-        return Verdict(f"an empty state (it says {found!r}), not a screen", "empty-state")
-    return None
+                return m.group(0)
+    return found
 
 
 def uniform_share(image: Image.Image) -> float:

@@ -90,10 +90,24 @@ def _risky_href() -> re.Pattern[str]:
     return re.compile(r"(?<![a-z])(?:" + "|".join(map(re.escape, words)) + r")(?![a-z])")
 
 
+@cache
+def _href_action_words() -> frozenset[str]:
+    return frozenset(w.lower() for w in rules()["risky_href_action_words"])
+
+
 def is_risky_link(href: str, text: str = "") -> bool:
-    """A link never to follow: its path or its text reads as a destructive action."""
-    path = re.sub(r"[-_]", "", urlsplit(str(href)).path.lower())
+    """A link never to follow: its path or its text reads as a destructive action.
+
+    A path word that is an action (``/refresh_all_stats``, ``/cache/purge``, ``/sync``)
+    counts wherever it stands: apps do write on such a GET, so to a capture the link is a
+    button.
+    """
+    raw = urlsplit(str(href)).path
+    path = re.sub(r"[-_]", "", raw.lower())
     if _risky_href().search(path):
+        return True
+    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", raw).lower()
+    if _href_action_words() & set(re.findall(r"[a-z]+", spaced)):
         return True
     return bool(text and _risky_link().search(str(text)))
 

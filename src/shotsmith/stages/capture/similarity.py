@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 import numpy as np
 from PIL import Image
@@ -88,3 +89,37 @@ def shape_similarity(a: Mapping[str, int], b: Mapping[str, int]) -> float:
     keys = set(a) | set(b)
     top = sum(max(a.get(k, 0), b.get(k, 0)) for k in keys)
     return sum(min(a.get(k, 0), b.get(k, 0)) for k in keys) / top if top else 0.0
+
+
+MOSTLY_SAME = 0.8  # share of the smaller page's lines the other shows too: one page, reworded
+
+SMALL_ADDITION = 0.25  # at most this share of a state's lines new: the base screen, a menu open
+
+
+def _lines(screen: Screen) -> set[str]:
+    return {line.strip() for line in screen.text.split("\n") if line.strip()}
+
+
+def _page(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}{parts.path}#{parts.fragment}"
+
+
+def mostly_same_page(a: Screen, b: Screen) -> bool:
+    """One page reached again through another query (another sort, a filter down to a few
+    of its rows): the same path, and nearly all lines of the smaller one are the other's
+    too. A marketer shows the page once."""
+    if a.url == b.url or a.via or b.via or _page(a.url) != _page(b.url):
+        return False
+    la, lb = _lines(a), _lines(b)
+    small = min(len(la), len(lb))
+    return small >= 3 and len(la & lb) >= MOSTLY_SAME * small
+
+
+def base_with_a_little_more(base: Screen, state: Screen) -> bool:
+    """A press that left every line of the screen and added a few (a menu opened, a short
+    disclosure): the screen again, with a menu over it."""
+    lb, ls = _lines(base), _lines(state)
+    if len(lb) < 3 or not lb <= ls:
+        return False
+    return len(ls - lb) <= SMALL_ADDITION * len(ls)
