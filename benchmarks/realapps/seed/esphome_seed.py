@@ -11,7 +11,11 @@ import sys
 from pathlib import Path
 
 DEVICES = {
-    "living-room-climate": ("Living room climate", "esp32", "esp32dev", """
+    "living-room-climate": (
+        "Living room climate",
+        "esp32",
+        "esp32dev",
+        """
 i2c:
   sda: GPIO21
   scl: GPIO22
@@ -32,8 +36,13 @@ sensor:
   - platform: wifi_signal
     name: "WiFi signal"
     update_interval: 120s
-"""),
-    "garden-irrigation": ("Garden irrigation", "esp32", "esp32dev", """
+""",
+    ),
+    "garden-irrigation": (
+        "Garden irrigation",
+        "esp32",
+        "esp32dev",
+        """
 switch:
   - platform: gpio
     pin: GPIO26
@@ -62,8 +71,13 @@ time:
           - switch.turn_on: valve_lawn
           - delay: 15min
           - switch.turn_off: valve_lawn
-"""),
-    "porch-light": ("Porch light", "esp8266", "d1_mini", """
+""",
+    ),
+    "porch-light": (
+        "Porch light",
+        "esp8266",
+        "d1_mini",
+        """
 light:
   - platform: monochromatic
     name: "Porch light"
@@ -80,8 +94,13 @@ binary_sensor:
     pin: D5
     name: "Porch motion"
     device_class: motion
-"""),
-    "hallway-doorbell": ("Hallway doorbell", "esp8266", "d1_mini", """
+""",
+    ),
+    "hallway-doorbell": (
+        "Hallway doorbell",
+        "esp8266",
+        "d1_mini",
+        """
 binary_sensor:
   - platform: gpio
     pin:
@@ -96,8 +115,13 @@ switch:
   - platform: gpio
     pin: D7
     name: "Chime"
-"""),
-    "kitchen-power-plug": ("Kitchen power plug", "esp8266", "esp01_1m", """
+""",
+    ),
+    "kitchen-power-plug": (
+        "Kitchen power plug",
+        "esp8266",
+        "esp01_1m",
+        """
 switch:
   - platform: gpio
     pin: GPIO12
@@ -114,14 +138,17 @@ sensor:
     energy:
       name: "Kettle energy"
     update_interval: 10s
-"""),
+""",
+    ),
 }
 
 
 def main() -> None:
     folder = Path(sys.argv[1])
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "secrets.yaml").write_text('wifi_ssid: "HomeNet"\nwifi_password: "correct-horse-battery"\napi_key: "kZ3pRk5Kx2Vq3wH7Yp9t0b1mNcD4eF6gH8iJ0kL2mN4="\nota_password: "ota-demo-2025"\n')
+    (folder / "secrets.yaml").write_text(
+        'wifi_ssid: "HomeNet"\nwifi_password: "correct-horse-battery"\napi_key: "kZ3pRk5Kx2Vq3wH7Yp9t0b1mNcD4eF6gH8iJ0kL2mN4="\nota_password: "ota-demo-2025"\n'
+    )
     for name, (friendly, platform, board, body) in DEVICES.items():
         (folder / f"{name}.yaml").write_text(f"""esphome:
   name: {name}

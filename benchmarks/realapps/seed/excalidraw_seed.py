@@ -16,14 +16,32 @@ from pathlib import Path
 
 
 def box(id_, x, y, text, colour="#a5d8ff", w=200, h=80, shape="rectangle"):
-    return {"type": shape, "id": id_, "x": x, "y": y, "width": w, "height": h,
-            "backgroundColor": colour, "fillStyle": "solid", "strokeWidth": 2, "roundness": {"type": 3},
-            "label": {"text": text, "fontSize": 20}}
+    return {
+        "type": shape,
+        "id": id_,
+        "x": x,
+        "y": y,
+        "width": w,
+        "height": h,
+        "backgroundColor": colour,
+        "fillStyle": "solid",
+        "strokeWidth": 2,
+        "roundness": {"type": 3},
+        "label": {"text": text, "fontSize": 20},
+    }
 
 
 def arrow(x, y, w, h, start, end, text=None):
-    a = {"type": "arrow", "x": x, "y": y, "width": w, "height": h, "strokeWidth": 2,
-         "start": {"id": start}, "end": {"id": end}}
+    a = {
+        "type": "arrow",
+        "x": x,
+        "y": y,
+        "width": w,
+        "height": h,
+        "strokeWidth": 2,
+        "start": {"id": start},
+        "end": {"id": end},
+    }
     if text:
         a["label"] = {"text": text, "fontSize": 16}
     return a
@@ -42,7 +60,14 @@ FLOW = [
     arrow(160, 442, 1, 76, "valid", "verify", "yes"),
     arrow(262, 385, 76, 1, "valid", "error", "no"),
     arrow(160, 602, 1, 86, "verify", "welcome"),
-    {"type": "text", "x": 340, "y": 520, "text": "Resend link after 60 s\n(ask Priya)", "fontSize": 18, "strokeColor": "#1971c2"},
+    {
+        "type": "text",
+        "x": 340,
+        "y": 520,
+        "text": "Resend link after 60 s\n(ask Priya)",
+        "fontSize": 18,
+        "strokeColor": "#1971c2",
+    },
 ]
 
 PLAN = [
@@ -59,7 +84,14 @@ PLAN = [
     box("t6", 355, 62, "New app icon", "#b2f2bb", w=150, h=80),
     box("t7", 355, 156, "Push\nreminders", "#b2f2bb", w=150, h=80),
     box("t9", 355, 250, "Faster\ncold start", "#b2f2bb", w=150, h=80),
-    {"type": "text", "x": 180, "y": 262, "text": "Demo on\nFriday 3 pm", "fontSize": 20, "strokeColor": "#e03131"},
+    {
+        "type": "text",
+        "x": 180,
+        "y": 262,
+        "text": "Demo on\nFriday 3 pm",
+        "fontSize": 20,
+        "strokeColor": "#e03131",
+    },
 ]
 
 PAGE = """<!DOCTYPE html>
@@ -93,7 +125,9 @@ def main() -> None:
     home, data = Path(sys.argv[1]), Path(sys.argv[2])
     www = data / "www"
     www.mkdir(parents=True, exist_ok=True)
-    (www / "index.html").write_text(PAGE.replace("__SCENES__", json.dumps({"flow": FLOW, "plan": PLAN})))
+    (www / "index.html").write_text(
+        PAGE.replace("__SCENES__", json.dumps({"flow": FLOW, "plan": PLAN}))
+    )
     link = www / "node_modules"
     if not link.exists():
         link.symlink_to(home / "node_modules")

@@ -20,14 +20,44 @@ import urllib.request
 from pathlib import Path
 
 ALBUMS = [
-    ("The Harbour Lights", "Low Tide", 2023, "Indie", ("#0f4c5c", "#e36414", "#fb8b24"),
-     [("Salt in the Air", 212), ("Low Tide", 247), ("Lighthouse Keeper", 198), ("Paper Boats", 185), ("Northern Pier", 263)]),
-    ("Mira Okafor", "Paper Lanterns", 2024, "Jazz", ("#3d348b", "#f7b801", "#f18701"),
-     [("Paper Lanterns", 276), ("Blue Hour", 301), ("Kettle On", 189), ("Quiet Streets", 254)]),
-    ("Northbound Static", "Signal Fires", 2022, "Electronic", ("#10002b", "#7b2cbf", "#c77dff"),
-     [("Signal Fires", 318), ("Night Bus", 241), ("Glasshouse", 287), ("Afterglow", 352)]),
-    ("Elena Voss Quartet", "Winter Rooms", 2021, "Classical", ("#edf2f4", "#8d99ae", "#2b2d42"),
-     [("I. Snowfall", 402), ("II. Window Seat", 338), ("III. Thaw", 291)]),
+    (
+        "The Harbour Lights",
+        "Low Tide",
+        2023,
+        "Indie",
+        ("#0f4c5c", "#e36414", "#fb8b24"),
+        [
+            ("Salt in the Air", 212),
+            ("Low Tide", 247),
+            ("Lighthouse Keeper", 198),
+            ("Paper Boats", 185),
+            ("Northern Pier", 263),
+        ],
+    ),
+    (
+        "Mira Okafor",
+        "Paper Lanterns",
+        2024,
+        "Jazz",
+        ("#3d348b", "#f7b801", "#f18701"),
+        [("Paper Lanterns", 276), ("Blue Hour", 301), ("Kettle On", 189), ("Quiet Streets", 254)],
+    ),
+    (
+        "Northbound Static",
+        "Signal Fires",
+        2022,
+        "Electronic",
+        ("#10002b", "#7b2cbf", "#c77dff"),
+        [("Signal Fires", 318), ("Night Bus", 241), ("Glasshouse", 287), ("Afterglow", 352)],
+    ),
+    (
+        "Elena Voss Quartet",
+        "Winter Rooms",
+        2021,
+        "Classical",
+        ("#edf2f4", "#8d99ae", "#2b2d42"),
+        [("I. Snowfall", 402), ("II. Window Seat", 338), ("III. Thaw", 291)],
+    ),
 ]
 
 
@@ -55,10 +85,12 @@ def tone(path: Path, seconds: int, freq: float) -> None:
     pipeline = Gst.parse_launch(
         f"audiotestsrc wave=sine freq={freq} volume=0.05 num-buffers={buffers} samplesperbuffer=1024 "
         "! audio/x-raw,rate=11025,channels=1 ! audioconvert ! vorbisenc quality=0.0 ! oggmux "
-        f"! filesink location=\"{path}\""
+        f'! filesink location="{path}"'
     )
     pipeline.set_state(Gst.State.PLAYING)
-    pipeline.get_bus().timed_pop_filtered(Gst.CLOCK_TIME_NONE, Gst.MessageType.EOS | Gst.MessageType.ERROR)
+    pipeline.get_bus().timed_pop_filtered(
+        Gst.CLOCK_TIME_NONE, Gst.MessageType.EOS | Gst.MessageType.ERROR
+    )
     pipeline.set_state(Gst.State.NULL)
 
 
@@ -102,8 +134,17 @@ def library(data: Path, port: int) -> None:
             path = folder / f"{index:02d} {title}.ogg"
             tone(path, seconds, 220 + 40 * index + 15 * number)
             tags = OggVorbis(path)
-            tags.update({"artist": artist, "albumartist": artist, "album": album, "title": title,
-                         "tracknumber": str(index), "date": str(year), "genre": genre})
+            tags.update(
+                {
+                    "artist": artist,
+                    "albumartist": artist,
+                    "album": album,
+                    "title": title,
+                    "tracknumber": str(index),
+                    "date": str(year),
+                    "genre": genre,
+                }
+            )
             tags.save()
     playlists = data / "playlists"
     playlists.mkdir(parents=True, exist_ok=True)
@@ -118,8 +159,9 @@ def library(data: Path, port: int) -> None:
 
 def rpc(port: int, method: str, **params):
     body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}).encode()
-    request = urllib.request.Request(f"http://127.0.0.1:{port}/mopidy/rpc", body,
-                                     {"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/mopidy/rpc", body, {"Content-Type": "application/json"}
+    )
     with urllib.request.urlopen(request, timeout=30) as response:
         return json.load(response).get("result")
 
@@ -133,9 +175,17 @@ def play(port: int) -> None:
     by_name = {a["name"]: a["uri"] for a in albums}
     first = [u for n, u in by_name.items() if "Paper Lanterns" in n][0]
     rpc(port, "core.tracklist.clear")
-    rpc(port, "core.tracklist.add", uris=[t["uri"] for t in rpc(port, "core.library.browse", uri=first)])
+    rpc(
+        port,
+        "core.tracklist.add",
+        uris=[t["uri"] for t in rpc(port, "core.library.browse", uri=first)],
+    )
     other = [u for n, u in by_name.items() if "Low Tide" in n][0]
-    rpc(port, "core.tracklist.add", uris=[t["uri"] for t in rpc(port, "core.library.browse", uri=other)][:3])
+    rpc(
+        port,
+        "core.tracklist.add",
+        uris=[t["uri"] for t in rpc(port, "core.library.browse", uri=other)][:3],
+    )
     tracks = rpc(port, "core.tracklist.get_tl_tracks")
     rpc(port, "core.mixer.set_volume", volume=70)
     rpc(port, "core.playback.play", tlid=tracks[1]["tlid"])

@@ -22,27 +22,57 @@ MB = 1024 * 1024
 # (name, files [(relative path, size in MB)], fraction present, paused)
 TORRENTS = [
     ("debian-12.8.0-amd64-netinst.iso", [("debian-12.8.0-amd64-netinst.iso", 631)], 1.0, False),
-    ("Big Buck Bunny (2008) 1080p", [
-        ("Big Buck Bunny (2008) 1080p/big_buck_bunny_1080p.mp4", 692),
-        ("Big Buck Bunny (2008) 1080p/big_buck_bunny.srt", 1),
-        ("Big Buck Bunny (2008) 1080p/poster.jpg", 1),
-    ], 1.0, False),
-    ("Sintel (2010) 4K", [
-        ("Sintel (2010) 4K/sintel-4k.mkv", 1840),
-        ("Sintel (2010) 4K/subtitles/sintel_en.srt", 1),
-        ("Sintel (2010) 4K/subtitles/sintel_de.srt", 1),
-        ("Sintel (2010) 4K/subtitles/sintel_fr.srt", 1),
-    ], 0.64, False),
+    (
+        "Big Buck Bunny (2008) 1080p",
+        [
+            ("Big Buck Bunny (2008) 1080p/big_buck_bunny_1080p.mp4", 692),
+            ("Big Buck Bunny (2008) 1080p/big_buck_bunny.srt", 1),
+            ("Big Buck Bunny (2008) 1080p/poster.jpg", 1),
+        ],
+        1.0,
+        False,
+    ),
+    (
+        "Sintel (2010) 4K",
+        [
+            ("Sintel (2010) 4K/sintel-4k.mkv", 1840),
+            ("Sintel (2010) 4K/subtitles/sintel_en.srt", 1),
+            ("Sintel (2010) 4K/subtitles/sintel_de.srt", 1),
+            ("Sintel (2010) 4K/subtitles/sintel_fr.srt", 1),
+        ],
+        0.64,
+        False,
+    ),
     ("ubuntu-24.04.1-desktop-amd64.iso", [("ubuntu-24.04.1-desktop-amd64.iso", 1380)], 0.27, False),
-    ("LibriVox - Pride and Prejudice (MP3)", [
-        (f"LibriVox - Pride and Prejudice (MP3)/prideandprejudice_{n:02d}_austen.mp3", 11)
-        for n in range(1, 25)
-    ], 1.0, False),
-    ("Tears of Steel (2012) 1080p", [
-        ("Tears of Steel (2012) 1080p/tears_of_steel_1080p.mov", 540),
-    ], 0.12, True),
-    ("Fedora-Workstation-Live-x86_64-41.iso", [("Fedora-Workstation-Live-x86_64-41.iso", 1020)], 0.0, True),
-    ("OpenStreetMap extract - Netherlands (PBF)", [("netherlands-latest.osm.pbf", 410)], 0.83, False),
+    (
+        "LibriVox - Pride and Prejudice (MP3)",
+        [
+            (f"LibriVox - Pride and Prejudice (MP3)/prideandprejudice_{n:02d}_austen.mp3", 11)
+            for n in range(1, 25)
+        ],
+        1.0,
+        False,
+    ),
+    (
+        "Tears of Steel (2012) 1080p",
+        [
+            ("Tears of Steel (2012) 1080p/tears_of_steel_1080p.mov", 540),
+        ],
+        0.12,
+        True,
+    ),
+    (
+        "Fedora-Workstation-Live-x86_64-41.iso",
+        [("Fedora-Workstation-Live-x86_64-41.iso", 1020)],
+        0.0,
+        True,
+    ),
+    (
+        "OpenStreetMap extract - Netherlands (PBF)",
+        [("netherlands-latest.osm.pbf", 410)],
+        0.83,
+        False,
+    ),
 ]
 
 
@@ -94,9 +124,9 @@ def config(data: Path, port: int) -> None:
         top = source / (files[0][0].split("/")[0])
         torrent = torrents / f"{name}.torrent"
         subprocess.run(
-            ["transmission-create", "-o", str(torrent), "-s", "1024",
-             str(top)],
-            check=True, stdout=subprocess.DEVNULL,
+            ["transmission-create", "-o", str(torrent), "-s", "1024", str(top)],
+            check=True,
+            stdout=subprocess.DEVNULL,
         )
         total = sum(size for _rel, size in files) * MB
         keep = int(total * present)
@@ -114,14 +144,18 @@ def config(data: Path, port: int) -> None:
 def remote(port: int, *args: str) -> str:
     result = subprocess.run(
         ["transmission-remote", f"127.0.0.1:{port}", *args],
-        check=True, capture_output=True, text=True,
+        check=True,
+        capture_output=True,
+        text=True,
     )
     return result.stdout
 
 
 def add(data: Path, port: int) -> None:
-    for number, (name, _files, _present, paused) in enumerate(TORRENTS, start=1):
-        remote(port, "-a", str(data / "torrents" / f"{name}.torrent"), "-w", str(data / "downloads"))
+    for name, _files, _present, _paused in TORRENTS:
+        remote(
+            port, "-a", str(data / "torrents" / f"{name}.torrent"), "-w", str(data / "downloads")
+        )
         time.sleep(0.3)
     time.sleep(2)
     remote(port, "-t", "all", "-v")
