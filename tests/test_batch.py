@@ -390,3 +390,94 @@ def test_the_batch_contact_sheet_title_fits_and_counts_what_happened(tmp_path):
     assert ink.size, "no title drawn"
     assert ink.max() < pixels.shape[1] - 10, "the title runs off the right edge"
     assert pixels.shape[1] > 14 + 2 * (132 + 14)  # widened for the title, not cut
+
+
+# --- the summary table in a notebook: whole words at laptop widths --------------------------------
+
+
+def _summary_like() -> pd.DataFrame:
+    """A batch summary as a notebook shows it: short statuses beside long notes and paths."""
+    rows = []
+    for i, status in enumerate(["designed", "skipped", "failed", "designed"]):
+        rows.append(
+            {
+                **batch_task._record(
+                    {
+                        "app_id": f"pocket-budget-{i}",
+                        "project_name": "Pocket Budget",
+                        "source": f"/home/maya/projects/store-assets/sample_inputs/app_{i}",
+                        "template": {"name": "default"},
+                        "note": "designed again: template default -> spotlight; size default",
+                    },
+                    status,
+                ),
+                "screens": 5,
+                "domain_category": "Finance",
+                "copy_tagline": "Shared budgets for couples, designed for clarity",
+                "folder": f"pocket-budget-{i}",
+                "contact_sheet": f"pocket-budget-{i}/contact-sheet.png",
+                "hero": f"pocket-budget-{i}/01_overview_with_a_long_screen_name.png",
+                "error": "InputImageError: 01_home.png is not a PNG file (truncated)"
+                if status == "failed"
+                else "",
+                "seconds": 12.5,
+            }
+        )
+    return pd.DataFrame(rows, columns=batch.SUMMARY_COLUMNS)
+
+
+def test_summary_table_cells_break_between_words_only():
+    from shotsmith.notebook.frames import frame_html
+
+    page = frame_html(_summary_like())
+    assert "anywhere" not in page  # overflow-wrap:anywhere shrinks columns below a word
+    assert "text-align:left!important" in page  # beats JupyterLab's right-aligned td
+    assert "sample_<wbr>inputs/<wbr>app_<wbr>0" in page  # long paths may break at separators
+    assert "<td>designed</td>" in page and "<td>skipped</td>" in page  # words stay whole
+
+
+@pytest.mark.browser
+def test_summary_table_in_chromium_at_1440_keeps_every_word_on_one_line():
+    """The summary as JupyterLab shows it (its right-aligned td rule included) in Chromium at
+    1440x900, in an output area as wide as JupyterLab's beside its file browser: no word of
+    any cell is split across two lines, and cells are left-aligned."""
+    from playwright.sync_api import sync_playwright
+
+    from shotsmith.notebook.frames import frame_html
+
+    from .notebooks.lab import chromium
+
+    html_page = (
+        "<!doctype html><html><head><style>"
+        ".jp-RenderedHTMLCommon td,.jp-RenderedHTMLCommon th{text-align:right}"
+        "</style></head><body style='margin:0;font:13px sans-serif'>"
+        "<div class='jp-RenderedHTMLCommon' style='width:1040px;margin-left:330px'>"
+        + frame_html(_summary_like())
+        + "</div></body></html>"
+    )
+    measure = """() => {
+        const split = [], aligned = [];
+        for (const td of document.querySelectorAll('.shotsmith-frame td')) {
+            if (getComputedStyle(td).textAlign !== 'left') aligned.push(td.textContent);
+            const walker = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
+            for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+                for (const m of node.data.matchAll(/[A-Za-z0-9]+/g)) {
+                    const range = document.createRange();
+                    range.setStart(node, m.index);
+                    range.setEnd(node, m.index + m[0].length);
+                    const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+                    if (tops.size > 1) split.push(m[0]);
+                }
+            }
+        }
+        return {split, aligned};
+    }"""
+    with sync_playwright() as p:
+        browser = chromium(p)
+        try:
+            page = browser.new_page(viewport={"width": 1440, "height": 900})
+            page.set_content(html_page)
+            found = page.evaluate(measure)
+        finally:
+            browser.close()
+    assert found == {"split": [], "aligned": []}
