@@ -481,3 +481,120 @@ def test_summary_table_in_chromium_at_1440_keeps_every_word_on_one_line():
         finally:
             browser.close()
     assert found == {"split": [], "aligned": []}
+
+
+# --- Dask failures a user can cause: one line each ----------------------------------------------
+
+
+def _closed_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])  # closed again when this returns: nothing listens
+
+
+def _batch_cli(*args: str, timeout: float = 120):
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONPATH": str(Path(batch.__file__).resolve().parents[2])}
+    start = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-m", "shotsmith.cli", "batch", *args, "--quiet"],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env,
+    )
+    return done, time.monotonic() - start
+
+
+def test_an_unreachable_scheduler_is_one_line_after_the_connect_timeout(tmp_path):
+    pytest.importorskip("distributed")
+    address = f"tcp://127.0.0.1:{_closed_port()}"
+    manifest = tmp_path / "apps.csv"
+    manifest.write_text(f"source\n{SAMPLES / 'pocket-budget'}\n")
+    done, seconds = _batch_cli(
+        str(manifest), "--out", str(tmp_path / "out"), "--scheduler", address,
+        "--connect-timeout", "2",
+    )  # fmt: skip
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert address in lines[0] and "within 2 s" in lines[0] and "start one there" in lines[0]
+    assert 2 <= seconds < 20  # the timeout given, not distributed's 30 s (plus start-up)
+    with pytest.raises(ss.ShotsmithError, match="no Dask scheduler answered"):
+        ss.run_batch(manifest, tmp_path / "out", scheduler=address, connect_timeout=1)
+
+
+def test_a_malformed_scheduler_address_is_one_line_at_once(tmp_path):
+    pytest.importorskip("distributed")
+    manifest = tmp_path / "apps.csv"
+    manifest.write_text(f"source\n{SAMPLES / 'pocket-budget'}\n")
+    done, seconds = _batch_cli(
+        str(manifest), "--out", str(tmp_path / "out"), "--scheduler", "foo://127.0.0.1:1"
+    )
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "not a Dask scheduler address" in lines[0], done.stderr
+    assert "tcp://10.0.0.5:8786" in lines[0]
+    assert seconds < 20
+
+
+def test_a_scheduler_that_goes_away_mid_run_is_one_line_and_a_rerun_resumes(tmp_path):
+    """A real scheduler and worker (processes of their own); the scheduler is killed once
+    the first app is finished: the batch stops with one line, and finished apps stay done."""
+    import os
+    import subprocess
+    import sys
+
+    pytest.importorskip("distributed")
+    port = _closed_port()
+    address = f"tcp://127.0.0.1:{port}"
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    env = {**os.environ, "PYTHONPATH": str(Path(batch.__file__).resolve().parents[2])}
+    scheduler = subprocess.Popen(
+        [sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+         "--port", str(port), "--no-dashboard"], **quiet, env=env,
+    )  # fmt: skip
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
+         "--nworkers", "1", "--no-dashboard"], **quiet, env=env,
+    )  # fmt: skip
+    manifest = tmp_path / "apps.csv"
+    rows = "\n".join(f"{SAMPLES / 'pocket-budget'},App {i}" for i in range(4))
+    manifest.write_text("source,project_name\n" + rows + "\n")
+    out = tmp_path / "out"
+    env["PYTHONUNBUFFERED"] = "1"
+    try:
+        run = subprocess.Popen(
+            [sys.executable, "-m", "shotsmith.cli", "batch", str(manifest), "--out", str(out),
+             "--scheduler", address, "--connect-timeout", "30", "--no-ocr", "--quiet",
+             "--window", "1"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        )  # fmt: skip
+        deadline = time.monotonic() + 240
+        while not list(out.glob(f"*/{batch.DONE_MARKER}")):
+            assert run.poll() is None and time.monotonic() < deadline, run.communicate()
+            time.sleep(0.1)
+        scheduler.kill()
+        start = time.monotonic()
+        stdout, stderr = run.communicate(timeout=60)
+        seconds = time.monotonic() - start
+    finally:
+        for proc in (worker, scheduler):
+            proc.kill()
+            proc.wait(10)
+    assert run.returncode == 2, (stdout, stderr)
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1, stderr
+    assert f"scheduler at {address} went away mid-run" in lines[0]
+    assert "of 4 apps done" in lines[0] and "run the same batch" in lines[0]
+    assert seconds < 20
+    finished = [p.parent.name for p in out.glob(f"*/{batch.DONE_MARKER}")]
+    again = ss.run_batch(manifest, out, workers=0, ocr=False, progress=False)
+    status = dict(zip(again["app_id"], again["status"]))
+    assert all(status[app] == "skipped" for app in finished) and finished
+    assert set(status.values()) <= {"skipped", "designed"}

@@ -39,8 +39,8 @@ from typing import Any
 
 import pandas as pd
 
-from ..errors import ConflictError, InvalidOptionError
-from .fanout import _Fanout, _stream
+from ..errors import ConflictError, InvalidOptionError, RemoteError
+from .fanout import CONNECT_TIMEOUT, SchedulerLost, _Fanout, _stream
 from .keys import design_key, key_changes, read_marker
 from .manifest import MANIFEST_COLUMNS, read_manifest, write_manifest
 from .summary import (
@@ -82,6 +82,7 @@ def run_batch(
     *,
     workers: int | None = None,
     scheduler: Any = None,
+    connect_timeout: float = CONNECT_TIMEOUT,
     executor: cf.Executor | None = None,
     template: str | Path | dict = "default",
     size: str | None = None,
@@ -96,7 +97,9 @@ def run_batch(
     ``workers``: processes of a local pool (default: the CPU count; 0 runs in this
     process). ``scheduler``: a Dask scheduler address (``tcp://host:8786``) or a
     ``distributed.Client``, instead of the local pool (``out_dir`` must then be on a
-    file system the workers share). ``executor``: any other ``concurrent.futures``
+    file system the workers share); ``connect_timeout``: seconds to wait for it to answer.
+    An unreachable scheduler, a malformed address or one that goes away mid-run is a
+    :class:`ShotsmithError` of one sentence. ``executor``: any other ``concurrent.futures``
     executor. ``window``: tasks in flight (default twice the worker slots).
 
     An app whose ``<out>/<app_id>/_done.json`` holds this run's key (see
@@ -154,7 +157,7 @@ def run_batch(
     bar = _bar(progress, len(jobs), initial=len(records))
     failed = 0
     if todo:
-        fan = _Fanout(workers, scheduler, executor)
+        fan = _Fanout(workers, scheduler, executor, connect_timeout)
         try:
             for record in _stream(design_app, todo, fan, window or 2 * fan.slots):
                 records[record["app_id"]] = record
@@ -164,6 +167,12 @@ def run_batch(
                         f"{failed} failed" if failed else record["app_id"], refresh=False
                     )
                     bar.update(1)
+        except SchedulerLost as lost:
+            raise RemoteError(
+                f"the Dask scheduler at {lost} went away mid-run, {len(records)} of "
+                f"{len(jobs)} apps done; start it (and its workers) again and run the same "
+                "batch: the finished apps are skipped."
+            ) from None
         finally:
             fan.close()
             if bar is not None:

@@ -4,15 +4,17 @@ executor, with a bounded number of apps in flight."""
 from __future__ import annotations
 
 import concurrent.futures as cf
+import contextlib
+import logging
 import os
 from collections import deque
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ..errors import (
-    ToolMissingError,
-)
+from ..errors import InvalidOptionError, RemoteError, ToolMissingError
 from .task import _reason, _record
+
+CONNECT_TIMEOUT = 10.0  # seconds to reach a Dask scheduler (distributed's own default: 30)
 
 
 class _Fanout:
@@ -20,8 +22,17 @@ class _Fanout:
     own it (and close it), and, for our own process pool, how to replace it when a worker
     process dies (a crash or the OOM killer breaks a ProcessPoolExecutor for good)."""
 
-    def __init__(self, workers: int | None, scheduler: Any, executor: cf.Executor | None):
+    def __init__(
+        self,
+        workers: int | None,
+        scheduler: Any,
+        executor: cf.Executor | None,
+        connect_timeout: float = CONNECT_TIMEOUT,
+    ):
         self.owned: Any = None
+        self.scheduler: str | None = None  # the Dask scheduler's address, for messages
+        self.client: Any = None
+        self.quieted: dict[str, int] = {}
         self.workers = workers
         self.generation = 0
         if executor is not None:
@@ -37,7 +48,10 @@ class _Fanout:
             if isinstance(scheduler, distributed.Client):
                 client = scheduler
             else:
-                client = self.owned = distributed.Client(scheduler)
+                client = self.owned = _connect(distributed, str(scheduler), connect_timeout)
+                self.quieted = _quiet_distributed()  # a lost scheduler is our one line
+            self.client = client
+            self.scheduler = str(getattr(client.scheduler, "address", None) or scheduler)
             self.slots = sum(client.nthreads().values()) or 1
             self.executor = client.get_executor()
         else:
@@ -59,13 +73,58 @@ class _Fanout:
         self.generation += 1
         old.shutdown(wait=False, cancel_futures=True)
 
+    def lost(self, exc: BaseException) -> bool:
+        """Whether ``exc`` (a task's) means the Dask scheduler went away: its futures are
+        cancelled (we cancel none before the end) and the client is no longer running."""
+        if self.client is None:
+            return False
+        return isinstance(exc, cf.CancelledError) or self.client.status != "running"
+
     def close(self) -> None:
-        if self.owned is None:
-            return
-        if isinstance(self.owned, cf.Executor):
-            self.owned.shutdown(wait=True, cancel_futures=True)
-        else:
-            self.owned.close()
+        try:
+            if self.owned is None:
+                return
+            if isinstance(self.owned, cf.Executor):
+                self.owned.shutdown(wait=True, cancel_futures=True)
+            else:
+                with contextlib.suppress(Exception):  # a lost scheduler: nothing to tell it
+                    self.owned.close(timeout=2)
+        finally:
+            for name, level in self.quieted.items():
+                logging.getLogger(name).setLevel(level)
+            self.quieted = {}
+
+
+class SchedulerLost(Exception):
+    """The Dask scheduler went away mid-run (run_batch says so, with what was done)."""
+
+
+def _quiet_distributed() -> dict[str, int]:
+    """distributed's connection loggers off while we own the client (each lost connection
+    logs a traceback of its own); returns their levels to restore."""
+    names = ("distributed.client", "distributed.batched", "distributed.core")
+    levels = {name: logging.getLogger(name).level for name in names}
+    for name in names:
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+    return levels
+
+
+def _connect(distributed: Any, address: str, timeout: float) -> Any:
+    """A ``distributed.Client`` for ``address``; a scheduler that cannot be reached, or an
+    address that is not one, is one sentence saying what to do, not distributed's traceback."""
+    try:
+        return distributed.Client(address, timeout=timeout)
+    except ValueError as exc:  # "unknown address scheme 'foo'", a malformed address
+        raise InvalidOptionError(
+            f"scheduler {address!r} is not a Dask scheduler address ({exc}); "
+            "give one like tcp://10.0.0.5:8786."
+        ) from None
+    except (OSError, TimeoutError):
+        raise RemoteError(
+            f"no Dask scheduler answered at {address} within {timeout:g} s; start one there "
+            "(dask scheduler), check the address and port, or allow longer with "
+            "--connect-timeout (connect_timeout=)."
+        ) from None
 
 
 def _pool_context():
@@ -149,6 +208,8 @@ def _stream(
                     if record is not None:
                         yield record
                 except Exception as exc:  # the task could not run (e.g. a Dask KilledWorker)
+                    if fan.lost(exc):
+                        raise SchedulerLost(fan.scheduler) from None
                     yield _failed(job, f"worker failed: {_reason(exc)}")
     finally:
         for fut in pending:

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from ..batch import CONTACT_SHEET, IF_CHANGED, SUMMARY_CSV, run_batch, status_counts
+from ..batch.fanout import CONNECT_TIMEOUT
 from . import options
 
 HELP = "design every app listed in a manifest CSV"
@@ -33,6 +34,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=None,
         help="Dask scheduler address, e.g. tcp://10.0.0.5:8786 (OUT must be on a "
         "file system the workers share)",
+    )
+    p.add_argument(
+        "--connect-timeout",
+        type=float,
+        default=CONNECT_TIMEOUT,
+        metavar="SECONDS",
+        help=f"seconds to wait for the Dask scheduler to answer (default {CONNECT_TIMEOUT:g})",
     )
     options.template(p)
     p.add_argument(
@@ -66,6 +74,7 @@ def run(args: argparse.Namespace) -> int:
         args.out,
         workers=args.workers,
         scheduler=args.scheduler,
+        connect_timeout=args.connect_timeout,
         template=args.template,
         size=args.size,
         ocr=False if args.no_ocr else "auto",
