@@ -598,3 +598,65 @@ def test_a_scheduler_that_goes_away_mid_run_is_one_line_and_a_rerun_resumes(tmp_
     status = dict(zip(again["app_id"], again["status"]))
     assert all(status[app] == "skipped" for app in finished) and finished
     assert set(status.values()) <= {"skipped", "designed"}
+
+
+# --- scripts: run_batch from `python run.py` -----------------------------------------------------
+
+
+def test_an_unguarded_script_stops_at_once_naming_the_main_guard(tmp_path):
+    """The worker processes import the user's script again; without the guard each would run
+    the batch again and die, and every app would be reported failed. Instead: one sentence,
+    at once, and nothing designed. (The guarded script runs in test_readme.py.)"""
+    import os
+    import subprocess
+    import sys
+
+    manifest = tmp_path / "apps.csv"
+    manifest.write_text(f"source\n{SAMPLES / 'pocket-budget'}\n")
+    script = tmp_path / "run.py"
+    script.write_text(
+        "import shotsmith as ss\n\n"
+        f"summary = ss.run_batch({str(manifest)!r}, 'out', workers=2, progress=False)\n"
+        "print(summary)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(Path(batch.__file__).resolve().parents[2])}
+    start = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "run.py"], cwd=tmp_path, capture_output=True, text=True, env=env,
+        timeout=120,
+    )  # fmt: skip
+    seconds = time.monotonic() - start
+    assert done.returncode == 1 and done.stdout == ""
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("shotsmith.errors.ShotsmithError: run.py:3 calls run_batch at the top")
+    assert 'if __name__ == "__main__":' in last
+    assert "worker process died" not in done.stderr and "failed" not in done.stderr
+    assert not list((tmp_path / "out").glob(f"*/{batch.DONE_MARKER}"))
+    assert seconds < 30
+
+
+def test_the_main_guard_is_recognised(tmp_path, monkeypatch):
+    """Guarded calls (directly or through a function), notebooks and `python -c` pass."""
+    import sys
+    import types
+
+    script = tmp_path / "run.py"
+    script.write_text(
+        "import x\n\ndef main():\n    x.run_batch()\n\n"
+        "if '__main__' == __name__:\n    main()\n\nx.run_batch()\n"
+    )
+    fake_main = types.ModuleType("__main__")
+    fake_main.__file__ = str(script)
+    monkeypatch.setitem(sys.modules, "__main__", fake_main)
+
+    def top_level(line: int):
+        code = compile("\n" * (line - 1) + "check()", str(script), "exec")
+        seen = {}
+        vars(fake_main)["check"] = lambda: seen.setdefault("where", batch_fanout._unguarded_call())
+        exec(code, vars(fake_main))
+        return seen["where"]
+
+    assert top_level(7) is None  # inside the guard
+    assert top_level(9) == "run.py:9"  # after it, at the top level
+    del fake_main.__file__  # python -c, a notebook kernel's own main
+    assert top_level(9) is None

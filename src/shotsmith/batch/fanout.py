@@ -9,9 +9,10 @@ import logging
 import os
 from collections import deque
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
-from ..errors import InvalidOptionError, RemoteError, ToolMissingError
+from ..errors import InvalidOptionError, RemoteError, ShotsmithError, ToolMissingError
 from .task import _reason, _record
 
 CONNECT_TIMEOUT = 10.0  # seconds to reach a Dask scheduler (distributed's own default: 30)
@@ -57,6 +58,8 @@ class _Fanout:
         else:
             self.workers = (os.cpu_count() or 1) if workers is None else workers
             self.slots = max(1, self.workers)
+            if self.workers > 0:
+                _refuse_unguarded_script()
             self.executor = self._new_pool() if self.workers > 0 else None
 
     def _new_pool(self) -> cf.ProcessPoolExecutor:
@@ -125,6 +128,66 @@ def _connect(distributed: Any, address: str, timeout: float) -> Any:
             "(dask scheduler), check the address and port, or allow longer with "
             "--connect-timeout (connect_timeout=)."
         ) from None
+
+
+def _refuse_unguarded_script() -> None:
+    """Stop at once, in one sentence, when a script calls run_batch at its top level without
+    ``if __name__ == "__main__":``: each worker process (forkserver, spawn) imports the
+    script again, runs run_batch again and dies, and every app would be reported failed."""
+    context = _pool_context()
+    if context is None or context.get_start_method() == "fork":
+        return
+    where = _unguarded_call()
+    if where is not None:
+        raise ShotsmithError(
+            f"{where} calls run_batch at the top level of the script, and every worker "
+            "process imports the script again: put the call under "
+            '`if __name__ == "__main__":` (as the docs show), or pass workers=0.'
+        )
+
+
+def _unguarded_call() -> str | None:
+    """``script.py:line`` when this call comes from a ``__main__`` script's top-level
+    statement that is not inside ``if __name__ == "__main__":``; else None (a notebook,
+    ``python -c``, ``python -m package``, a guarded call, a source that cannot be read)."""
+    import ast
+    import sys
+
+    main = sys.modules.get("__main__")
+    spec_name = getattr(getattr(main, "__spec__", None), "name", None)
+    path = getattr(main, "__file__", None)
+    if main is None or path is None or (spec_name and spec_name.endswith("__main__")):
+        return None  # multiprocessing does not import these again in the workers
+    frame = sys._getframe(1)
+    outer = None
+    while frame is not None:  # the script's own top-level statement that led here
+        if frame.f_globals is vars(main) and frame.f_code.co_name == "<module>":
+            outer = frame
+        frame = frame.f_back
+    if outer is None:
+        return None
+    try:
+        tree = ast.parse(Path(outer.f_code.co_filename).read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, ValueError):
+        return None
+    line = outer.f_lineno
+    for node in tree.body:
+        if isinstance(node, ast.If) and _is_main_guard(node.test):
+            if node.lineno <= line <= (node.end_lineno or node.lineno):
+                return None
+    return f"{Path(outer.f_code.co_filename).name}:{line}"
+
+
+def _is_main_guard(test: Any) -> bool:
+    """``__name__ == "__main__"`` (either way round)."""
+    import ast
+
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return False
+    sides = [test.left, test.comparators[0]]
+    names = [s.id for s in sides if isinstance(s, ast.Name)]
+    values = [s.value for s in sides if isinstance(s, ast.Constant)]
+    return isinstance(test.ops[0], ast.Eq) and names == ["__name__"] and values == ["__main__"]
 
 
 def _pool_context():
