@@ -55,6 +55,7 @@ from .summary import (
 from .task import _skipped, _unsupported_user_copy, _write_atomic, design_app
 
 __all__ = [
+    "BatchInterrupted",
     "CONTACT_SHEET",
     "DONE_MARKER",
     "IF_CHANGED",
@@ -167,6 +168,11 @@ def run_batch(
                         f"{failed} failed" if failed else record["app_id"], refresh=False
                     )
                     bar.update(1)
+        except KeyboardInterrupt:
+            fan.abort()
+            _clear_unfinished(out, [j for j in todo if j["app_id"] not in records])
+            finished = sum(r["status"] != "failed" for r in records.values())
+            raise BatchInterrupted(finished, len(jobs)) from None
         except SchedulerLost as lost:
             raise RemoteError(
                 f"the Dask scheduler at {lost} went away mid-run, {len(records)} of "
@@ -183,6 +189,27 @@ def run_batch(
     _write_atomic(out / SUMMARY_CSV, summary.to_csv(index=False))
     write_overview_sheet(summary, out)
     return summary
+
+
+class BatchInterrupted(KeyboardInterrupt):
+    """A batch stopped by Ctrl-C or SIGTERM: ``done`` of ``total`` apps are finished (their
+    folders complete), the others have no folder; running it again designs the rest."""
+
+    def __init__(self, done: int, total: int):
+        super().__init__(
+            f"interrupted: {done} of {total} apps done; run the same command again to resume"
+        )
+        self.done, self.total = done, total
+
+
+def _clear_unfinished(out: Path, jobs: list[dict[str, Any]]) -> None:
+    """The folders of apps stopped half-way (no marker): removed, so none is half-written."""
+    import shutil
+
+    for job in jobs:
+        folder = out / job["app_id"]
+        if folder.is_dir() and not (folder / DONE_MARKER).exists():
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def _template_ref(template: str | Path | dict) -> dict[str, Any]:

@@ -63,8 +63,32 @@ class _Fanout:
             self.executor = self._new_pool() if self.workers > 0 else None
 
     def _new_pool(self) -> cf.ProcessPoolExecutor:
-        self.owned = cf.ProcessPoolExecutor(max_workers=self.workers, mp_context=_pool_context())
+        self.owned = cf.ProcessPoolExecutor(
+            max_workers=self.workers,
+            mp_context=_pool_context(),
+            initializer=_worker_init,
+            initargs=(os.getpid(),),
+        )
         return self.owned
+
+    def abort(self, grace: float = 3.0) -> None:
+        """Stop now (an interrupt): queued apps cancelled, our worker processes terminated
+        (killed after ``grace`` seconds) and waited for, so nothing writes after this."""
+        pool = self.owned
+        if not isinstance(pool, cf.ProcessPoolExecutor):
+            self.close()
+            return
+        procs = list((getattr(pool, "_processes", None) or {}).values())
+        for proc in procs:
+            with contextlib.suppress(Exception):
+                proc.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
+        for proc in procs:
+            proc.join(grace)
+            if proc.is_alive():
+                proc.kill()
+                proc.join(1)
+        self.owned = None
 
     @property
     def can_respawn(self) -> bool:
@@ -188,6 +212,40 @@ def _is_main_guard(test: Any) -> bool:
     names = [s.id for s in sides if isinstance(s, ast.Name)]
     values = [s.value for s in sides if isinstance(s, ast.Constant)]
     return isinstance(test.ops[0], ast.Eq) and names == ["__name__"] and values == ["__main__"]
+
+
+def _worker_init(batch_pid: int) -> None:
+    """In each worker: ignore Ctrl-C (it reaches the whole process group; the batch stops
+    its workers itself) and exit when the batch's process is gone (killed, say): a
+    forkserver worker's parent is the fork server, so the batch's death would not reach it."""
+    import signal
+    import threading
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_exit_with, args=(batch_pid,), daemon=True).start()
+
+
+def _exit_with(pid: int) -> None:
+    """Wait for process ``pid`` to end (a pidfd where there is one, else polling), then exit."""
+    import select
+    import time
+
+    try:
+        fd = os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        fd = None
+    if fd is not None:
+        select.select([fd], [], [])
+    else:
+        while True:
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                break
+            except PermissionError:
+                pass
+            time.sleep(0.5)
+    os._exit(1)
 
 
 def _pool_context():

@@ -3,10 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 from pathlib import Path
 
-from ..batch import CONTACT_SHEET, IF_CHANGED, SUMMARY_CSV, run_batch, status_counts
+from ..batch import (
+    CONTACT_SHEET,
+    IF_CHANGED,
+    SUMMARY_CSV,
+    BatchInterrupted,
+    run_batch,
+    status_counts,
+)
 from ..batch.fanout import CONNECT_TIMEOUT
 from . import options
 
@@ -69,6 +77,23 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    stopped_by: list[int] = []
+
+    def on_term(signum: int, frame: object) -> None:
+        stopped_by.append(signum)
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, on_term)
+    try:
+        return _run(args)
+    except BatchInterrupted as stop:
+        print(stop, file=sys.stderr)
+        return 143 if stopped_by else 130
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _run(args: argparse.Namespace) -> int:
     summary = run_batch(
         args.manifest,
         args.out,
