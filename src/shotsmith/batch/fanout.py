@@ -129,7 +129,7 @@ class SchedulerLost(Exception):
 def _quiet_distributed() -> dict[str, int]:
     """distributed's connection loggers off while we own the client (each lost connection
     logs a traceback of its own); returns their levels to restore."""
-    names = ("distributed.client", "distributed.batched", "distributed.core")
+    names = ("distributed.client", "distributed.batched", "distributed.core", "tornado.application")
     levels = {name: logging.getLogger(name).level for name in names}
     for name in names:
         logging.getLogger(name).setLevel(logging.CRITICAL)
@@ -319,7 +319,11 @@ def _stream(
                     break
             if not pending:
                 continue
-            done, _ = cf.wait(list(pending), return_when=cf.FIRST_COMPLETED)
+            # on Dask, look up every second: a lost scheduler may leave futures pending
+            tick = None if fan.client is None else 1.0
+            done, _ = cf.wait(list(pending), timeout=tick, return_when=cf.FIRST_COMPLETED)
+            if not done and fan.client is not None and fan.client.status != "running":
+                raise SchedulerLost(fan.scheduler)
             for fut in done:
                 job, generation, solo = pending.pop(fut)
                 try:
