@@ -155,10 +155,10 @@ def run_batch(
             f"{listed}{more}\nNothing was designed. To design them again, run without "
             "--if-changed refuse (if_changed='refuse'); or choose another output folder."
         )
-    bar = _bar(progress, len(jobs), initial=len(records))
+    fan = _Fanout(workers, scheduler, executor, connect_timeout) if todo else None
+    bar = _bar(progress, len(jobs), initial=len(records))  # once connected: no bar for an error
     failed = 0
-    if todo:
-        fan = _Fanout(workers, scheduler, executor, connect_timeout)
+    if fan is not None:
         try:
             for record in _stream(design_app, todo, fan, window or 2 * fan.slots):
                 records[record["app_id"]] = record
@@ -171,7 +171,8 @@ def run_batch(
         except KeyboardInterrupt:
             fan.abort()
             _clear_unfinished(out, [j for j in todo if j["app_id"] not in records])
-            finished = sum(r["status"] != "failed" for r in records.values())
+            # on disk, not as reported: a worker may have finished an app as it was stopped
+            finished = sum((out / j["app_id"] / DONE_MARKER).exists() for j in jobs)
             raise BatchInterrupted(finished, len(jobs)) from None
         except SchedulerLost as lost:
             raise RemoteError(
