@@ -69,6 +69,7 @@ FILE_MARKERS: dict[str, tuple[str, ...]] = {
     "test_readme.py": ("slow",),
     "test_wheel.py": ("slow",),
     "test_batch.py": ("slow",),
+    "test_batch_stop.py": ("slow",),  # kills real batch processes
     "test_ci_strict.py": ("slow",),  # runs pytest in subprocesses
     "server/test_reliability.py": ("slow",),  # kills and restarts worker processes
     "server/test_live.py": ("live_server", "slow"),

@@ -390,3 +390,273 @@ def test_the_batch_contact_sheet_title_fits_and_counts_what_happened(tmp_path):
     assert ink.size, "no title drawn"
     assert ink.max() < pixels.shape[1] - 10, "the title runs off the right edge"
     assert pixels.shape[1] > 14 + 2 * (132 + 14)  # widened for the title, not cut
+
+
+# --- the summary table in a notebook: whole words at laptop widths --------------------------------
+
+
+def _summary_like() -> pd.DataFrame:
+    """A batch summary as a notebook shows it: short statuses beside long notes and paths."""
+    rows = []
+    for i, status in enumerate(["designed", "skipped", "failed", "designed"]):
+        rows.append(
+            {
+                **batch_task._record(
+                    {
+                        "app_id": f"pocket-budget-{i}",
+                        "project_name": "Pocket Budget",
+                        "source": f"/home/maya/projects/store-assets/sample_inputs/app_{i}",
+                        "template": {"name": "default"},
+                        "note": "designed again: template default -> spotlight; size default",
+                    },
+                    status,
+                ),
+                "screens": 5,
+                "domain_category": "Finance",
+                "copy_tagline": "Shared budgets for couples, designed for clarity",
+                "folder": f"pocket-budget-{i}",
+                "contact_sheet": f"pocket-budget-{i}/contact-sheet.png",
+                "hero": f"pocket-budget-{i}/01_overview_with_a_long_screen_name.png",
+                "error": "InputImageError: 01_home.png is not a PNG file (truncated)"
+                if status == "failed"
+                else "",
+                "seconds": 12.5,
+            }
+        )
+    return pd.DataFrame(rows, columns=batch.SUMMARY_COLUMNS)
+
+
+def test_summary_table_cells_break_between_words_only():
+    from shotsmith.notebook.frames import frame_html
+
+    page = frame_html(_summary_like())
+    assert "anywhere" not in page  # overflow-wrap:anywhere shrinks columns below a word
+    assert "text-align:left!important" in page  # beats JupyterLab's right-aligned td
+    assert "sample_<wbr>inputs/<wbr>app_<wbr>0" in page  # long paths may break at separators
+    assert "<td>designed</td>" in page and "<td>skipped</td>" in page  # words stay whole
+
+
+@pytest.mark.browser
+def test_summary_table_in_chromium_at_1440_keeps_every_word_on_one_line():
+    """The summary as JupyterLab shows it (its right-aligned td rule included) in Chromium at
+    1440x900, in an output area as wide as JupyterLab's beside its file browser: no word of
+    any cell is split across two lines, and cells are left-aligned."""
+    from playwright.sync_api import sync_playwright
+
+    from shotsmith.notebook.frames import frame_html
+
+    from .notebooks.lab import chromium
+
+    html_page = (
+        "<!doctype html><html><head><style>"
+        ".jp-RenderedHTMLCommon td,.jp-RenderedHTMLCommon th{text-align:right}"
+        "</style></head><body style='margin:0;font:13px sans-serif'>"
+        "<div class='jp-RenderedHTMLCommon' style='width:1040px;margin-left:330px'>"
+        + frame_html(_summary_like())
+        + "</div></body></html>"
+    )
+    measure = """() => {
+        const split = [], aligned = [];
+        for (const td of document.querySelectorAll('.shotsmith-frame td')) {
+            if (getComputedStyle(td).textAlign !== 'left') aligned.push(td.textContent);
+            const walker = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
+            for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+                for (const m of node.data.matchAll(/[A-Za-z0-9]+/g)) {
+                    const range = document.createRange();
+                    range.setStart(node, m.index);
+                    range.setEnd(node, m.index + m[0].length);
+                    const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+                    if (tops.size > 1) split.push(m[0]);
+                }
+            }
+        }
+        return {split, aligned};
+    }"""
+    with sync_playwright() as p:
+        browser = chromium(p)
+        try:
+            page = browser.new_page(viewport={"width": 1440, "height": 900})
+            page.set_content(html_page)
+            found = page.evaluate(measure)
+        finally:
+            browser.close()
+    assert found == {"split": [], "aligned": []}
+
+
+# --- Dask failures a user can cause: one line each ----------------------------------------------
+
+
+def _closed_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])  # closed again when this returns: nothing listens
+
+
+def _batch_cli(*args: str, timeout: float = 120):
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONPATH": str(Path(batch.__file__).resolve().parents[2])}
+    start = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-m", "shotsmith.cli", "batch", *args, "--quiet"],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env,
+    )
+    return done, time.monotonic() - start
+
+
+def test_an_unreachable_scheduler_is_one_line_after_the_connect_timeout(tmp_path):
+    pytest.importorskip("distributed")
+    address = f"tcp://127.0.0.1:{_closed_port()}"
+    manifest = tmp_path / "apps.csv"
+    manifest.write_text(f"source\n{SAMPLES / 'pocket-budget'}\n")
+    done, seconds = _batch_cli(
+        str(manifest), "--out", str(tmp_path / "out"), "--scheduler", address,
+        "--connect-timeout", "2",
+    )  # fmt: skip
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert address in lines[0] and "within 2 s" in lines[0] and "start one there" in lines[0]
+    assert 2 <= seconds < 20  # the timeout given, not distributed's 30 s (plus start-up)
+    with pytest.raises(ss.ShotsmithError, match="no Dask scheduler answered"):
+        ss.run_batch(manifest, tmp_path / "out", scheduler=address, connect_timeout=1)
+
+
+def test_a_malformed_scheduler_address_is_one_line_at_once(tmp_path):
+    pytest.importorskip("distributed")
+    manifest = tmp_path / "apps.csv"
+    manifest.write_text(f"source\n{SAMPLES / 'pocket-budget'}\n")
+    done, seconds = _batch_cli(
+        str(manifest), "--out", str(tmp_path / "out"), "--scheduler", "foo://127.0.0.1:1"
+    )
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "not a Dask scheduler address" in lines[0], done.stderr
+    assert "tcp://10.0.0.5:8786" in lines[0]
+    assert seconds < 20
+
+
+def test_a_scheduler_that_goes_away_mid_run_is_one_line_and_a_rerun_resumes(tmp_path):
+    """A real scheduler and worker (processes of their own); the scheduler is killed once
+    the first app is finished: the batch stops with one line, and finished apps stay done."""
+    import os
+    import subprocess
+    import sys
+
+    pytest.importorskip("distributed")
+    port = _closed_port()
+    address = f"tcp://127.0.0.1:{port}"
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    env = {**os.environ, "PYTHONPATH": str(Path(batch.__file__).resolve().parents[2])}
+    scheduler = subprocess.Popen(
+        [sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+         "--port", str(port), "--no-dashboard"], **quiet, env=env,
+    )  # fmt: skip
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
+         "--nworkers", "1", "--no-dashboard"], **quiet, env=env,
+    )  # fmt: skip
+    manifest = tmp_path / "apps.csv"
+    rows = "\n".join(f"{SAMPLES / 'pocket-budget'},App {i}" for i in range(4))
+    manifest.write_text("source,project_name\n" + rows + "\n")
+    out = tmp_path / "out"
+    env["PYTHONUNBUFFERED"] = "1"
+    try:
+        run = subprocess.Popen(
+            [sys.executable, "-m", "shotsmith.cli", "batch", str(manifest), "--out", str(out),
+             "--scheduler", address, "--connect-timeout", "30", "--no-ocr", "--quiet",
+             "--window", "1"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        )  # fmt: skip
+        deadline = time.monotonic() + 240
+        while not list(out.glob(f"*/{batch.DONE_MARKER}")):
+            assert run.poll() is None and time.monotonic() < deadline, run.communicate()
+            time.sleep(0.1)
+        scheduler.kill()
+        start = time.monotonic()
+        stdout, stderr = run.communicate(timeout=60)
+        seconds = time.monotonic() - start
+    finally:
+        for proc in (worker, scheduler):
+            proc.kill()
+            proc.wait(10)
+    assert run.returncode == 2, (stdout, stderr)
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1, stderr
+    assert f"scheduler at {address} went away mid-run" in lines[0]
+    assert "of 4 apps done" in lines[0] and "run the same batch" in lines[0]
+    assert seconds < 20
+    finished = [p.parent.name for p in out.glob(f"*/{batch.DONE_MARKER}")]
+    again = ss.run_batch(manifest, out, workers=0, ocr=False, progress=False)
+    status = dict(zip(again["app_id"], again["status"]))
+    assert all(status[app] == "skipped" for app in finished) and finished
+    assert set(status.values()) <= {"skipped", "designed"}
+
+
+# --- scripts: run_batch from `python run.py` -----------------------------------------------------
+
+
+def test_an_unguarded_script_stops_at_once_naming_the_main_guard(tmp_path):
+    """The worker processes import the user's script again; without the guard each would run
+    the batch again and die, and every app would be reported failed. Instead: one sentence,
+    at once, and nothing designed. (The guarded script runs in test_readme.py.)"""
+    import os
+    import subprocess
+    import sys
+
+    manifest = tmp_path / "apps.csv"
+    manifest.write_text(f"source\n{SAMPLES / 'pocket-budget'}\n")
+    script = tmp_path / "run.py"
+    script.write_text(
+        "import shotsmith as ss\n\n"
+        f"summary = ss.run_batch({str(manifest)!r}, 'out', workers=2, progress=False)\n"
+        "print(summary)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(Path(batch.__file__).resolve().parents[2])}
+    start = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "run.py"], cwd=tmp_path, capture_output=True, text=True, env=env,
+        timeout=120,
+    )  # fmt: skip
+    seconds = time.monotonic() - start
+    assert done.returncode == 1 and done.stdout == ""
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("shotsmith.errors.ShotsmithError: run.py:3 calls run_batch at the top")
+    assert 'if __name__ == "__main__":' in last
+    assert "worker process died" not in done.stderr and "failed" not in done.stderr
+    assert not list((tmp_path / "out").glob(f"*/{batch.DONE_MARKER}"))
+    assert seconds < 30
+
+
+def test_the_main_guard_is_recognised(tmp_path, monkeypatch):
+    """Guarded calls (directly or through a function), notebooks and `python -c` pass."""
+    import sys
+    import types
+
+    script = tmp_path / "run.py"
+    script.write_text(
+        "import x\n\ndef main():\n    x.run_batch()\n\n"
+        "if '__main__' == __name__:\n    main()\n\nx.run_batch()\n"
+    )
+    fake_main = types.ModuleType("__main__")
+    fake_main.__file__ = str(script)
+    monkeypatch.setitem(sys.modules, "__main__", fake_main)
+
+    def top_level(line: int):
+        code = compile("\n" * (line - 1) + "check()", str(script), "exec")
+        seen = {}
+        vars(fake_main)["check"] = lambda: seen.setdefault("where", batch_fanout._unguarded_call())
+        exec(code, vars(fake_main))
+        return seen["where"]
+
+    assert top_level(7) is None  # inside the guard
+    assert top_level(9) == "run.py:9"  # after it, at the top level
+    del fake_main.__file__  # python -c, a notebook kernel's own main
+    assert top_level(9) is None

@@ -8,7 +8,7 @@ ones not ignored, as a clone of this working tree would have them), from the cop
 with the project's ``.venv`` (linked into the copy) active: ``.venv/bin`` first on PATH, as
 the README's ``. .venv/bin/activate`` does. Blocks run in the order they are written; a
 block's shell lines run in one ``bash -e`` (so ``KEY=$(...)`` then ``$KEY`` works), a
-``python`` block in one interpreter.
+``python`` block is saved as ``run.py`` in the copy's root and run as ``python run.py``.
 
 What the test changes, and why, and nothing else:
 
@@ -230,7 +230,11 @@ class Session:
         self._run(["bash", "-c", prelude + script], where, timeout)
 
     def run_python(self, code: str, where: str, timeout: float) -> None:
-        self._run([str(self.root / ".venv" / "bin" / "python"), "-c", code], where, timeout)
+        """The block saved as a script and run as one (``python run.py``), the way a user
+        does: worker processes then import it again, as they would the user's file."""
+        script = self.root / "run.py"
+        script.write_text(code, encoding="utf-8")
+        self._run([str(self.root / ".venv" / "bin" / "python"), script.name], where, timeout)
 
     def _run(self, argv: list[str], where: str, timeout: float) -> None:
         start = time.perf_counter()

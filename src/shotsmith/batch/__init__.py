@@ -39,8 +39,8 @@ from typing import Any
 
 import pandas as pd
 
-from ..errors import ConflictError, InvalidOptionError
-from .fanout import _Fanout, _stream
+from ..errors import ConflictError, InvalidOptionError, RemoteError
+from .fanout import CONNECT_TIMEOUT, SchedulerLost, _Fanout, _stream
 from .keys import design_key, key_changes, read_marker
 from .manifest import MANIFEST_COLUMNS, read_manifest, write_manifest
 from .summary import (
@@ -55,6 +55,7 @@ from .summary import (
 from .task import _skipped, _unsupported_user_copy, _write_atomic, design_app
 
 __all__ = [
+    "BatchInterrupted",
     "CONTACT_SHEET",
     "DONE_MARKER",
     "IF_CHANGED",
@@ -82,6 +83,7 @@ def run_batch(
     *,
     workers: int | None = None,
     scheduler: Any = None,
+    connect_timeout: float = CONNECT_TIMEOUT,
     executor: cf.Executor | None = None,
     template: str | Path | dict = "default",
     size: str | None = None,
@@ -96,7 +98,9 @@ def run_batch(
     ``workers``: processes of a local pool (default: the CPU count; 0 runs in this
     process). ``scheduler``: a Dask scheduler address (``tcp://host:8786``) or a
     ``distributed.Client``, instead of the local pool (``out_dir`` must then be on a
-    file system the workers share). ``executor``: any other ``concurrent.futures``
+    file system the workers share); ``connect_timeout``: seconds to wait for it to answer.
+    An unreachable scheduler, a malformed address or one that goes away mid-run is a
+    :class:`ShotsmithError` of one sentence. ``executor``: any other ``concurrent.futures``
     executor. ``window``: tasks in flight (default twice the worker slots).
 
     An app whose ``<out>/<app_id>/_done.json`` holds this run's key (see
@@ -151,10 +155,10 @@ def run_batch(
             f"{listed}{more}\nNothing was designed. To design them again, run without "
             "--if-changed refuse (if_changed='refuse'); or choose another output folder."
         )
-    bar = _bar(progress, len(jobs), initial=len(records))
+    fan = _Fanout(workers, scheduler, executor, connect_timeout) if todo else None
+    bar = _bar(progress, len(jobs), initial=len(records))  # once connected: no bar for an error
     failed = 0
-    if todo:
-        fan = _Fanout(workers, scheduler, executor)
+    if fan is not None:
         try:
             for record in _stream(design_app, todo, fan, window or 2 * fan.slots):
                 records[record["app_id"]] = record
@@ -164,6 +168,18 @@ def run_batch(
                         f"{failed} failed" if failed else record["app_id"], refresh=False
                     )
                     bar.update(1)
+        except KeyboardInterrupt:
+            fan.abort()
+            _clear_unfinished(out, [j for j in todo if j["app_id"] not in records])
+            # on disk, not as reported: a worker may have finished an app as it was stopped
+            finished = sum((out / j["app_id"] / DONE_MARKER).exists() for j in jobs)
+            raise BatchInterrupted(finished, len(jobs)) from None
+        except SchedulerLost as lost:
+            raise RemoteError(
+                f"the Dask scheduler at {lost} went away mid-run, {len(records)} of "
+                f"{len(jobs)} apps done; start it (and its workers) again and run the same "
+                "batch: the finished apps are skipped."
+            ) from None
         finally:
             fan.close()
             if bar is not None:
@@ -174,6 +190,27 @@ def run_batch(
     _write_atomic(out / SUMMARY_CSV, summary.to_csv(index=False))
     write_overview_sheet(summary, out)
     return summary
+
+
+class BatchInterrupted(KeyboardInterrupt):
+    """A batch stopped by Ctrl-C or SIGTERM: ``done`` of ``total`` apps are finished (their
+    folders complete), the others have no folder; running it again designs the rest."""
+
+    def __init__(self, done: int, total: int):
+        super().__init__(
+            f"interrupted: {done} of {total} apps done; run the same command again to resume"
+        )
+        self.done, self.total = done, total
+
+
+def _clear_unfinished(out: Path, jobs: list[dict[str, Any]]) -> None:
+    """The folders of apps stopped half-way (no marker): removed, so none is half-written."""
+    import shutil
+
+    for job in jobs:
+        folder = out / job["app_id"]
+        if folder.is_dir() and not (folder / DONE_MARKER).exists():
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def _template_ref(template: str | Path | dict) -> dict[str, Any]:

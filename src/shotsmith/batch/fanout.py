@@ -4,15 +4,18 @@ executor, with a bounded number of apps in flight."""
 from __future__ import annotations
 
 import concurrent.futures as cf
+import contextlib
+import logging
 import os
 from collections import deque
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
-from ..errors import (
-    ToolMissingError,
-)
+from ..errors import InvalidOptionError, RemoteError, ShotsmithError, ToolMissingError
 from .task import _reason, _record
+
+CONNECT_TIMEOUT = 10.0  # seconds to reach a Dask scheduler (distributed's own default: 30)
 
 
 class _Fanout:
@@ -20,8 +23,17 @@ class _Fanout:
     own it (and close it), and, for our own process pool, how to replace it when a worker
     process dies (a crash or the OOM killer breaks a ProcessPoolExecutor for good)."""
 
-    def __init__(self, workers: int | None, scheduler: Any, executor: cf.Executor | None):
+    def __init__(
+        self,
+        workers: int | None,
+        scheduler: Any,
+        executor: cf.Executor | None,
+        connect_timeout: float = CONNECT_TIMEOUT,
+    ):
         self.owned: Any = None
+        self.scheduler: str | None = None  # the Dask scheduler's address, for messages
+        self.client: Any = None
+        self.quieted: dict[str, int] = {}
         self.workers = workers
         self.generation = 0
         if executor is not None:
@@ -37,17 +49,46 @@ class _Fanout:
             if isinstance(scheduler, distributed.Client):
                 client = scheduler
             else:
-                client = self.owned = distributed.Client(scheduler)
+                client = self.owned = _connect(distributed, str(scheduler), connect_timeout)
+                self.quieted = _quiet_distributed()  # a lost scheduler is our one line
+            self.client = client
+            self.scheduler = str(getattr(client.scheduler, "address", None) or scheduler)
             self.slots = sum(client.nthreads().values()) or 1
             self.executor = client.get_executor()
         else:
             self.workers = (os.cpu_count() or 1) if workers is None else workers
             self.slots = max(1, self.workers)
+            if self.workers > 0:
+                _refuse_unguarded_script()
             self.executor = self._new_pool() if self.workers > 0 else None
 
     def _new_pool(self) -> cf.ProcessPoolExecutor:
-        self.owned = cf.ProcessPoolExecutor(max_workers=self.workers, mp_context=_pool_context())
+        self.owned = cf.ProcessPoolExecutor(
+            max_workers=self.workers,
+            mp_context=_pool_context(),
+            initializer=_worker_init,
+            initargs=(os.getpid(),),
+        )
         return self.owned
+
+    def abort(self, grace: float = 3.0) -> None:
+        """Stop now (an interrupt): queued apps cancelled, our worker processes terminated
+        (killed after ``grace`` seconds) and waited for, so nothing writes after this."""
+        pool = self.owned
+        if not isinstance(pool, cf.ProcessPoolExecutor):
+            self.close()
+            return
+        procs = list((getattr(pool, "_processes", None) or {}).values())
+        for proc in procs:
+            with contextlib.suppress(Exception):
+                proc.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
+        for proc in procs:
+            proc.join(grace)
+            if proc.is_alive():
+                proc.kill()
+                proc.join(1)
+        self.owned = None
 
     @property
     def can_respawn(self) -> bool:
@@ -59,13 +100,152 @@ class _Fanout:
         self.generation += 1
         old.shutdown(wait=False, cancel_futures=True)
 
+    def lost(self, exc: BaseException) -> bool:
+        """Whether ``exc`` (a task's) means the Dask scheduler went away: its futures are
+        cancelled (we cancel none before the end) and the client is no longer running."""
+        if self.client is None:
+            return False
+        return isinstance(exc, cf.CancelledError) or self.client.status != "running"
+
     def close(self) -> None:
-        if self.owned is None:
-            return
-        if isinstance(self.owned, cf.Executor):
-            self.owned.shutdown(wait=True, cancel_futures=True)
-        else:
-            self.owned.close()
+        try:
+            if self.owned is None:
+                return
+            if isinstance(self.owned, cf.Executor):
+                self.owned.shutdown(wait=True, cancel_futures=True)
+            else:
+                with contextlib.suppress(Exception):  # a lost scheduler: nothing to tell it
+                    self.owned.close(timeout=2)
+        finally:
+            for name, level in self.quieted.items():
+                logging.getLogger(name).setLevel(level)
+            self.quieted = {}
+
+
+class SchedulerLost(Exception):
+    """The Dask scheduler went away mid-run (run_batch says so, with what was done)."""
+
+
+def _quiet_distributed() -> dict[str, int]:
+    """distributed's connection loggers off while we own the client (each lost connection
+    logs a traceback of its own); returns their levels to restore."""
+    names = ("distributed.client", "distributed.batched", "distributed.core", "tornado.application")
+    levels = {name: logging.getLogger(name).level for name in names}
+    for name in names:
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+    return levels
+
+
+def _connect(distributed: Any, address: str, timeout: float) -> Any:
+    """A ``distributed.Client`` for ``address``; a scheduler that cannot be reached, or an
+    address that is not one, is one sentence saying what to do, not distributed's traceback."""
+    try:
+        return distributed.Client(address, timeout=timeout)
+    except ValueError as exc:  # "unknown address scheme 'foo'", a malformed address
+        raise InvalidOptionError(
+            f"scheduler {address!r} is not a Dask scheduler address ({exc}); "
+            "give one like tcp://10.0.0.5:8786."
+        ) from None
+    except (OSError, TimeoutError):
+        raise RemoteError(
+            f"no Dask scheduler answered at {address} within {timeout:g} s; start one there "
+            "(dask scheduler), check the address and port, or allow longer with "
+            "--connect-timeout (connect_timeout=)."
+        ) from None
+
+
+def _refuse_unguarded_script() -> None:
+    """Stop at once, in one sentence, when a script calls run_batch at its top level without
+    ``if __name__ == "__main__":``: each worker process (forkserver, spawn) imports the
+    script again, runs run_batch again and dies, and every app would be reported failed."""
+    context = _pool_context()
+    if context is None or context.get_start_method() == "fork":
+        return
+    where = _unguarded_call()
+    if where is not None:
+        raise ShotsmithError(
+            f"{where} calls run_batch at the top level of the script, and every worker "
+            "process imports the script again: put the call under "
+            '`if __name__ == "__main__":` (as the docs show), or pass workers=0.'
+        )
+
+
+def _unguarded_call() -> str | None:
+    """``script.py:line`` when this call comes from a ``__main__`` script's top-level
+    statement that is not inside ``if __name__ == "__main__":``; else None (a notebook,
+    ``python -c``, ``python -m package``, a guarded call, a source that cannot be read)."""
+    import ast
+    import sys
+
+    main = sys.modules.get("__main__")
+    spec_name = getattr(getattr(main, "__spec__", None), "name", None)
+    path = getattr(main, "__file__", None)
+    if main is None or path is None or (spec_name and spec_name.endswith("__main__")):
+        return None  # multiprocessing does not import these again in the workers
+    frame = sys._getframe(1)
+    outer = None
+    while frame is not None:  # the script's own top-level statement that led here
+        if frame.f_globals is vars(main) and frame.f_code.co_name == "<module>":
+            outer = frame
+        frame = frame.f_back
+    if outer is None:
+        return None
+    try:
+        tree = ast.parse(Path(outer.f_code.co_filename).read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, ValueError):
+        return None
+    line = outer.f_lineno
+    for node in tree.body:
+        if isinstance(node, ast.If) and _is_main_guard(node.test):
+            if node.lineno <= line <= (node.end_lineno or node.lineno):
+                return None
+    return f"{Path(outer.f_code.co_filename).name}:{line}"
+
+
+def _is_main_guard(test: Any) -> bool:
+    """``__name__ == "__main__"`` (either way round)."""
+    import ast
+
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return False
+    sides = [test.left, test.comparators[0]]
+    names = [s.id for s in sides if isinstance(s, ast.Name)]
+    values = [s.value for s in sides if isinstance(s, ast.Constant)]
+    return isinstance(test.ops[0], ast.Eq) and names == ["__name__"] and values == ["__main__"]
+
+
+def _worker_init(batch_pid: int) -> None:
+    """In each worker: ignore Ctrl-C (it reaches the whole process group; the batch stops
+    its workers itself) and exit when the batch's process is gone (killed, say): a
+    forkserver worker's parent is the fork server, so the batch's death would not reach it."""
+    import signal
+    import threading
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_exit_with, args=(batch_pid,), daemon=True).start()
+
+
+def _exit_with(pid: int) -> None:
+    """Wait for process ``pid`` to end (a pidfd where there is one, else polling), then exit."""
+    import select
+    import time
+
+    try:
+        fd = os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        fd = None
+    if fd is not None:
+        select.select([fd], [], [])
+    else:
+        while True:
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                break
+            except PermissionError:
+                pass
+            time.sleep(0.5)
+    os._exit(1)
 
 
 def _pool_context():
@@ -139,7 +319,11 @@ def _stream(
                     break
             if not pending:
                 continue
-            done, _ = cf.wait(list(pending), return_when=cf.FIRST_COMPLETED)
+            # on Dask, look up every second: a lost scheduler may leave futures pending
+            tick = None if fan.client is None else 1.0
+            done, _ = cf.wait(list(pending), timeout=tick, return_when=cf.FIRST_COMPLETED)
+            if not done and fan.client is not None and fan.client.status != "running":
+                raise SchedulerLost(fan.scheduler)
             for fut in done:
                 job, generation, solo = pending.pop(fut)
                 try:
@@ -149,6 +333,8 @@ def _stream(
                     if record is not None:
                         yield record
                 except Exception as exc:  # the task could not run (e.g. a Dask KilledWorker)
+                    if fan.lost(exc):
+                        raise SchedulerLost(fan.scheduler) from None
                     yield _failed(job, f"worker failed: {_reason(exc)}")
     finally:
         for fut in pending:

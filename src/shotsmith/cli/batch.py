@@ -3,10 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 from pathlib import Path
 
-from ..batch import CONTACT_SHEET, IF_CHANGED, SUMMARY_CSV, run_batch, status_counts
+from ..batch import (
+    CONTACT_SHEET,
+    IF_CHANGED,
+    SUMMARY_CSV,
+    BatchInterrupted,
+    run_batch,
+    status_counts,
+)
+from ..batch.fanout import CONNECT_TIMEOUT
 from . import options
 
 HELP = "design every app listed in a manifest CSV"
@@ -33,6 +42,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=None,
         help="Dask scheduler address, e.g. tcp://10.0.0.5:8786 (OUT must be on a "
         "file system the workers share)",
+    )
+    p.add_argument(
+        "--connect-timeout",
+        type=float,
+        default=CONNECT_TIMEOUT,
+        metavar="SECONDS",
+        help=f"seconds to wait for the Dask scheduler to answer (default {CONNECT_TIMEOUT:g})",
     )
     options.template(p)
     p.add_argument(
@@ -61,11 +77,29 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    stopped_by: list[int] = []
+
+    def on_term(signum: int, frame: object) -> None:
+        stopped_by.append(signum)
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, on_term)
+    try:
+        return _run(args)
+    except BatchInterrupted as stop:
+        print(stop, file=sys.stderr)
+        return 143 if stopped_by else 130
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _run(args: argparse.Namespace) -> int:
     summary = run_batch(
         args.manifest,
         args.out,
         workers=args.workers,
         scheduler=args.scheduler,
+        connect_timeout=args.connect_timeout,
         template=args.template,
         size=args.size,
         ocr=False if args.no_ocr else "auto",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -106,20 +107,47 @@ def _header(name: str) -> str:
     return html.escape(str(name)).replace("_", "_<wbr>")
 
 
-# Thumbnails keep their size (never squeezed by a wide table); text wraps in its cell,
-# long paths anywhere; the table scrolls sideways only as a last resort.
+# Thumbnails keep their size (never squeezed by a wide table); text wraps between words
+# only (break-word, unlike anywhere, leaves a column at least as wide as its longest word;
+# long paths and URLs get break opportunities of their own, see _breakable); the table
+# scrolls sideways only as a last resort. Left-aligned with !important, scoped to our
+# frame: JupyterLab's `.jp-RenderedHTMLCommon td {text-align: right}` is more specific.
 _TABLE_CSS = (
     "<style>"
     ".shotsmith-frame{max-width:100%;overflow-x:auto}"
     ".shotsmith-frame table{border-collapse:collapse;table-layout:auto;width:auto}"
-    ".shotsmith-frame th,.shotsmith-frame td{text-align:left;vertical-align:top;"
-    "white-space:normal;overflow-wrap:anywhere;max-width:24em;padding:3px 6px;"
-    "border-bottom:1px solid rgba(128,128,128,.25)}"
+    ".shotsmith-frame th,.shotsmith-frame td{text-align:left!important;vertical-align:top;"
+    "white-space:normal;overflow-wrap:break-word;word-break:normal;hyphens:none;"
+    "max-width:24em;padding:3px 6px;border-bottom:1px solid rgba(128,128,128,.25)}"
     ".shotsmith-frame td.img{max-width:none}"
     ".shotsmith-frame img{max-width:none!important;height:auto}"
-    ".shotsmith-frame .more{color:#666;font-size:90%;margin-top:4px;overflow-wrap:anywhere}"
+    ".shotsmith-frame .more{color:#666;font-size:90%;margin-top:4px;overflow-wrap:break-word}"
     "</style>"
 )
+
+#: A token this long (a path, a URL, a dotted or snake_case name) may break after its
+#: separators; shorter ones, and every ordinary word, stay whole.
+LONG_TOKEN = 16
+_SEPARATORS = re.compile(r"([/_.\\?&=-])")
+
+
+def _breakable(text: str) -> str:
+    """``text`` escaped for HTML, with ``<wbr>`` after the separators of its long tokens
+    (paths, URLs, identifiers), so a narrow cell wraps them there and nowhere inside a
+    word."""
+    parts = re.split(r"(\s+)", text)
+    out = []
+    for part in parts:
+        if len(part) >= LONG_TOKEN and not part.isspace():
+            pieces = _SEPARATORS.split(part)
+            out.append(
+                "".join(
+                    html.escape(x) + ("<wbr>" if _SEPARATORS.fullmatch(x) else "") for x in pieces
+                )
+            )
+        else:
+            out.append(html.escape(part))
+    return "".join(out)
 
 
 def frame_html(
@@ -149,12 +177,12 @@ def frame_html(
                     f'<td class="img"><img src="{uri}" width="{thumb_width}" '
                     f'style="width:{thumb_width}px" title="{label}"></td>'
                     if uri
-                    else f"<td>{html.escape(_cell_text(value, max_chars))}</td>"
+                    else f"<td>{_breakable(_cell_text(value, max_chars))}</td>"
                 )
             elif c == C.LAYOUT_SCENE:
-                cells.append(f"<td>{html.escape(_scene_summary(value))}</td>")
+                cells.append(f"<td>{_breakable(_scene_summary(value))}</td>")
             else:
-                cells.append(f"<td>{html.escape(_cell_text(value, max_chars))}</td>")
+                cells.append(f"<td>{_breakable(_cell_text(value, max_chars))}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
     caption = _caption(frame, max_rows, len(cols), len(rest))
     more = (
