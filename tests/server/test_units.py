@@ -269,3 +269,32 @@ def test_library_errors_become_their_status_never_a_500(error, status, code):
     assert body["message"] == "01_home.png: what went wrong"  # no server path
     if code == "storage_unavailable":  # as every storage failure: worth retrying, and when
         assert answer.headers["Retry-After"] == "30"
+
+
+def test_a_hard_link_to_the_database_is_refused_without_being_opened(tmp_path, monkeypatch):
+    """Opening another link to the database and closing it would drop the SQLite locks
+    this process holds on it (POSIX locks are per inode): it is judged before any open."""
+    import os
+
+    store = Store(tmp_path)
+    database = next(tmp_path.glob("*.db"))
+    out = tmp_path / "jobs" / "j1" / "out"
+    out.mkdir(parents=True)
+    os.link(database, out / "01.png")
+    (out / "02.png").write_bytes(b"\x89PNG fine")
+    target = os.stat(database)
+    opened: list[tuple[int, int]] = []
+    real_open = os.open
+
+    def spy(path, flags, *args, **kwargs):
+        fd = real_open(path, flags, *args, **kwargs)
+        info = os.fstat(fd)
+        opened.append((info.st_dev, info.st_ino))
+        return fd
+
+    monkeypatch.setattr(os, "open", spy)
+    with pytest.raises(FileNotFoundError):
+        store.open_output("jobs/j1/out/01.png", "jobs/j1")
+    assert (target.st_dev, target.st_ino) not in opened
+    fd = store.open_output("jobs/j1/out/02.png", "jobs/j1")  # a file of its own still opens
+    os.close(fd)

@@ -235,8 +235,9 @@ class StoreBase:
     def open_output(self, relative: str, folder: str) -> int:
         """A read-only descriptor of the regular file at ``relative`` (data-dir relative),
         which must lie below ``folder`` (e.g. ``jobs/<job_id>``). No component below the
-        data directory may be a symbolic link and the file may have no other hard link:
-        a link planted in a job's folder cannot serve ``/etc/passwd`` or the database.
+        data directory may be a symbolic link and the file may have no other hard link,
+        judged before the file is opened: a link planted in a job's folder cannot serve
+        ``/etc/passwd`` or the database, nor drop the database's locks by being opened.
         Raises ``FileNotFoundError`` otherwise."""
         parts, base = relative.split("/"), folder.split("/")
         if (
@@ -252,12 +253,18 @@ class StoreBase:
                 inner = os.open(part, os.O_RDONLY | os.O_DIRECTORY | nofollow, dir_fd=fd)
                 os.close(fd)
                 fd = inner
+            # judged before it is opened: opening (and closing) another link to the
+            # database would drop the SQLite locks this process holds on that inode
+            seen = os.stat(parts[-1], dir_fd=fd, follow_symlinks=False)
+            if not stat.S_ISREG(seen.st_mode) or seen.st_nlink != 1:
+                raise FileNotFoundError(relative)
             # O_NONBLOCK: opening a FIFO planted there must not wait for a writer
             file_fd = os.open(parts[-1], os.O_RDONLY | nofollow | os.O_NONBLOCK, dir_fd=fd)
         finally:
             os.close(fd)
         info = os.fstat(file_fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_nlink != 1:
+        swapped = (info.st_dev, info.st_ino) != (seen.st_dev, seen.st_ino)
+        if swapped or not stat.S_ISREG(info.st_mode) or info.st_nlink != 1:
             os.close(file_fd)
             raise FileNotFoundError(relative)
         os.set_blocking(file_fd, True)
