@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from ..errors import InvalidOptionError, RemoteError, ShotsmithError, ToolMissingError
+from ..errors import InvalidOptionError, RemoteError, ToolMissingError
 from .task import _reason, _record
 
 CONNECT_TIMEOUT = 10.0  # seconds to reach a Dask scheduler (distributed's own default: 30)
@@ -163,7 +163,7 @@ def _refuse_unguarded_script() -> None:
         return
     where = _unguarded_call()
     if where is not None:
-        raise ShotsmithError(
+        raise InvalidOptionError(
             f"{where} calls run_batch at the top level of the script, and every worker "
             "process imports the script again: put the call under "
             '`if __name__ == "__main__":` (as the docs show), or pass workers=0.'
