@@ -630,7 +630,9 @@ def test_an_unguarded_script_stops_at_once_naming_the_main_guard(tmp_path):
     seconds = time.monotonic() - start
     assert done.returncode == 1 and done.stdout == ""
     last = done.stderr.strip().splitlines()[-1]
-    assert last.startswith("shotsmith.errors.InvalidOptionError: run.py:3 calls run_batch at the top")
+    assert last.startswith(
+        "shotsmith.errors.InvalidOptionError: run.py:3 calls run_batch at the top"
+    )
     assert 'if __name__ == "__main__":' in last
     assert "worker process died" not in done.stderr and "failed" not in done.stderr
     assert not list((tmp_path / "out").glob(f"*/{batch.DONE_MARKER}"))
