@@ -72,6 +72,7 @@ from ..columns import (
     stage,
 )
 from ..errors import ShotsmithError
+from .features.intent import singular
 
 __all__ = [
     "CATEGORIES",
@@ -517,7 +518,7 @@ def screen_lexicon() -> ScreenLexicon:
     raw = json.loads(resources.files("shotsmith").joinpath(SCREENS_FILE).read_text("utf-8"))
     return ScreenLexicon(
         categories={  # one entry per word, singular and plural alike ("run", "runs")
-            c: tuple(dict.fromkeys(tuple(_singular(w) for w in _lex_words(p)) for p in phrases))
+            c: tuple(dict.fromkeys(tuple(singular(w) for w in _lex_words(p)) for p in phrases))
             for c, phrases in raw["categories"].items()
         },
         kinds={k: tuple(v) for k, v in raw["kinds"].items()},
@@ -539,18 +540,10 @@ def _lex_words(text: str) -> list[str]:
     return out
 
 
-def _singular(word: str) -> str:
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-        return word[:-1]
-    return word
-
-
 def _grams(text: str, longest: int = 3) -> set[tuple[str, ...]]:
     """Every run of 1..``longest`` words of ``text``, singular ("Heart rate zones" gives
     ("heart",), ("heart", "rate"), ("heart", "rate", "zone")...)."""
-    words = [_singular(w) for w in _lex_words(text)]
+    words = [singular(w) for w in _lex_words(text)]
     return {
         tuple(words[i : i + n]) for n in range(1, longest + 1) for i in range(len(words) - n + 1)
     }
