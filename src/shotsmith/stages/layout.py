@@ -11,6 +11,7 @@ place when the caption names text that place would hide: the device is lifted
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from math import ceil
 from pathlib import Path
@@ -109,244 +110,398 @@ def _text_colors(tone: str, accent: str) -> tuple[str, str]:
 
 
 # --- planning --------------------------------------------------------------------
+@dataclass
+class _Caption:
+    """One slide's caption, wrapped and measured: baselines are relative to the block top."""
+
+    headline_font: Any
+    subtitle_font: Any
+    headline_lines: list[str]
+    subtitle_lines: list[str]
+    headline_baseline: int
+    subtitle_baseline: int
+    height: int
+
+
+@dataclass
+class _TypeScale:
+    """The set's one headline and subtitle size, their line heights and the gap between."""
+
+    headline_size: int
+    subtitle_size: int
+    headline_leading: int
+    subtitle_leading: int
+    gap: int
+
+
+@dataclass
+class _SetLayout:
+    """The decisions made once for a set: canvas, type, captions, device place, tones."""
+
+    canvas: tuple[int, int]
+    text_spec: dict[str, Any]
+    device: Device
+    type_scale: _TypeScale
+    text_x: int  # the captions' anchor x
+    text_top: int  # the template's top of the caption band
+    gap_below_text: int  # px between a caption and the device
+    captions: list[_Caption]
+    geometry: _Geometry
+    device_top: int
+    screen_aspect: float
+    shadow: dict[str, Any] | None
+    accent: str
+    tones: list[str]
+    palettes: dict[str, tuple[Background, dict[str, tuple[str, float]]]]
+
+
 def _plan_set(
-    rows: pd.DataFrame, t: dict[str, Any], size: tuple[int, int], device: Device
+    rows: pd.DataFrame, template: dict[str, Any], size: tuple[int, int], device: Device
 ) -> list[dict]:
-    W, H = size
-    tx, dv, pal = t["text"], t["device"], t["palette"]
-    margin = round(tx["margin_x"] * W)
-    text_w = W - 2 * margin
+    """One plan per row of a set (its scene, tone, headline size and worst contrast)."""
+    layout = _lay_out_set(rows, template, size, device)
+    blocks = [_place_caption(layout, caption, layout.device_top) for caption in layout.captions]
+    layout.palettes = _tone_palettes(layout, blocks, template["palette"]["strategy"])
+    plans = []
+    for i, (_, row) in enumerate(rows.iterrows()):
+        slide = _slide_place(layout, i, row, blocks[i])
+        plans.append(_slide_plan(layout, i, row, slide, template))
+    return plans
+
+
+def _lay_out_set(
+    rows: pd.DataFrame, template: dict[str, Any], size: tuple[int, int], device: Device
+) -> _SetLayout:
+    """The set-level decisions: type scale, measured captions, device geometry and place."""
+    width, height = size
+    text_spec, device_spec, palette_spec = (
+        template["text"],
+        template["device"],
+        template["palette"],
+    )
+    margin = round(text_spec["margin_x"] * width)
+    text_width = width - 2 * margin
     headlines = [str(h) for h in rows[C.COPY_HEADLINE]]
     subtitles = [str(s) for s in rows[C.COPY_SUBTITLE]]
+    type_scale = _type_scale(headlines, subtitles, text_spec, width, text_width)
+    captions = [
+        _measure_caption(head, sub, text_spec, type_scale, text_width)
+        for head, sub in zip(headlines, subtitles)
+    ]
+    text_top = round(text_spec["top"] * height)
+    gap_below_text = round(device_spec["gap_below_text"] * height)
+    tallest = max(caption.height for caption in captions)
+    device_top = max(round(device_spec["min_top"] * height), text_top + tallest + gap_below_text)
+    screen_aspect = _set_screen_aspect(rows, device)
+    outer_width = _device_width(device_spec, device, size, device_top)
+    geometry = _geometry(device, outer_width, screen_aspect)
+    if not device_spec["bleed"]:
+        bottom = height - round(device_spec.get("bottom_margin", 0.035) * height)
+        device_top = min(device_top, bottom - geometry.outer_h)
+    accent = _set_accent(rows)
+    dark_ui = (
+        bool(rows[C.FEATURES_DARK_UI].iloc[0]) if C.FEATURES_DARK_UI in rows.columns else False
+    )
+    rhythm = palette_spec["rhythm"]
+    tones = [
+        _resolve_tone(rhythm[i % len(rhythm)], accent, dark_ui, palette_spec)
+        for i in range(len(captions))
+    ]
+    return _SetLayout(
+        canvas=size,
+        text_spec=text_spec,
+        device=device,
+        type_scale=type_scale,
+        text_x=width // 2 if text_spec["align"] == "center" else margin,
+        text_top=text_top,
+        gap_below_text=gap_below_text,
+        captions=captions,
+        geometry=geometry,
+        device_top=device_top,
+        screen_aspect=screen_aspect,
+        shadow=_shadow_px(device_spec.get("shadow"), width),
+        accent=accent,
+        tones=tones,
+        palettes={},
+    )
 
-    # one headline size for the set: the largest at which every headline fits 2 lines
-    h_lo, h_hi = (round(v * W) for v in tx["headline_size"])
+
+def _type_scale(
+    headlines: list[str],
+    subtitles: list[str],
+    text_spec: dict[str, Any],
+    width: int,
+    text_width: int,
+) -> _TypeScale:
+    """One headline size for the set, the largest at which every headline fits its lines
+    (below the template's range down to a floor still legible), and one subtitle size."""
+    smallest, largest = (round(v * width) for v in text_spec["headline_size"])
 
     def fit_headlines(largest: int, smallest: int) -> int | None:
         return fit_size(
             headlines,
-            tx["headline_family"],
-            tx["headline_weight"],
-            text_w,
-            tx["headline_max_lines"],
+            text_spec["headline_family"],
+            text_spec["headline_weight"],
+            text_width,
+            text_spec["headline_max_lines"],
             largest,
             smallest,
         )
 
-    h_size = fit_headlines(h_hi, h_lo)
-    if h_size is None:  # below the template's range, down to a floor still legible
-        h_size = fit_headlines(h_lo, round(0.045 * W))
-    if h_size is None:
+    headline_size = fit_headlines(largest, smallest)
+    if headline_size is None:
+        headline_size = fit_headlines(smallest, round(0.045 * width))
+    if headline_size is None:
         longest = max(headlines, key=len)
         raise CopyError(
             f"plan_layout: headline {longest!r} does not fit in "
-            f"{tx['headline_max_lines']} lines even at the smallest size; "
+            f"{text_spec['headline_max_lines']} lines even at the smallest size; "
             "shorten it (2-6 words)."
         )
-    s_target = round(tx["subtitle_size"] * W)
-    s_size = fit_size(
+    subtitle_target = round(text_spec["subtitle_size"] * width)
+    subtitle_size = fit_size(
         subtitles,
-        tx["subtitle_family"],
-        tx["subtitle_weight"],
-        text_w,
-        tx["subtitle_max_lines"],
-        s_target,
-        round(s_target * 0.75),
+        text_spec["subtitle_family"],
+        text_spec["subtitle_weight"],
+        text_width,
+        text_spec["subtitle_max_lines"],
+        subtitle_target,
+        round(subtitle_target * 0.75),
     )
-    if s_size is None:
+    if subtitle_size is None:
         longest = max(subtitles, key=len)
         raise CopyError(
             f"plan_layout: subtitle {longest!r} is too long for "
-            f"{tx['subtitle_max_lines']} lines; keep subtitles under 60 characters."
+            f"{text_spec['subtitle_max_lines']} lines; keep subtitles under 60 characters."
         )
-    h_lh = round(h_size * tx["line_height"])
-    s_lh = round(s_size * tx["subtitle_line_height"])
-    gap = round(tx["gap"] * h_size)
-    x = W // 2 if tx["align"] == "center" else margin
+    return _TypeScale(
+        headline_size,
+        subtitle_size,
+        round(headline_size * text_spec["line_height"]),
+        round(subtitle_size * text_spec["subtitle_line_height"]),
+        round(text_spec["gap"] * headline_size),
+    )
 
-    # caption blocks at the top, measured by their ink
-    captions = []
-    for head, sub in zip(headlines, subtitles):
-        hfont = load_font(font_for(head, tx["headline_family"], tx["headline_weight"]), h_size)
-        sfont = load_font(font_for(sub, tx["subtitle_family"], tx["subtitle_weight"]), s_size)
-        hlines = wrap_balanced(head, hfont, text_w, tx["headline_max_lines"]) or [head]
-        slines = (
-            (wrap_balanced(sub, sfont, text_w, tx["subtitle_max_lines"]) or [sub]) if sub else []
-        )
-        h_asc = hfont.getmetrics()[0]
-        h_base = h_asc  # first baseline, relative to the block top
-        s_base = (
-            h_base + (len(hlines) - 1) * h_lh + hfont.getmetrics()[1] + gap + sfont.getmetrics()[0]
-        )
-        height = (
-            (s_base + (len(slines) - 1) * s_lh + sfont.getmetrics()[1])
-            if slines
-            else h_base + (len(hlines) - 1) * h_lh + hfont.getmetrics()[1]
-        )
-        captions.append(
-            dict(
-                hfont=hfont,
-                sfont=sfont,
-                hlines=hlines,
-                slines=slines,
-                h_base=h_base,
-                s_base=s_base,
-                height=height,
-            )
-        )
 
-    # one device geometry for the set, just below the tallest caption
-    top = round(tx["top"] * H)
-    tallest = max(c["height"] for c in captions)
-    gap_px = round(dv["gap_below_text"] * H)
-    dev_y = max(round(dv["min_top"] * H), top + tallest + gap_px)
-    outer_w = round(dv["width"] * W)
-    pw, ph = device.points
+def _measure_caption(
+    headline: str,
+    subtitle: str,
+    text_spec: dict[str, Any],
+    type_scale: _TypeScale,
+    text_width: int,
+) -> _Caption:
+    """A caption wrapped at the set's sizes and measured by its fonts' metrics."""
+    headline_font = load_font(
+        font_for(headline, text_spec["headline_family"], text_spec["headline_weight"]),
+        type_scale.headline_size,
+    )
+    subtitle_font = load_font(
+        font_for(subtitle, text_spec["subtitle_family"], text_spec["subtitle_weight"]),
+        type_scale.subtitle_size,
+    )
+    headline_lines = wrap_balanced(
+        headline, headline_font, text_width, text_spec["headline_max_lines"]
+    ) or [headline]
+    subtitle_lines = (
+        (
+            wrap_balanced(subtitle, subtitle_font, text_width, text_spec["subtitle_max_lines"])
+            or [subtitle]
+        )
+        if subtitle
+        else []
+    )
+    head_ascent, head_descent = headline_font.getmetrics()
+    sub_ascent, sub_descent = subtitle_font.getmetrics()
+    headline_baseline = head_ascent
+    headline_bottom = (
+        headline_baseline + (len(headline_lines) - 1) * type_scale.headline_leading + head_descent
+    )
+    subtitle_baseline = headline_bottom + type_scale.gap + sub_ascent
+    height = (
+        subtitle_baseline + (len(subtitle_lines) - 1) * type_scale.subtitle_leading + sub_descent
+        if subtitle_lines
+        else headline_bottom
+    )
+    return _Caption(
+        headline_font,
+        subtitle_font,
+        headline_lines,
+        subtitle_lines,
+        headline_baseline,
+        subtitle_baseline,
+        height,
+    )
+
+
+def _device_width(
+    device_spec: dict[str, Any], device: Device, size: tuple[int, int], device_top: int
+) -> int:
+    """The set's outer device width: the template's share of the canvas, narrower when the
+    whole device must fit above the bottom margin."""
+    width, height = size
+    outer_width = round(device_spec["width"] * width)
+    if device_spec["bleed"]:
+        return outer_width
+    points_w, points_h = device.points
     rim_pt = device.bezel_pt + device.band_pt
-    if not dv["bleed"]:  # the whole device must fit above the bottom margin
-        room = H - round(dv.get("bottom_margin", 0.035) * H) - dev_y
-        outer_w = min(outer_w, int(room / ((ph + 2 * rim_pt) / (pw + 2 * rim_pt))))
-    screen_aspect = _set_screen_aspect(rows, device)
-    geom = _geometry(device, outer_w, screen_aspect)
-    shadow = dv.get("shadow")
-    shadow_px = (
-        {
-            "blur": round(shadow["blur"] * W),
-            "offset_y": round(shadow["offset_y"] * W),
-            "opacity": float(shadow["opacity"]),
-        }
-        if shadow
-        else None
-    )
-    if not dv["bleed"]:
-        dev_y = min(dev_y, H - round(dv.get("bottom_margin", 0.035) * H) - geom.outer_h)
+    room = height - round(device_spec.get("bottom_margin", 0.035) * height) - device_top
+    return min(outer_width, int(room / ((points_h + 2 * rim_pt) / (points_w + 2 * rim_pt))))
 
-    accent = _set_accent(rows)
-    rhythm, offsets = pal["rhythm"], dv["offsets_x"]
-    dark_ui = (
-        bool(rows[C.FEATURES_DARK_UI].iloc[0]) if C.FEATURES_DARK_UI in rows.columns else False
-    )
-    tones = [
-        _resolve_tone(rhythm[i % len(rhythm)], accent, dark_ui, pal) for i in range(len(captions))
-    ]
 
-    def place_captions(cap: dict, device_top: int) -> list[TextBlock]:
-        """A caption block centred in the band between the template's top and the device."""
-        band_bottom = device_top - gap_px
-        return _caption_blocks(
-            cap,
-            x,
-            top + max(0, (band_bottom - top - cap["height"]) // 2),
-            h_size,
-            s_size,
-            h_lh,
-            s_lh,
-            tx["align"],
-            W,
-        )
-
-    blocks = [place_captions(cap, dev_y) for cap in captions]
-    # one palette per tone for the whole set, checked against every caption of that tone
-    min_contrast = float(tx["min_contrast"])
-    palettes = {
-        tone: _palette(
-            tone,
-            accent,
-            pal["strategy"],
-            min_contrast,
-            [b for b, t_ in zip(blocks, tones) if t_ == tone],
-            (W, H),
-        )
-        for tone in dict.fromkeys(tones)
+def _shadow_px(shadow: dict[str, Any] | None, width: int) -> dict[str, Any] | None:
+    """The template's device shadow (shares of the width) in canvas px."""
+    if not shadow:
+        return None
+    return {
+        "blur": round(shadow["blur"] * width),
+        "offset_y": round(shadow["offset_y"] * width),
+        "opacity": float(shadow["opacity"]),
     }
 
-    def legible(slide_blocks: list[TextBlock], tone: str) -> bool:
-        """Captions that moved still clear the contrast on the pixels now behind them, in
-        the colours chosen for the set (so no other slide changes)."""
-        background, colors = palettes[tone]
-        return all(
-            _contrast_on(background, colors[b.role][0], _ringed(b.box, (W, H)), (W, H))
-            >= min_contrast
-            for b in slide_blocks
-        )
 
-    # per slide: the set's place, unless the caption names something that place would hide
-    slides = []
-    for i, (cap, (_, row)) in enumerate(zip(captions, rows.iterrows())):
-        fit = _fit(row, geom.screen_w, geom.screen_h, device)
-        band_spec = (
-            screen_band(row[C.IMAGE], device, geom.screen_w, geom.screen_h)
-            if fit == "cover"
-            else None
-        )
-        slide = dict(geom=geom, y=dev_y, band=band_spec, fit=fit, blocks=blocks[i], lift=None)
-        # the device goes no higher than the template's gap below the caption as it stands;
-        # when that leaves too little room, the caption may move up to the template's top
-        # (centred again in the band above the device) if the set's colours still hold there
-        args = (row, device, screen_aspect, geom, dev_y, band_spec, fit, (W, H))
-        kept_top = blocks[i][0].baseline - cap["h_base"]
-        lifted = _lift(*args, highest=kept_top + cap["height"] + gap_px)
-        if lifted is not None and lifted["lift"]["scale"] < 1.0:
-            higher = _lift(*args, highest=top + cap["height"] + gap_px)
-            moved = place_captions(cap, higher["y"]) if higher is not None else []
-            if higher is not None and legible(moved, tones[i]):
-                lifted, slide["blocks"] = higher, moved
-        if lifted is not None:
-            slide.update(lifted)
-            log.info("%s: screenshot %d: %s", row[C.APP_ID], i + 1, lifted["lift"]["why"])
-        slides.append(slide)
+def _place_caption(layout: _SetLayout, caption: _Caption, device_top: int) -> list[TextBlock]:
+    """A caption block centred in the band between the template's top and the device."""
+    band_bottom = device_top - layout.gap_below_text
+    block_top = layout.text_top + max(0, (band_bottom - layout.text_top - caption.height) // 2)
+    return _caption_blocks(
+        caption,
+        layout.text_x,
+        block_top,
+        layout.type_scale,
+        layout.text_spec["align"],
+        layout.canvas[0],
+    )
 
-    plans = []
-    for i, (slide, (_, row)) in enumerate(zip(slides, rows.iterrows())):
-        tone = tones[i]
-        background, colors = palettes[tone]
-        g: _Geometry = slide["geom"]
-        dev_y_i = slide["y"]
-        dev_x = round((W - g.outer_w) / 2 + offsets[i % len(offsets)] * W)
-        inset = g.band + g.bezel
-        frame = DeviceFrame(
-            model=device.id,
-            x=dev_x,
-            y=dev_y_i,
-            width=g.outer_w,
-            height=g.outer_h,
-            outer_radius=g.screen_r + inset,
-            band=g.band,
-            bezel=g.bezel,
-            screen_radius=g.screen_r,
-            band_color="#3b3b41" if tone != "dark" else "#55555c",
-            island=_island(device, dev_x + inset, dev_y_i + inset, g.screen_w, g.s),
-            punch_hole=_hole(device, dev_x + inset, dev_y_i + inset, g.screen_w, g.s),
-            shadow=shadow_px,
-            screenshot=row[C.IMAGE] if isinstance(row[C.IMAGE], str) else None,
-            screen_band=slide["band"],
-            fit=slide["fit"],
-            lift=slide["lift"],
+
+def _tone_palettes(
+    layout: _SetLayout, blocks: list[list[TextBlock]], strategy: str
+) -> dict[str, tuple[Background, dict[str, tuple[str, float]]]]:
+    """One palette per tone for the whole set, checked against every caption of that tone."""
+    min_contrast = float(layout.text_spec["min_contrast"])
+    return {
+        tone: _palette(
+            tone,
+            layout.accent,
+            strategy,
+            min_contrast,
+            [slide for slide, slide_tone in zip(blocks, layout.tones) if slide_tone == tone],
+            layout.canvas,
         )
-        texts = []
-        for block in slide["blocks"]:
-            color, contrast = colors[block.role]
-            block.color = color
-            block.contrast = round(_contrast_on(background, color, block.box, (W, H)), 3)
-            texts.append(block)
-        worst = min(b.contrast for b in texts)
-        scene = Scene(
-            W,
-            H,
-            background,
-            texts,
-            frame,
-            meta={
-                "app_id": str(row[C.APP_ID]),
-                "position": int(row[C.POSITION]),
-                "template": t["name"],
-                "tone": tone,
-                "offset_x": offsets[i % len(offsets)],
-                "device": device.id,
-            },
-        )
-        plans.append(dict(scene=scene, tone=tone, h_size=h_size, contrast=worst))
-    return plans
+        for tone in dict.fromkeys(layout.tones)
+    }
+
+
+def _legible(layout: _SetLayout, blocks: list[TextBlock], tone: str) -> bool:
+    """Captions that moved still clear the contrast on the pixels now behind them, in the
+    colours chosen for the set (so no other slide changes)."""
+    background, colors = layout.palettes[tone]
+    min_contrast = float(layout.text_spec["min_contrast"])
+    return all(
+        _contrast_on(background, colors[b.role][0], _ringed(b.box, layout.canvas), layout.canvas)
+        >= min_contrast
+        for b in blocks
+    )
+
+
+def _slide_place(
+    layout: _SetLayout, i: int, row: pd.Series, blocks: list[TextBlock]
+) -> dict[str, Any]:
+    """A slide's device place and captions: the set's, unless the caption names something
+    that place would hide.
+
+    The device goes no higher than the template's gap below the caption as it stands;
+    when that leaves too little room, the caption may move up to the template's top
+    (centred again in the band above the device) if the set's colours still hold there.
+    """
+    geometry, device, caption = layout.geometry, layout.device, layout.captions[i]
+    fit = _fit(row, geometry.screen_w, geometry.screen_h, device)
+    band_spec = (
+        screen_band(row[C.IMAGE], device, geometry.screen_w, geometry.screen_h)
+        if fit == "cover"
+        else None
+    )
+    slide = dict(
+        geom=geometry, y=layout.device_top, band=band_spec, fit=fit, blocks=blocks, lift=None
+    )
+    args = (
+        row,
+        device,
+        layout.screen_aspect,
+        geometry,
+        layout.device_top,
+        band_spec,
+        fit,
+        layout.canvas,
+    )
+    kept_top = blocks[0].baseline - caption.headline_baseline
+    lifted = _lift(*args, highest=kept_top + caption.height + layout.gap_below_text)
+    if lifted is not None and lifted["lift"]["scale"] < 1.0:
+        higher = _lift(*args, highest=layout.text_top + caption.height + layout.gap_below_text)
+        moved = _place_caption(layout, caption, higher["y"]) if higher is not None else []
+        if higher is not None and _legible(layout, moved, layout.tones[i]):
+            lifted, slide["blocks"] = higher, moved
+    if lifted is not None:
+        slide.update(lifted)
+        log.info("%s: screenshot %d: %s", row[C.APP_ID], i + 1, lifted["lift"]["why"])
+    return slide
+
+
+def _slide_plan(
+    layout: _SetLayout, i: int, row: pd.Series, slide: dict[str, Any], template: dict[str, Any]
+) -> dict[str, Any]:
+    """A slide's scene: the device frame at its place, the captions in the tone's colours."""
+    width, height = layout.canvas
+    device = layout.device
+    offsets = template["device"]["offsets_x"]
+    tone = layout.tones[i]
+    background, colors = layout.palettes[tone]
+    geometry: _Geometry = slide["geom"]
+    device_top = slide["y"]
+    device_x = round((width - geometry.outer_w) / 2 + offsets[i % len(offsets)] * width)
+    inset = geometry.band + geometry.bezel
+    screen_x, screen_y = device_x + inset, device_top + inset
+    frame = DeviceFrame(
+        model=device.id,
+        x=device_x,
+        y=device_top,
+        width=geometry.outer_w,
+        height=geometry.outer_h,
+        outer_radius=geometry.screen_r + inset,
+        band=geometry.band,
+        bezel=geometry.bezel,
+        screen_radius=geometry.screen_r,
+        band_color="#3b3b41" if tone != "dark" else "#55555c",
+        island=_island(device, screen_x, screen_y, geometry.screen_w, geometry.s),
+        punch_hole=_hole(device, screen_x, screen_y, geometry.screen_w, geometry.s),
+        shadow=layout.shadow,
+        screenshot=row[C.IMAGE] if isinstance(row[C.IMAGE], str) else None,
+        screen_band=slide["band"],
+        fit=slide["fit"],
+        lift=slide["lift"],
+    )
+    texts = []
+    for block in slide["blocks"]:
+        color, _ = colors[block.role]
+        block.color = color
+        block.contrast = round(_contrast_on(background, color, block.box, layout.canvas), 3)
+        texts.append(block)
+    worst = min(b.contrast for b in texts)
+    scene = Scene(
+        width,
+        height,
+        background,
+        texts,
+        frame,
+        meta={
+            "app_id": str(row[C.APP_ID]),
+            "position": int(row[C.POSITION]),
+            "template": template["name"],
+            "tone": tone,
+            "offset_x": offsets[i % len(offsets)],
+            "device": device.id,
+        },
+    )
+    return dict(scene=scene, tone=tone, h_size=layout.type_scale.headline_size, contrast=worst)
 
 
 @dataclass(frozen=True)
@@ -545,15 +700,7 @@ def _lift(
     if y + (shown_to(geom, band, LIFT_MARGIN / 2) or 0) > H:
         # lifting alone would reach the caption before the text shows with half its margin:
         # draw the device smaller
-        floor = max(1, round(geom.outer_w * MIN_LIFT_SCALE))
-        width = min(geom.outer_w - 1, int(geom.outer_w * (H - y) / reach) + 1)
-        while True:
-            g = _geometry(device, max(width, floor), screen_aspect)
-            b = screen_band(row[C.IMAGE], device, g.screen_w, g.screen_h) if band else None
-            reach_g = shown_to(g, b)
-            if width <= floor or (reach_g is not None and y + reach_g <= H):
-                break
-            width -= 1
+        g, b = _shrunk(row, device, screen_aspect, geom, band, H - y, reach, shown_to)
     px = dev_y - y
     scale = round(g.outer_w / geom.outer_w, 4)
     moves = [f"lifted {px} px"] if px else []
@@ -566,6 +713,29 @@ def _lift(
         "band": b,
         "lift": {"px": px, "scale": scale, "named": text, "bottom": round(bottom, 4), "why": why},
     }
+
+
+def _shrunk(
+    row: pd.Series,
+    device: Device,
+    screen_aspect: float,
+    geom: _Geometry,
+    band: dict | None,
+    room: int,
+    reach: int,
+    shown_to: Callable[[_Geometry, dict | None], int | None],
+) -> tuple[_Geometry, dict | None]:
+    """The largest device, down to ``MIN_LIFT_SCALE`` of the set's, whose display shows the
+    named text within ``room`` px below its top edge (``shown_to``)."""
+    floor = max(1, round(geom.outer_w * MIN_LIFT_SCALE))
+    width = min(geom.outer_w - 1, int(geom.outer_w * room / reach) + 1)
+    while True:
+        g = _geometry(device, max(width, floor), screen_aspect)
+        b = screen_band(row[C.IMAGE], device, g.screen_w, g.screen_h) if band else None
+        reach_g = shown_to(g, b)
+        if width <= floor or (reach_g is not None and reach_g <= room):
+            return g, b
+        width -= 1
 
 
 def _shot_size(row: pd.Series) -> tuple[int, int]:
@@ -636,14 +806,35 @@ def _hole(device, sx: int, sy: int, screen_w: int, s: float) -> list[int] | None
     return [sx + (screen_w - dd) // 2, sy + round(t * s), dd, dd]
 
 
-def _caption_blocks(cap, x, block_top, h_size, s_size, h_lh, s_lh, align, width) -> list[TextBlock]:
+def _caption_blocks(
+    caption: _Caption,
+    x: int,
+    block_top: int,
+    type_scale: _TypeScale,
+    align: str,
+    width: int,
+) -> list[TextBlock]:
     """Headline and subtitle blocks placed at ``block_top``, boxes measured by their ink
     where render draws it (``caption_origin``: right-to-left text in a left-aligned
     template from the mirrored margin), so the contrast is checked on the pixels behind it."""
     blocks = []
     for role, lines, font, base, lh, size_px in (
-        ("headline", cap["hlines"], cap["hfont"], cap["h_base"], h_lh, h_size),
-        ("subtitle", cap["slines"], cap["sfont"], cap["s_base"], s_lh, s_size),
+        (
+            "headline",
+            caption.headline_lines,
+            caption.headline_font,
+            caption.headline_baseline,
+            type_scale.headline_leading,
+            type_scale.headline_size,
+        ),
+        (
+            "subtitle",
+            caption.subtitle_lines,
+            caption.subtitle_font,
+            caption.subtitle_baseline,
+            type_scale.subtitle_leading,
+            type_scale.subtitle_size,
+        ),
     ):
         if not lines:
             continue
