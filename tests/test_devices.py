@@ -225,7 +225,8 @@ def test_a_screenshot_of_another_aspect_is_letterboxed_with_a_message(tmp_path: 
 def test_the_templates_device_is_a_default_not_an_override(tmp_path: Path):
     template = {"name": "max", "device": {"model": "iphone-16-pro-max"}}
     android = raw_set(tmp_path / "android", (1080, 2424), "android", count=2)
-    iphone = raw_set(tmp_path / "iphone", (1206, 2622), "iphone", count=2)
+    # an iPhone 14 Plus's pixels: no frame of its own, so the template's device draws it
+    iphone = raw_set(tmp_path / "iphone", (1284, 2778), "iphone", count=2)
     assert set(ss.plan_layout(captioned(android), template=template)[C.LAYOUT_DEVICE]) == {
         "pixel-9"
     }
@@ -251,6 +252,79 @@ def test_an_iphone_size_for_ipad_screenshots_is_refused_clearly(tmp_path: Path, 
     err = capsys.readouterr().err
     assert code == 2 and "Traceback" not in err
     assert "not an App Store size for iPad screenshots; use 13, 11" in err
+
+
+# --- current devices ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "hint, size, family, frame",
+    [
+        ("", (1206, 2622), IPHONE, "iphone-17-pro"),  # the built-in templates' device
+        ("", (1320, 2868), IPHONE, "iphone-17-pro-max"),  # the newest of those pixels
+        ("", (1260, 2736), IPHONE, "iphone-air"),  # its own pixels, though 17 Pro's fit
+        ("iphone-17", (1206, 2622), IPHONE, "iphone-17"),  # capture or a manifest says so
+        ("", (1080, 2340), ANDROID_PHONE, "galaxy-s25"),  # read as App Store 6.1" before
+        ("galaxy-s25", (1080, 2340), ANDROID_PHONE, "galaxy-s25"),
+    ],
+)
+def test_current_devices_are_framed_from_their_pixels(hint, size, family, frame):
+    choice = screenshot_device(hint, *size, default_frame="iphone-17-pro")
+    assert (choice.family, choice.frame.id) == (family, frame)
+
+
+@pytest.mark.slow
+def test_an_iphone_17_pro_set_renders_at_the_store_size_in_its_frame(tmp_path: Path):
+    raw = raw_set(tmp_path / "trailhead", (1206, 2622), "iphone", count=3, edges=True)
+    code = main(["design", str(raw), "--out", str(tmp_path / "out"), "--no-ocr", "--quiet"])
+    assert code == 0
+    folder = tmp_path / "out" / "trailhead"
+    rows = design_json(folder)
+    assert {r["layout_device"] for r in rows} == {"iphone-17-pro"}
+    for row in rows:
+        with Image.open(row["render_path"]) as im:
+            assert im.size == (1320, 2868) and im.mode == "RGB"
+    assert validate(folder) == []
+    planned = ss.plan_layout(captioned(raw))
+    scene = Scene.from_dict(planned[C.LAYOUT_SCENE].iloc[0])
+    assert scene.device.model == "iphone-17-pro" and scene.device.island is not None
+    pixels = np.asarray(ss.render_scene(scene)).astype(int)
+    sx, sy, sw, sh = scene.device.screen_box
+    for x in (sx + 2, sx + sw - 3):  # the screenshot fills the display's width
+        assert np.abs(pixels[sy + sh // 2, x] - EDGE_GREEN).max() < 60
+
+
+def test_a_galaxy_s25_set_is_a_play_set_in_its_own_frame(tmp_path: Path):
+    raw = raw_set(tmp_path / "shots", (1080, 2340), "android", count=2)
+    planned = ss.plan_layout(captioned(raw))
+    assert set(planned[C.LAYOUT_DEVICE]) == {"galaxy-s25"}
+    assert set(planned[C.LAYOUT_SIZE]) == {"1080x1920"}
+    scene = Scene.from_dict(planned[C.LAYOUT_SCENE].iloc[0])
+    assert scene.device.fit == "cover"  # the frame's display has the screenshot's aspect
+    assert scene.device.island is None and scene.device.punch_hole is not None
+    image = ss.render_scene(scene)
+    assert image.size == (1080, 1920) and image.mode == "RGB"
+
+
+def test_an_iphone_air_set_keeps_its_frame_at_every_iphone_size(tmp_path: Path):
+    raw = raw_set(tmp_path / "shots", (1260, 2736), "iphone", count=2)
+    for size, pixels in (("6.9", "1320x2868"), ("1260x2736", "1260x2736")):
+        planned = ss.plan_layout(captioned(raw), size=size)
+        assert set(planned[C.LAYOUT_DEVICE]) == {"iphone-air"}
+        assert set(planned[C.LAYOUT_SIZE]) == {pixels}
+        scene = Scene.from_dict(planned[C.LAYOUT_SCENE].iloc[0])
+        assert scene.device.fit == "cover"
+
+
+def test_a_tablet_size_for_phone_screenshots_says_so(tmp_path: Path, caplog):
+    raw = raw_set(tmp_path / "shots", (1080, 2424), "android", count=2)
+    with caplog.at_level(logging.WARNING, logger="shotsmith"):
+        planned = ss.plan_layout(captioned(raw), size="android-tablet")
+    assert set(planned[C.LAYOUT_DEVICE]) == {"pixel-9"}  # a phone, drawn as one
+    [message] = [r.getMessage() for r in caplog.records]
+    assert "android-tablet (1440x2560) is Google Play's Android tablet size" in message
+    assert "these are Android phone screenshots" in message
+    assert "leave the size out (android-phone, 1080x1920)" in message
 
 
 # --- several sizes -------------------------------------------------------------------------

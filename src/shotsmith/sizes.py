@@ -22,16 +22,19 @@ Store sizes and devices are the catalogue in :mod:`shotsmith.devices`
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .devices import DEVICES, OUTPUT_SIZES, STORE_SIZES, Device
 from .errors import DeviceError, InvalidOptionError
 
+log = logging.getLogger("shotsmith")
+
 #: device families, each with its store and the frame drawn when nothing picks another
 IPHONE, IPAD, ANDROID_PHONE, ANDROID_TABLET = "iphone", "ipad", "android-phone", "android-tablet"
 FAMILY_FRAME = {
-    IPHONE: "iphone-16-pro",
+    IPHONE: "iphone-17-pro",
     IPAD: "ipad-pro-13",
     ANDROID_PHONE: "pixel-9",
     ANDROID_TABLET: "pixel-tablet",
@@ -53,7 +56,8 @@ IPAD_CLASSES = ("13", "11")
 #: tablets 1.5-1.6; phones from 1.77 up)
 TABLET_ASPECT = 1.7
 #: widths Android phones' screenshots have and iPhones' never do (iPhones: 750, 828, 1125,
-#: 1170, 1179, 1206, 1242, 1284, 1290, 1320; the 1080 px iPhone minis are App Store sizes)
+#: 1170, 1179, 1206, 1242, 1260, 1284, 1290, 1320; the 1080x2340 of the iPhone minis is a
+#: Galaxy S25's too, and is read as the catalogued Galaxy unless the device says iPhone)
 ANDROID_WIDTHS = (720, 1080, 1440)
 #: a screenshot whose aspect is within this share of the frame's screen is shown whole
 #: in a screen drawn at its own aspect; beyond it, it is letterboxed
@@ -239,7 +243,9 @@ def screenshot_device(
     decides the platform when it names one, unless it is only ``read_screenshots``'
     default, in which case the pixels decide (a Pixel 9's 1080x2424, an iPad's 4:3). The
     pixels always decide phone or tablet. The frame is the hinted device when it has one,
-    else ``default_frame`` (the template's device) when it is of the same family, else the
+    else the device whose screen has exactly these pixels (:func:`native_device`: the
+    template's when it does, else the newest, so 1260x2736 draws an iPhone Air), else
+    ``default_frame`` (the template's device) when it is of the same family, else the
     family's frame; among those, one whose screen has the screenshot's aspect.
     """
     from .io import DEFAULT_DEVICE
@@ -260,14 +266,12 @@ def screenshot_device(
         )
         reason = f"device {hint!r}, {width}x{height} px"
     aspect = max(width, height) / min(width, height)
-    pair = (min(width, height), max(width, height))
-    native = next((d for d in DEVICES.values() if d.screen_px == pair), None)
     candidates = [
         d
         for d in (
             DEVICES.get(hint) if hinted else None,
+            native_device((width, height), default_frame),
             DEVICES.get(default_frame or ""),
-            native,  # the device whose screen has exactly these pixels
             DEVICES[FAMILY_FRAME[family]],
         )
         if d is not None and device_family(d) == family
@@ -280,6 +284,15 @@ def screenshot_device(
         nearest = min(same, key=lambda d: abs(d.aspect - aspect))
         frame = nearest if aspect_fits(aspect, nearest.aspect) else candidates[0]
     return DeviceChoice(family, frame, reason)
+
+
+def native_device(size: tuple[int, int], preferred: str | None = None) -> Device | None:
+    """The framed device whose screen has exactly these pixels (either orientation):
+    ``preferred`` when it does, else the newest (listed first in the catalogue); None
+    when no framed device has them."""
+    pair = (min(size), max(size))
+    same = [d for d in DEVICES.values() if d.screen_px == pair]
+    return next((d for d in same if d.id == preferred), same[0] if same else None)
 
 
 def aspect_fits(shot_aspect: float, screen_aspect: float) -> bool:
@@ -327,6 +340,22 @@ def output_size_for(
             f"size {asked.name} ({asked}) is not {_store_of(family)} size for "
             f"{FAMILY_LABEL[family]} screenshots; use {', '.join(fits)}, or leave the size "
             f"out ({FAMILY_SIZE[family]}, {parse_size(FAMILY_SIZE[family])})."
+        )
+    named_for = {name: fam for fam, name in FAMILY_SIZE.items()}.get(asked.name)
+    if named_for is not None and named_for != family:
+        log.warning(
+            "size %s (%s) is Google Play's %s size, but these are %s screenshots: the slides "
+            "show an %s frame on that canvas and the store files them as %s screenshots. Design an "
+            "%s's own screenshots for that listing, or leave the size out (%s, %s).",
+            asked.name,
+            asked,
+            FAMILY_LABEL[named_for],
+            FAMILY_LABEL[family],
+            FAMILY_LABEL[family],
+            FAMILY_LABEL[family],
+            FAMILY_LABEL[named_for],
+            FAMILY_SIZE[family],
+            parse_size(FAMILY_SIZE[family]),
         )
     return asked
 

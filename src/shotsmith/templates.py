@@ -46,7 +46,7 @@ TEMPLATE_DEFAULTS: dict[str, Any] = {
         "min_contrast": 4.5,
     },
     "device": {
-        "model": "iphone-16-pro",
+        "model": "iphone-17-pro",
         "width": 0.80,
         "gap_below_text": 0.026,
         "min_top": 0.255,
