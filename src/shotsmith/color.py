@@ -29,7 +29,7 @@ def to_rgb(value: str | Sequence[int]) -> RGB:
         s = value.strip().lstrip("#")
         if len(s) == 3:
             s = "".join(c * 2 for c in s)
-        if len(s) != 6:
+        if len(s) != 6 or any(c not in "0123456789abcdefABCDEF" for c in s):
             raise InvalidOptionError(f"not a #rrggbb colour: {value!r}")
         return int(s[0:2], 16), int(s[2:4], 16), int(s[4:6], 16)
     r, g, b = value[:3]

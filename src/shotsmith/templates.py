@@ -11,6 +11,7 @@ layout tuner writes them here (:func:`write_template`), batch names them here.
 from __future__ import annotations
 
 import copy
+import difflib
 import json
 import os
 import re
@@ -19,8 +20,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from PIL import ImageFont
+
+from .color import to_hex, to_rgb
 from .devices import get_device
-from .errors import TemplateError
+from .errors import InvalidOptionError, ShotsmithError, TemplateError
+from .text import find_font
 
 #: The built-in templates, shipped inside the package (so a wheel install has them).
 BUILTIN_LAYOUTS = Path(__file__).resolve().parent / "data" / "layouts"
@@ -56,6 +61,31 @@ TEMPLATE_DEFAULTS: dict[str, Any] = {
         "shadow": {"blur": 0.022, "offset_y": 0.010, "opacity": 0.30},
     },
     "palette": {"strategy": "accent-gradient", "rhythm": ["deep"]},
+    "landscape": {
+        "text": {
+            "margin_x": 0.16,
+            "top": 0.06,
+            "headline_size": [0.03, 0.04],
+            "subtitle_size": 0.019,
+        },
+        "device": {
+            "width": 0.72,
+            "gap_below_text": 0.035,
+            "min_top": 0.28,
+            "bleed": False,
+            "bottom_margin": 0.06,
+            "offsets_x": [0.0],
+            "shadow": {"blur": 0.012, "offset_y": 0.005, "opacity": 0.30},
+        },
+    },
+}
+
+#: Keys a template may set beyond TEMPLATE_DEFAULTS' (each optional): custom font files,
+#: the brand accent, the app's dark-UI canvas, a shadow's colour.
+OPTIONAL_KEYS: dict[str, tuple[str, ...]] = {
+    "text": ("headline_font", "subtitle_font"),
+    "palette": ("accent", "dark_ui"),
+    "device.shadow": ("color",),
 }
 
 TONES = ("deep", "light", "dark", "vivid")
@@ -103,9 +133,15 @@ def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
 
 
 def load_template(template: str | Path | dict[str, Any] = "default") -> dict[str, Any]:
-    """A template by name (``layouts/<name>.toml``/``.json``), by path, or as a dict."""
+    """A template by name (``layouts/<name>.toml``/``.json``), by path, or as a dict.
+
+    Every key is checked: a key no template knows (a typo) is an error naming it and the
+    closest known key; font files (``text.headline_font``, relative to the template's
+    folder) must exist and be fonts; colours (``palette.accent``) must be ``#rrggbb``.
+    """
     if isinstance(template, dict):
-        return _validate(_merge(TEMPLATE_DEFAULTS, template), "<dict>")
+        _check_keys(template, "<dict>")
+        return _validate(_merge(TEMPLATE_DEFAULTS, template), "<dict>", Path.cwd())
     path = Path(template)
     if path.suffix not in (".toml", ".json") or not path.exists():
         name = str(template)
@@ -138,15 +174,89 @@ def _load_file(path: str, raw: str) -> dict[str, Any]:
     except ValueError as exc:
         raise TemplateError(f"{path}: cannot read template ({exc}).") from exc
     data.setdefault("name", Path(path).stem)
-    return _validate(_merge(TEMPLATE_DEFAULTS, data), path)
+    _check_keys(data, path)
+    return _validate(_merge(TEMPLATE_DEFAULTS, data), path, Path(path).parent)
 
 
-def _validate(t: dict[str, Any], where: str) -> dict[str, Any]:
+def _known_keys(section: str) -> list[str]:
+    """The keys a template may hold in ``section`` ("" is the top level, "device.shadow"
+    a nested table; the landscape table's sections take their portrait section's keys)."""
+    plain = section.removeprefix("landscape.") if section != "landscape" else section
+    node: Any = TEMPLATE_DEFAULTS
+    for part in [p for p in plain.split(".") if p]:
+        node = node.get(part, {}) if isinstance(node, dict) else {}
+    keys = list(node) if isinstance(node, dict) else []
+    return [*keys, *OPTIONAL_KEYS.get(plain, ())]
+
+
+def _check_keys(data: dict[str, Any], where: str, section: str = "") -> None:
+    """Refuse a key no template knows, naming it and the closest known one."""
+    known = _known_keys(section)
+    for key, value in data.items():
+        name = f"{section}.{key}" if section else key
+        if key not in known:
+            close = difflib.get_close_matches(key, known, n=1, cutoff=0.5)
+            hint = (
+                f"did you mean {section + '.' if section else ''}{close[0]}?"
+                if close
+                else f"known keys{' in [' + section + ']' if section else ''}: {', '.join(known)}."
+            )
+            raise TemplateError(f"{where}: unknown template key {name!r}; {hint}")
+        tables = isinstance(_default_at(name), dict)
+        if tables and key == "shadow" and value in (False, None):
+            continue  # no shadow
+        if tables and not isinstance(value, dict):
+            raise TemplateError(f"{where}: {name} must be a table ([{name}]), not {value!r}.")
+        if tables:
+            _check_keys(value, where, name)
+
+
+def _default_at(name: str) -> Any:
+    node: Any = TEMPLATE_DEFAULTS
+    for part in name.removeprefix("landscape.").split("."):
+        node = node.get(part) if isinstance(node, dict) else None
+    return node
+
+
+def _validate(t: dict[str, Any], where: str, folder: Path) -> dict[str, Any]:
+    """Check the values of a whole (merged) template; font files become absolute paths."""
+    for text in (t["text"], t.get("landscape", {}).get("text", {})):
+        for role in ("headline", "subtitle"):
+            if text.get(f"{role}_font") is not None:
+                _check_font(text, role, where, folder)
+    _validate_section(t, where, folder)
+    _validate_section(oriented(t, landscape=True), where, folder, "landscape.")
+    get_device(t["device"]["model"])
+    accent = t["palette"].get("accent")
+    if accent is not None:
+        try:
+            t["palette"]["accent"] = to_hex(to_rgb(accent))
+        except (InvalidOptionError, TypeError, ValueError):
+            raise TemplateError(
+                f"{where}: palette.accent {accent!r} is not a colour; write it as "
+                '#rrggbb, e.g. accent = "#1e6ee6".'
+            ) from None
+    return t
+
+
+def oriented(template: dict[str, Any], *, landscape: bool) -> dict[str, Any]:
+    """The template for one orientation: a landscape canvas takes the ``[landscape]``
+    table's text and device keys over the portrait ones."""
+    if not landscape:
+        return template
+    over = template.get("landscape", {})
+    out = _merge(template, {k: v for k, v in over.items() if isinstance(v, dict)})
+    return out
+
+
+def _validate_section(t: dict[str, Any], where: str, folder: Path, prefix: str = "") -> None:
     def need(cond: bool, what: str) -> None:
         if not cond:
-            raise TemplateError(f"{where}: {what}")
+            raise TemplateError(f"{where}: {prefix}{what}")
 
     text, dev, pal = t["text"], t["device"], t["palette"]
+    for role in ("headline", "subtitle"):
+        _check_font(text, role, where, folder)
     need(text["align"] in ("center", "left"), "text.align must be 'center' or 'left'")
     lo, hi = text["headline_size"]
     need(0.02 <= lo <= hi <= 0.2, "text.headline_size must be [smallest, largest] in 0.02..0.2")
@@ -161,8 +271,45 @@ def _validate(t: dict[str, Any], where: str) -> dict[str, Any]:
         pal["strategy"] in ("accent-gradient", "spotlight"),
         "palette.strategy must be 'accent-gradient' or 'spotlight'",
     )
-    get_device(dev["model"])
-    return t
+
+
+def _check_font(text: dict[str, Any], role: str, where: str, folder: Path) -> None:
+    """``text.<role>_font``: a font file that exists and Pillow opens (made absolute);
+    without one, ``text.<role>_family`` must be an installed family."""
+    key = f"{role}_font"
+    given = text.get(key)
+    if given is None:
+        family, weight = text[f"{role}_family"], text[f"{role}_weight"]
+        try:
+            find_font(family, weight, fallback=False)
+        except ShotsmithError:
+            try:  # no fonts at all: the missing-fonts error comes when text is drawn
+                find_font(TEMPLATE_DEFAULTS["text"][f"{role}_family"], 400, fallback=False)
+            except ShotsmithError:
+                return
+            raise TemplateError(
+                f"{where}: text.{role}_family {family!r} is not an installed font family; "
+                f'set text.{key} to the font file (e.g. {key} = "fonts/Brand-Bold.otf", '
+                "relative to the template's folder) or name an installed family such as "
+                f"{TEMPLATE_DEFAULTS['text'][f'{role}_family']!r}."
+            ) from None
+        return
+    path = Path(str(given)).expanduser()
+    path = path if path.is_absolute() else folder / path
+    if not path.is_file():
+        raise TemplateError(
+            f"{where}: text.{key} {str(given)!r}: no font file at {path}; give the path "
+            "of a .ttf or .otf file, relative to the template's folder."
+        )
+    try:
+        ImageFont.truetype(str(path), 12)
+    except OSError as exc:
+        shown = str(given) if str(path) == str(given) else f"{str(given)!r} ({path})"
+        raise TemplateError(
+            f"{where}: text.{key} {shown} is not a font file Pillow can read ({exc}); "
+            "give a .ttf or .otf file."
+        ) from None
+    text[key] = str(path.resolve())
 
 
 def default_layouts_dir() -> Path:

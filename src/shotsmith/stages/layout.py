@@ -46,7 +46,15 @@ from ..templates import (  # noqa: F401  (re-exported: the old home of these nam
     load_template,
     project_layouts_dir,
 )
-from ..text import caption_origin, fit_size, font_for, ink_box, load_font, wrap_balanced
+from ..text import (
+    caption_origin,
+    fit_size,
+    font_for,
+    ink_box,
+    load_font,
+    script_of,
+    wrap_balanced,
+)
 from .render import background_region
 
 log = logging.getLogger("shotsmith")
@@ -198,7 +206,7 @@ def _lay_out_set(
     if not device_spec["bleed"]:
         bottom = height - round(device_spec.get("bottom_margin", 0.035) * height)
         device_top = min(device_top, bottom - geometry.outer_h)
-    accent = _set_accent(rows)
+    accent = _set_accent(rows, palette_spec)
     dark_ui = (
         bool(rows[C.FEATURES_DARK_UI].iloc[0]) if C.FEATURES_DARK_UI in rows.columns else False
     )
@@ -238,15 +246,7 @@ def _type_scale(
     smallest, largest = (round(v * width) for v in text_spec["headline_size"])
 
     def fit_headlines(largest: int, smallest: int) -> int | None:
-        return fit_size(
-            headlines,
-            text_spec["headline_family"],
-            text_spec["headline_weight"],
-            text_width,
-            text_spec["headline_max_lines"],
-            largest,
-            smallest,
-        )
+        return _fit_role(headlines, text_spec, "headline", text_width, largest, smallest)
 
     headline_size = fit_headlines(largest, smallest)
     if headline_size is None:
@@ -259,14 +259,8 @@ def _type_scale(
             "shorten it (2-6 words)."
         )
     subtitle_target = round(text_spec["subtitle_size"] * width)
-    subtitle_size = fit_size(
-        subtitles,
-        text_spec["subtitle_family"],
-        text_spec["subtitle_weight"],
-        text_width,
-        text_spec["subtitle_max_lines"],
-        subtitle_target,
-        round(subtitle_target * 0.75),
+    subtitle_size = _fit_role(
+        subtitles, text_spec, "subtitle", text_width, subtitle_target, round(subtitle_target * 0.75)
     )
     if subtitle_size is None:
         longest = max(subtitles, key=len)
@@ -283,6 +277,42 @@ def _type_scale(
     )
 
 
+def _caption_font(text: str, text_spec: dict[str, Any], role: str) -> str:
+    """The font file for a caption line: the template's own file (``text.<role>_font``)
+    for Latin text, else the role's family, or the Noto family the text's script needs."""
+    custom = text_spec.get(f"{role}_font")
+    if custom and script_of(text) == "LATIN":
+        return str(custom)
+    return font_for(text, text_spec[f"{role}_family"], text_spec[f"{role}_weight"])
+
+
+def _fit_role(
+    texts: list[str],
+    text_spec: dict[str, Any],
+    role: str,
+    text_width: int,
+    largest: int,
+    smallest: int,
+) -> int | None:
+    """Largest size in [smallest, largest] at which every text of ``role`` wraps into the
+    template's lines, in the fonts :func:`_caption_font` picks."""
+    max_lines = text_spec[f"{role}_max_lines"]
+    if not text_spec.get(f"{role}_font"):
+        family, weight = text_spec[f"{role}_family"], text_spec[f"{role}_weight"]
+        return fit_size(texts, family, weight, text_width, max_lines, largest, smallest)
+    low, high, found = smallest, largest, None
+    while low <= high:  # wrapping is monotone in size: binary search
+        mid = (low + high) // 2
+        fonts = [load_font(_caption_font(t, text_spec, role), mid) for t in texts]
+        if all(
+            wrap_balanced(t, f, text_width, max_lines) is not None for t, f in zip(texts, fonts)
+        ):
+            found, low = mid, mid + 1
+        else:
+            high = mid - 1
+    return found
+
+
 def _measure_caption(
     headline: str,
     subtitle: str,
@@ -292,12 +322,10 @@ def _measure_caption(
 ) -> _Caption:
     """A caption wrapped at the set's sizes and measured by its fonts' metrics."""
     headline_font = load_font(
-        font_for(headline, text_spec["headline_family"], text_spec["headline_weight"]),
-        type_scale.headline_size,
+        _caption_font(headline, text_spec, "headline"), type_scale.headline_size
     )
     subtitle_font = load_font(
-        font_for(subtitle, text_spec["subtitle_family"], text_spec["subtitle_weight"]),
-        type_scale.subtitle_size,
+        _caption_font(subtitle, text_spec, "subtitle"), type_scale.subtitle_size
     )
     headline_lines = wrap_balanced(
         headline, headline_font, text_width, text_spec["headline_max_lines"]
@@ -782,7 +810,11 @@ def _fit(row: pd.Series, screen_w: int, screen_h: int, device: Device) -> str:
     return "contain"
 
 
-def _set_accent(rows: pd.DataFrame) -> str:
+def _set_accent(rows: pd.DataFrame, palette_spec: dict[str, Any]) -> str:
+    """The set's accent: the template's brand colour (``palette.accent``), else the
+    screenshots' own accent colour."""
+    if palette_spec.get("accent"):
+        return str(palette_spec["accent"])
     if C.FEATURES_ACCENT in rows.columns:
         value = rows[C.FEATURES_ACCENT].iloc[0]
         if isinstance(value, str) and value.startswith("#"):
