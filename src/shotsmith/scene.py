@@ -67,6 +67,9 @@ class DeviceFrame:
     # "named": the caption's evidence string, "bottom": where that text ends (share of the
     # screenshot's height), "why": one sentence}; None when the slide keeps the set's place.
     lift: dict[str, Any] | None = None
+    # 90 when the device is drawn a quarter turn (a landscape set): x, y, width and height
+    # are the turned frame's on the canvas, the island or camera hole sits at its left edge
+    rotation: int = 0
 
     @property
     def screen_box(self) -> tuple[int, int, int, int]:

@@ -105,9 +105,9 @@ def _known_names() -> str:
 def parse_size(size: str | float | tuple[int, int] | StoreSize) -> StoreSize:
     """The one size parser: a display class, a named Play size, ``WxH`` or ``(w, h)``.
 
-    Display classes and Play names give their primary canvas (``"6.5"`` -> 1284x2778);
-    ``WxH`` must be a size a store accepts. A landscape size (``2868x1320``) is refused
-    with what to use instead: shotsmith lays out portrait sets.
+    Display classes and Play names give their primary canvas, portrait (``"6.5"`` ->
+    1284x2778; :func:`output_size_for` turns it for a landscape set); ``WxH`` must be a
+    size a store accepts, in either orientation (``2868x1320`` is the 6.9" landscape).
     """
     if isinstance(size, StoreSize):
         return size
@@ -122,9 +122,9 @@ def parse_size(size: str | float | tuple[int, int] | StoreSize) -> StoreSize:
         aliases["play-tablet"] = "android-tablet"
         name = aliases.get(name, name)
         if name in OUTPUT_SIZES:
-            return _portrait_only(StoreSize(name, *OUTPUT_SIZES[name]))
+            return StoreSize(name, *OUTPUT_SIZES[name])
         if name in STORE_SIZES:
-            return _portrait_only(StoreSize(name, *STORE_SIZES[name][0]))
+            return StoreSize(name, *STORE_SIZES[name][0])
         parts = name.replace("×", "x").split("x")
         if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
             raise InvalidOptionError(
@@ -143,19 +143,25 @@ def parse_size(size: str | float | tuple[int, int] | StoreSize) -> StoreSize:
                 for k, v in STORE_SIZES.items()
                 if not k.startswith("android")
             )
-            + ". Google Play: each side 320-3840 px, the long side at most 2x the short."
+            + " (landscape: swapped). Google Play: each side 320-3840 px, the long side at "
+            "most 2x the short."
         )
-    return _portrait_only(found)
+    return found
 
 
-def _portrait_only(size: StoreSize) -> StoreSize:
-    if size.landscape:
-        raise InvalidOptionError(
-            f"{size} is a landscape size; shotsmith lays out portrait sets (a caption above "
-            f"a portrait device) and does not draw landscape ones. Use {size.height}x"
-            f"{size.width}, the portrait size of the same class."
-        )
-    return size
+def _oriented(size: StoreSize, landscape: bool) -> StoreSize:
+    """A size turned to a set's orientation: a named class turns (``"6.9"`` is 2868x1320
+    for a landscape set); a size in pixels of the other orientation is refused."""
+    if size.landscape == landscape:
+        return size
+    if size.name != f"{size.width}x{size.height}":
+        return StoreSize(size.name, size.height, size.width)
+    have, other = ("landscape", "portrait") if landscape else ("portrait", "landscape")
+    raise InvalidOptionError(
+        f"size {size} is a {other} size, but the screenshots are {have}: a set is drawn in "
+        f"its screenshots' orientation. Use {size.height}x{size.width}, the {have} size of "
+        "the same class, or leave the size out."
+    )
 
 
 def size_families(size: StoreSize) -> tuple[str, ...]:
@@ -300,15 +306,19 @@ def aspect_fits(shot_aspect: float, screen_aspect: float) -> bool:
 
 
 def output_size_for(
-    family_or_device: str | Device, size: str | StoreSize | tuple[int, int] | None = None
+    family_or_device: str | Device,
+    size: str | StoreSize | tuple[int, int] | None = None,
+    *,
+    landscape: bool = False,
 ) -> StoreSize:
     """The store canvas a device's screenshots are designed at: the one place that decides.
 
     ``size=None`` gives the family's store size (iPhone 6.9" 1320x2868, iPad 13"
     2064x2752, Android phone 1080x1920, Android tablet 1440x2560). A size the user asked
     for is returned when the device's store takes it, else refused naming the sizes that
-    fit. CLI, batch, ``design()``, the server's jobs and collections all come here (through
-    ``plan_layout``).
+    fit. ``landscape`` (the screenshots are landscape) turns the canvas: 6.9" is then
+    2868x1320. CLI, batch, ``design()``, the server's jobs and collections all come here
+    (through ``plan_layout``).
     """
     if isinstance(family_or_device, Device):
         family = device_family(family_or_device)
@@ -324,8 +334,8 @@ def output_size_for(
             )
         family = found
     if size is None:
-        return parse_size(FAMILY_SIZE[family])
-    asked = parse_size(size)
+        return _oriented(parse_size(FAMILY_SIZE[family]), landscape)
+    asked = _oriented(parse_size(size), landscape)
     if family not in size_families(asked):
         android = family in PLAY_SIDES
         fits = [

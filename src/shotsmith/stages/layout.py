@@ -44,6 +44,7 @@ from ..templates import (  # noqa: F401  (re-exported: the old home of these nam
     available_templates,
     layout_dirs,
     load_template,
+    oriented,
     project_layouts_dir,
 )
 from ..text import (
@@ -202,7 +203,7 @@ def _lay_out_set(
     device_top = max(round(device_spec["min_top"] * height), text_top + tallest + gap_below_text)
     screen_aspect = _set_screen_aspect(rows, device)
     outer_width = _device_width(device_spec, device, size, device_top)
-    geometry = _geometry(device, outer_width, screen_aspect)
+    geometry = _geometry(device, outer_width, screen_aspect, sideways=width > height)
     if not device_spec["bleed"]:
         bottom = height - round(device_spec.get("bottom_margin", 0.035) * height)
         device_top = min(device_top, bottom - geometry.outer_h)
@@ -371,6 +372,8 @@ def _device_width(
     if device_spec["bleed"]:
         return outer_width
     points_w, points_h = device.points
+    if width > height:  # drawn sideways
+        points_w, points_h = points_h, points_w
     rim_pt = device.bezel_pt + device.band_pt
     room = height - round(device_spec.get("bottom_margin", 0.035) * height) - device_top
     return min(outer_width, int(room / ((points_h + 2 * rim_pt) / (points_w + 2 * rim_pt))))
@@ -443,9 +446,9 @@ def _slide_place(
     """
     geometry, device, caption = layout.geometry, layout.device, layout.captions[i]
     fit = _fit(row, geometry.screen_w, geometry.screen_h, device)
-    band_spec = (
+    band_spec = (  # a landscape screen has no status bar: no band either
         screen_band(row[C.IMAGE], device, geometry.screen_w, geometry.screen_h)
-        if fit == "cover"
+        if fit == "cover" and not geometry.sideways
         else None
     )
     slide = dict(
@@ -499,13 +502,14 @@ def _slide_plan(
         bezel=geometry.bezel,
         screen_radius=geometry.screen_r,
         band_color="#3b3b41" if tone != "dark" else "#55555c",
-        island=_island(device, screen_x, screen_y, geometry.screen_w, geometry.s),
-        punch_hole=_hole(device, screen_x, screen_y, geometry.screen_w, geometry.s),
+        island=_island(device, screen_x, screen_y, geometry),
+        punch_hole=_hole(device, screen_x, screen_y, geometry),
         shadow=layout.shadow,
         screenshot=row[C.IMAGE] if isinstance(row[C.IMAGE], str) else None,
         screen_band=slide["band"],
         fit=slide["fit"],
         lift=slide["lift"],
+        rotation=90 if geometry.sideways else 0,
     )
     texts = []
     for block in slide["blocks"]:
@@ -544,16 +548,26 @@ class _Geometry:
     screen_h: int
     s: float  # px per point on the display
     screen_r: int
+    sideways: bool = False  # drawn a quarter turn (a landscape set): island at the left
 
 
-def _geometry(device: Device, outer_w: int, screen_aspect: float) -> _Geometry:
-    pw, _ = device.points
-    k = outer_w / (pw + 2 * (device.bezel_pt + device.band_pt))  # canvas px per device point
+def _geometry(
+    device: Device, outer_w: int, screen_aspect: float, sideways: bool = False
+) -> _Geometry:
+    """The device drawn ``outer_w`` px wide; ``sideways`` turns it a quarter (landscape):
+    its long side runs across and ``screen_aspect`` (long / short) divides instead."""
+    pw, ph = device.points
+    across = ph if sideways else pw
+    k = outer_w / (across + 2 * (device.bezel_pt + device.band_pt))  # canvas px per point
     band = max(2, round(device.band_pt * k))
     bezel = max(3, round(device.bezel_pt * k))
     screen_w = outer_w - 2 * (band + bezel)
-    screen_h = round(screen_w * screen_aspect)
-    s = screen_w / pw
+    if sideways:
+        screen_h = round(screen_w / screen_aspect)
+        s = screen_h / pw
+    else:
+        screen_h = round(screen_w * screen_aspect)
+        s = screen_w / pw
     return _Geometry(
         outer_w,
         screen_h + 2 * (band + bezel),
@@ -563,6 +577,7 @@ def _geometry(device: Device, outer_w: int, screen_aspect: float) -> _Geometry:
         screen_h,
         s,
         round(device.corner_radius_pt * s),
+        sideways,
     )
 
 
@@ -758,7 +773,7 @@ def _shrunk(
     floor = max(1, round(geom.outer_w * MIN_LIFT_SCALE))
     width = min(geom.outer_w - 1, int(geom.outer_w * room / reach) + 1)
     while True:
-        g = _geometry(device, max(width, floor), screen_aspect)
+        g = _geometry(device, max(width, floor), screen_aspect, geom.sideways)
         b = screen_band(row[C.IMAGE], device, g.screen_w, g.screen_h) if band else None
         reach_g = shown_to(g, b)
         if width <= floor or (reach_g is not None and reach_g <= room):
@@ -776,7 +791,9 @@ def _set_screen_aspect(rows: pd.DataFrame, device: Device) -> float:
     Android phone), so no screenshot is cropped to fit a slightly different screen."""
     if C.IMAGE_WIDTH not in rows.columns or C.IMAGE_HEIGHT not in rows.columns:
         return device.aspect
-    aspects = [h / w for w, h in (_shot_size(r) for _, r in rows.iterrows()) if w and h]
+    aspects = [
+        max(w, h) / min(w, h) for w, h in (_shot_size(r) for _, r in rows.iterrows()) if w and h
+    ]
     if not aspects:
         return device.aspect
     common = max(set(aspects), key=aspects.count)
@@ -822,20 +839,27 @@ def _set_accent(rows: pd.DataFrame, palette_spec: dict[str, Any]) -> str:
     return DEFAULT_ACCENT
 
 
-def _island(device, sx: int, sy: int, screen_w: int, s: float) -> list[int] | None:
+def _island(device: Device, sx: int, sy: int, g: _Geometry) -> list[int] | None:
+    """The Dynamic Island's box on the canvas: centred at the top of the display, or at
+    its left edge on a device drawn sideways."""
     if not device.island_pt:
         return None
     w, h, t = device.island_pt
-    iw, ih = round(w * s), round(h * s)
-    return [sx + (screen_w - iw) // 2, sy + round(t * s), iw, ih]
+    iw, ih = round(w * g.s), round(h * g.s)
+    if g.sideways:
+        return [sx + round(t * g.s), sy + (g.screen_h - iw) // 2, ih, iw]
+    return [sx + (g.screen_w - iw) // 2, sy + round(t * g.s), iw, ih]
 
 
-def _hole(device, sx: int, sy: int, screen_w: int, s: float) -> list[int] | None:
+def _hole(device: Device, sx: int, sy: int, g: _Geometry) -> list[int] | None:
+    """A centred camera hole's box on the canvas (at the left edge when sideways)."""
     if not device.punch_hole_pt:
         return None
     d, t = device.punch_hole_pt
-    dd = round(d * s)
-    return [sx + (screen_w - dd) // 2, sy + round(t * s), dd, dd]
+    dd = round(d * g.s)
+    if g.sideways:
+        return [sx + round(t * g.s), sy + (g.screen_h - dd) // 2, dd, dd]
+    return [sx + (g.screen_w - dd) // 2, sy + round(t * g.s), dd, dd]
 
 
 def _caption_blocks(
@@ -994,7 +1018,9 @@ def plan_layout(
     (``layout_device``) and the store size (:func:`shotsmith.sizes.output_size_for`):
     iPhone -> 6.9", iPad -> 13", Android -> Google Play sizes. The template's device is
     the frame when nothing picks another. ``size`` asks for one store size for every set;
-    a size the set's store does not take is refused.
+    a size the set's store does not take is refused. A set of landscape screenshots is
+    drawn on the landscape canvas of its class (6.9" -> 2868x1320) with the device turned
+    sideways, in the template's ``[landscape]`` text and device settings.
 
     The frame never hides what a caption names: when a text a caption line was built from
     (``copy_evidence``) sits, by its place on the screenshot (``features_evidence`` items
@@ -1008,9 +1034,11 @@ def plan_layout(
     devices: dict[Any, str] = {}
     canvases: dict[Any, tuple[int, int]] = {}
     for app_id, rows in C.set_groups(frame):
-        device = _set_device(app_id, rows, t["device"]["model"])
-        canvas = output_size_for(device, size)
-        for idx, plan in zip(rows.index, _plan_set(rows, t, (canvas.width, canvas.height), device)):
+        device, landscape = _set_device(app_id, rows, t["device"]["model"])
+        canvas = output_size_for(device, size, landscape=landscape)
+        set_template = oriented(t, landscape=landscape)
+        planned = _plan_set(rows, set_template, (canvas.width, canvas.height), device)
+        for idx, plan in zip(rows.index, planned):
             results[idx] = plan
             devices[idx] = device.id
             canvases[idx] = (canvas.width, canvas.height)
@@ -1027,23 +1055,28 @@ def plan_layout(
     return frame
 
 
-def _set_device(app_id: Any, rows: pd.DataFrame, template_model: str) -> Device:
-    """The one frame of a set, from every row's device and pixels; a set that mixes
-    phones and tablets, or platforms, or holds a landscape screenshot, is refused."""
-    choices = []
+def _set_device(app_id: Any, rows: pd.DataFrame, template_model: str) -> tuple[Device, bool]:
+    """The one frame of a set, from every row's device and pixels, and whether the set is
+    landscape; a set that mixes phones and tablets, or platforms, or portrait and
+    landscape screenshots, is refused."""
+    choices, shapes = [], []
     for _, row in rows.iterrows():
         hint = str(row[C.DEVICE]) if C.DEVICE in rows.columns else ""
         if C.IMAGE_WIDTH in rows.columns:
             width, height = _shot_size(row)
         else:
             width, height = open_image(row[C.IMAGE]).size
-        if width > height:
-            raise InputImageError(
-                f"{app_id}: screenshot {int(row[C.POSITION]) + 1} ({row.get(C.SCREEN, '')}) is "
-                f"landscape ({width}x{height}); shotsmith lays out portrait sets (a caption "
-                "above a portrait device). Leave it out, or use its portrait screenshot."
-            )
+        shapes.append((int(row[C.POSITION]) + 1, str(row.get(C.SCREEN, "")), width, height))
         choices.append(screenshot_device(hint, width, height, default_frame=template_model))
+    landscape = [shape for shape in shapes if shape[2] > shape[3]]
+    if landscape and len(landscape) < len(shapes):
+        position, screen, width, height = landscape[0]
+        raise InputImageError(
+            f"{app_id}: the set mixes portrait and landscape screenshots (screenshot "
+            f"{position}, {screen}, is landscape: {width}x{height}); a store set is drawn in "
+            "one orientation. Design the landscape screenshots as a set of their own (one "
+            "folder per orientation), or leave them out."
+        )
     families = {c.family for c in choices}
     if len(families) > 1:
         raise InvalidOptionError(
@@ -1051,4 +1084,4 @@ def _set_device(app_id: Any, rows: pd.DataFrame, template_model: str) -> Device:
             "screenshots; a store set is one device. Design each device's screenshots as a "
             "set of its own (one folder per device)."
         )
-    return choices[0].frame
+    return choices[0].frame, bool(landscape)

@@ -225,7 +225,7 @@ def _draw_screen(canvas: Image.Image, dev: DeviceFrame, shot: Image.Image) -> No
             canvas.paste(part, (sx, sy + y0))
     if dev.island:
         ix, iy, iw, ih = dev.island
-        _paste_color(canvas, "#000000", rounded_mask(iw, ih, ih // 2), ix, iy)
+        _paste_color(canvas, "#000000", rounded_mask(iw, ih, min(iw, ih) // 2), ix, iy)
     if dev.punch_hole:
         hx, hy, hd, _ = dev.punch_hole
         _paste_color(canvas, "#000000", rounded_mask(hd, hd, hd // 2), hx, hy)
