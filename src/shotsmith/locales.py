@@ -185,3 +185,23 @@ def check_copy_language(
     for message in messages:
         log.warning("%s (--strict-locale makes this an error).", message)
     return messages
+
+
+def reads_english(text: str, locale: object) -> bool:
+    """``text`` is English rather than ``locale``'s language: Latin letters, mostly ASCII,
+    and its words more common in English than in that language (``wordfreq``)."""
+    letters = [c for c in text if c.isalpha()]
+    if not letters or sum(c.isascii() for c in letters) / len(letters) < 0.9:
+        return False
+    lang = language_of(locale)
+    if lang == "en" or lang in _table()["non_latin_languages"]:
+        return True
+    from .words import word_frequency
+
+    words = [w.casefold() for w in re.findall(r"[^\W\d_]+", text)]
+    try:
+        english = sum(word_frequency(w, "en") for w in words)
+        other = sum(word_frequency(w, lang) for w in words)
+    except ImportError:  # a language whose word list needs a tokenizer not installed
+        return True
+    return english > other
