@@ -109,10 +109,19 @@ def play_locale(locale: object) -> str | None:
     return same[0] if len(same) == 1 else None
 
 
+def app_store_codes() -> list[str]:
+    """The locale folders ``deliver`` accepts (App Store Connect's localizations)."""
+    return list(_table()["app_store"])
+
+
+def play_codes() -> list[str]:
+    """The locale folders ``supply`` accepts (Google Play's listing languages)."""
+    return list(_table()["google_play"])
+
+
 def store_locales() -> list[str]:
     """Every code either store lists."""
-    table = _table()
-    return sorted(set(table["app_store"]) | set(table["google_play"]))
+    return sorted(set(app_store_codes()) | set(play_codes()))
 
 
 def check_locale(locale: object, what: str = "--locale") -> str:
@@ -126,9 +135,7 @@ def check_locale(locale: object, what: str = "--locale") -> str:
     codes = store_locales()
     lang = text.replace("_", "-").split("-")[0].casefold()
     close = [c for c in codes if language_of(c) == lang]
-    close += [
-        c for c in difflib.get_close_matches(text, codes, n=4, cutoff=0.5) if c not in close
-    ]
+    close += [c for c in difflib.get_close_matches(text, codes, n=4, cutoff=0.5) if c not in close]
     hint = f"close matches: {', '.join(close[:6])}" if close else "e.g. en-US, ja, de-DE"
     raise InvalidOptionError(
         f"{what} {text!r} is not a language either store lists; {hint} "
@@ -170,7 +177,7 @@ def check_copy_language(
     with ``strict`` that is an error. Returns the messages (logged as warnings)."""
     messages = []
     for (app, locale), screens in screens_without_copy(frame, copy).items():
-        total = int(((frame["app_id"] == app)).sum())
+        total = int((frame["app_id"] == app).sum())
         messages.append(
             f"{app}: {len(screens)} of {total} screens have no {locale} copy "
             f"({', '.join(screens)}); they get captions from the screens' own words, "

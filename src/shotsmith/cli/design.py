@@ -56,8 +56,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="LOCALE",
         default=None,
         help="the set's language, e.g. ja-JP, ar-SA, de-DE (default: the manifest's, else "
-        "en-US), one the stores list; --copy rows of this locale are used and captions and store text are "
-        "written in it",
+        "en-US), one the stores list; --copy rows of this locale are used and captions and "
+        "store text are written in it",
     )
     p.add_argument(
         "--strict-locale",

@@ -27,10 +27,10 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from ..color import contrast_ratio, to_rgb, worst_contrast
+from ..devices import DEVICES
 from ..errors import InputFileError, InputImageError, ShotsmithError, StoreRuleError
 from ..locales import DEFAULT_LOCALE, is_english, play_locale, reads_english
 from ..png import write_png
-from ..devices import DEVICES
 from ..scene import Background, DeviceFrame, Scene
 from ..stages.render import background_region, render_scene
 from ..text import caption_origin, draw_line, font_for, load_font, wrap_balanced
@@ -196,7 +196,10 @@ def feature_graphic(rows: list[dict]) -> Image.Image | None:
     screen = Image.new("RGB", (sw, sh), tuple(np.asarray(visible)[-1].mean(axis=0).astype(int)))
     screen.paste(visible, (0, 0))
     width, height = FEATURE_SIZE
+    top = round(height * 0.13)
     scale = min(0.42 * width / outer_w, 1.12 * height / (sh + 2 * inset))
+    # large enough that the part of the screen slide 1 shows reaches the bottom edge
+    scale = min(max(scale, (height - top) / max(1, visible.height)), 0.5 * width / outer_w)
     screen_r = round((device.corner_radius_pt if device else 40) * sw / points_w * scale)
     b, z = max(1, round(band * scale)), max(2, round(bezel * scale))
     new_sw = round(sw * scale)
@@ -204,7 +207,7 @@ def feature_graphic(rows: list[dict]) -> Image.Image | None:
     frame = DeviceFrame(
         model=str(row.get("layout_device") or ""),
         x=round(width * 0.74 - dev_w / 2),
-        y=round(height * 0.13),
+        y=top,
         width=dev_w,
         height=dev_h,
         outer_radius=screen_r + b + z,
