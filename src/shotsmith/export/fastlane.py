@@ -233,27 +233,30 @@ def _row_store(row: dict) -> str:
 
 
 def _in_language(rows: list[dict], store: str) -> list[dict]:
-    """The rows whose store text may be written: English text is kept out of a
-    non-English locale's folder (said on stderr, with what to do)."""
+    """The rows with their store text in the set's language only: an English field of a
+    non-English set is left out of that locale's folder (said on stderr, with what to do)."""
     out = []
     told: set[str] = set()
     for row in rows:
         locale = str(row.get("locale") or DEFAULT_LOCALE)
         text = row.get("copy_store_text")
-        values = " ".join(str(text.get(k) or "") for k in FILES) if isinstance(text, dict) else ""
-        if not is_english(locale) and reads_english(values, locale):
-            if locale not in told:
-                told.add(locale)
-                folder = _store_folder(store, locale)
-                log.warning(
-                    "export: the %s store text of this set is English, so metadata/%s/ gets "
-                    "none; write subtitle.txt, promotional_text.txt and keywords.txt there "
-                    "in that language, or design the set with --copy in it.",
-                    locale,
-                    folder,
-                )
+        if is_english(locale) or not isinstance(text, dict):
+            out.append(row)
             continue
-        out.append(row)
+        english = [k for k in FILES if text.get(k) and reads_english(str(text[k]), locale)]
+        if english and locale not in told:
+            told.add(locale)
+            log.warning(
+                "the %s store text has no %s in that language (the set's copy does not give "
+                "it), so metadata/%s/ gets none: write %s there, or design the set with "
+                "--copy in %s.",
+                locale,
+                ", ".join(k.replace("_", " ") for k in english),
+                _store_folder(store, locale),
+                ", ".join(FILES[k] for k in english),
+                locale,
+            )
+        out.append({**row, "copy_store_text": {**text, **dict.fromkeys(english, "")}})
     return out
 
 

@@ -67,27 +67,26 @@ def _first_sentence(text: str) -> str:
 
 
 def play_text(rows: list[dict]) -> dict[str, str]:
-    """Title, short and full description of one set and locale, from its own lines."""
+    """Title, short and full description of one set and locale, from its own lines. A
+    non-English set keeps only the lines in its language (the title is the app's name)."""
     rows = sorted(rows, key=lambda r: int(r.get("position") or 0))
     first = rows[0]
+    locale = str(first.get("locale") or DEFAULT_LOCALE)
+
+    def ours(text: str) -> str:
+        text = " ".join(str(text or "").split())
+        return "" if not is_english(locale) and reads_english(text, locale) else text
+
     store = first.get("copy_store_text") if isinstance(first.get("copy_store_text"), dict) else {}
-    promo = " ".join(str(store.get("promotional_text") or "").split())
-    tagline = " ".join(str(first.get("copy_tagline") or "").split())
-    short = next(
-        (
-            t
-            for t in (promo, _first_sentence(promo), str(store.get("subtitle") or ""), tagline)
-            if t and len(t) <= SHORT_MAX
-        ),
-        _cut(promo or tagline, SHORT_MAX),
-    )
+    promo, tagline = ours(store.get("promotional_text")), ours(first.get("copy_tagline"))
+    candidates = (promo, _first_sentence(promo), ours(store.get("subtitle")), tagline)
+    short = next((t for t in candidates if t and len(t) <= SHORT_MAX), _cut(promo, SHORT_MAX))
     paragraphs = [promo or tagline]
     for row in rows:
-        head = " ".join(str(row.get("copy_headline") or "").split())
-        sub = " ".join(str(row.get("copy_subtitle") or "").split())
-        line = "\n".join(t for t in (head, sub) if t)
-        if line and line not in paragraphs:
-            paragraphs.append(line)
+        lines = (ours(row.get("copy_headline")), ours(row.get("copy_subtitle")))
+        paragraph = "\n".join(t for t in lines if t)
+        if paragraph and paragraph not in paragraphs:
+            paragraphs.append(paragraph)
     full = ""
     for paragraph in paragraphs:
         if paragraph and len(full) + len(paragraph) + 2 <= FULL_MAX:
@@ -176,7 +175,8 @@ def device_on_slide(slide: Image.Image) -> tuple[int, int, int, int, int] | None
 
 def feature_graphic(rows: list[dict]) -> Image.Image | None:
     """The 1024x500 feature graphic of a set: its background (the set's palette), its
-    tagline in the headline type, and the device showing slide 1's screen (None when slide
+    tagline (else slide 1's headline; neither when they are English in another language's
+    set) in the headline type, and the device showing slide 1's screen (None when slide
     1's PNG is missing or shows no device)."""
     found = _slide_one(rows)
     if found is None:
@@ -221,7 +221,10 @@ def feature_graphic(rows: list[dict]) -> Image.Image | None:
     stops = [stops] if isinstance(stops, str) else [str(s) for s in stops]
     scene = Scene(width, height, Background(kind="linear", stops=stops), [], frame)
     image = render_scene(scene, screen)
-    tagline = " ".join(str(row.get("copy_tagline") or "").split())
+    locale = str(row.get("locale") or DEFAULT_LOCALE)
+    lines = (" ".join(str(row.get(k) or "").split()) for k in ("copy_tagline", "copy_headline"))
+    in_language = [t for t in lines if t and (is_english(locale) or not reads_english(t, locale))]
+    tagline = in_language[0] if in_language else ""  # no English words on another language's
     if tagline:
         color = str(row.get("layout_text_color") or "#ffffff")
         family, weight = _headline_type(str(row.get("layout_template") or "default"))
@@ -277,7 +280,7 @@ def write_play_listing(
 ) -> list[Path]:
     """Each Play locale's text, feature graphic and (when given) icon under
     ``dest/metadata/android/<locale>/``. English text is not written into another
-    language's folder (said on stderr)."""
+    language's folder (the files it would fill are named on stderr)."""
     per_locale: dict[str, list[dict]] = {}
     for row in rows:
         locale = str(row.get("locale") or DEFAULT_LOCALE)
@@ -293,20 +296,20 @@ def write_play_listing(
                 f"export: the {code} Play listing breaks Google Play's limits: "
                 f"{'; '.join(problems)}. Fix the copy in design.json or design the set again."
             )
-        words = f"{text['short_description']} {text['full_description']}"
-        if not is_english(locale) and reads_english(words, locale):
+        folder.mkdir(parents=True, exist_ok=True)
+        for key, name in TEXT_FILES.items():
+            if text[key]:
+                written.append(_write_text(folder / name, text[key]))
+        missing = [TEXT_FILES[k] for k in TEXT_FILES if not text[k]]
+        if missing:
             log.warning(
-                "export: the %s Play listing text of this set is English, so %s gets no "
-                "title.txt, short_description.txt or full_description.txt; write them in "
-                "that language, or design the set with --copy in it.",
+                "the %s Play listing has no %s: the set has no lines in that language for "
+                "them; write them in %s, or design the set with --copy in %s.",
                 locale,
+                " or ".join(missing),
                 folder,
+                locale,
             )
-        else:
-            folder.mkdir(parents=True, exist_ok=True)
-            for key, name in TEXT_FILES.items():
-                if text[key]:
-                    written.append(_write_text(folder / name, text[key]))
         graphic = feature_graphic(members)
         if graphic is not None:
             written.append(write_png(graphic, folder / "images" / "featureGraphic.png"))
