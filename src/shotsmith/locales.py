@@ -136,7 +136,7 @@ def check_locale(locale: object, what: str = "--locale") -> str:
     lang = text.replace("_", "-").split("-")[0].casefold()
     close = [c for c in codes if language_of(c) == lang]
     close += [c for c in difflib.get_close_matches(text, codes, n=4, cutoff=0.5) if c not in close]
-    hint = f"close matches: {', '.join(close[:6])}" if close else "e.g. en-US, ja, de-DE"
+    hint = f"close matches: {', '.join(close[:6])}" if close else "e.g. en-US, ja-JP, de-DE, zh-Hans"
     raise InvalidOptionError(
         f"{what} {text!r} is not a language either store lists; {hint} "
         "(docs/store-rules.md lists every code)."
