@@ -134,7 +134,9 @@ def check_locale(locale: object, what: str = "--locale") -> str:
             return norm
     codes = store_locales()
     lang = text.replace("_", "-").split("-")[0].casefold()
-    close = [c for c in codes if language_of(c) == lang]
+    meant = _table()["mistakes"].get(lang) or _table()["mistakes"].get(text.casefold())
+    close = [meant] if meant else []
+    close += [c for c in codes if language_of(c) == lang]
     close += [c for c in difflib.get_close_matches(text, codes, n=4, cutoff=0.5) if c not in close]
     hint = f"close matches: {', '.join(close[:6])}" if close else "e.g. en-US, ja-JP, de-DE, zh-Hans"
     raise InvalidOptionError(
