@@ -138,7 +138,9 @@ def check_locale(locale: object, what: str = "--locale") -> str:
     close = [meant] if meant else []
     close += [c for c in codes if language_of(c) == lang]
     close += [c for c in difflib.get_close_matches(text, codes, n=4, cutoff=0.5) if c not in close]
-    hint = f"close matches: {', '.join(close[:6])}" if close else "e.g. en-US, ja-JP, de-DE, zh-Hans"
+    hint = (
+        f"close matches: {', '.join(close[:6])}" if close else "e.g. en-US, ja-JP, de-DE, zh-Hans"
+    )
     raise InvalidOptionError(
         f"{what} {text!r} is not a language either store lists; {hint} "
         "(docs/store-rules.md lists every code)."
