@@ -179,9 +179,14 @@ def check_copy_language(
 ) -> list[str]:
     """Say which screens of a non-English set have no copy in its language, and what to do;
     with ``strict`` that is an error. Returns the messages (logged as warnings)."""
+    from . import columns as C
+
     messages = []
     for (app, locale), screens in screens_without_copy(frame, copy).items():
-        total = int((frame["app_id"] == app).sum())
+        same = (frame[C.APP_ID].astype(str) == app) & (
+            frame[C.LOCALE].map(normalize_locale) == locale
+        )
+        total = int(same.sum())
         messages.append(
             f"{app}: {len(screens)} of {total} screens have no {locale} copy "
             f"({', '.join(screens)}); they get captions from the screens' own words, "
