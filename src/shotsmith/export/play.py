@@ -313,6 +313,12 @@ def write_play_listing(
         graphic = feature_graphic(members)
         if graphic is not None:
             written.append(write_png(graphic, folder / "images" / "featureGraphic.png"))
+        else:
+            log.warning(
+                "no feature graphic for %s: slide 1's PNG is missing or shows no device "
+                "frame; add a 1024x500 images/featureGraphic.png there yourself.",
+                folder,
+            )
         if icon is not None:
             target = folder / "images" / "icon.png"
             target.parent.mkdir(parents=True, exist_ok=True)
