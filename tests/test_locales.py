@@ -4,6 +4,7 @@ copy in every file format, store text and its fastlane export. Real fonts, real 
 from __future__ import annotations
 
 import json
+import logging
 import unicodedata
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from PIL import Image, ImageDraw
 
 from shotsmith import text as T
 from shotsmith.cli import main
+from shotsmith.locales import check_locale, play_locale, reads_english, screens_without_copy
 from shotsmith.stages.captions import rules
 from shotsmith.stages.captions.store_text import store_text
 from shotsmith.stages.captions.user import read_user_copy
@@ -30,6 +32,15 @@ CAPTIONS = {
     "th": "วางแผนสัปดาห์ของคุณได้ง่ายๆ",
     "hi": "अपने सप्ताह की योजना बनाएं।",
 }
+
+
+@pytest.fixture
+def cli_log() -> None:
+    """The CLI's stderr handler is bound to the stderr of the first command in a process;
+    under pytest each test has its own captured stderr, so start from none."""
+    logger = logging.getLogger("shotsmith")
+    for handler in [h for h in logger.handlers if getattr(h, "_shotsmith_cli", False)]:
+        logger.removeHandler(handler)
 
 
 def _needed_families() -> list[str]:
@@ -194,7 +205,7 @@ def test_store_text_keeps_the_limits_and_never_repeats_the_app_name():
     assert text.evidence["keywords"]
 
 
-def test_cli_japanese_set_from_the_users_copy_exports_for_deliver(tmp_path: Path, capsys):
+def test_cli_japanese_set_from_the_users_copy_exports_for_deliver(tmp_path: Path, capsys, cli_log):
     _require_fonts()
     copy = tmp_path / "ja.csv"
     copy.write_text(
@@ -219,6 +230,10 @@ def test_cli_japanese_set_from_the_users_copy_exports_for_deliver(tmp_path: Path
         ]
     )
     assert code == 0
+    warned = capsys.readouterr().err
+    assert "3 of 5 screens have no ja-JP copy (inbox" not in warned  # inbox has copy
+    assert "3 of 5 screens have no ja-JP copy (projects, project-board, settings)" in warned
+    assert "shotsmith copy-template" in warned and "--copy ja-JP.csv" in warned
     raw = (out / "tasklane" / "design.json").read_text(encoding="utf-8")
     assert "今日やることがひと目でわかる" in raw and "\\u" not in raw  # readable, not escaped
     assert "今日やることがひと目でわかる" in (out / "tasklane" / "design.csv").read_text("utf-8")
@@ -240,14 +255,18 @@ def test_cli_japanese_set_from_the_users_copy_exports_for_deliver(tmp_path: Path
     dest = tmp_path / "fastlane"
     capsys.readouterr()
     assert main(["export", str(out / "tasklane"), "--fastlane", str(dest)]) == 0
-    said = capsys.readouterr().out
-    assert "store text files" in said
+    said = capsys.readouterr()
     shots = sorted((dest / "screenshots" / "ja").glob("*.png"))
     assert len(shots) == 5
+    # store text in Japanese is written; an English field is not, and stderr says so
     meta = dest / "metadata" / "ja"
-    assert (meta / "subtitle.txt").read_text(encoding="utf-8").strip() == store["subtitle"]
-    keywords = (meta / "keywords.txt").read_text(encoding="utf-8").strip()
-    assert len(keywords) <= 100 and "tasklane" not in keywords.lower()
+    for name, key in (("subtitle.txt", "subtitle"), ("keywords.txt", "keywords")):
+        if reads_english(store[key], "ja"):
+            assert not (meta / name).exists() and name in said.err
+        else:
+            assert (meta / name).read_text(encoding="utf-8").strip() == store[key]
+    for path in meta.glob("*.txt"):
+        assert not reads_english(path.read_text(encoding="utf-8"), "ja")
     assert main(["validate", str(dest)]) == 0
 
 
@@ -348,3 +367,93 @@ def test_right_to_left_captions_are_mirrored_in_a_left_aligned_template(tmp_path
     texts = scene["texts"] if isinstance(scene, dict) else [t.__dict__ for t in scene.texts]
     x, _, w, _ = next(t for t in texts if t["role"] == "headline")["box"]
     assert abs(x - left) <= 12 and abs(x + w - right) <= 12, (x, w, left, right)
+
+
+# --- a set in another language needs copy in it, said before anything is written -----------
+
+
+def _design_args(out: Path, *extra: str) -> list[str]:
+    return ["design", str(SAMPLES / "tasklane"), "--out", str(out), "--no-ocr", *extra]
+
+
+@pytest.mark.parametrize("locale", ["ja", "ar-SA", "de-DE", "fr"])
+def test_a_set_in_another_language_without_copy_is_named_before_anything_is_written(
+    tmp_path: Path, capsys, locale: str
+):
+    out = tmp_path / "out"
+    assert main(_design_args(out, "--locale", locale, "--strict-locale")) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1
+    screens = "inbox, today, projects, project-board, settings"
+    assert f"5 of 5 screens have no {locale} copy ({screens})" in err[0]
+    assert f"shotsmith copy-template {SAMPLES / 'tasklane'} --locale {locale}" in err[0]
+    assert not out.exists()
+
+
+def test_a_partial_copy_file_names_the_screens_it_leaves_out(tmp_path: Path, capsys):
+    copy = tmp_path / "ja.csv"
+    copy.write_text(
+        "screen,headline,subtitle,locale\n"
+        "inbox,受信箱をすっきり整理,届いたタスクをひとつの場所で確認。,ja\n"
+        "today,今日やることがひと目でわかる,,ja\n",
+        encoding="utf-8",
+    )
+    args = _design_args(tmp_path / "out", "--locale", "ja", "--copy", str(copy))
+    assert main([*args, "--strict-locale"]) == 2
+    err = capsys.readouterr().err
+    assert "3 of 5 screens have no ja copy (projects, project-board, settings)" in err
+
+
+def test_an_english_set_needs_no_copy(tmp_path: Path):
+    from shotsmith.io import read_screenshots
+
+    frame = read_screenshots(SAMPLES / "tasklane", locale="en-GB")
+    assert screens_without_copy(frame, None) == {}
+
+
+def test_locales_are_checked_against_the_stores_lists(tmp_path: Path, capsys):
+    assert check_locale("ja_jp") == "ja-JP"
+    assert check_locale("zh-hans") == "zh-Hans"
+    assert check_locale(" fr ") == "fr"
+    assert main(_design_args(tmp_path / "out", "--locale", "xx-YY")) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "'xx-YY' is not a language either store lists" in err[0]
+    assert main(_design_args(tmp_path / "out", "--locale", "jp")) == 2
+    assert "close matches: ja" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
+def test_play_codes_follow_supplys_list():
+    assert [play_locale(c) for c in ("ar-SA", "he-IL", "he", "th-TH", "ja", "zh-Hans")] == [
+        "ar",
+        "iw-IL",
+        "iw-IL",
+        "th",
+        "ja-JP",
+        "zh-CN",
+    ]
+    assert play_locale("gu-IN") is None  # Google Play has no Gujarati listing
+
+
+def test_copy_template_lists_every_screen_in_the_format_copy_reads(tmp_path: Path, capsys):
+    from shotsmith.io import read_screenshots
+
+    assert main(["copy-template", str(SAMPLES / "tasklane"), "--locale", "ja"]) == 0
+    template = tmp_path / "ja.csv"
+    template.write_text(capsys.readouterr().out, encoding="utf-8")
+    table = read_user_copy(template)
+    assert table["screen"].tolist() == [
+        "inbox",
+        "today",
+        "projects",
+        "project-board",
+        "settings",
+    ]
+    assert set(table["locale"]) == {"ja"} and set(table["headline"]) == {""}
+    frame = read_screenshots(SAMPLES / "tasklane", locale="ja")
+    assert len(screens_without_copy(frame, template)[("tasklane", "ja")]) == 5
+    # filled in, it covers every screen
+    filled = read_user_copy(SAMPLES / "tasklane-ja.csv").set_index("screen")
+    table["headline"] = [filled.loc[s, "headline"] for s in table["screen"]]
+    table.to_csv(template, index=False)
+    assert screens_without_copy(frame, template) == {}

@@ -32,6 +32,8 @@ import pandas as pd
 from . import columns as C
 from .errors import InvalidOptionError
 from .io import read_screenshots
+from .llm import LLMConfig
+from .locales import check_copy_language, check_locale
 from .progress import bar, wanted
 from .stages.copywriting import read_user_copy, write_copy
 from .stages.domain import detect_domain
@@ -498,6 +500,7 @@ def design(
     about: str | None = None,
     copy: str | Path | pd.DataFrame | None = None,
     locale: str | None = None,
+    strict_locale: bool = False,
     executor: Executor | None = None,
     write_table: bool = True,
     progress: bool | Callable[[dict[str, Any]], None] = False,
@@ -511,7 +514,10 @@ def design(
     description of the app, which captions may draw on; ``copy`` the user's own captions
     (a CSV path or frame with ``screen, headline, subtitle``), which are kept verbatim.
     ``locale`` (e.g. ``"ja-JP"``) is the set's language: its copy rows are used, the
-    captions and store text are written in it.
+    captions and store text are written in it. It must be a language one of the stores
+    lists (:func:`shotsmith.locales.check_locale`). Screens of a non-English set that have
+    no copy in its language are named in a warning before anything is written;
+    ``strict_locale`` makes that an :class:`InvalidOptionError`.
 
     Each set is designed at its device's store size (iPhone 6.9", iPad 13", Android
     Google Play sizes; :func:`shotsmith.sizes.output_size_for`) into ``out_dir/<app_id>/``.
@@ -522,6 +528,8 @@ def design(
     widget in Jupyter); a callable gets each event instead (``{"event": "stage",
     "stage"}`` and ``{"event": "rendered", "path", ...}``).
     """
+    if locale is not None:
+        locale = check_locale(locale)
     if isinstance(source, pd.DataFrame):
         frame = source if locale is None else source.assign(**{C.LOCALE: locale})
     else:
@@ -538,6 +546,9 @@ def design(
         frame = frame.assign(**{C.ABOUT: about})  # recorded in design.json with the copy
     if copy is not None and not isinstance(copy, pd.DataFrame):
         copy = read_user_copy(copy)  # a bad file fails before any pixel is read
+    if not (copy_backend in ("llm", "auto") and LLMConfig.from_env() is not None):
+        place = source if isinstance(source, str | Path) else "FOLDER"
+        check_copy_language(frame, copy, source=str(place), strict=strict_locale)
     from .sizes import StoreSize, parse_sizes
 
     asked = parse_sizes([*([size] if size is not None else []), *(sizes or [])])

@@ -25,6 +25,7 @@ COMMANDS = (
     "capture",
     "export",
     "validate",
+    "copy-template",
     "serve",
     "submit",
     "keys",
@@ -40,7 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMANDS:
-        command = importlib.import_module(f"{__name__}.{name}")
+        command = importlib.import_module(f"{__name__}.{name.replace('-', '_')}")
         p = sub.add_parser(name, help=command.HELP, description=command.DESCRIPTION)
         command.add_arguments(p)
         p.set_defaults(func=command.run)

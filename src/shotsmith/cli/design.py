@@ -6,8 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..errors import InvalidOptionError
-from ..ids import is_locale
+from ..locales import check_locale
 from . import options
 from .output import log_to_stderr, progress_lines, say_when_llm_unused
 
@@ -57,8 +56,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="LOCALE",
         default=None,
         help="the set's language, e.g. ja-JP, ar-SA, de-DE (default: the manifest's, else "
-        "en-US); --copy rows of this locale are used and captions and store text are "
-        "written in it",
+        "en-US), one the stores list; --copy rows of this locale are used and captions and "
+        "store text are written in it",
+    )
+    p.add_argument(
+        "--strict-locale",
+        action="store_true",
+        help="fail, before anything is written, when screens of a non-English set have no "
+        "copy in its language (default: a warning naming them)",
     )
     p.add_argument(
         "--quiet", action="store_true", help="no progress on stderr (errors and warnings only)"
@@ -69,11 +74,7 @@ def run(args: argparse.Namespace) -> int:
     from ..pipeline import design
 
     out = args.out or Path("out")
-    if args.locale is not None and not is_locale(args.locale):
-        raise InvalidOptionError(
-            f"--locale {args.locale!r} is not a locale code; use one such as ja-JP, ar-SA, "
-            "de-DE or zh-Hans."
-        )
+    locale = check_locale(args.locale) if args.locale is not None else None
     log_to_stderr(args.command)
     source = _read_source(args)
     frame = design(
@@ -87,7 +88,8 @@ def run(args: argparse.Namespace) -> int:
         copy_backend=args.copy_backend,
         about=args.about,
         copy=args.copy,
-        locale=args.locale.strip() if args.locale else None,
+        locale=locale,
+        strict_locale=args.strict_locale,
         progress=False if args.quiet else progress_lines(args.command, source, args.size),
     )
     if args.copy_backend in ("llm", "auto"):

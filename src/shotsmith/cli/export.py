@@ -5,14 +5,18 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from .output import log_to_stderr
 from .validate import report
 
 HELP = "write a designed set into a fastlane folder (deliver / supply)"
 DESCRIPTION = (
     "Copy one app's designed screenshots where fastlane reads them: "
     "DEST/screenshots/<locale>/NN_<screen>.png for the App Store, "
-    "DEST/metadata/android/<locale>/images/phoneScreenshots/N.png for Google Play; "
-    "then check DEST against the stores' rules."
+    "DEST/metadata/android/<locale>/images/phoneScreenshots/N.png for Google Play, with "
+    "each store's locale codes; the store text (App Store subtitle, promotional text, "
+    "keywords; Play title, short and full description, feature graphic, icon) beside them. "
+    "Export an app's iPhone, iPad and Android sets into one DEST one after another: each "
+    "replaces only its own device's screenshots. Then check DEST against the stores' rules."
 )
 
 
@@ -21,20 +25,32 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--fastlane", type=Path, required=True, metavar="DEST", help="fastlane folder")
     p.add_argument("--app", default=None, help="the set to export when DESIGN_OUT holds several")
     p.add_argument(
-        "--overwrite", action="store_true", help="replace screenshots already in DEST's folders"
+        "--overwrite",
+        action="store_true",
+        help="replace the screenshots of the same device already in DEST",
+    )
+    p.add_argument(
+        "--icon",
+        type=Path,
+        default=None,
+        metavar="PNG",
+        help="Google Play hi-res icon (512x512 32-bit PNG), placed as images/icon.png",
     )
 
 
 def run(args: argparse.Namespace) -> int:
     from ..export.fastlane import export_fastlane
 
+    log_to_stderr(args.command)
     written = export_fastlane(
-        args.design_out, args.fastlane, app_id=args.app, overwrite=args.overwrite
+        args.design_out, args.fastlane, app_id=args.app, overwrite=args.overwrite, icon=args.icon
     )
     for e in written:
         print(f"  {e.target}")
-    shots = [e for e in written if e.store != "app-store-text"]
-    texts = len(written) - len(shots)
-    extra = f" and {texts} store text files (subtitle, promotional text, keywords)" if texts else ""
+    shots = [e for e in written if e.store in ("app_store", "google_play")]
+    texts = sum(e.store == "app-store-text" for e in written)
+    play = sum(e.store == "play-listing" for e in written)
+    extra = f" and {texts} App Store text files" if texts else ""
+    extra += f" and {play} Play listing files" if play else ""
     print(f"exported {len(shots)} screenshots{extra} to {args.fastlane}")
     return report(args.fastlane)

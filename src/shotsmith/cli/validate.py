@@ -10,7 +10,9 @@ HELP = "check screenshots against the App Store and Google Play rules"
 DESCRIPTION = (
     "Check a design output or a fastlane folder: accepted sizes per display class, 1-10 per "
     "App Store class and locale, 2-8 per Play device type, RGB without alpha, Play's side, "
-    "aspect and file-size limits. Exits 1 naming every offending file and rule."
+    "aspect and file-size limits, files that are damaged or whose suffix names another "
+    "format, locale folders deliver or supply refuse (each store's codes), and Play's "
+    "feature graphic and icon sizes. Exits 1 naming every offending file and rule."
 )
 
 

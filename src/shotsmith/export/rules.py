@@ -28,6 +28,8 @@ PLAY_TABLET_SIDES = (1080, 7680)
 PLAY_MAX_ASPECT = 2.0  # long side / short side
 PLAY_MAX_BYTES = 8 * 1024 * 1024
 MIN_DPI = 72
+#: The file suffixes that name each image format (deliver's ALLOWED_SCREENSHOT_FILE_EXTENSION).
+SUFFIXES = {"PNG": (".png",), "JPEG": (".jpg", ".jpeg")}
 
 #: App Store display classes and their accepted portrait sizes (landscape: swapped).
 APP_STORE_CLASSES: dict[str, list[tuple[int, int]]] = {
@@ -107,12 +109,23 @@ class ImageFacts:
 
 
 def image_facts(path: str | Path) -> ImageFacts | Problem:
-    """Read a file's header (no pixel decode except for a palette's transparency)."""
+    """What the stores check of an image file; a PNG's chunks are checked against their
+    checksums and other formats decoded, so a truncated or damaged file is a
+    :class:`Problem`, as it is for the stores."""
     path = Path(path)
     try:
         with Image.open(path) as im:
             alpha = im.mode in ("RGBA", "LA", "PA", "La", "RGBa") or ("transparency" in im.info)
             dpi = im.info.get("dpi")
+            try:  # a PNG's chunks are checked against their CRCs; other formats decoded
+                im.verify() if im.format == "PNG" else im.load()
+            except (OSError, SyntaxError, ValueError) as exc:
+                return Problem(
+                    str(path),
+                    "damaged",
+                    f"the {im.format} data is truncated or damaged ({exc}); the store "
+                    "rejects it: export or save the image again",
+                )
             return ImageFacts(
                 path,
                 str(im.format),
@@ -134,6 +147,16 @@ def file_problems(
     out: list[Problem] = []
     if facts.format not in ("PNG", "JPEG"):
         out.append(Problem(where, "format", f"{facts.format} file; the stores take PNG or JPEG"))
+    elif facts.path.suffix.lower() not in SUFFIXES[facts.format]:
+        out.append(
+            Problem(
+                where,
+                "extension",
+                f"{facts.format} data in a {facts.path.suffix or 'suffix-less'} file; deliver "
+                "rejects it ('File extension mismatches its image format'): rename it "
+                f"{SUFFIXES[facts.format][0]} or save it as {facts.path.suffix[1:].upper()}",
+            )
+        )
     if facts.has_alpha:
         out.append(
             Problem(

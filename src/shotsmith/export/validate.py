@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import InputFileError
+from ..locales import app_store_codes, app_store_locale, play_codes, play_locale
 from .rules import (
     APP_STORE,
     GOOGLE_PLAY,
@@ -82,6 +83,93 @@ def _fastlane_shots(root: Path) -> list[Shot]:
                 for path in _images(kind_dir):
                     shots.append(Shot(path, GOOGLE_PLAY, str(kind_dir), locale_dir.name, kind))
     return shots
+
+
+#: Folders deliver reads beside the locale folders, or skips (fastlane's deliver/loader.rb).
+DELIVER_SPECIAL = ("appleTV", "iMessage", "default")
+DELIVER_SKIPS = (
+    "android",
+    "fonts",
+    "review_information",
+    "trade_representative_contact_information",
+    "app_clip_review_information",
+)
+
+
+def locale_folder_problems(root: Path) -> list[Problem]:
+    """Locale folders fastlane refuses: ``deliver`` any name App Store Connect does not
+    list ("Unsupported directory name(s)"), ``supply`` any Google Play does not."""
+    app_codes = {c.casefold() for c in (*app_store_codes(), *DELIVER_SPECIAL)}
+    skips = {s.casefold() for s in DELIVER_SKIPS}
+    out: list[Problem] = []
+    for part in ("screenshots", "metadata"):
+        base = root / part
+        for folder in sorted(p for p in base.iterdir() if p.is_dir()) if base.is_dir() else []:
+            name = folder.name
+            if name.casefold() in skips or name.casefold() in app_codes:
+                continue
+            code = app_store_locale(name)
+            hint = (
+                f"name it {code}"
+                if code
+                else "use an App Store Connect code such as en-US, de-DE or ja"
+            )
+            out.append(
+                Problem(
+                    str(folder),
+                    "locale-folder",
+                    f"{name!r} is not a language deliver accepts ('Unsupported directory "
+                    f"name(s)'): {hint} (docs/store-rules.md lists them)",
+                )
+            )
+    play = root / "metadata" / "android"
+    known = set(play_codes())
+    for folder in sorted(p for p in play.iterdir() if p.is_dir()) if play.is_dir() else []:
+        if folder.name in known:
+            continue
+        code = play_locale(folder.name)
+        hint = f"name it {code}" if code else "use a Google Play code such as en-US, de-DE or ja-JP"
+        out.append(
+            Problem(
+                str(folder),
+                "play-locale-folder",
+                f"{folder.name!r} is not a Google Play language code supply uploads: {hint} "
+                "(Google Play's codes differ from App Store Connect's: ar, iw-IL, th, ja-JP)",
+            )
+        )
+    return out
+
+
+def listing_image_problems(root: Path) -> list[Problem]:
+    """Play's feature graphic (1024x500, no alpha) and hi-res icon (512x512 PNG)."""
+    out: list[Problem] = []
+    play = root / "metadata" / "android"
+    for images in sorted(play.glob("*/images")) if play.is_dir() else []:
+        for stem, size, alpha_ok in (
+            ("featureGraphic", (1024, 500), False),
+            ("icon", (512, 512), True),
+        ):
+            for path in sorted(images.glob(f"{stem}.*")):
+                if path.suffix.lower() not in IMAGE_SUFFIXES:
+                    continue
+                facts = image_facts(path)
+                if isinstance(facts, Problem):
+                    out.append(facts)
+                    continue
+                if facts.size != size:
+                    out.append(
+                        Problem(
+                            str(path),
+                            "play-listing-size",
+                            f"{facts.size[0]}x{facts.size[1]}; Google Play's {stem} is "
+                            f"{size[0]}x{size[1]}",
+                        )
+                    )
+                if facts.has_alpha and not alpha_ok:
+                    out.append(
+                        Problem(str(path), "no-alpha", "has an alpha channel; save it as RGB")
+                    )
+    return out
 
 
 def _design_shots(root: Path) -> list[Shot]:
@@ -151,6 +239,8 @@ def validate(root: str | Path) -> list[Problem]:
             )
         ]
     problems: list[Problem] = []
+    if Path(root).is_dir():
+        problems += locale_folder_problems(Path(root)) + listing_image_problems(Path(root))
     groups: dict[tuple[str, str, str, str], list[Path]] = defaultdict(list)
     for shot in shots:
         facts = image_facts(shot.path)
