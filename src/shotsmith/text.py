@@ -17,10 +17,11 @@ with 。 or ッ, none ends with 「).
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import functools
 import json
 import logging
-import os
 import struct
 import unicodedata
 from collections.abc import Sequence
@@ -30,32 +31,11 @@ from pathlib import Path
 
 from PIL import ImageDraw, ImageFont, features
 
+from . import fonts
 from .errors import ShotsmithError, ToolMissingError
+from .fonts import WEIGHT_NAMES
 
 log = logging.getLogger("shotsmith.text")
-
-FONT_DIRS = [Path(p) for p in os.environ.get("SHOTSMITH_FONT_DIRS", "").split(os.pathsep) if p] + [
-    Path("/usr/share/fonts/opentype/inter"),
-    Path("/usr/share/fonts/truetype/inter"),
-    Path("/usr/share/fonts/truetype/noto"),
-    Path("/usr/share/fonts/opentype/noto"),
-    Path("/usr/share/fonts/truetype/dejavu"),
-    Path.home() / ".local/share/fonts",
-    Path("/Library/Fonts"),
-    Path("/System/Library/Fonts"),
-]
-
-WEIGHT_NAMES = {
-    100: "Thin",
-    200: "ExtraLight",
-    300: "Light",
-    400: "Regular",
-    500: "Medium",
-    600: "SemiBold",
-    700: "Bold",
-    800: "ExtraBold",
-    900: "Black",
-}
 
 
 @functools.lru_cache(maxsize=1)
@@ -97,6 +77,14 @@ def script_of(text: str) -> str:
     return "LATIN"
 
 
+def full_stops(text: str) -> str | None:
+    """The marks that end a sentence in ``text``'s script when ``data/scripts.json`` lists
+    the script (Khmer ។, Myanmar ။; "" for Thai and Lao, which have none), else None."""
+    script = script_of(text)
+    stops = _scripts()["full_stops"]
+    return str(stops[script]) if script in stops and not script.startswith("_") else None
+
+
 def paragraph_rtl(text: str) -> bool:
     """True when the first strongly directional character of ``text`` is right-to-left."""
     for ch in text:
@@ -122,26 +110,18 @@ def caption_origin(align: str, x: int, text: str, canvas_width: int) -> tuple[in
 @functools.lru_cache(maxsize=64)
 def find_font(family: str, weight: int = 400, *, fallback: bool = True) -> str:
     """Path of an installed font file for ``family`` at the nearest available weight
-    (``fallback``: else Inter, else DejaVu Sans)."""
-    stem = family.replace(" ", "")
-    wanted = sorted(WEIGHT_NAMES, key=lambda w: (abs(w - weight), -w))
-    for w in wanted:
-        for d in FONT_DIRS:
-            for ext in (".otf", ".ttf", ".ttc"):
-                path = d / f"{stem}-{WEIGHT_NAMES[w]}{ext}"
-                if path.exists():
-                    return str(path)
+    (``fallback``: else Inter, else DejaVu Sans). Where fonts are looked for:
+    :mod:`shotsmith.fonts`."""
+    path = fonts.locate(family, weight)
+    if path is not None:
+        return path
     if fallback and family != "DejaVu Sans":
         fallback_family = "Inter" if family not in ("Inter", "Noto Sans") else "DejaVu Sans"
         try:
             return find_font(fallback_family, weight)
         except ShotsmithError:
             pass
-    raise ToolMissingError(
-        f"no font file found for {family!r} (weight {weight}) in {', '.join(map(str, FONT_DIRS))}. "
-        "Install the fonts (Debian: apt-get install fonts-inter fonts-noto-core "
-        "fonts-noto-cjk) or set SHOTSMITH_FONT_DIRS."
-    )
+    raise fonts.missing_font_error(family, weight)
 
 
 def font_for(text: str, family: str, weight: int) -> str:
@@ -301,10 +281,87 @@ def runs(text: str, path: str) -> tuple[tuple[str, str], ...]:
     return tuple((t, f) for t, f in out) or (("", path),)
 
 
-def direction_of(text: str) -> str | None:
-    if not has_raqm():
-        return None
-    return "rtl" if any(unicodedata.bidirectional(c) in ("R", "AL") for c in text) else None
+# --------------------------------------------------------------------------------------
+# Direction: the Unicode bidirectional algorithm over the whole line
+# --------------------------------------------------------------------------------------
+
+
+class _FriBidi:
+    """GNU FriBidi's paragraph levels (the library raqm itself runs), through ctypes."""
+
+    PAR_ON = 0x40  # FRIBIDI_PAR_ON: the first strong character decides (rules P2, P3)
+    PAR_LTR, PAR_RTL = 0x110, 0x111
+
+    def __init__(self, lib: ctypes.CDLL) -> None:
+        self.lib = lib
+        lib.fribidi_get_bidi_types.restype = None
+        lib.fribidi_get_bracket_types.restype = None
+        lib.fribidi_get_par_embedding_levels_ex.restype = ctypes.c_int8
+
+    def levels(self, text: str, rtl: bool | None) -> list[int]:
+        n = len(text)
+        chars = (ctypes.c_uint32 * n)(*map(ord, text))
+        types = (ctypes.c_uint32 * n)()
+        brackets = (ctypes.c_uint32 * n)()
+        levels = (ctypes.c_int8 * n)()
+        self.lib.fribidi_get_bidi_types(chars, n, types)
+        self.lib.fribidi_get_bracket_types(chars, n, types, brackets)
+        base = ctypes.c_uint32(
+            self.PAR_ON if rtl is None else self.PAR_RTL if rtl else self.PAR_LTR
+        )
+        ok = self.lib.fribidi_get_par_embedding_levels_ex(
+            types, brackets, n, ctypes.byref(base), levels
+        )
+        if not ok:
+            raise RuntimeError("fribidi could not resolve the line's levels")
+        return list(levels)
+
+
+@functools.lru_cache(maxsize=1)
+def _fribidi() -> _FriBidi | None:
+    names = ["libfribidi.so.0", "libfribidi.0.dylib", "fribidi-0.dll", "libfribidi-0.dll"]
+    found = ctypes.util.find_library("fribidi")
+    for name in [found, *names] if found else names:
+        try:
+            return _FriBidi(ctypes.CDLL(name))
+        except (OSError, AttributeError):
+            continue
+    return None
+
+
+def _simple_levels(text: str, rtl: bool) -> list[int]:
+    """Levels without FriBidi (no raqm either): strong characters at their own level,
+    numbers with the left-to-right text, neutrals with their neighbours when both sides
+    agree and with the paragraph otherwise."""
+    base = 1 if rtl else 0
+    strong: list[int | None] = []
+    for ch in text:
+        kind = unicodedata.bidirectional(ch)
+        if kind in ("R", "AL"):
+            strong.append(1)
+        elif kind in ("L", "EN", "AN") or (kind in ("ET", "CS", "ES") and ch.isdigit()):
+            strong.append(2 if rtl else 0)
+        else:
+            strong.append(None)
+    out = list(strong)
+    for i, level in enumerate(strong):
+        if level is None:
+            before = next((v for v in reversed(strong[:i]) if v is not None), base)
+            after = next((v for v in strong[i + 1 :] if v is not None), base)
+            out[i] = before if before == after else base
+    return [base if v is None else v for v in out]
+
+
+def bidi_levels(text: str, rtl: bool | None = None) -> list[int]:
+    """The embedding level of each character of one line (UAX #9): even runs are drawn
+    left to right, odd ones right to left. ``rtl`` sets the paragraph direction; None
+    takes it from the first strong character, as a browser's ``dir="auto"`` does."""
+    if not text:
+        return []
+    bidi = _fribidi()
+    if bidi is not None:
+        return bidi.levels(text, rtl)
+    return _simple_levels(text, paragraph_rtl(text) if rtl is None else rtl)
 
 
 def _run_fonts(text: str, font: ImageFont.FreeTypeFont) -> list[tuple[str, ImageFont.FreeTypeFont]]:
@@ -314,28 +371,72 @@ def _run_fonts(text: str, font: ImageFont.FreeTypeFont) -> list[tuple[str, Image
     return [(t, font if f == path else load_font(f, int(font.size))) for t, f in runs(text, path)]
 
 
-def text_width(text: str, font: ImageFont.FreeTypeFont) -> float:
-    return sum(f.getlength(t, direction=direction_of(t)) for t, f in _run_fonts(text, font))
+@dataclass(frozen=True)
+class VisualRun:
+    """A piece of a line in one font and one direction, in drawing order."""
+
+    text: str
+    font: ImageFont.FreeTypeFont
+    rtl: bool
+
+    @property
+    def direction(self) -> str | None:
+        if not has_raqm():
+            return None
+        return "rtl" if self.rtl else "ltr"
+
+    @property
+    def drawn(self) -> str:
+        """The text as handed to Pillow: without raqm a right-to-left run is reversed here."""
+        return self.text if has_raqm() or not self.rtl else self.text[::-1]
+
+    def width(self) -> float:
+        return self.font.getlength(self.drawn, direction=self.direction)
+
+
+def visual_runs(text: str, font: ImageFont.FreeTypeFont) -> list[VisualRun]:
+    """``text`` as drawn, left to right: split where the font or the embedding level
+    changes, then ordered by rule L2 of the bidirectional algorithm (from the highest
+    level down to the lowest odd one, every stretch at that level or above reversed)."""
+    pieces_: list[tuple[str, ImageFont.FreeTypeFont, int]] = []
+    levels = bidi_levels(text)
+    at = 0
+    for t, f in _run_fonts(text, font):
+        for ch in t:
+            while text[at] != ch:  # a character no font has was left out of the runs
+                at += 1
+            level = levels[at]
+            at += 1
+            if pieces_ and pieces_[-1][1] is f and pieces_[-1][2] == level:
+                pieces_[-1] = (pieces_[-1][0] + ch, f, level)
+            else:
+                pieces_.append((ch, f, level))
+    if not pieces_:
+        return [VisualRun(text, font, False)]
+    order = list(range(len(pieces_)))
+    run_levels = [p[2] for p in pieces_]
+    odd = [v for v in run_levels if v % 2]
+    for level in range(max(run_levels), min(odd) - 1 if odd else max(run_levels) + 1, -1):
+        i = 0
+        while i < len(order):
+            if run_levels[order[i]] >= level:
+                j = i
+                while j < len(order) and run_levels[order[j]] >= level:
+                    j += 1
+                order[i:j] = order[i:j][::-1]
+                i = j
+            else:
+                i += 1
+    return [VisualRun(pieces_[k][0], pieces_[k][1], pieces_[k][2] % 2 == 1) for k in order]
 
 
 def _visual(text: str, font: ImageFont.FreeTypeFont) -> list[tuple[str, ImageFont.FreeTypeFont]]:
-    """Runs in drawing order, left to right: a right-to-left line's runs right to left."""
-    parts = [(t, f) for t, f in _run_fonts(text, font) if t]
-    if not paragraph_rtl(text):
-        return parts
-    # A left-to-right run inside a right-to-left line ("Face ID", "iCloud."): the spaces
-    # and punctuation after it belong to the line's direction, so they go to its left.
-    split: list[tuple[str, ImageFont.FreeTypeFont]] = []
-    for t, f in parts:
-        if direction_of(t) is None:
-            core = len(t)
-            while core > 0 and unicodedata.bidirectional(t[core - 1]) not in ("L", "EN", "AN"):
-                core -= 1
-            if 0 < core < len(t):
-                split += [(t[:core], f), (t[core:], f)]
-                continue
-        split.append((t, f))
-    return split[::-1]
+    """Runs in drawing order as (text, font) pairs."""
+    return [(r.text, r.font) for r in visual_runs(text, font)]
+
+
+def text_width(text: str, font: ImageFont.FreeTypeFont) -> float:
+    return sum(r.width() for r in visual_runs(text, font))
 
 
 def draw_line(
@@ -347,19 +448,21 @@ def draw_line(
     anchor: str = "ls",
 ) -> None:
     """Draw one line at ``xy`` (anchor ``ls``, ``ms`` or ``rs``), each run in a font that
-    has its glyphs; measured exactly as :func:`text_width` measures it."""
-    parts = _visual(text, font)
+    has its glyphs and in the order the bidirectional algorithm gives; measured exactly
+    as :func:`text_width` measures it."""
+    parts = visual_runs(text, font)
     x, y = xy
-    if len(parts) <= 1:
-        t, f = parts[0] if parts else (text, font)
-        draw.text((x, y), t, font=f, fill=fill, anchor=anchor, direction=direction_of(t))
-        return
-    widths = [f.getlength(t, direction=direction_of(t)) for t, f in parts]
+    widths = [r.width() for r in parts]
     total = sum(widths)
     left = x - total / 2 if anchor[0] == "m" else x - total if anchor[0] == "r" else x
-    for (t, f), w in zip(parts, widths):
+    for run, w in zip(parts, widths):
         draw.text(
-            (left, y), t, font=f, fill=fill, anchor="l" + anchor[1], direction=direction_of(t)
+            (left, y),
+            run.drawn,
+            font=run.font,
+            fill=fill,
+            anchor="l" + anchor[1],
+            direction=run.direction,
         )
         left += w
 
@@ -389,38 +492,84 @@ def _breaks_anywhere(ch: str) -> bool:
     )
 
 
-def pieces(text: str) -> list[str]:
-    """The units a line may break between, each with its trailing space.
+@functools.lru_cache(maxsize=1)
+def _line_breaker() -> type:
+    try:
+        from icu4py.breakers import LineBreaker
+    except ImportError as exc:  # a dependency of shotsmith: only a broken install lacks it
+        raise ToolMissingError(
+            "line breaking of Thai, Lao, Khmer, Myanmar and Japanese needs ICU: pip install icu4py"
+        ) from exc
+    return LineBreaker
 
-    Spaced text breaks at spaces; CJK text between any two characters, except that a
-    character that may not start a line sticks to the one before and one that may not
-    end a line to the one after (kinsoku); Latin words inside CJK stay whole.
-    """
+
+@functools.lru_cache(maxsize=1024)
+def icu_line_units(text: str, locale: str) -> tuple[str, ...]:
+    """``text`` cut at ICU's line-break opportunities for ``locale`` (its dictionary
+    finds the words of scripts written without spaces; ``ja@lw=phrase`` cuts Japanese
+    into phrases)."""
+    return tuple(_line_breaker()(text, locale))
+
+
+def dictionary_locale(word: str) -> str | None:
+    """The ICU locale whose dictionary breaks ``word`` (a word in Thai, Lao, Khmer or
+    Myanmar, ``data/scripts.json``'s ``dictionary_break_scripts``), or None."""
+    table = _scripts()["dictionary_break_scripts"]
+    for ch in word:
+        if ord(ch) >= 0x0E00:
+            locale = table.get(unicodedata.name(ch, "").split(" ")[0])
+            if locale:
+                return str(locale)
+    return None
+
+
+def _cjk_units(word: str) -> list[str]:
+    """One space-free word of CJK (or Latin) text cut between CJK characters, except that
+    a character that may not start a line sticks to the one before and one that may not
+    end a line to the one after (kinsoku); Latin words inside CJK stay whole."""
     no_start, no_end = _kinsoku()
     out: list[str] = []
     glue_next = False
-    for ch in " ".join(text.split()):
-        if ch == " ":
-            if out:
-                out[-1] += " "
-            glue_next = False
-            continue
-        starts_new = (
-            not out
-            or out[-1].endswith(" ")
-            or _breaks_anywhere(ch)
-            or _breaks_anywhere(out[-1][-1])
-        )
+    for ch in word:
+        starts_new = not out or _breaks_anywhere(ch) or _breaks_anywhere(out[-1][-1])
         if out and (glue_next or ch in no_start):
             starts_new = False
-        if out and out[-1].endswith(" ") and not glue_next:
-            starts_new = True
         if starts_new:
             out.append(ch)
         else:
             out[-1] += ch
         glue_next = ch in no_end
     return out
+
+
+def pieces(text: str) -> list[str]:
+    """The units a line may break between, each with its trailing space.
+
+    Spaced text breaks at spaces; Thai, Lao, Khmer and Myanmar words at ICU's dictionary
+    word boundaries; CJK text between any two characters, keeping the kinsoku rules.
+    """
+    out: list[str] = []
+    for word in text.split():
+        locale = dictionary_locale(word)
+        units = list(icu_line_units(word, locale)) if locale else _cjk_units(word)
+        units[-1] += " "
+        out += units
+    if out:
+        out[-1] = out[-1].rstrip()
+    return out
+
+
+@functools.lru_cache(maxsize=256)
+def _japanese_phrase_cuts(text: str) -> frozenset[int] | None:
+    """Offsets in ``text`` between Japanese phrases (ICU's ``lw=phrase``), or None for
+    text without kana."""
+    if not any(0x3040 <= ord(ch) <= 0x30FF for ch in text):
+        return None
+    cuts, at = set(), 0
+    for unit in icu_line_units(text, "ja@lw=phrase"):
+        at += len(unit)
+        cuts.add(at)
+    return frozenset(cuts)
 
 
 def _phrase_boundary(first: str, second: str) -> bool:
@@ -459,8 +608,13 @@ def wrap_balanced(
     if max_lines < 2 or len(words) < 2:
         return None
     best: tuple[float, list[str]] | None = None
+    phrase_cuts = _japanese_phrase_cuts("".join(words))
     for cut in range(1, len(words)):
         lines = [_join(words[:cut]), _join(words[cut:])]
+        if phrase_cuts is None:
+            phrase = _phrase_boundary(lines[0], lines[1])
+        else:
+            phrase = len("".join(words[:cut])) in phrase_cuts
         widths = [text_width(s, font) for s in lines]
         if max(widths) > max_width:
             continue
@@ -470,7 +624,7 @@ def wrap_balanced(
             max(widths)
             + (max_width if orphan else 0)
             + (0.02 * max_width if widths[0] < widths[1] else 0)
-            - (0.12 * max_width if _phrase_boundary(lines[0], lines[1]) else 0)
+            - (0.12 * max_width if phrase else 0)
         )
         if best is None or score < best[0]:
             best = (score, lines)
@@ -525,18 +679,16 @@ def ink_box(
     text: str, font: ImageFont.FreeTypeFont, x: float, baseline: float, anchor: str
 ) -> tuple[float, float, float, float]:
     """(left, top, right, bottom) of the pixels ``text`` covers when drawn at ``anchor``."""
-    parts = _visual(text, font)
-    if len(parts) <= 1:
-        t, f = parts[0] if parts else (text, font)
-        left, top, right, bottom = f.getbbox(t, anchor=anchor, direction=direction_of(t))
-        return x + left, baseline + top, x + right, baseline + bottom
-    total = text_width(text, font)
+    parts = visual_runs(text, font)
+    total = sum(r.width() for r in parts)
     cursor = x - total / 2 if anchor[0] == "m" else x - total if anchor[0] == "r" else x
     boxes = []
-    for t, f in parts:
-        left, top, right, bottom = f.getbbox(t, anchor="l" + anchor[1], direction=direction_of(t))
+    for run in parts:
+        left, top, right, bottom = run.font.getbbox(
+            run.drawn, anchor="l" + anchor[1], direction=run.direction
+        )
         boxes.append((cursor + left, baseline + top, cursor + right, baseline + bottom))
-        cursor += f.getlength(t, direction=direction_of(t))
+        cursor += run.width()
     return (
         min(b[0] for b in boxes),
         min(b[1] for b in boxes),

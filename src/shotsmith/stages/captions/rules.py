@@ -224,7 +224,10 @@ def subtitle_problems(
     limit = _unspaced_limits()["unspaced_subtitle_max"] if unspaced(s) else SUBTITLE_MAX_CHARS
     if graphemes(s) > limit:
         problems.append(f"{graphemes(s)} characters (max {limit})")
-    if not s.endswith(tuple(SENTENCE_END)):
+    from ...text import full_stops
+
+    own_stops = full_stops(s)  # "": a script without full stops (Thai, Lao)
+    if own_stops != "" and not s.endswith(tuple(SENTENCE_END + (own_stops or ""))):
         problems.append("does not end with a full stop")
     if _MORE_SENTENCES.search(s[:-1]) or "\n" in s:
         problems.append("more than one sentence")

@@ -1,0 +1,128 @@
+"""Font files: where they are looked for, and what to do when one is missing.
+
+shotsmith draws with Inter and the Noto families (``data/scripts.json`` names which
+script needs which). They are found by file name, ``<Family without spaces>-<Weight>``
+with ``.otf``, ``.ttf`` or ``.ttc`` ("NotoSansThai-Bold.ttf"), anywhere below these
+folders, in this order:
+
+1. ``$SHOTSMITH_FONTS``: one folder or several, separated like ``PATH``
+   (``$SHOTSMITH_FONT_DIRS`` is read the same way);
+2. the user's own fonts: ``~/.local/share/fonts``, ``~/.fonts`` (Linux),
+   ``~/Library/Fonts`` (macOS), ``%LOCALAPPDATA%\\Microsoft\\Windows\\Fonts`` (Windows);
+3. the system's: ``/usr/local/share/fonts``, ``/usr/share/fonts`` (Linux),
+   ``/Library/Fonts``, ``/System/Library/Fonts`` (macOS), ``%WINDIR%\\Fonts`` (Windows).
+
+The folders are read once per process (:func:`refresh` reads them again).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from pathlib import Path
+
+from .errors import ToolMissingError
+
+EXTENSIONS = (".otf", ".ttf", ".ttc")
+
+WEIGHT_NAMES = {
+    100: "Thin",
+    200: "ExtraLight",
+    300: "Light",
+    400: "Regular",
+    500: "Medium",
+    600: "SemiBold",
+    700: "Bold",
+    800: "ExtraBold",
+    900: "Black",
+}
+
+
+def _env_dirs() -> list[Path]:
+    out: list[Path] = []
+    for name in ("SHOTSMITH_FONTS", "SHOTSMITH_FONT_DIRS"):
+        out += [Path(p).expanduser() for p in os.environ.get(name, "").split(os.pathsep) if p]
+    return out
+
+
+def font_dirs() -> list[Path]:
+    """Every folder searched, in order (those that do not exist included)."""
+    home = Path.home()
+    dirs = [
+        *_env_dirs(),
+        home / ".local/share/fonts",
+        home / ".fonts",
+        home / "Library/Fonts",
+    ]
+    local_app_data = os.environ.get("LOCALAPPDATA")
+    if local_app_data:
+        dirs.append(Path(local_app_data) / "Microsoft" / "Windows" / "Fonts")
+    dirs += [
+        Path("/usr/local/share/fonts"),
+        Path("/usr/share/fonts"),
+        Path("/Library/Fonts"),
+        Path("/System/Library/Fonts"),
+    ]
+    windir = os.environ.get("WINDIR") or os.environ.get("SystemRoot")
+    if windir:
+        dirs.append(Path(windir) / "Fonts")
+    return dirs
+
+
+@functools.lru_cache(maxsize=1)
+def _index() -> dict[str, str]:
+    """Lower-case file name -> path of the first file of that name, in search order."""
+    found: dict[str, str] = {}
+    for root in font_dirs():
+        if not root.is_dir():
+            continue
+        for folder, subdirs, files in os.walk(root, followlinks=True):
+            subdirs.sort()
+            for name in sorted(files):
+                key = name.lower()
+                if key.endswith(EXTENSIONS) and key not in found:
+                    found[key] = os.path.join(folder, name)
+    return found
+
+
+def refresh() -> None:
+    """Read the font folders again (after installing fonts or changing SHOTSMITH_FONTS)."""
+    _index.cache_clear()
+    locate.cache_clear()
+
+
+@functools.lru_cache(maxsize=256)
+def locate(family: str, weight: int = 400) -> str | None:
+    """Path of ``family``'s file at the available weight nearest ``weight``, or None."""
+    stem = family.replace(" ", "").lower()
+    index = _index()
+    for w in sorted(WEIGHT_NAMES, key=lambda w: (abs(w - weight), -w)):
+        for ext in EXTENSIONS:
+            path = index.get(f"{stem}-{WEIGHT_NAMES[w].lower()}{ext}")
+            if path:
+                return path
+    return None
+
+
+def install_hint(family: str) -> str:
+    """How to install ``family`` on Debian/Ubuntu, macOS and Windows, in one sentence."""
+    if family == "Inter":
+        debian = "fonts-inter"
+    elif family == "Noto Sans CJK":
+        debian = "fonts-noto-cjk"
+    elif family == "DejaVu Sans":
+        debian = "fonts-dejavu-core"
+    else:
+        debian = "fonts-noto-core"
+    cask = "font-" + family.lower().replace(" ", "-")
+    return (
+        f"install it (Debian/Ubuntu: sudo apt-get install {debian}; macOS: brew install "
+        f"--cask {cask}; Windows: install its static .ttf files from Google Fonts) or put "
+        "its files in a folder named by SHOTSMITH_FONTS"
+    )
+
+
+def missing_font_error(family: str, weight: int) -> ToolMissingError:
+    return ToolMissingError(
+        f"font {family!r} (weight {weight}) is not installed: {install_hint(family)}."
+    )
