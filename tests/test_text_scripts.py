@@ -6,6 +6,7 @@ boundaries, Japanese at phrase boundaries, and fonts found wherever a system kee
 from __future__ import annotations
 
 import base64
+import json
 import shutil
 from pathlib import Path
 
@@ -15,9 +16,17 @@ from PIL import Image, ImageDraw
 
 from shotsmith import fonts
 from shotsmith import text as T
+from shotsmith.errors import ToolMissingError
 from shotsmith.stages.captions import rules
 
 CHROMIUM = "/usr/bin/chromium"
+
+
+def _require_fonts(*families: str) -> None:
+    missing = [f for f in ("Inter", *families) if fonts.locate(f, 400) is None]
+    if missing:  # under CI=true a skip fails (conftest): set-up must install them
+        pytest.skip(f"fonts not installed: {', '.join(missing)} (scripts/setup.sh installs them)")
+
 
 #: Right-to-left lines with a per cent sign, a comma and a dash next to spaces and digits.
 RTL_LINES = {
@@ -42,10 +51,22 @@ def _shotsmith_ink(line: str) -> np.ndarray:
     return np.asarray(im)
 
 
-def _chromium_ink(line: str, tmp_path: Path) -> np.ndarray:
-    """``line`` drawn by headless Chromium in the same font files, dir="auto"."""
+@pytest.fixture(scope="module")
+def page():
+    """One headless Chromium page for the module (Debian's Chromium, as capture uses)."""
     from playwright.sync_api import sync_playwright
 
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"]
+        )
+        yield browser.new_page(device_scale_factor=1)
+        browser.close()
+
+
+def _chromium_ink(line: str, page, tmp_path: Path) -> np.ndarray:
+    """``line`` drawn by Chromium in the same font files (first that has a glyph wins, as
+    shotsmith's fallback order), ``dir="auto"``."""
     faces, families = [], []
     for i, path in enumerate(dict.fromkeys(_fonts_for(line))):
         data = base64.b64encode(Path(path).read_bytes()).decode()
@@ -62,15 +83,9 @@ def _chromium_ink(line: str, tmp_path: Path) -> np.ndarray:
         encoding="utf-8",
     )
     shot = tmp_path / "line.png"
-    with sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"]
-        )
-        page = browser.new_page(device_scale_factor=1)
-        page.goto(html.as_uri())
-        page.evaluate("document.fonts.ready")
-        page.locator("span").screenshot(path=str(shot))
-        browser.close()
+    page.goto(html.as_uri())
+    page.evaluate("document.fonts.ready")
+    page.locator("span").screenshot(path=str(shot))
     return np.asarray(Image.open(shot).convert("L"))
 
 
@@ -106,9 +121,10 @@ def _gaps(ink: np.ndarray) -> list[float]:
 
 @pytest.mark.browser
 @pytest.mark.parametrize("name", list(RTL_LINES))
-def test_a_right_to_left_line_is_ordered_as_chromium_orders_it(name: str, tmp_path: Path):
+def test_a_right_to_left_line_is_ordered_as_chromium_orders_it(name: str, page, tmp_path: Path):
+    _require_fonts("Noto Sans Hebrew", "Noto Sans Arabic")
     line = RTL_LINES[name]
-    ours, theirs = _shotsmith_ink(line), _chromium_ink(line, tmp_path)
+    ours, theirs = _shotsmith_ink(line), _chromium_ink(line, page, tmp_path)
     width = np.ptp(np.nonzero((ours < 128).any(axis=0))[0])
     chrome_width = np.ptp(np.nonzero((theirs < 128).any(axis=0))[0])
     assert width == pytest.approx(chrome_width, rel=0.04), (width, chrome_width)
@@ -121,3 +137,185 @@ def test_a_right_to_left_line_is_ordered_as_chromium_orders_it(name: str, tmp_pa
     # order drawn before was 0.79-0.89)
     a, b = _profile(ours), _profile(theirs)
     assert np.corrcoef(a, b)[0, 1] > 0.96
+
+
+def test_right_to_left_levels_follow_the_bidirectional_algorithm():
+    # ב-20% : the dash stays with the Hebrew letter, the per cent sign with the number
+    assert T.bidi_levels("ב-20% מהתקציב!") == [1, 1, 2, 2, 2, 1, *[1] * 7, 1]
+    assert T.bidi_levels("Plan 20% more") == [0] * 13
+    # the paragraph takes its direction from the first strong letter, as dir="auto" does
+    assert T.bidi_levels("Face ID בקלות") == [0] * 8 + [1] * 5
+
+
+# --------------------------------------------------------------------------------------
+# Thai (and the other scripts written without spaces): dictionary word boundaries
+# --------------------------------------------------------------------------------------
+
+THAI_HEADLINE = "ยอดเงินคงเหลือทั้งหมดของคุณในหน้าเดียวแบบชัดเจน"
+THAI_SUBTITLE = "ดูยอดเงินคงเหลือรายรับและรายจ่ายทั้งหมดของคุณได้ในหน้าเดียวทุกวัน"
+
+
+def _word_boundaries(text: str) -> set[int]:
+    """Offsets between words by ICU's word break iterator (a different iterator from the
+    line breaker shotsmith wraps with)."""
+    from icu4py.breakers import WordBreaker
+
+    return {end for _start, end in WordBreaker(text, "th").segments()}
+
+
+@pytest.mark.parametrize("line", [THAI_HEADLINE, THAI_SUBTITLE])
+def test_thai_wraps_at_word_boundaries(line: str):
+    _require_fonts("Noto Sans Thai")
+    font = T.load_font(T.font_for(line, "Inter", 700), 80)
+    width = T.text_width(line, font)
+    assert width > 1000  # one line would not fit a 1,000 px caption box
+    words = _word_boundaries(line)
+    wrapped = 0
+    for box in range(int(width / 2.6), 1200, 40):
+        lines = T.wrap_balanced(line, font, box, 3)
+        if lines is None:
+            continue
+        wrapped += 1
+        assert "".join(lines) == line, lines
+        assert all(T.text_width(part, font) <= box for part in lines)
+        cut = 0
+        for part in lines[:-1]:
+            cut += len(part)
+            assert cut in words, f"{lines}: a line ends inside a word at {part[-3:]!r}"
+    assert wrapped >= 5
+
+
+def test_lao_khmer_and_myanmar_break_between_words_too():
+    for word in ("ລາວເປັນປະເທດທີ່ສວຍງາມ", "ខ្ញុំចង់ទៅផ្សារ", "မြန်မာနိုင်ငံသည်လှပသည်"):
+        units = T.pieces(word)
+        assert len(units) >= 3 and "".join(units) == word, units
+
+
+def test_japanese_prefers_phrase_boundaries_and_keeps_kinsoku():
+    _require_fonts("Noto Sans CJK")
+    font = T.load_font(T.font_for("今週", "Inter", 700), 80)
+    no_start, no_end = T._kinsoku()
+    for text in ("今週の予定を「ひと目で」確認。", "届いたタスクをひとつの場所で確認できます。"):
+        lines = T.wrap_balanced(text, font, 1000, 2)
+        assert lines is not None and len(lines) == 2
+        assert len(lines[0]) in T._japanese_phrase_cuts(text), lines
+        assert lines[1][0] not in no_start and lines[0][-1] not in no_end
+    assert T.wrap_balanced("今週の予定を「ひと目で」確認。", font, 800, 2) == [
+        "今週の予定を",
+        "「ひと目で」確認。",
+    ]
+
+
+def test_a_thai_subtitle_needs_no_full_stop_and_is_measured_like_latin():
+    assert rules.subtitle_problems(THAI_SUBTITLE[:40], strict=False) == []
+    assert rules.subtitle_problems("ประหยัดเงินได้มากขึ้นทุกเดือน", strict=False) == []
+    assert rules.headline_problems("ตั้งงบประมาณรายเดือนได้ง่ายๆ", strict=False) == []
+    # Khmer and Myanmar end sentences with their own marks
+    assert rules.subtitle_problems("ខ្ញុំចង់ទៅផ្សារ ថ្ងៃនេះ។", strict=False) == []
+    assert "does not end with a full stop" in rules.subtitle_problems(
+        "ខ្ញុំចង់ទៅផ្សារ ថ្ងៃនេះ", strict=False
+    )
+    # other scripts still need theirs
+    assert "does not end with a full stop" in rules.subtitle_problems(
+        "Save more every month", strict=False
+    )
+
+
+def test_a_thai_set_with_long_captions_is_designed_on_two_lines(tmp_path: Path, capsys):
+    _require_fonts("Noto Sans Thai")
+    from shotsmith.cli import main
+
+    from .conftest import SAMPLES
+
+    copy = tmp_path / "th.csv"
+    copy.write_text(
+        "screen,headline,subtitle,locale\n"
+        f"overview,{THAI_HEADLINE},{THAI_SUBTITLE},th\n"
+        "budgets,ตั้งงบประมาณรายเดือนได้ง่ายๆ,กำหนดวงเงินสำหรับอาหารการเดินทางและความบันเทิง,th\n"
+        "transactions,รายการใช้จ่ายทุกรายการ,ค้นหาและจัดหมวดหมู่รายการของคุณได้ในไม่กี่วินาที,th\n"
+        "reports,รายงานที่เข้าใจง่าย,ดูว่าเงินของคุณหมดไปกับอะไรในแต่ละเดือน,th\n"
+        "goals,ออมเงินเพื่อเป้าหมาย,ประหยัดเงินได้มากขึ้นทุกเดือนด้วยเป้าหมายที่ชัดเจน,th\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "out"
+    args = ["design", str(SAMPLES / "pocket-budget"), "--locale", "th", "--copy", str(copy)]
+    assert main([*args, "--out", str(out), "--no-ocr"]) == 0
+    said = capsys.readouterr()
+    assert "full stop" not in said.err + said.out
+    rows = {r["screen"]: r for r in json.loads((out / "pocket-budget" / "design.json").read_text())}
+    assert rows["overview"]["copy_headline"] == THAI_HEADLINE
+    # the long headline and subtitle were drawn on two lines each: two bands of ink
+    im = np.asarray(Image.open(rows["overview"]["render_path"]).convert("L")).astype(int)
+    band = im[:700]
+    background = np.median(band, axis=1, keepdims=True)
+    inked = (np.abs(band - background) > 80).sum(axis=1) > 3
+    starts = np.flatnonzero(inked[1:] & ~inked[:-1])
+    assert len(starts) >= 4, starts  # headline 2 lines + subtitle 2 lines (Thai marks may add)
+
+
+# --------------------------------------------------------------------------------------
+# Fonts: found in SHOTSMITH_FONTS and the macOS and Windows folders
+# --------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def font_env(monkeypatch, tmp_path: Path):
+    """A home, Windows folders and SHOTSMITH_FONTS of the test's own; read afresh."""
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("LOCALAPPDATA", str(tmp_path / "appdata"))
+    monkeypatch.setenv("WINDIR", str(tmp_path / "windows"))
+    monkeypatch.delenv("SHOTSMITH_FONT_DIRS", raising=False)
+    monkeypatch.delenv("SHOTSMITH_FONTS", raising=False)
+    fonts.refresh()
+    T.find_font.cache_clear()
+    yield tmp_path
+    monkeypatch.undo()
+    fonts.refresh()
+    T.find_font.cache_clear()
+
+
+def _system_font() -> Path:
+    _require_fonts()
+    return Path(fonts.locate("Inter", 700))
+
+
+@pytest.mark.parametrize(
+    "folder",
+    [
+        "home/Library/Fonts",  # macOS, the user's
+        "appdata/Microsoft/Windows/Fonts",  # Windows, the user's
+        "windows/Fonts",  # Windows, the system's
+        "home/.local/share/fonts/brand",  # Linux, the user's, in a subfolder
+    ],
+)
+def test_a_font_is_found_in_the_user_and_windows_folders(font_env: Path, folder: str):
+    source = _system_font()
+    target = font_env / folder / "Brandface-Bold.otf"
+    target.parent.mkdir(parents=True)
+    shutil.copyfile(source, target)
+    fonts.refresh()
+    assert T.find_font("Brandface", 700, fallback=False) == str(target)
+    assert T.find_font("Brandface", 600, fallback=False) == str(target)  # nearest weight
+    font = T.load_font(T.find_font("Brandface", 700), 40)
+    assert T.text_width("Brand", font) > 40
+
+
+def test_shotsmith_fonts_comes_first(font_env: Path, monkeypatch):
+    source = _system_font()
+    mine = font_env / "my fonts"
+    mine.mkdir()
+    shutil.copyfile(source, mine / "Inter-Bold.otf")
+    monkeypatch.setenv("SHOTSMITH_FONTS", str(mine))
+    fonts.refresh()
+    assert fonts.font_dirs()[0] == mine
+    assert T.find_font("Inter", 700) == str(mine / "Inter-Bold.otf")
+
+
+def test_a_missing_family_is_one_line_naming_it_and_how_to_install_it(font_env: Path):
+    with pytest.raises(ToolMissingError) as caught:
+        T.find_font("Noto Sans Brandface", 700, fallback=False)
+    message = str(caught.value)
+    assert "\n" not in message
+    assert "'Noto Sans Brandface'" in message
+    for how in ("apt-get install fonts-noto-core", "brew install", "SHOTSMITH_FONTS"):
+        assert how in message, message

@@ -265,11 +265,13 @@ def runs(text: str, path: str) -> tuple[tuple[str, str], ...]:
             continue
         font = next((f for f in chain if ord(ch) in covered(f)), None)
         if font is None:
+            family = SCRIPT_FAMILIES.get(script_of(ch), "Noto Sans")
             log.warning(
-                "text: no installed font has %r (U+%04X); it is left out. Install a font "
-                "for it (Debian: fonts-noto-core, fonts-noto-cjk) or set SHOTSMITH_FONT_DIRS.",
+                "text: no installed font has %r (U+%04X); it is left out. Font %r has it: %s.",
                 ch,
                 ord(ch),
+                family,
+                fonts.install_hint(family),
             )
             continue
         if current == font:
@@ -540,6 +542,24 @@ def _cjk_units(word: str) -> list[str]:
             out[-1] += ch
         glue_next = ch in no_end
     return out
+
+
+def unspaced_limit(text: str, role: str) -> int:
+    """The most graphemes a ``role`` ("headline" or "subtitle") in a script written
+    without spaces may have: full-width CJK characters count about two Latin letters,
+    Thai, Lao, Khmer and Myanmar letters about one (``data/scripts.json``)."""
+    limits = _scripts()["copy_limits"]
+    kind = "dictionary" if dictionary_locale(text) else "unspaced"
+    return int(limits[f"{kind}_{role}_max"])
+
+
+def length_hint(text: str, role: str) -> str:
+    """How long a ``role`` ("headline" or "subtitle") in ``text``'s script should be, for
+    an error message: words for spaced scripts, characters for the others."""
+    unspaced = dictionary_locale(text) or any(_breaks_anywhere(ch) for ch in text)
+    if unspaced:
+        return f"at most {unspaced_limit(text, role)} characters in this script"
+    return "2-6 words" if role == "headline" else "under 60 characters"
 
 
 def pieces(text: str) -> list[str]:

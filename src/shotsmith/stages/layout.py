@@ -137,11 +137,13 @@ def _plan_set(
     if h_size is None:  # below the template's range, down to a floor still legible
         h_size = fit_headlines(h_lo, round(0.045 * W))
     if h_size is None:
+        from ..text import length_hint
+
         longest = max(headlines, key=len)
         raise CopyError(
             f"plan_layout: headline {longest!r} does not fit in "
             f"{tx['headline_max_lines']} lines even at the smallest size; "
-            "shorten it (2-6 words)."
+            f"shorten it ({length_hint(longest, 'headline')})."
         )
     s_target = round(tx["subtitle_size"] * W)
     s_size = fit_size(
@@ -154,10 +156,12 @@ def _plan_set(
         round(s_target * 0.75),
     )
     if s_size is None:
+        from ..text import length_hint
+
         longest = max(subtitles, key=len)
         raise CopyError(
             f"plan_layout: subtitle {longest!r} is too long for "
-            f"{tx['subtitle_max_lines']} lines; keep subtitles under 60 characters."
+            f"{tx['subtitle_max_lines']} lines; keep it {length_hint(longest, 'subtitle')}."
         )
     h_lh = round(h_size * tx["line_height"])
     s_lh = round(s_size * tx["subtitle_line_height"])
