@@ -317,5 +317,5 @@ def test_a_missing_family_is_one_line_naming_it_and_how_to_install_it(font_env: 
     message = str(caught.value)
     assert "\n" not in message
     assert "'Noto Sans Brandface'" in message
-    for how in ("apt-get install fonts-noto-core", "brew install", "SHOTSMITH_FONTS"):
+    for how in ("apt-get install fonts-noto-core", "NotoSansBrandface-Bold.ttf", "SHOTSMITH_FONTS"):
         assert how in message, message

@@ -106,19 +106,19 @@ def locate(family: str, weight: int = 400) -> str | None:
 
 def install_hint(family: str) -> str:
     """How to install ``family`` on Debian/Ubuntu, macOS and Windows, in one sentence."""
+    stem = family.replace(" ", "")
     if family == "Inter":
-        debian = "fonts-inter"
+        debian, source = "fonts-inter", "the Inter release zip's extras/otf folder"
     elif family == "Noto Sans CJK":
-        debian = "fonts-noto-cjk"
+        debian, source = "fonts-noto-cjk", "the Noto CJK release (NotoSansCJK-Bold.ttc ...)"
     elif family == "DejaVu Sans":
-        debian = "fonts-dejavu-core"
+        debian, source = "fonts-dejavu-core", "the DejaVu release"
     else:
-        debian = "fonts-noto-core"
-    cask = "font-" + family.lower().replace(" ", "-")
+        debian, source = "fonts-noto-core", "Google Fonts (the download's static folder)"
     return (
-        f"install it (Debian/Ubuntu: sudo apt-get install {debian}; macOS: brew install "
-        f"--cask {cask}; Windows: install its static .ttf files from Google Fonts) or put "
-        "its files in a folder named by SHOTSMITH_FONTS"
+        f"install it (Debian/Ubuntu: sudo apt-get install {debian}; macOS, Windows: its "
+        f"static files named like {stem}-Bold.ttf, from {source}, into ~/Library/Fonts, "
+        "the Windows Fonts folder or a folder named by SHOTSMITH_FONTS)"
     )
 
 
