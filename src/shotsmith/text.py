@@ -52,6 +52,7 @@ RTL_SCRIPTS = frozenset(_scripts()["rtl_scripts"])
 FALLBACK_FAMILIES: tuple[str, ...] = tuple(_scripts()["fallback_families"])
 
 
+@functools.lru_cache(maxsize=1)
 def has_raqm() -> bool:
     return bool(features.check("raqm"))
 
@@ -354,12 +355,18 @@ def _simple_levels(text: str, rtl: bool) -> list[int]:
     return [base if v is None else v for v in out]
 
 
+# Characters that can make a line anything but one left-to-right run.
+_RIGHT_TO_LEFT = frozenset({"R", "AL", "AN", "RLE", "RLO", "RLI", "LRE", "LRO", "LRI", "FSI"})
+
+
 def bidi_levels(text: str, rtl: bool | None = None) -> list[int]:
     """The embedding level of each character of one line (UAX #9): even runs are drawn
     left to right, odd ones right to left. ``rtl`` sets the paragraph direction; None
     takes it from the first strong character, as a browser's ``dir="auto"`` does."""
     if not text:
         return []
+    if not any(unicodedata.bidirectional(ch) in _RIGHT_TO_LEFT for ch in text):
+        return [0] * len(text)  # nothing to reorder: the common case, kept cheap
     bidi = _fribidi()
     if bidi is not None:
         return bidi.levels(text, rtl)
@@ -396,7 +403,8 @@ class VisualRun:
         return self.font.getlength(self.drawn, direction=self.direction)
 
 
-def visual_runs(text: str, font: ImageFont.FreeTypeFont) -> list[VisualRun]:
+@functools.lru_cache(maxsize=4096)
+def visual_runs(text: str, font: ImageFont.FreeTypeFont) -> tuple[VisualRun, ...]:
     """``text`` as drawn, left to right: split where the font or the embedding level
     changes, then ordered by rule L2 of the bidirectional algorithm (from the highest
     level down to the lowest odd one, every stretch at that level or above reversed)."""
@@ -414,7 +422,7 @@ def visual_runs(text: str, font: ImageFont.FreeTypeFont) -> list[VisualRun]:
             else:
                 pieces_.append((ch, f, level))
     if not pieces_:
-        return [VisualRun(text, font, False)]
+        return (VisualRun(text, font, False),)
     order = list(range(len(pieces_)))
     run_levels = [p[2] for p in pieces_]
     odd = [v for v in run_levels if v % 2]
@@ -429,7 +437,7 @@ def visual_runs(text: str, font: ImageFont.FreeTypeFont) -> list[VisualRun]:
                 i = j
             else:
                 i += 1
-    return [VisualRun(pieces_[k][0], pieces_[k][1], pieces_[k][2] % 2 == 1) for k in order]
+    return tuple(VisualRun(pieces_[k][0], pieces_[k][1], pieces_[k][2] % 2 == 1) for k in order)
 
 
 def _visual(text: str, font: ImageFont.FreeTypeFont) -> list[tuple[str, ImageFont.FreeTypeFont]]:
@@ -437,7 +445,10 @@ def _visual(text: str, font: ImageFont.FreeTypeFont) -> list[tuple[str, ImageFon
     return [(r.text, r.font) for r in visual_runs(text, font)]
 
 
+@functools.lru_cache(maxsize=8192)
 def text_width(text: str, font: ImageFont.FreeTypeFont) -> float:
+    """The advance of ``text`` drawn by :func:`draw_line` (fitting asks for the same
+    pieces many times over: the answers are kept)."""
     return sum(r.width() for r in visual_runs(text, font))
 
 
