@@ -120,6 +120,7 @@ def _gaps(ink: np.ndarray) -> list[float]:
 
 
 @pytest.mark.browser
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(RTL_LINES))
 def test_a_right_to_left_line_is_ordered_as_chromium_orders_it(name: str, page, tmp_path: Path):
     _require_fonts("Noto Sans Hebrew", "Noto Sans Arabic")
@@ -145,6 +146,21 @@ def test_right_to_left_levels_follow_the_bidirectional_algorithm():
     assert T.bidi_levels("Plan 20% more") == [0] * 13
     # the paragraph takes its direction from the first strong letter, as dir="auto" does
     assert T.bidi_levels("Face ID בקלות") == [0] * 8 + [1] * 5
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        *RTL_LINES.values(),
+        "תכננו את השבוע – בקלות (Face ID)",
+        "تابع تقدم الفريق مع Face ID وiCloud.",
+        "سعر 1,000 ريال",
+        "Save 20% with שקל 5 now",
+    ],
+)
+def test_without_fribidi_the_levels_are_the_same_for_captions(line: str):
+    assert T._fribidi() is not None, "FriBidi is not installed (Debian: libfribidi0)"
+    assert T._simple_levels(line, T.paragraph_rtl(line)) == T.bidi_levels(line)
 
 
 # --------------------------------------------------------------------------------------

@@ -333,26 +333,50 @@ def _fribidi() -> _FriBidi | None:
 
 
 def _simple_levels(text: str, rtl: bool) -> list[int]:
-    """Levels without FriBidi (no raqm either): strong characters at their own level,
-    numbers with the left-to-right text, neutrals with their neighbours when both sides
-    agree and with the paragraph otherwise."""
-    base = 1 if rtl else 0
-    strong: list[int | None] = []
-    for ch in text:
-        kind = unicodedata.bidirectional(ch)
-        if kind in ("R", "AL"):
-            strong.append(1)
-        elif kind in ("L", "EN", "AN") or (kind in ("ET", "CS", "ES") and ch.isdigit()):
-            strong.append(2 if rtl else 0)
+    """Levels without FriBidi (then there is no raqm either): rules W2, W4, W5, W7, N1, N2
+    and I1, I2 of UAX #9 for one line without explicit embeddings or brackets."""
+    kinds = [unicodedata.bidirectional(ch) for ch in text]
+    last = "R" if rtl else "L"
+    for i, kind in enumerate(kinds):  # W2: digits after Arabic letters are Arabic numbers
+        if kind in ("R", "AL", "L"):
+            last = kind
+        elif kind == "EN" and last == "AL":
+            kinds[i] = "AN"
+    for i in range(1, len(kinds) - 1):  # W4: 1,000 and 10-20 are one number
+        if kinds[i] in ("ES", "CS") and kinds[i - 1] == kinds[i + 1] == "EN":
+            kinds[i] = "EN"
+        elif kinds[i] == "CS" and kinds[i - 1] == kinds[i + 1] == "AN":
+            kinds[i] = "AN"
+    for i in range(1, len(kinds)):  # W5: "20%" and "$5", the sign goes with the number
+        if kinds[i] == "ET" and kinds[i - 1] == "EN":
+            kinds[i] = "EN"
+    for i in range(len(kinds) - 2, -1, -1):
+        if kinds[i] == "ET" and kinds[i + 1] == "EN":
+            kinds[i] = "EN"
+    strong: list[str | None] = []
+    last = "R" if rtl else "L"
+    for kind in kinds:
+        if kind in ("R", "AL", "L"):
+            last = "L" if kind == "L" else "R"
+        if kind == "L" or (kind == "EN" and last == "L"):  # W7: "iOS 18" is left-to-right
+            strong.append("L")
+        elif kind in ("R", "AL", "EN", "AN"):  # numbers count as right-to-left (N1)
+            strong.append("R")
         else:
             strong.append(None)
-    out = list(strong)
-    for i, level in enumerate(strong):
-        if level is None:
-            before = next((v for v in reversed(strong[:i]) if v is not None), base)
-            after = next((v for v in strong[i + 1 :] if v is not None), base)
-            out[i] = before if before == after else base
-    return [base if v is None else v for v in out]
+    base = "R" if rtl else "L"
+    levels = []
+    for i, direction in enumerate(strong):
+        if direction is None:  # N1, N2: a neutral between two of one direction takes it
+            before = next((d for d in reversed(strong[:i]) if d), base)
+            after = next((d for d in strong[i + 1 :] if d), base)
+            direction = before if before == after else base
+        number = kinds[i] in ("EN", "AN")
+        if rtl:  # I2
+            levels.append(1 if direction == "R" and not number else 2)
+        else:  # I1
+            levels.append(0 if direction == "L" else 2 if number else 1)
+    return levels
 
 
 # Characters that can make a line anything but one left-to-right run.
