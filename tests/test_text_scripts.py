@@ -220,6 +220,13 @@ def test_japanese_prefers_phrase_boundaries_and_keeps_kinsoku():
         "今週の予定を",
         "「ひと目で」確認。",
     ]
+    # a phrase boundary beats a slightly better balance ("今日|の予定" splits a phrase)
+    large = T.load_font(T.font_for("今週", "Inter", 700), 99)
+    assert T.wrap_balanced("期限と優先度で今日の予定を並べ替え。", large, 1000, 2) == [
+        "期限と優先度で今日の",
+        "予定を並べ替え。",
+    ]
+    assert T.wrap_balanced("自分に合わせて設定", large, 760, 2) == ["自分に", "合わせて設定"]
 
 
 def test_a_thai_subtitle_needs_no_full_stop_and_is_measured_like_latin():

@@ -666,10 +666,11 @@ def wrap_balanced(
     phrase_cuts = _japanese_phrase_cuts("".join(words))
     for cut in range(1, len(words)):
         lines = [_join(words[:cut]), _join(words[cut:])]
-        if phrase_cuts is None:
-            phrase = _phrase_boundary(lines[0], lines[1])
-        else:
-            phrase = len("".join(words[:cut])) in phrase_cuts
+        # between phrases: after a particle, 、 or a bracket (0.12), or where ICU's
+        # Japanese phrase model cuts (0.1: it also cuts inside compounds, 進み|具合)
+        phrase = 0.12 if _phrase_boundary(lines[0], lines[1]) else 0.0
+        if phrase_cuts is not None and len("".join(words[:cut])) in phrase_cuts:
+            phrase += 0.1
         widths = [text_width(s, font) for s in lines]
         if max(widths) > max_width:
             continue
@@ -679,7 +680,7 @@ def wrap_balanced(
             max(widths)
             + (max_width if orphan else 0)
             + (0.02 * max_width if widths[0] < widths[1] else 0)
-            - (0.12 * max_width if phrase else 0)
+            - phrase * max_width
         )
         if best is None or score < best[0]:
             best = (score, lines)
