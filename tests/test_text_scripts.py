@@ -146,6 +146,10 @@ def test_right_to_left_levels_follow_the_bidirectional_algorithm():
     assert T.bidi_levels("Plan 20% more") == [0] * 13
     # the paragraph takes its direction from the first strong letter, as dir="auto" does
     assert T.bidi_levels("Face ID בקלות") == [0] * 8 + [1] * 5
+    # a line of a wrapped Hebrew caption that starts in Latin keeps the caption's direction
+    font = T.load_font(T.find_font("Inter", 400), 40)
+    assert [r.text for r in T.visual_runs("Face ID.", font, rtl=True)] == [".", "Face ID"]
+    assert [r.text for r in T.visual_runs("Face ID.", font)] == ["Face ID."]
 
 
 @pytest.mark.parametrize(

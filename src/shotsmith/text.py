@@ -389,7 +389,7 @@ def bidi_levels(text: str, rtl: bool | None = None) -> list[int]:
     takes it from the first strong character, as a browser's ``dir="auto"`` does."""
     if not text:
         return []
-    if not any(unicodedata.bidirectional(ch) in _RIGHT_TO_LEFT for ch in text):
+    if not rtl and not any(unicodedata.bidirectional(ch) in _RIGHT_TO_LEFT for ch in text):
         return [0] * len(text)  # nothing to reorder: the common case, kept cheap
     bidi = _fribidi()
     if bidi is not None:
@@ -428,12 +428,14 @@ class VisualRun:
 
 
 @functools.lru_cache(maxsize=4096)
-def visual_runs(text: str, font: ImageFont.FreeTypeFont) -> tuple[VisualRun, ...]:
+def visual_runs(
+    text: str, font: ImageFont.FreeTypeFont, rtl: bool | None = None
+) -> tuple[VisualRun, ...]:
     """``text`` as drawn, left to right: split where the font or the embedding level
     changes, then ordered by rule L2 of the bidirectional algorithm (from the highest
     level down to the lowest odd one, every stretch at that level or above reversed)."""
     pieces_: list[tuple[str, ImageFont.FreeTypeFont, int]] = []
-    levels = bidi_levels(text)
+    levels = bidi_levels(text, rtl)
     at = 0
     for t, f in _run_fonts(text, font):
         for ch in t:
@@ -470,10 +472,10 @@ def _visual(text: str, font: ImageFont.FreeTypeFont) -> list[tuple[str, ImageFon
 
 
 @functools.lru_cache(maxsize=8192)
-def text_width(text: str, font: ImageFont.FreeTypeFont) -> float:
+def text_width(text: str, font: ImageFont.FreeTypeFont, rtl: bool | None = None) -> float:
     """The advance of ``text`` drawn by :func:`draw_line` (fitting asks for the same
     pieces many times over: the answers are kept)."""
-    return sum(r.width() for r in visual_runs(text, font))
+    return sum(r.width() for r in visual_runs(text, font, rtl))
 
 
 def draw_line(
@@ -483,11 +485,13 @@ def draw_line(
     font: ImageFont.FreeTypeFont,
     fill: object,
     anchor: str = "ls",
+    rtl: bool | None = None,
 ) -> None:
     """Draw one line at ``xy`` (anchor ``ls``, ``ms`` or ``rs``), each run in a font that
     has its glyphs and in the order the bidirectional algorithm gives; measured exactly
-    as :func:`text_width` measures it."""
-    parts = visual_runs(text, font)
+    as :func:`text_width` measures it. ``rtl``: the paragraph's direction, for a line of a
+    wrapped caption (None: the line's own first strong letter decides)."""
+    parts = visual_runs(text, font, rtl)
     x, y = xy
     widths = [r.width() for r in parts]
     total = sum(widths)
@@ -732,10 +736,15 @@ def line_metrics(font: ImageFont.FreeTypeFont) -> tuple[int, int]:
 
 
 def ink_box(
-    text: str, font: ImageFont.FreeTypeFont, x: float, baseline: float, anchor: str
+    text: str,
+    font: ImageFont.FreeTypeFont,
+    x: float,
+    baseline: float,
+    anchor: str,
+    rtl: bool | None = None,
 ) -> tuple[float, float, float, float]:
     """(left, top, right, bottom) of the pixels ``text`` covers when drawn at ``anchor``."""
-    parts = visual_runs(text, font)
+    parts = visual_runs(text, font, rtl)
     total = sum(r.width() for r in parts)
     cursor = x - total / 2 if anchor[0] == "m" else x - total if anchor[0] == "r" else x
     boxes = []
