@@ -16,7 +16,7 @@ from PIL import Image, ImageDraw
 
 from shotsmith import fonts
 from shotsmith import text as T
-from shotsmith.errors import ToolMissingError
+from shotsmith.errors import InvalidOptionError, ToolMissingError
 from shotsmith.stages.captions import rules
 
 CHROMIUM = "/usr/bin/chromium"
@@ -346,3 +346,10 @@ def test_a_missing_family_is_one_line_naming_it_and_how_to_install_it(font_env: 
     assert "'Noto Sans Brandface'" in message
     for how in ("apt-get install fonts-noto-core", "NotoSansBrandface-Bold.ttf", "SHOTSMITH_FONTS"):
         assert how in message, message
+
+
+def test_a_shotsmith_fonts_folder_that_is_not_there_is_said(font_env: Path, monkeypatch):
+    monkeypatch.setenv("SHOTSMITH_FONTS", str(font_env / "no such folder"))
+    fonts.refresh()
+    with pytest.raises(InvalidOptionError, match="SHOTSMITH_FONTS names .*not a folder"):
+        T.find_font("Inter", 700)

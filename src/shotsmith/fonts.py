@@ -21,7 +21,7 @@ import functools
 import os
 from pathlib import Path
 
-from .errors import ToolMissingError
+from .errors import InvalidOptionError, ToolMissingError
 
 EXTENSIONS = (".otf", ".ttf", ".ttc")
 
@@ -39,9 +39,19 @@ WEIGHT_NAMES = {
 
 
 def _env_dirs() -> list[Path]:
+    """The folders named by SHOTSMITH_FONTS (and SHOTSMITH_FONT_DIRS); each must exist."""
     out: list[Path] = []
     for name in ("SHOTSMITH_FONTS", "SHOTSMITH_FONT_DIRS"):
-        out += [Path(p).expanduser() for p in os.environ.get(name, "").split(os.pathsep) if p]
+        for part in os.environ.get(name, "").split(os.pathsep):
+            if not part:
+                continue
+            folder = Path(part).expanduser()
+            if not folder.is_dir():
+                raise InvalidOptionError(
+                    f"{name} names {part!r}, which is not a folder: point it at the folder "
+                    "that holds your .ttf/.otf files, or unset it."
+                )
+            out.append(folder)
     return out
 
 
