@@ -1,4 +1,4 @@
-"""Fonts and text: discovery, shaping (raqm where available), wrapping, fitting.
+"""Text: glyph coverage, shaping (raqm where available), line order, wrapping, fitting.
 
 Everything that measures or draws text goes through here, so layout planning
 (measuring) and rendering (drawing) agree to the pixel.
@@ -9,10 +9,17 @@ of that, and a missing glyph draws as a box (tofu, ``.notdef``). So a line is sp
 *runs*, each set in the first font of the line's own family and then
 ``data/scripts.json``'s fallback order whose character map (read from the font file
 itself) holds every character of the run. Measuring and drawing both go through
-:func:`runs`, so what the layout planned is what gets drawn. Right-to-left lines are
-shaped by raqm and their runs ordered right to left. Text without spaces (Chinese,
-Japanese) wraps between characters, never breaking the kinsoku rules (no line starts
-with 。 or ッ, none ends with 「).
+:func:`runs`, so what the layout planned is what gets drawn. A line is ordered by the
+Unicode bidirectional algorithm (UAX #9) as a whole, as a browser orders it: FriBidi
+(the library raqm uses) gives each character its embedding level, the runs are cut where
+the font or the level changes and reordered by rule L2, and each run is shaped by raqm in
+its own direction, so "ב-20% מהתקציב!" keeps its per cent sign with the number and its
+dash with the letter. Fonts are found by :mod:`shotsmith.fonts`.
+
+Wrapping breaks at spaces; Thai, Lao, Khmer and Myanmar, written without spaces between
+words, break where ICU's dictionary finds word boundaries; Chinese and Japanese between
+characters, never breaking the kinsoku rules (no line starts with 。 or ッ, none ends with
+「), Japanese preferring phrase boundaries (after a particle, ICU's ``lw=phrase``).
 """
 
 from __future__ import annotations
