@@ -248,6 +248,13 @@ def test_a_thai_subtitle_needs_no_full_stop_and_is_measured_like_latin():
     )
 
 
+def test_length_advice_is_in_the_terms_of_the_script():
+    assert T.length_hint(THAI_HEADLINE, "headline") == "at most 30 characters in this script"
+    assert T.length_hint("今週の予定", "subtitle") == "at most 36 characters in this script"
+    assert T.length_hint("Plan your week", "headline") == "2-6 words"
+    assert T.length_hint("Plan your week.", "subtitle") == "under 60 characters"
+
+
 def test_a_thai_set_with_long_captions_is_designed_on_two_lines(tmp_path: Path, capsys):
     _require_fonts("Noto Sans Thai")
     from shotsmith.cli import main
