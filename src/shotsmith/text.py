@@ -404,20 +404,18 @@ def bidi_levels(text: str, rtl: bool | None = None) -> list[int]:
     return _simple_levels(text, paragraph_rtl(text) if rtl is None else rtl)
 
 
-def _run_fonts(text: str, font: ImageFont.FreeTypeFont) -> list[tuple[str, ImageFont.FreeTypeFont]]:
-    path = str(getattr(font, "path", ""))
-    if not path:
-        return [(text, font)]
-    return [(t, font if f == path else load_font(f, int(font.size))) for t, f in runs(text, path)]
-
-
 @dataclass(frozen=True)
 class VisualRun:
-    """A piece of a line in one font and one direction, in drawing order."""
+    """A piece of a line in one font file and one direction, in drawing order."""
 
     text: str
-    font: ImageFont.FreeTypeFont
+    path: str
+    size: int
     rtl: bool
+
+    @property
+    def font(self) -> ImageFont.FreeTypeFont:
+        return load_font(self.path, self.size)
 
     @property
     def direction(self) -> str | None:
@@ -434,28 +432,32 @@ class VisualRun:
         return self.font.getlength(self.drawn, direction=self.direction)
 
 
-@functools.lru_cache(maxsize=4096)
 def visual_runs(
     text: str, font: ImageFont.FreeTypeFont, rtl: bool | None = None
 ) -> tuple[VisualRun, ...]:
     """``text`` as drawn, left to right: split where the font or the embedding level
     changes, then ordered by rule L2 of the bidirectional algorithm (from the highest
     level down to the lowest odd one, every stretch at that level or above reversed)."""
-    pieces_: list[tuple[str, ImageFont.FreeTypeFont, int]] = []
+    return _visual_runs(text, str(font.path), int(font.size), rtl)
+
+
+@functools.lru_cache(maxsize=4096)  # keyed by file and size: no font object is kept alive
+def _visual_runs(text: str, path: str, size: int, rtl: bool | None) -> tuple[VisualRun, ...]:
+    pieces_: list[tuple[str, str, int]] = []
     levels = bidi_levels(text, rtl)
     at = 0
-    for t, f in _run_fonts(text, font):
+    for t, f in runs(text, path):
         for ch in t:
             while text[at] != ch:  # a character no font has was left out of the runs
                 at += 1
             level = levels[at]
             at += 1
-            if pieces_ and pieces_[-1][1] is f and pieces_[-1][2] == level:
+            if pieces_ and pieces_[-1][1] == f and pieces_[-1][2] == level:
                 pieces_[-1] = (pieces_[-1][0] + ch, f, level)
             else:
                 pieces_.append((ch, f, level))
     if not pieces_:
-        return (VisualRun(text, font, False),)
+        return (VisualRun(text, path, size, False),)
     order = list(range(len(pieces_)))
     run_levels = [p[2] for p in pieces_]
     odd = [v for v in run_levels if v % 2]
@@ -470,7 +472,9 @@ def visual_runs(
                 i = j
             else:
                 i += 1
-    return tuple(VisualRun(pieces_[k][0], pieces_[k][1], pieces_[k][2] % 2 == 1) for k in order)
+    return tuple(
+        VisualRun(pieces_[k][0], pieces_[k][1], size, pieces_[k][2] % 2 == 1) for k in order
+    )
 
 
 def _visual(text: str, font: ImageFont.FreeTypeFont) -> list[tuple[str, ImageFont.FreeTypeFont]]:
@@ -478,11 +482,14 @@ def _visual(text: str, font: ImageFont.FreeTypeFont) -> list[tuple[str, ImageFon
     return [(r.text, r.font) for r in visual_runs(text, font)]
 
 
-@functools.lru_cache(maxsize=8192)
 def text_width(text: str, font: ImageFont.FreeTypeFont, rtl: bool | None = None) -> float:
-    """The advance of ``text`` drawn by :func:`draw_line` (fitting asks for the same
-    pieces many times over: the answers are kept)."""
-    return sum(r.width() for r in visual_runs(text, font, rtl))
+    """The advance of ``text`` drawn by :func:`draw_line`."""
+    return _text_width(text, str(font.path), int(font.size), rtl)
+
+
+@functools.lru_cache(maxsize=8192)  # fitting measures the same pieces many times over
+def _text_width(text: str, path: str, size: int, rtl: bool | None) -> float:
+    return sum(r.width() for r in _visual_runs(text, path, size, rtl))
 
 
 def draw_line(
