@@ -5,8 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # fonts: Inter for Latin; Noto core for Arabic, Hebrew, Thai, Devanagari and the other
-# scripts; Noto CJK for Chinese, Japanese and Korean (the renderer never draws tofu).
-SYSTEM_PACKAGES=(chromium fonts-inter fonts-noto-core fonts-noto-cjk tesseract-ocr tesseract-ocr-eng)
+# scripts; Noto CJK for Chinese, Japanese and Korean (the renderer never draws tofu);
+# FriBidi, which Pillow's raqm layout and the right-to-left line order use.
+SYSTEM_PACKAGES=(chromium fonts-inter fonts-noto-core fonts-noto-cjk libfribidi0 tesseract-ocr tesseract-ocr-eng)
 PYTHON=${PYTHON:-python3}
 
 missing=()

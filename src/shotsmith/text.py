@@ -1,4 +1,4 @@
-"""Fonts and text: discovery, shaping (raqm where available), wrapping, fitting.
+"""Text: glyph coverage, shaping (raqm where available), line order, wrapping, fitting.
 
 Everything that measures or draws text goes through here, so layout planning
 (measuring) and rendering (drawing) agree to the pixel.
@@ -9,18 +9,26 @@ of that, and a missing glyph draws as a box (tofu, ``.notdef``). So a line is sp
 *runs*, each set in the first font of the line's own family and then
 ``data/scripts.json``'s fallback order whose character map (read from the font file
 itself) holds every character of the run. Measuring and drawing both go through
-:func:`runs`, so what the layout planned is what gets drawn. Right-to-left lines are
-shaped by raqm and their runs ordered right to left. Text without spaces (Chinese,
-Japanese) wraps between characters, never breaking the kinsoku rules (no line starts
-with 。 or ッ, none ends with 「).
+:func:`runs`, so what the layout planned is what gets drawn. A line is ordered by the
+Unicode bidirectional algorithm (UAX #9) as a whole, as a browser orders it: FriBidi
+(the library raqm uses) gives each character its embedding level, the runs are cut where
+the font or the level changes and reordered by rule L2, and each run is shaped by raqm in
+its own direction, so "ב-20% מהתקציב!" keeps its per cent sign with the number and its
+dash with the letter. Fonts are found by :mod:`shotsmith.fonts`.
+
+Wrapping breaks at spaces; Thai, Lao, Khmer and Myanmar, written without spaces between
+words, break where ICU's dictionary finds word boundaries; Chinese and Japanese between
+characters, never breaking the kinsoku rules (no line starts with 。 or ッ, none ends with
+「), Japanese preferring phrase boundaries (after a particle, ICU's ``lw=phrase``).
 """
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import functools
 import json
 import logging
-import os
 import struct
 import unicodedata
 from collections.abc import Sequence
@@ -30,32 +38,11 @@ from pathlib import Path
 
 from PIL import ImageDraw, ImageFont, features
 
+from . import fonts
 from .errors import ShotsmithError, ToolMissingError
+from .fonts import WEIGHT_NAMES
 
 log = logging.getLogger("shotsmith.text")
-
-FONT_DIRS = [Path(p) for p in os.environ.get("SHOTSMITH_FONT_DIRS", "").split(os.pathsep) if p] + [
-    Path("/usr/share/fonts/opentype/inter"),
-    Path("/usr/share/fonts/truetype/inter"),
-    Path("/usr/share/fonts/truetype/noto"),
-    Path("/usr/share/fonts/opentype/noto"),
-    Path("/usr/share/fonts/truetype/dejavu"),
-    Path.home() / ".local/share/fonts",
-    Path("/Library/Fonts"),
-    Path("/System/Library/Fonts"),
-]
-
-WEIGHT_NAMES = {
-    100: "Thin",
-    200: "ExtraLight",
-    300: "Light",
-    400: "Regular",
-    500: "Medium",
-    600: "SemiBold",
-    700: "Bold",
-    800: "ExtraBold",
-    900: "Black",
-}
 
 
 @functools.lru_cache(maxsize=1)
@@ -72,6 +59,7 @@ RTL_SCRIPTS = frozenset(_scripts()["rtl_scripts"])
 FALLBACK_FAMILIES: tuple[str, ...] = tuple(_scripts()["fallback_families"])
 
 
+@functools.lru_cache(maxsize=1)
 def has_raqm() -> bool:
     return bool(features.check("raqm"))
 
@@ -95,6 +83,14 @@ def script_of(text: str) -> str:
         if "CJK" in name:
             return "CJK"
     return "LATIN"
+
+
+def full_stops(text: str) -> str | None:
+    """The marks that end a sentence in ``text``'s script when ``data/scripts.json`` lists
+    the script (Khmer ។, Myanmar ။; "" for Thai and Lao, which have none), else None."""
+    script = script_of(text)
+    stops = _scripts()["full_stops"]
+    return str(stops[script]) if script in stops and not script.startswith("_") else None
 
 
 def paragraph_rtl(text: str) -> bool:
@@ -122,26 +118,18 @@ def caption_origin(align: str, x: int, text: str, canvas_width: int) -> tuple[in
 @functools.lru_cache(maxsize=64)
 def find_font(family: str, weight: int = 400, *, fallback: bool = True) -> str:
     """Path of an installed font file for ``family`` at the nearest available weight
-    (``fallback``: else Inter, else DejaVu Sans)."""
-    stem = family.replace(" ", "")
-    wanted = sorted(WEIGHT_NAMES, key=lambda w: (abs(w - weight), -w))
-    for w in wanted:
-        for d in FONT_DIRS:
-            for ext in (".otf", ".ttf", ".ttc"):
-                path = d / f"{stem}-{WEIGHT_NAMES[w]}{ext}"
-                if path.exists():
-                    return str(path)
+    (``fallback``: else Inter, else DejaVu Sans). Where fonts are looked for:
+    :mod:`shotsmith.fonts`."""
+    path = fonts.locate(family, weight)
+    if path is not None:
+        return path
     if fallback and family != "DejaVu Sans":
         fallback_family = "Inter" if family not in ("Inter", "Noto Sans") else "DejaVu Sans"
         try:
             return find_font(fallback_family, weight)
         except ShotsmithError:
             pass
-    raise ToolMissingError(
-        f"no font file found for {family!r} (weight {weight}) in {', '.join(map(str, FONT_DIRS))}. "
-        "Install the fonts (Debian: apt-get install fonts-inter fonts-noto-core "
-        "fonts-noto-cjk) or set SHOTSMITH_FONT_DIRS."
-    )
+    raise fonts.missing_font_error(family, weight)
 
 
 def font_for(text: str, family: str, weight: int) -> str:
@@ -285,11 +273,13 @@ def runs(text: str, path: str) -> tuple[tuple[str, str], ...]:
             continue
         font = next((f for f in chain if ord(ch) in covered(f)), None)
         if font is None:
+            family = SCRIPT_FAMILIES.get(script_of(ch), "Noto Sans")
             log.warning(
-                "text: no installed font has %r (U+%04X); it is left out. Install a font "
-                "for it (Debian: fonts-noto-core, fonts-noto-cjk) or set SHOTSMITH_FONT_DIRS.",
+                "text: no installed font has %r (U+%04X); it is left out. Font %r has it: %s.",
                 ch,
                 ord(ch),
+                family,
+                fonts.install_hint(family),
             )
             continue
         if current == font:
@@ -301,41 +291,205 @@ def runs(text: str, path: str) -> tuple[tuple[str, str], ...]:
     return tuple((t, f) for t, f in out) or (("", path),)
 
 
-def direction_of(text: str) -> str | None:
-    if not has_raqm():
-        return None
-    return "rtl" if any(unicodedata.bidirectional(c) in ("R", "AL") for c in text) else None
+# --------------------------------------------------------------------------------------
+# Direction: the Unicode bidirectional algorithm over the whole line
+# --------------------------------------------------------------------------------------
 
 
-def _run_fonts(text: str, font: ImageFont.FreeTypeFont) -> list[tuple[str, ImageFont.FreeTypeFont]]:
-    path = str(getattr(font, "path", ""))
-    if not path:
-        return [(text, font)]
-    return [(t, font if f == path else load_font(f, int(font.size))) for t, f in runs(text, path)]
+class _FriBidi:
+    """GNU FriBidi's paragraph levels (the library raqm itself runs), through ctypes."""
+
+    PAR_ON = 0x40  # FRIBIDI_PAR_ON: the first strong character decides (rules P2, P3)
+    PAR_LTR, PAR_RTL = 0x110, 0x111
+
+    def __init__(self, lib: ctypes.CDLL) -> None:
+        self.lib = lib
+        lib.fribidi_get_bidi_types.restype = None
+        lib.fribidi_get_bracket_types.restype = None
+        lib.fribidi_get_par_embedding_levels_ex.restype = ctypes.c_int8
+
+    def levels(self, text: str, rtl: bool | None) -> list[int]:
+        n = len(text)
+        chars = (ctypes.c_uint32 * n)(*map(ord, text))
+        types = (ctypes.c_uint32 * n)()
+        brackets = (ctypes.c_uint32 * n)()
+        levels = (ctypes.c_int8 * n)()
+        self.lib.fribidi_get_bidi_types(chars, n, types)
+        self.lib.fribidi_get_bracket_types(chars, n, types, brackets)
+        base = ctypes.c_uint32(
+            self.PAR_ON if rtl is None else self.PAR_RTL if rtl else self.PAR_LTR
+        )
+        ok = self.lib.fribidi_get_par_embedding_levels_ex(
+            types, brackets, n, ctypes.byref(base), levels
+        )
+        if not ok:
+            raise RuntimeError("fribidi could not resolve the line's levels")
+        return list(levels)
 
 
-def text_width(text: str, font: ImageFont.FreeTypeFont) -> float:
-    return sum(f.getlength(t, direction=direction_of(t)) for t, f in _run_fonts(text, font))
+@functools.lru_cache(maxsize=1)
+def _fribidi() -> _FriBidi | None:
+    names = ["libfribidi.so.0", "libfribidi.0.dylib", "fribidi-0.dll", "libfribidi-0.dll"]
+    found = ctypes.util.find_library("fribidi")
+    for name in [found, *names] if found else names:
+        try:
+            return _FriBidi(ctypes.CDLL(name))
+        except (OSError, AttributeError):
+            continue
+    return None
+
+
+def _simple_levels(text: str, rtl: bool) -> list[int]:
+    """Levels without FriBidi (then there is no raqm either): rules W2, W4, W5, W7, N1, N2
+    and I1, I2 of UAX #9 for one line without explicit embeddings or brackets."""
+    kinds = [unicodedata.bidirectional(ch) for ch in text]
+    last = "R" if rtl else "L"
+    for i, kind in enumerate(kinds):  # W2: digits after Arabic letters are Arabic numbers
+        if kind in ("R", "AL", "L"):
+            last = kind
+        elif kind == "EN" and last == "AL":
+            kinds[i] = "AN"
+    for i in range(1, len(kinds) - 1):  # W4: 1,000 and 10-20 are one number
+        if kinds[i] in ("ES", "CS") and kinds[i - 1] == kinds[i + 1] == "EN":
+            kinds[i] = "EN"
+        elif kinds[i] == "CS" and kinds[i - 1] == kinds[i + 1] == "AN":
+            kinds[i] = "AN"
+    for i in range(1, len(kinds)):  # W5: "20%" and "$5", the sign goes with the number
+        if kinds[i] == "ET" and kinds[i - 1] == "EN":
+            kinds[i] = "EN"
+    for i in range(len(kinds) - 2, -1, -1):
+        if kinds[i] == "ET" and kinds[i + 1] == "EN":
+            kinds[i] = "EN"
+    strong: list[str | None] = []
+    last = "R" if rtl else "L"
+    for kind in kinds:
+        if kind in ("R", "AL", "L"):
+            last = "L" if kind == "L" else "R"
+        if kind == "L" or (kind == "EN" and last == "L"):  # W7: "iOS 18" is left-to-right
+            strong.append("L")
+        elif kind in ("R", "AL", "EN", "AN"):  # numbers count as right-to-left (N1)
+            strong.append("R")
+        else:
+            strong.append(None)
+    base = "R" if rtl else "L"
+    levels = []
+    for i, direction in enumerate(strong):
+        if direction is None:  # N1, N2: a neutral between two of one direction takes it
+            before = next((d for d in reversed(strong[:i]) if d), base)
+            after = next((d for d in strong[i + 1 :] if d), base)
+            direction = before if before == after else base
+        number = kinds[i] in ("EN", "AN")
+        if rtl:  # I2
+            levels.append(1 if direction == "R" and not number else 2)
+        else:  # I1
+            levels.append(0 if direction == "L" else 2 if number else 1)
+    return levels
+
+
+# Characters that can make a line anything but one left-to-right run.
+_RIGHT_TO_LEFT = frozenset({"R", "AL", "AN", "RLE", "RLO", "RLI", "LRE", "LRO", "LRI", "FSI"})
+
+
+def bidi_levels(text: str, rtl: bool | None = None) -> list[int]:
+    """The embedding level of each character of one line (UAX #9): even runs are drawn
+    left to right, odd ones right to left. ``rtl`` sets the paragraph direction; None
+    takes it from the first strong character, as a browser's ``dir="auto"`` does."""
+    if not text:
+        return []
+    if not rtl and not any(unicodedata.bidirectional(ch) in _RIGHT_TO_LEFT for ch in text):
+        return [0] * len(text)  # nothing to reorder: the common case, kept cheap
+    bidi = _fribidi()
+    if bidi is not None:
+        return bidi.levels(text, rtl)
+    return _simple_levels(text, paragraph_rtl(text) if rtl is None else rtl)
+
+
+@dataclass(frozen=True)
+class VisualRun:
+    """A piece of a line in one font file and one direction, in drawing order."""
+
+    text: str
+    path: str
+    size: int
+    rtl: bool
+
+    @property
+    def font(self) -> ImageFont.FreeTypeFont:
+        return load_font(self.path, self.size)
+
+    @property
+    def direction(self) -> str | None:
+        if not has_raqm():
+            return None
+        return "rtl" if self.rtl else "ltr"
+
+    @property
+    def drawn(self) -> str:
+        """The text as handed to Pillow: without raqm a right-to-left run is reversed here."""
+        return self.text if has_raqm() or not self.rtl else self.text[::-1]
+
+    def width(self) -> float:
+        return self.font.getlength(self.drawn, direction=self.direction)
+
+
+def visual_runs(
+    text: str, font: ImageFont.FreeTypeFont, rtl: bool | None = None
+) -> tuple[VisualRun, ...]:
+    """``text`` as drawn, left to right: split where the font or the embedding level
+    changes, then ordered by rule L2 of the bidirectional algorithm (from the highest
+    level down to the lowest odd one, every stretch at that level or above reversed)."""
+    return _visual_runs(text, str(font.path), int(font.size), rtl)
+
+
+@functools.lru_cache(maxsize=4096)  # keyed by file and size: no font object is kept alive
+def _visual_runs(text: str, path: str, size: int, rtl: bool | None) -> tuple[VisualRun, ...]:
+    pieces_: list[tuple[str, str, int]] = []
+    levels = bidi_levels(text, rtl)
+    at = 0
+    for t, f in runs(text, path):
+        for ch in t:
+            while text[at] != ch:  # a character no font has was left out of the runs
+                at += 1
+            level = levels[at]
+            at += 1
+            if pieces_ and pieces_[-1][1] == f and pieces_[-1][2] == level:
+                pieces_[-1] = (pieces_[-1][0] + ch, f, level)
+            else:
+                pieces_.append((ch, f, level))
+    if not pieces_:
+        return (VisualRun(text, path, size, False),)
+    order = list(range(len(pieces_)))
+    run_levels = [p[2] for p in pieces_]
+    odd = [v for v in run_levels if v % 2]
+    for level in range(max(run_levels), min(odd) - 1 if odd else max(run_levels) + 1, -1):
+        i = 0
+        while i < len(order):
+            if run_levels[order[i]] >= level:
+                j = i
+                while j < len(order) and run_levels[order[j]] >= level:
+                    j += 1
+                order[i:j] = order[i:j][::-1]
+                i = j
+            else:
+                i += 1
+    return tuple(
+        VisualRun(pieces_[k][0], pieces_[k][1], size, pieces_[k][2] % 2 == 1) for k in order
+    )
 
 
 def _visual(text: str, font: ImageFont.FreeTypeFont) -> list[tuple[str, ImageFont.FreeTypeFont]]:
-    """Runs in drawing order, left to right: a right-to-left line's runs right to left."""
-    parts = [(t, f) for t, f in _run_fonts(text, font) if t]
-    if not paragraph_rtl(text):
-        return parts
-    # A left-to-right run inside a right-to-left line ("Face ID", "iCloud."): the spaces
-    # and punctuation after it belong to the line's direction, so they go to its left.
-    split: list[tuple[str, ImageFont.FreeTypeFont]] = []
-    for t, f in parts:
-        if direction_of(t) is None:
-            core = len(t)
-            while core > 0 and unicodedata.bidirectional(t[core - 1]) not in ("L", "EN", "AN"):
-                core -= 1
-            if 0 < core < len(t):
-                split += [(t[:core], f), (t[core:], f)]
-                continue
-        split.append((t, f))
-    return split[::-1]
+    """Runs in drawing order as (text, font) pairs."""
+    return [(r.text, r.font) for r in visual_runs(text, font)]
+
+
+def text_width(text: str, font: ImageFont.FreeTypeFont, rtl: bool | None = None) -> float:
+    """The advance of ``text`` drawn by :func:`draw_line`."""
+    return _text_width(text, str(font.path), int(font.size), rtl)
+
+
+@functools.lru_cache(maxsize=8192)  # fitting measures the same pieces many times over
+def _text_width(text: str, path: str, size: int, rtl: bool | None) -> float:
+    return sum(r.width() for r in _visual_runs(text, path, size, rtl))
 
 
 def draw_line(
@@ -345,21 +499,25 @@ def draw_line(
     font: ImageFont.FreeTypeFont,
     fill: object,
     anchor: str = "ls",
+    rtl: bool | None = None,
 ) -> None:
     """Draw one line at ``xy`` (anchor ``ls``, ``ms`` or ``rs``), each run in a font that
-    has its glyphs; measured exactly as :func:`text_width` measures it."""
-    parts = _visual(text, font)
+    has its glyphs and in the order the bidirectional algorithm gives; measured exactly
+    as :func:`text_width` measures it. ``rtl``: the paragraph's direction, for a line of a
+    wrapped caption (None: the line's own first strong letter decides)."""
+    parts = visual_runs(text, font, rtl)
     x, y = xy
-    if len(parts) <= 1:
-        t, f = parts[0] if parts else (text, font)
-        draw.text((x, y), t, font=f, fill=fill, anchor=anchor, direction=direction_of(t))
-        return
-    widths = [f.getlength(t, direction=direction_of(t)) for t, f in parts]
+    widths = [r.width() for r in parts]
     total = sum(widths)
     left = x - total / 2 if anchor[0] == "m" else x - total if anchor[0] == "r" else x
-    for (t, f), w in zip(parts, widths):
+    for run, w in zip(parts, widths):
         draw.text(
-            (left, y), t, font=f, fill=fill, anchor="l" + anchor[1], direction=direction_of(t)
+            (left, y),
+            run.drawn,
+            font=run.font,
+            fill=fill,
+            anchor="l" + anchor[1],
+            direction=run.direction,
         )
         left += w
 
@@ -389,38 +547,102 @@ def _breaks_anywhere(ch: str) -> bool:
     )
 
 
-def pieces(text: str) -> list[str]:
-    """The units a line may break between, each with its trailing space.
+@functools.lru_cache(maxsize=1)
+def _line_breaker() -> type:
+    try:
+        from icu4py.breakers import LineBreaker
+    except ImportError as exc:  # a dependency of shotsmith: only a broken install lacks it
+        raise ToolMissingError(
+            "line breaking of Thai, Lao, Khmer, Myanmar and Japanese needs ICU: pip install icu4py"
+        ) from exc
+    return LineBreaker
 
-    Spaced text breaks at spaces; CJK text between any two characters, except that a
-    character that may not start a line sticks to the one before and one that may not
-    end a line to the one after (kinsoku); Latin words inside CJK stay whole.
-    """
+
+@functools.lru_cache(maxsize=1024)
+def icu_line_units(text: str, locale: str) -> tuple[str, ...]:
+    """``text`` cut at ICU's line-break opportunities for ``locale`` (its dictionary
+    finds the words of scripts written without spaces; ``ja@lw=phrase`` cuts Japanese
+    into phrases)."""
+    return tuple(_line_breaker()(text, locale))
+
+
+def dictionary_locale(word: str) -> str | None:
+    """The ICU locale whose dictionary breaks ``word`` (a word in Thai, Lao, Khmer or
+    Myanmar, ``data/scripts.json``'s ``dictionary_break_scripts``), or None."""
+    table = _scripts()["dictionary_break_scripts"]
+    for ch in word:
+        if ord(ch) >= 0x0E00:
+            locale = table.get(unicodedata.name(ch, "").split(" ")[0])
+            if locale:
+                return str(locale)
+    return None
+
+
+def _cjk_units(word: str) -> list[str]:
+    """One space-free word of CJK (or Latin) text cut between CJK characters, except that
+    a character that may not start a line sticks to the one before and one that may not
+    end a line to the one after (kinsoku); Latin words inside CJK stay whole."""
     no_start, no_end = _kinsoku()
     out: list[str] = []
     glue_next = False
-    for ch in " ".join(text.split()):
-        if ch == " ":
-            if out:
-                out[-1] += " "
-            glue_next = False
-            continue
-        starts_new = (
-            not out
-            or out[-1].endswith(" ")
-            or _breaks_anywhere(ch)
-            or _breaks_anywhere(out[-1][-1])
-        )
+    for ch in word:
+        starts_new = not out or _breaks_anywhere(ch) or _breaks_anywhere(out[-1][-1])
         if out and (glue_next or ch in no_start):
             starts_new = False
-        if out and out[-1].endswith(" ") and not glue_next:
-            starts_new = True
         if starts_new:
             out.append(ch)
         else:
             out[-1] += ch
         glue_next = ch in no_end
     return out
+
+
+def unspaced_limit(text: str, role: str) -> int:
+    """The most graphemes a ``role`` ("headline" or "subtitle") in a script written
+    without spaces may have: full-width CJK characters count about two Latin letters,
+    Thai, Lao, Khmer and Myanmar letters about one (``data/scripts.json``)."""
+    limits = _scripts()["copy_limits"]
+    kind = "dictionary" if dictionary_locale(text) else "unspaced"
+    return int(limits[f"{kind}_{role}_max"])
+
+
+def length_hint(text: str, role: str) -> str:
+    """How long a ``role`` ("headline" or "subtitle") in ``text``'s script should be, for
+    an error message: words for spaced scripts, characters for the others."""
+    unspaced = dictionary_locale(text) or any(_breaks_anywhere(ch) for ch in text)
+    if unspaced:
+        return f"at most {unspaced_limit(text, role)} characters in this script"
+    return "2-6 words" if role == "headline" else "under 60 characters"
+
+
+def pieces(text: str) -> list[str]:
+    """The units a line may break between, each with its trailing space.
+
+    Spaced text breaks at spaces; Thai, Lao, Khmer and Myanmar words at ICU's dictionary
+    word boundaries; CJK text between any two characters, keeping the kinsoku rules.
+    """
+    out: list[str] = []
+    for word in text.split():
+        locale = dictionary_locale(word)
+        units = list(icu_line_units(word, locale)) if locale else _cjk_units(word)
+        units[-1] += " "
+        out += units
+    if out:
+        out[-1] = out[-1].rstrip()
+    return out
+
+
+@functools.lru_cache(maxsize=256)
+def _japanese_phrase_cuts(text: str) -> frozenset[int] | None:
+    """Offsets in ``text`` between Japanese phrases (ICU's ``lw=phrase``), or None for
+    text without kana."""
+    if not any(0x3040 <= ord(ch) <= 0x30FF for ch in text):
+        return None
+    cuts, at = set(), 0
+    for unit in icu_line_units(text, "ja@lw=phrase"):
+        at += len(unit)
+        cuts.add(at)
+    return frozenset(cuts)
 
 
 def _phrase_boundary(first: str, second: str) -> bool:
@@ -459,8 +681,14 @@ def wrap_balanced(
     if max_lines < 2 or len(words) < 2:
         return None
     best: tuple[float, list[str]] | None = None
+    phrase_cuts = _japanese_phrase_cuts("".join(words))
     for cut in range(1, len(words)):
         lines = [_join(words[:cut]), _join(words[cut:])]
+        # between phrases: after a particle, 、 or a bracket (0.12), or where ICU's
+        # Japanese phrase model cuts (0.1: it also cuts inside compounds, 進み|具合)
+        phrase = 0.12 if _phrase_boundary(lines[0], lines[1]) else 0.0
+        if phrase_cuts is not None and len("".join(words[:cut])) in phrase_cuts:
+            phrase += 0.1
         widths = [text_width(s, font) for s in lines]
         if max(widths) > max_width:
             continue
@@ -470,7 +698,7 @@ def wrap_balanced(
             max(widths)
             + (max_width if orphan else 0)
             + (0.02 * max_width if widths[0] < widths[1] else 0)
-            - (0.12 * max_width if _phrase_boundary(lines[0], lines[1]) else 0)
+            - phrase * max_width
         )
         if best is None or score < best[0]:
             best = (score, lines)
@@ -522,21 +750,24 @@ def line_metrics(font: ImageFont.FreeTypeFont) -> tuple[int, int]:
 
 
 def ink_box(
-    text: str, font: ImageFont.FreeTypeFont, x: float, baseline: float, anchor: str
+    text: str,
+    font: ImageFont.FreeTypeFont,
+    x: float,
+    baseline: float,
+    anchor: str,
+    rtl: bool | None = None,
 ) -> tuple[float, float, float, float]:
     """(left, top, right, bottom) of the pixels ``text`` covers when drawn at ``anchor``."""
-    parts = _visual(text, font)
-    if len(parts) <= 1:
-        t, f = parts[0] if parts else (text, font)
-        left, top, right, bottom = f.getbbox(t, anchor=anchor, direction=direction_of(t))
-        return x + left, baseline + top, x + right, baseline + bottom
-    total = text_width(text, font)
+    parts = visual_runs(text, font, rtl)
+    total = sum(r.width() for r in parts)
     cursor = x - total / 2 if anchor[0] == "m" else x - total if anchor[0] == "r" else x
     boxes = []
-    for t, f in parts:
-        left, top, right, bottom = f.getbbox(t, anchor="l" + anchor[1], direction=direction_of(t))
+    for run in parts:
+        left, top, right, bottom = run.font.getbbox(
+            run.drawn, anchor="l" + anchor[1], direction=run.direction
+        )
         boxes.append((cursor + left, baseline + top, cursor + right, baseline + bottom))
-        cursor += f.getlength(t, direction=direction_of(t))
+        cursor += run.width()
     return (
         min(b[0] for b in boxes),
         min(b[1] for b in boxes),

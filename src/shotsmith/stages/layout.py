@@ -52,6 +52,7 @@ from ..text import (
     fit_size,
     font_for,
     ink_box,
+    length_hint,
     load_font,
     script_of,
     wrap_balanced,
@@ -257,7 +258,7 @@ def _type_scale(
         raise CopyError(
             f"plan_layout: headline {longest!r} does not fit in "
             f"{text_spec['headline_max_lines']} lines even at the smallest size; "
-            "shorten it (2-6 words)."
+            f"shorten it ({length_hint(longest, 'headline')})."
         )
     subtitle_target = round(text_spec["subtitle_size"] * width)
     subtitle_size = _fit_role(
@@ -267,7 +268,8 @@ def _type_scale(
         longest = max(subtitles, key=len)
         raise CopyError(
             f"plan_layout: subtitle {longest!r} is too long for "
-            f"{text_spec['subtitle_max_lines']} lines; keep subtitles under 60 characters."
+            f"{text_spec['subtitle_max_lines']} lines; "
+            f"keep it {length_hint(longest, 'subtitle')}."
         )
     return _TypeScale(
         headline_size,

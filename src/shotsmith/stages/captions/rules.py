@@ -187,7 +187,9 @@ def headline_problems(
     h = headline.strip()
     n = len(_words(h))
     if unspaced(h):  # words are not counted by spaces; the length is in characters
-        limit = _unspaced_limits()["unspaced_headline_max"]
+        from ...text import unspaced_limit
+
+        limit = unspaced_limit(h, "headline")
         if graphemes(h) > limit:
             problems.append(f"{graphemes(h)} characters (max {limit} in this script)")
     else:
@@ -221,10 +223,14 @@ def subtitle_problems(
     if not isinstance(subtitle, str) or not subtitle.strip():
         return ["empty subtitle"]
     s = subtitle.strip()
-    limit = _unspaced_limits()["unspaced_subtitle_max"] if unspaced(s) else SUBTITLE_MAX_CHARS
+    from ...text import full_stops, unspaced_limit
+
+    limit = unspaced_limit(s, "subtitle") if unspaced(s) else SUBTITLE_MAX_CHARS
     if graphemes(s) > limit:
         problems.append(f"{graphemes(s)} characters (max {limit})")
-    if not s.endswith(tuple(SENTENCE_END)):
+
+    own_stops = full_stops(s)  # "": a script without full stops (Thai, Lao)
+    if own_stops != "" and not s.endswith(tuple(SENTENCE_END + (own_stops or ""))):
         problems.append("does not end with a full stop")
     if _MORE_SENTENCES.search(s[:-1]) or "\n" in s:
         problems.append("more than one sentence")
