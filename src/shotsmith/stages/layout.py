@@ -54,6 +54,7 @@ from ..text import (
     ink_box,
     length_hint,
     load_font,
+    paragraph_rtl,
     script_of,
     wrap_balanced,
 )
@@ -898,8 +899,9 @@ def _caption_blocks(
             continue
         baseline = block_top + base
         ink_x, ink_anchor = caption_origin(align, x, " ".join(lines), width)
+        rtl = paragraph_rtl(" ".join(lines))  # every line of a wrapped caption reads one way
         boxes = [
-            ink_box(line, font, ink_x, baseline + j * lh, ink_anchor)
+            ink_box(line, font, ink_x, baseline + j * lh, ink_anchor, rtl=rtl)
             for j, line in enumerate(lines)
         ]
         x0, y0 = int(min(b[0] for b in boxes)), int(min(b[1] for b in boxes))

@@ -29,7 +29,7 @@ from ..io import open_image
 from ..png import encode_png, write_png
 from ..scene import Background, DeviceFrame, Scene, as_scene
 from ..statusbar import StatusBarStyle, paint_status_bar
-from ..text import caption_origin, draw_line, load_font
+from ..text import caption_origin, draw_line, load_font, paragraph_rtl
 
 SUPERSAMPLE = 4  # antialiasing factor for curved edges
 
@@ -270,6 +270,7 @@ def render_scene(
     for block in scene.texts:
         font = load_font(block.font, block.size)
         x, anchor = caption_origin(block.align, block.x, block.text, scene.width)
+        rtl = paragraph_rtl(block.text)  # every line of a wrapped caption reads one way
         for i, line in enumerate(block.lines):
             draw_line(
                 draw,
@@ -278,6 +279,7 @@ def render_scene(
                 font,
                 to_rgb(block.color),
                 anchor,
+                rtl=rtl,
             )
     return canvas
 
