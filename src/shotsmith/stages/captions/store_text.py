@@ -17,11 +17,11 @@ the set's own lines and evidence, never from a template of promises:
   features, never content: the screens' subjects first, then the words of their titles,
   headings and tabs, the fields that name a feature ("balance", not "whom") and the
   feature words of the user's description; never a word of the app's name (Apple indexes
-  the name already and rejects repeats), nor an example the screens show (a book, a payee, a person), a
-  field's value, a figure, a name written in capitals ("Avery", "Uber": a word the
-  dictionary knows only in lower case counts, a name does not), no neutral filler, no
-  duplicates, no store-forbidden claims, cut at a whole keyword. The category itself is
-  left out: the store indexes it already.
+  the name already and rejects repeats), nor an example the screens show (a book, a payee,
+  a person), a field's value, a figure, a name written in capitals ("Avery", "Uber": a
+  word the dictionary knows only in lower case counts, a name does not), no neutral
+  filler, no duplicates, no store-forbidden claims, cut at a whole keyword. The category
+  itself is left out: the store indexes it already.
 
 Limits are counted in characters as the store counts them (code points, so a CJK
 character counts one). Each field records the evidence it rests on.
