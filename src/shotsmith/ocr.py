@@ -50,6 +50,10 @@ MIN_CONFIDENCE = 55.0
 #: The band of the screen that is read, as fractions of the height.
 BAND_TOP = 0.04
 BAND_BOTTOM = 0.45
+#: A screen whose top band holds fewer words than this (a photo or chart first) is read
+#: again down to DEEP_BOTTOM.
+SPARSE_WORDS = 8
+DEEP_BOTTOM = 0.85
 #: Downscale factor before OCR (1206 px wide screenshots are read at 603 px).
 SCALE = 2
 #: Time allowed for one tesseract call: a start-up allowance plus a share per image.

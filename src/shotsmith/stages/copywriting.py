@@ -275,9 +275,10 @@ def write_copy(
                 notes.append(f"{len(result.missing)} line(s) left to you")
                 log.warning(
                     "write_copy: %s: no %s line rests on what these screens show: %s; "
-                    "their captions are left empty rather than invented in another "
-                    "language. Write them in --copy (a CSV row per screen with locale %s) "
-                    "or use --copy-backend llm.",
+                    "those lines are left empty rather than filled with words that would "
+                    "fit any app or another language. Write them in --copy (a CSV row per "
+                    "screen with locale %s), describe the app with --about, or use "
+                    "--copy-backend llm.",
                     app_id,
                     ctx.locale,
                     ", ".join(dict.fromkeys(map(str, screens))),
@@ -292,6 +293,7 @@ def write_copy(
             headlines=result.headlines,
             subtitles=result.subtitles,
             evidence=ctx.evidence,
+            about=ctx.about,
         ).as_dict()
         for i, k in enumerate(members):
             store_col[k] = store

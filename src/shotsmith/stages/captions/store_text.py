@@ -8,18 +8,20 @@ the set's own lines and evidence, never from a template of promises:
   fits. Those lines are already grounded (or the user's own).
 * **promotional text** (≤ 170): written, not concatenated: one sentence about the app
   naming what its screens are for ("Actual Budget brings your budget, accounts and
-  transactions together."), from each screen's subject (the reading
-  ``extract_features`` made), then the set's most concrete subtitle when it fits. A set
-  whose screens name fewer than two features falls back to its own subtitles, filler
-  left out.
+  transactions together."; "Wanderly keeps all your bookings in one place." when one
+  screen names its feature), from each screen's subject (the reading
+  ``extract_features`` made), then the set's most concrete subtitle when it fits: two
+  sentences at most. A set whose screens name no feature falls back to two of its own
+  subtitles, filler left out.
 * **keywords** (≤ 100, comma-separated, no spaces after commas as Apple counts them):
   features, never content: the screens' subjects first, then the words of their titles,
-  headings and tabs; never a word of the app's name (Apple indexes the name already and
-  rejects repeats), nor an example the screens show (a book, a payee, a person), a
-  field's value, a figure, a name written in capitals ("Avery", "Uber": a word the
-  dictionary knows only in lower case counts, a name does not), no neutral filler, no
-  duplicates, no store-forbidden claims, cut at a whole keyword. The category itself is
-  left out: the store indexes it already.
+  headings and tabs, the fields that name a feature ("balance", not "whom") and the
+  feature words of the user's description; never a word of the app's name (Apple indexes
+  the name already and rejects repeats), nor an example the screens show (a book, a payee,
+  a person), a field's value, a figure, a name written in capitals ("Avery", "Uber": a
+  word the dictionary knows only in lower case counts, a name does not), no neutral
+  filler, no duplicates, no store-forbidden claims, cut at a whole keyword. The category
+  itself is left out: the store indexes it already.
 
 Limits are counted in characters as the store counts them (code points, so a CJK
 character counts one). Each field records the evidence it rests on.
@@ -101,10 +103,11 @@ def set_features(evidence: Sequence[ScreenEvidence]) -> list[str]:
     skip = voc.weak_titles | voc.generic_sections
     out: list[str] = []
     for ev in evidence:
+        named = ev.subject or (ev.title if not ev.kind else "")  # a frame with no reading
         subject = re.sub(
             r"^(?:(?:new|add|create|edit)\s+)?(?:(?:a|an|the)\s+)?(?:new\s+)?",
             "",
-            ev.subject.strip(),
+            named.strip(),
             flags=re.I,
         )
         subject = re.sub(r"^[^\W\d_]+['’]s\s+", "", subject)  # "sam's Collections"
@@ -125,7 +128,12 @@ def _forms(phrase: str) -> set[str]:
 
 
 def _sentence(project: str, features: Sequence[str]) -> str:
-    if len(features) < 2 or not project:
+    if not features or not project:
+        return ""
+    if len(features) == 1:  # "Wanderly keeps all your bookings in one place."
+        line = f"{project} keeps all your {features[0]} in one place."
+        if is_plural(features[0]) and len(line) <= PROMOTIONAL_MAX:
+            return line
         return ""
     for n in range(min(4, len(features)), 1, -1):
         named = ", ".join(features[: n - 1]) + " and " + features[n - 1]
@@ -151,7 +159,7 @@ def _promotional(
             continue  # filler says nothing of the app
         if opening and {f for w in own for f in word_forms(w)} <= _forms(opening):
             continue  # says again what the opening sentence said
-        if opening and len(out) >= 2:
+        if len(out) >= 2:
             break  # one written sentence and one concrete one: the page reads, not lists
         joined = (
             " ".join([*out, sentence]) if not _cjk_join(sentence) else "".join([*out, sentence])
@@ -169,7 +177,7 @@ def _cjk_join(text: str) -> bool:
 
 
 def _keywords(
-    evidence: Sequence[ScreenEvidence], project: str, locale: str
+    evidence: Sequence[ScreenEvidence], project: str, locale: str, about: str = ""
 ) -> tuple[str, list[str]]:
     name_forms = {f for w in words_of(project) for f in word_forms(w)}
     content = {
@@ -179,6 +187,13 @@ def _keywords(
         for w in words_of(text)
         for f in word_forms(w)
     }
+    on_screens = Counter(
+        lb.casefold()
+        for ev in evidence
+        for lb in {x for x in ev.labels if len(x.split()) <= 2}
+        if is_feature_phrase(lb, strict=True)
+    )
+    shared_labels = {lb for lb, n in on_screens.items() if n >= 2}
     counts: Counter[str] = Counter()
     first_seen: dict[str, str] = {}
     sources: dict[str, str] = {}
@@ -191,9 +206,15 @@ def _keywords(
             (ev.subject, 3),
             (ev.title if is_feature_phrase(ev.title) else "", 2),
             *((t, 2) for t in ev.tabs),
-            *((f, 1) for f in ev.fields),
+            # a column or form field is a search term only when it names a feature
+            # ("balance", "category"), never a value's label ("whom", "added")
+            *((f, 1) for f in ev.fields if is_feature_phrase(f, strict=True)),
             *((h, 1) for h in ev.headings if is_feature_phrase(h)),
+            # a label the app shows on two screens or more is its vocabulary, not a row
+            *((lb, 1) for lb in ev.labels if lb.casefold() in shared_labels),
         ]
+        if ev is evidence[0] and about:  # the user's own description of the app
+            weighted += [(p, 1) for p in _about_phrases(about)]
         for text, weight in weighted:
             if not text:
                 continue
@@ -232,6 +253,11 @@ def _keywords(
     return ",".join(chosen), [sources[k.casefold()] for k in chosen]
 
 
+def _about_phrases(about: str) -> list[str]:
+    """The feature words of the user's description ("track shared expenses" -> expenses)."""
+    return [w for w in words_of(about) if is_feature_phrase(w, strict=True)]
+
+
 def _known_in_lower_case(word: str) -> bool:
     """A word people write in lower case ("budget"), not only as a name ("Avery", "Uber")."""
     if not word.isascii() or not word.isalpha():
@@ -247,11 +273,12 @@ def store_text(
     headlines: Sequence[str],
     subtitles: Sequence[str],
     evidence: Sequence[ScreenEvidence],
+    about: str = "",
 ) -> StoreText:
     """The App Store subtitle, promotional text and keyword field of one set and locale."""
     subtitle = _subtitle(tagline, headlines, project)
     promo = _promotional(subtitles, project, evidence)
-    keywords, keyword_sources = _keywords(evidence, project, locale)
+    keywords, keyword_sources = _keywords(evidence, project, locale, about)
     return StoreText(
         subtitle=subtitle,
         promotional_text=promo,

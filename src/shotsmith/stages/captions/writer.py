@@ -18,7 +18,6 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from importlib import resources
 
-from ...errors import CopyError
 from ...grounding import (
     Grounding,
     allowed_words,
@@ -430,6 +429,12 @@ class _Writer:
             groups[at:at] = [g for g in voiced if g[0] not in _LATE_VOICE]
             end = next((i for i, g in enumerate(groups) if g[0] in _FALLBACK_GROUPS), len(groups))
             groups[end:end] = late
+        else:  # a screen with nothing read: a line about the app's features, from the others
+            if kind == "headline":
+                lines = voice()["headline_app"]
+                groups.append(("voice:app", [lines.get("any", "")]))
+            else:
+                groups.append(("voice:set", list(voice()["subtitle"]["set"])))
         if kind == "subtitle" and position == 0:
             # slide 1: the user's own words (unless the tagline used them), then the app's
             first = ("about", "sentence") if not self.about_used else ("sentence",)
@@ -579,10 +584,10 @@ class _Writer:
                     return line
         if not self.ctx.english:
             return self._english_fallback(kind, position, slots, pair)
-        raise CopyError(
-            f"write_copy: ran out of distinct captions for set {self.ctx.app_id!r} "
-            f"({len(self.headlines)} written); split the set."
-        )
+        # nothing this screen shows makes a line the set has not used: no filler is
+        # written in its place; the line is left to the user, and the stage says so
+        self.missing.append((position, kind))
+        return Line("", [], "left to the user")
 
     def _english_fallback(self, kind: str, position: int, slots: Slots, pair: Line | None) -> Line:
         """A screen the set's language has no grounded line for.

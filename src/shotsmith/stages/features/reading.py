@@ -199,7 +199,8 @@ def clean_item(text: str, *, max_words: int = 5) -> str:
     letters = [w for w in _words(t)]
     if not letters or not all(plausible_word(w) or len(w) <= 2 for w in letters):
         return ""
-    if any(w.endswith((".", ";", ",")) for w in words[:-1]):
+    place = len(words) <= 4 and all(w[:1].isupper() for w in words)  # "Kyoto, Japan"
+    if any(w.endswith((".", ";")) or (w.endswith(",") and not place) for w in words[:-1]):
         return ""
     return t
 

@@ -158,7 +158,38 @@ def _analyse(refs: list, want_ocr: list[bool], lang: str, binary: str | None) ->
     if prepared:
         for i, res in zip(prepared_at, ocr_mod.recognize(prepared, lang=lang, binary=binary)):
             out[i].ocr = res
+        _read_deeper(refs, out, prepared_at, lang, binary)
     return out
+
+
+def _read_deeper(refs: list, out: list[_Pixels], read: list[int], lang: str, binary: str) -> None:
+    """Read further down the screens whose top band held almost no words.
+
+    The top band is where titles, tabs and headings sit on most screens; a screen that
+    opens with a photo or a chart (a destination's hero picture) has its title and
+    content below it. Those few screens (one tesseract call for all of them) are read
+    again down to ``ocr.DEEP_BOTTOM``, and the deeper reading kept when it finds more.
+    """
+    sparse = [
+        i
+        for i in read
+        if out[i].ocr is not None
+        and not out[i].ocr.error
+        and out[i].ocr.words < ocr_mod.SPARSE_WORDS
+    ]
+    if not sparse:
+        return
+    deeper: list[Image.Image] = []
+    for i in sparse:
+        img = open_image(refs[i])
+        half = img.reduce(2) if min(img.size) >= 400 else img
+        band = (ocr_mod.BAND_TOP, ocr_mod.DEEP_BOTTOM)
+        deeper.append(ocr_mod.prepare(half, dark=out[i].dark, scale=1, band=band))
+        del half, img
+    for i, res in zip(sparse, ocr_mod.recognize(deeper, lang=lang, binary=binary)):
+        previous = out[i].ocr
+        if not res.error and previous is not None and res.words > previous.words:
+            out[i].ocr = res
 
 
 @stage(

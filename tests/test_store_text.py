@@ -1,0 +1,65 @@
+"""Store text is written, not concatenated: sentences about the app and features as keywords."""
+
+from __future__ import annotations
+
+import re
+
+from shotsmith.stages.captions.evidence import ScreenEvidence
+from shotsmith.stages.captions.store_text import store_text
+
+
+def screen(name: str, subject: str, **parts) -> ScreenEvidence:
+    return ScreenEvidence(screen=name, title=subject, subject=subject, kind="list", **parts)
+
+
+def test_keywords_are_features_never_a_rows_values_or_its_labels():
+    evidence = [
+        screen(
+            "bills",
+            "Bills",
+            # a table's header row: who paid, for whom, when; and the rows' values
+            fields=["Whom", "Added", "Category", "Balance"],
+            labels=["Souvenirs", "Seafood lunch", "Whole Foods Market", "Expenses"],
+        ),
+        screen("stats", "Statistics", labels=["Expenses", "Paid", "Ana Ruiz"]),
+        screen("settle", "Settlements", labels=["Direct"]),
+    ]
+    text = store_text(
+        project="Split It",
+        locale="en-US",
+        tagline="Every bill in one place",
+        headlines=["Every bill in one place", "Statistics at a glance", "Settle up"],
+        subtitles=["See who paid for what.", "See paid against expenses.", "Pay back in a tap."],
+        evidence=evidence,
+        about="Split shared expenses with friends on trips.",
+    )
+    keywords = text.keywords.split(",")
+    assert {"bills", "statistics", "settlements"} <= set(keywords), keywords
+    assert {"category", "balance"} <= set(keywords), keywords  # fields that name a feature
+    assert "expenses" in keywords, keywords  # on two screens, and in the user's words
+    for value in ("whom", "added", "souvenirs", "seafood", "whole", "foods", "ana", "ruiz"):
+        assert value not in keywords, (value, keywords)
+    assert "direct" not in keywords  # a label of one screen only: a row's value
+    assert len(text.keywords) <= 100
+
+
+def test_promotional_text_is_at_most_two_sentences_even_with_one_feature():
+    evidence = [screen("trips", "Bookings"), screen("home", "")]
+    subtitles = [
+        "Everything from Lisbon to Kyoto in one place.",
+        "See all 2,318 reviews at a glance.",
+        "Search in Kyoto in a few taps.",
+        "See Yasaka Shrine and temples at a glance.",
+    ]
+    text = store_text(
+        project="Wanderly",
+        locale="en-US",
+        tagline="",
+        headlines=["All your bookings in one list"],
+        subtitles=subtitles,
+        evidence=evidence,
+    )
+    sentences = re.findall(r"[^.]+\.", text.promotional_text)
+    assert sentences[0] == "Wanderly keeps all your bookings in one place.", text.promotional_text
+    assert len(sentences) == 2, text.promotional_text
+    assert len(text.promotional_text) <= 170
