@@ -21,6 +21,7 @@ from shotsmith.columns import (
     FEATURES_PHRASE,
     FEATURES_TEXT,
     FEATURES_TEXT_SOURCE,
+    FEATURES_TITLE,
     IMAGE,
     POSITION,
     PROJECT_NAME,
@@ -237,6 +238,22 @@ def test_ocr_reads_a_screenshots_big_title():
 
 
 @needs_tesseract
+@needs_tesseract
+def test_a_screen_that_opens_with_a_picture_is_read_below_it():
+    """Titles sit below a hero photo or a chart on some screens: OCR reads further down there."""
+    img = Image.new("RGB", (1206, 2622), "white")
+    draw = ImageDraw.Draw(img)
+    draw.rectangle((0, 0, 1206, 1150), fill=(92, 50, 110))  # a photo: no words in it
+    font = ImageFont.truetype(INTER_BOLD, 80)
+    body = ImageFont.truetype(INTER_BOLD, 44)
+    draw.text((60, 1220), "Lisbon, Portugal", font=font, fill="black")
+    for i, line in enumerate(["Best time", "Daily budget", "Top experiences"]):
+        draw.text((60, 1450 + 140 * i), line, font=body, fill="black")
+    out = extract_features(frame_of([png_bytes(img)], ["place"]), ocr=True)
+    assert out[FEATURES_TITLE].iloc[0] == "Lisbon, Portugal"
+    assert "Daily budget" in out[FEATURES_TEXT].iloc[0]
+
+
 def test_ocr_of_one_image_returns_title_and_lines():
     im = Image.new("RGB", (1206, 1400), (250, 250, 250))
     d = ImageDraw.Draw(im)
