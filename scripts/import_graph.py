@@ -87,7 +87,9 @@ def _registry_names(tree: ast.Module) -> list[str]:
             continue
         value = node.value
         items = value.values if isinstance(value, ast.Dict) else getattr(value, "elts", [])
-        names += [i.value for i in items if isinstance(i, ast.Constant) and isinstance(i.value, str)]
+        names += [
+            i.value for i in items if isinstance(i, ast.Constant) and isinstance(i.value, str)
+        ]
     return names
 
 
@@ -107,7 +109,9 @@ def imports_of(
         elif isinstance(node, ast.ImportFrom):
             base = _base(module, is_package, node.level, node.module) if node.level else node.module
             for alias in node.names:  # ``from . import x``: x may be a module of its own
-                found.add(_resolve(f"{base}.{alias.name}", modules) or _resolve(base or "", modules))
+                found.add(
+                    _resolve(f"{base}.{alias.name}", modules) or _resolve(base or "", modules)
+                )
         elif (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)

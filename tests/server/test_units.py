@@ -155,7 +155,7 @@ def test_partial_output_and_library_errors_fail_readably(tmp_path):
 
 def test_client_accepts_paths_bytes_and_frames(tmp_path):
     from shotsmith.client import _image_refs
-    from shotsmith.io import read_screenshots
+    from shotsmith.stages.read import read_screenshots
 
     from .conftest import small_png
 

@@ -23,7 +23,7 @@ from fastapi.openapi.utils import get_openapi
 from pydantic.json_schema import models_json_schema
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .. import __version__
+from .._version import __version__
 from ..errors import InvalidOptionError
 from .auth import KeyRing
 from .collections import CollectionRunner

@@ -20,19 +20,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from .. import errors as lib
+from .problem import Problem
 
 log = logging.getLogger("shotsmith.server")
-
-
-class Problem(Exception):
-    """Raised anywhere in a request to answer with the error body."""
-
-    def __init__(self, status: int, code: str, message: str, headers: dict[str, str] | None = None):
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-        self.headers = headers or {}
 
 
 class ErrorDetail(BaseModel):

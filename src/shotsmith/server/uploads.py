@@ -35,7 +35,7 @@ from typing import Any
 from starlette.requests import ClientDisconnect, Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .errors import Problem
+from .problem import Problem
 
 try:  # SIMD base64 (~50x binascii): the decode is most of a body's work on the event loop
     from pybase64 import b64decode as _simd_b64decode

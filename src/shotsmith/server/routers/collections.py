@@ -34,11 +34,11 @@ from ..errors import (
     TOO_LARGE,
     UNAUTHORIZED,
     UNSUPPORTED_MEDIA,
-    Problem,
     error_doc,
 )
 from ..limits import COLLECTION_ID_PATTERN, MAX_COLLECTION_BODY
 from ..models import CollectionCreated, CollectionDetail, CollectionList
+from ..problem import Problem
 from ..state import ServerState
 from ..store import Collection, Idempotency, Project, new_collection_id
 from ..uploads import require_json

@@ -36,11 +36,11 @@ from ..errors import (
     TOO_LARGE,
     UNAUTHORIZED,
     UNSUPPORTED_MEDIA,
-    Problem,
     error_doc,
 )
 from ..jsonstream import JsonError, JsonStreamParser, Path
 from ..models import DesignJob, DesignJobCreated
+from ..problem import Problem
 from ..state import ServerState
 from ..store import Idempotency, Job, new_job_id
 from ..uploads import Base64FileSink, body_chunks, require_json
