@@ -28,6 +28,7 @@ import time
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any, BinaryIO
 
 import numpy as np
@@ -35,10 +36,11 @@ from PIL import Image
 
 from .errors import InputImageError
 
+_deflate: ModuleType
 try:  # zlib-ng: the zlib format, several times faster at low levels, deterministic
     from zlib_ng import zlib_ng as _deflate
 except ImportError:  # pragma: no cover - zlib-ng is a declared dependency
-    _deflate = zlib  # type: ignore[assignment]
+    _deflate = zlib
 _LEVEL = 1
 
 PIXELS_PER_METRE_72DPI = 2835  # 72 dpi
@@ -228,9 +230,11 @@ def _colour_key_mask16(data: bytes, high: Image.Image, key: tuple[int, ...]) -> 
     import io
 
     hi = np.asarray(high, dtype=np.uint16)
+    lo: np.ndarray | None
+    samples: np.ndarray
     try:
         low_image = Image.open(io.BytesIO(data))
-        low_image.tile = [(t[0], t[1], t[2], "RGB;16L") for t in low_image.tile]
+        low_image.tile = [t._replace(args="RGB;16L") for t in low_image.tile]
         low_image.load()
         lo = np.asarray(low_image, dtype=np.uint16)
     except Exception:  # pragma: no cover - another Pillow's tile layout: match the high bytes
