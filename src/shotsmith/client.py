@@ -48,33 +48,19 @@ import pandas as pd
 from . import columns as C
 from ._version import __version__
 from .errors import (
+    ApiError,
     ConflictError,
     InputFileError,
     InvalidOptionError,
+    JobTimeout,
     MissingColumnError,
     RemoteError,
-    ShotsmithError,
 )
 
 T = TypeVar("T")
 
 FINISHED = ("completed", "failed")
 ImageSource = str | Path | bytes
-
-
-class ApiError(ShotsmithError):
-    """An error response (or no response) from the server."""
-
-    def __init__(self, status: int, code: str, message: str, retry_after: float | None = None):
-        super().__init__(f"{message} (HTTP {status}, {code})" if status else message)
-        self.status = status
-        self.code = code
-        self.message = message
-        self.retry_after = retry_after
-
-
-class JobTimeout(ShotsmithError, TimeoutError):
-    """``Client.wait`` (or ``wait_collection``) gave up before the job finished."""
 
 
 # --- screenshot collections: one normalised result from either response shape -------------
