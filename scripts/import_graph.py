@@ -181,27 +181,25 @@ def strongly_connected(graph: dict[str, set[str]]) -> list[list[str]]:
 def elementary_cycles(graph: dict[str, set[str]], group: list[str]) -> list[list[str]]:
     """The elementary cycles inside one group, each from its smallest module, up to
     :data:`CYCLE_LIMIT`."""
-    members = set(group)
     cycles: list[list[str]] = []
     for start in sorted(group):
-        allowed = {m for m in members if m >= start}
-        path, seen = [start], {start}
-
-        def walk(node: str) -> None:
-            for nxt in sorted(graph[node] & allowed):
-                if len(cycles) >= CYCLE_LIMIT:
-                    return
-                if nxt == start:
-                    cycles.append([*path, start])
-                elif nxt not in seen:
-                    path.append(nxt)
-                    seen.add(nxt)
-                    walk(nxt)
-                    seen.discard(nxt)
-                    path.pop()
-
-        walk(start)
+        allowed = {m for m in group if m >= start}
+        _walk(graph, allowed, [start], cycles)
     return cycles
+
+
+def _walk(
+    graph: dict[str, set[str]], allowed: set[str], path: list[str], cycles: list[list[str]]
+) -> None:
+    """Extend ``path`` (from its first module) by every module not on it yet; a step back
+    to the first module closes a cycle."""
+    for nxt in sorted(graph[path[-1]] & allowed):
+        if len(cycles) >= CYCLE_LIMIT:
+            return
+        if nxt == path[0]:
+            cycles.append([*path, nxt])
+        elif nxt not in path:
+            _walk(graph, allowed, [*path, nxt], cycles)
 
 
 def _short(module: str) -> str:

@@ -104,6 +104,7 @@ if TYPE_CHECKING:  # what editors and type checkers see
 
 __all__ = [
     "STAGES",
+    "__version__",
     "InputImageError",
     "LLMConfig",
     "LayoutTuner",

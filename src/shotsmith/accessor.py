@@ -2,7 +2,8 @@
 
 Registered when the first public name of ``shotsmith`` is used (``ss.read_screenshots``,
 ``ss.design``...: the package's lazy ``__getattr__`` imports this), not by
-``import shotsmith``; the views themselves (and ipywidgets) load on the first call, so a batch run never pays for them.
+``import shotsmith``; the views themselves (and ipywidgets) load on the first call, so a
+batch run never pays for them.
 """
 
 from __future__ import annotations
