@@ -22,6 +22,8 @@ from shotsmith.cli import main as cli_main
 
 from .conftest import SAMPLES
 
+pytestmark = pytest.mark.slow
+
 VOLATILE = ["seconds"]  # the only thing allowed to differ between two runs
 
 

@@ -17,6 +17,8 @@ from shotsmith import batch
 
 from .conftest import SAMPLES
 
+pytestmark = pytest.mark.slow
+
 APPS = 4
 ENV = {
     **os.environ,

@@ -30,6 +30,8 @@ from shotsmith.notebook import LayoutTuner, scale_scene
 
 from .conftest import ROOT, SAMPLES
 
+pytestmark = [pytest.mark.notebook, pytest.mark.slow]
+
 NOTEBOOKS = ROOT / "notebooks"
 GOLDEN = ROOT / "tests" / "notebooks" / "01_quickstart.ipynb"
 EXPECTED = ["01_quickstart.ipynb", "02_tune_layout.ipynb", "03_batch.ipynb", "04_api.ipynb"]
