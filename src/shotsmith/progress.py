@@ -12,6 +12,9 @@ from __future__ import annotations
 import multiprocessing
 import sys
 import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 
@@ -44,3 +47,36 @@ def bar(**options: Any) -> Any:
     from tqdm.auto import tqdm
 
     return tqdm(**options)
+
+
+# --- steps inside a stage ------------------------------------------------------------------
+# A stage that works screenshot by screenshot calls ``advance()`` as each one is done; whoever
+# runs it (a bar, a batch task that may be told to stop) listens with ``listening(...)``.
+# A context variable, so the threads and tasks of other runs hear nothing of it.
+
+_listener: ContextVar[Callable[[int], None] | None] = ContextVar("shotsmith_progress", default=None)
+
+
+def advance(screenshots: int = 1) -> None:
+    """Tell whoever is listening that ``screenshots`` more are done (0: a checkpoint only).
+    A listener may raise to stop the run (a batch task whose batch has gone)."""
+    listener = _listener.get()
+    if listener is not None:
+        listener(screenshots)
+
+
+@contextmanager
+def listening(listener: Callable[[int], None]) -> Iterator[None]:
+    """Hear ``advance()`` calls within the block (after any outer listener has heard them)."""
+    outer = _listener.get()
+
+    def both(screenshots: int) -> None:
+        if outer is not None:
+            outer(screenshots)
+        listener(screenshots)
+
+    token = _listener.set(both)
+    try:
+        yield
+    finally:
+        _listener.reset(token)

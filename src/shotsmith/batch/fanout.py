@@ -7,6 +7,7 @@ import concurrent.futures as cf
 import contextlib
 import logging
 import os
+import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -33,6 +34,7 @@ class _Fanout:
         self.owned: Any = None
         self.scheduler: str | None = None  # the Dask scheduler's address, for messages
         self.client: Any = None
+        self.keys: set[Any] = set()  # the Dask tasks submitted (to wait for when stopping)
         self.quieted: dict[str, int] = {}
         self.workers = workers
         self.generation = 0
@@ -75,6 +77,9 @@ class _Fanout:
         """Stop now (an interrupt): queued apps cancelled, our worker processes terminated
         (killed after ``grace`` seconds) and waited for, so nothing writes after this."""
         pool = self.owned
+        if self.client is not None:
+            self._abort_dask(grace=2 * grace)
+            return
         if not isinstance(pool, cf.ProcessPoolExecutor):
             self.close()
             return
@@ -89,6 +94,32 @@ class _Fanout:
                 proc.kill()
                 proc.join(1)
         self.owned = None
+
+    def _abort_dask(self, grace: float) -> None:
+        """Cancel this batch's tasks on the cluster and wait (up to ``grace`` seconds) until
+        no worker is still running one: a running task sees that it was released and stops
+        at its next screenshot, removing its half-written folder (:mod:`.task`)."""
+        futures = list(getattr(self.executor, "_futures", ()))
+        keys = self.keys | {f.key for f in futures}
+        try:
+            if futures:
+                self.client.cancel(futures)
+            deadline = time.monotonic() + grace
+            while keys and time.monotonic() < deadline:
+                running = self.client.run(_running_keys, on_error="return")
+                if not any(keys & set(v) for v in running.values() if isinstance(v, list)):
+                    break
+                time.sleep(0.2)
+        except Exception:  # a lost scheduler or worker: nothing to wait for
+            pass
+        finally:
+            self.close()
+
+    def submitted(self) -> None:
+        """Note the keys of the Dask tasks in flight (their futures are gone by the time a
+        stop needs them)."""
+        if self.client is not None:
+            self.keys.update(f.key for f in getattr(self.executor, "_futures", ()))
 
     @property
     def can_respawn(self) -> bool:
@@ -124,6 +155,11 @@ class _Fanout:
 
 class SchedulerLost(Exception):
     """The Dask scheduler went away mid-run (run_batch says so, with what was done)."""
+
+
+def _running_keys(dask_worker: Any) -> list[Any]:
+    """On a Dask worker: the keys of the tasks its threads are running now."""
+    return list(dask_worker.active_threads.values())
 
 
 def _quiet_distributed() -> dict[str, int]:
@@ -311,6 +347,7 @@ def _stream(
                     break
                 try:
                     pending[fan.executor.submit(task, job)] = (job, fan.generation, solo)
+                    fan.submitted()
                 except cf.BrokenExecutor as exc:
                     record = broken(job, fan.generation, solo, exc)
                     if record is not None:
