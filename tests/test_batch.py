@@ -664,3 +664,22 @@ def test_the_main_guard_is_recognised(tmp_path, monkeypatch):
     assert top_level(9) == "run.py:9"  # after it, at the top level
     del fake_main.__file__  # python -c, a notebook kernel's own main
     assert top_level(9) is None
+
+
+def test_a_scheduler_without_workers_is_one_line_after_the_connect_timeout(tmp_path, capsys):
+    distributed = pytest.importorskip("distributed")
+    manifest = tmp_path / "apps.csv"
+    manifest.write_text(f"source\n{SAMPLES / 'pocket-budget'}\n")
+    with distributed.LocalCluster(n_workers=0, dashboard_address=None) as cluster:
+        address = cluster.scheduler_address
+        start = time.monotonic()
+        code = cli_main(
+            ["batch", str(manifest), "--out", str(tmp_path / "out"), "--scheduler", address,
+             "--connect-timeout", "2", "--no-ocr", "--quiet"]
+        )  # fmt: skip
+        seconds = time.monotonic() - start
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1, err
+    assert f"the Dask scheduler at {address} has no workers (waited 2 s)" in err[0]
+    assert f"dask worker {address}" in err[0]
+    assert seconds < 10

@@ -156,3 +156,31 @@ def test_the_same_under_dask(tmp_path, signum):
 def busy(client) -> bool:
     """Whether a worker of the cluster is running a task now."""
     return any(client.run(lambda dask_worker: list(dask_worker.active_threads)).values())
+
+
+def test_a_dask_worker_that_dies_fails_its_app_in_one_line_and_the_rest_go_on(tmp_path):
+    """A worker process killed while it designs an app (allowed-failures 0: the app is not
+    tried again): that app is reported failed in one line, the others are designed."""
+    distributed = pytest.importorskip("distributed")
+    import dask
+
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
+        cluster = distributed.LocalCluster(
+            n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
+        )
+    with cluster, distributed.Client(cluster) as client:
+        address = cluster.scheduler_address  # one app in flight: the one the worker runs
+        proc, _, out = start_batch(tmp_path, "--scheduler", address, "--window", "1")
+        deadline = time.monotonic() + 120
+        while not busy(client):
+            assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+            time.sleep(0.05)
+        for pid in client.run(os.getpid).values():
+            os.kill(pid, signal.SIGKILL)
+        stdout, stderr = proc.communicate(timeout=300)
+    assert proc.returncode == 1, stderr
+    failed = [line for line in stderr.splitlines() if "FAILED" in line]
+    assert len(failed) == 1 and "every Dask worker that ran this app died" in failed[0], stderr
+    assert "Traceback" not in stderr
+    assert f"{APPS} apps: {APPS - 1} designed, 0 already done, 1 failed" in stdout
+    assert check_folders(out) == APPS - 1

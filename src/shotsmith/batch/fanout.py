@@ -55,7 +55,11 @@ class _Fanout:
                 self.quieted = _quiet_distributed()  # a lost scheduler is our one line
             self.client = client
             self.scheduler = str(getattr(client.scheduler, "address", None) or scheduler)
-            self.slots = sum(client.nthreads().values()) or 1
+            try:
+                self.slots = _worker_threads(client, self.scheduler, connect_timeout)
+            except RemoteError:
+                self.close()
+                raise
             self.executor = client.get_executor()
         else:
             self.workers = (os.cpu_count() or 1) if workers is None else workers
@@ -155,6 +159,33 @@ class _Fanout:
 
 class SchedulerLost(Exception):
     """The Dask scheduler went away mid-run (run_batch says so, with what was done)."""
+
+
+def _worker_threads(client: Any, address: str, timeout: float) -> int:
+    """The cluster's worker threads, once there is a worker (waiting ``timeout`` seconds for
+    one); a scheduler without workers would queue every app for ever."""
+    threads = sum(client.nthreads().values())
+    if threads:
+        return threads
+    try:
+        client.wait_for_workers(1, timeout=timeout)
+    except (TimeoutError, OSError):
+        raise RemoteError(
+            f"the Dask scheduler at {address} has no workers (waited {timeout:g} s); start "
+            f"some (dask worker {address}), or allow longer with --connect-timeout "
+            "(connect_timeout=)."
+        ) from None
+    return sum(client.nthreads().values()) or 1
+
+
+def _task_failure(exc: BaseException) -> str:
+    """Why a task could not run, in one sentence (a Dask worker that died running it)."""
+    if type(exc).__name__ == "KilledWorker":
+        return (
+            "every Dask worker that ran this app died (out of memory? see the workers' "
+            "logs); the other apps went on"
+        )
+    return _reason(exc)
 
 
 def _running_keys(dask_worker: Any) -> list[Any]:
@@ -372,7 +403,7 @@ def _stream(
                 except Exception as exc:  # the task could not run (e.g. a Dask KilledWorker)
                     if fan.lost(exc):
                         raise SchedulerLost(fan.scheduler) from None
-                    yield _failed(job, f"worker failed: {_reason(exc)}")
+                    yield _failed(job, f"worker failed: {_task_failure(exc)}")
     finally:
         for fut in pending:
             fut.cancel()
