@@ -162,7 +162,13 @@ def test_quickstart_runs_and_writes_the_set(tmp_path):
     assert "<b>Pipeline</b>" in html and "<b>PipelineRun</b>" in html
     text = "\n".join(outputs(nb, "stream"))
     assert "Pocket Budget: Finance" in text and "name token 'budget'" in text
+    wrote = text[text.index("wrote") :].split()
+    assert wrote[1:] == [str(out_dir / "pocket-budget" / f"design.{x}") for x in ("json", "csv")]
     assert len(outputs(nb, "image/png")) == 2  # the scene and the finished set
+    plain = "\n".join(outputs(nb, "text/plain"))
+    assert "1 set," in plain and "1 sets" not in plain
+    bars = [t for t in outputs(nb, "text/plain") if "stage " in t and "%|" in t]
+    assert bars and all("100%" in b and "stage 5/5" in b for b in bars), bars
 
 
 def test_quickstart_matches_its_golden_copy(tmp_path):
@@ -619,3 +625,48 @@ def test_palette_presets_are_the_data_file_and_the_tuner_offers_them(with_copy, 
     tuner.controls["palette"].value = "spotlight, dark"
     assert tuner.template["palette"]["strategy"] == "spotlight"
     assert tuner.template["palette"]["rhythm"] == ["dark"]
+
+
+def test_the_documented_clear_command_leaves_a_run_notebook_as_committed(tmp_path):
+    """A notebook run in Jupyter (outputs, counts, the kernel's full language_info, timing
+    and widget metadata), cleared with the command docs/notebooks.md gives, is byte for
+    byte the committed one: nothing to commit after only running it."""
+    import shlex
+    import subprocess
+
+    docs = (ROOT / "docs" / "notebooks.md").read_text()
+    line = next(x for x in docs.splitlines() if "nbconvert" in x and "--clear-output" in x)
+    argv = shlex.split(line)
+    assert argv[0] == ".venv/bin/jupyter" and argv[-1] == "notebooks/*.ipynb", line
+    for source in NOTEBOOKS.glob("*.ipynb"):
+        nb = json.loads(source.read_text())
+        nb["metadata"]["language_info"] = {
+            "codemirror_mode": {"name": "ipython", "version": 3},
+            "file_extension": ".py",
+            "mimetype": "text/x-python",
+            "name": "python",
+            "nbconvert_exporter": "python",
+            "pygments_lexer": "ipython3",
+            "version": "3.11.7",
+        }
+        nb["metadata"]["widgets"] = {"application/vnd.jupyter.widget-state+json": {}}
+        for cell in nb["cells"]:
+            if cell["cell_type"] == "code":
+                cell["execution_count"] = 1
+                cell["outputs"] = [{"output_type": "stream", "name": "stdout", "text": "x\n"}]
+                cell["metadata"]["execution"] = {"iopub.status.busy": "2026-01-01T00:00:00"}
+        (tmp_path / source.name).write_text(json.dumps(nb, indent=1))
+    jupyter = str(Path(sys.executable).with_name("jupyter"))
+    paths = [str(p) for p in sorted(tmp_path.glob("*.ipynb"))]
+    subprocess.run([jupyter, *argv[1:-1], *paths], cwd=ROOT, check=True, capture_output=True)
+    for source in NOTEBOOKS.glob("*.ipynb"):
+        assert (tmp_path / source.name).read_text() == source.read_text(), source.name
+
+
+def test_a_confidence_reads_as_a_percentage_never_a_rounded_one():
+    frame = pd.DataFrame(
+        {"app_id": ["a", "a"], "domain_confidence": [0.9993, 0.93], "layout_contrast": [4.5, 7.0]}
+    )
+    text = repr(ss.show(frame))
+    assert "99.9%" in text and "93.0%" in text and "4.5" in text
+    assert "99.9%" in ss.show(frame)._repr_html_()

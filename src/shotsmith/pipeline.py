@@ -79,10 +79,15 @@ class PipelineRun:
             for k, v in self.timings.items()
         )
         return (
-            f"<b>PipelineRun</b>: {len(self.output)} screenshots, "
-            f"{self.output[C.APP_ID].nunique()} sets, {self.wall:.2f} s wall"
+            f"<b>PipelineRun</b>: {_count(len(self.output), 'screenshot')}, "
+            f"{_count(self.output[C.APP_ID].nunique(), 'set')}, {self.wall:.2f} s wall"
             f"<table><tr><th>stage</th><th>time</th><th>frame</th></tr>{rows}</table>"
         )
+
+
+def _count(n: int, noun: str) -> str:
+    """``1 set``, ``2 sets``."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 class Pipeline:
@@ -329,7 +334,7 @@ def _stage_bar(show: bool, steps: list[Step], frame: pd.DataFrame):
         total=len(steps) * len(frame),
         desc=steps[0].name,
         unit="screenshot",
-        postfix=f"{len(frame)} screenshots, {sets} set{'s' if sets != 1 else ''}",
+        postfix=f"{_count(len(frame), 'screenshot')}, {_count(sets, 'set')}",
         bar_format=_stage_format(1, len(steps)),
         leave=True,
     )
@@ -648,9 +653,7 @@ def _reporter(
         return progress
     if not progress:
         return None
-    from tqdm.auto import tqdm
-
-    meter = tqdm(total=total, unit="screenshot", desc="design")
+    meter = bar(total=total, unit="screenshot", desc="design")
 
     def report(event: dict[str, Any]) -> None:
         if event["event"] == "stage":

@@ -236,6 +236,6 @@ def _template_ref(template: str | Path | dict) -> dict[str, Any]:
 def _bar(show: bool, total: int, initial: int):
     if not show:
         return None
-    from tqdm.auto import tqdm
+    from ..progress import bar
 
-    return tqdm(total=total, initial=initial, desc="apps", unit="app")
+    return bar(total=total, initial=initial, desc="apps", unit="app")
