@@ -270,6 +270,9 @@ def test_batch_notebook_designs_the_manifest(tmp_path):
         assert png_size(out_dir / app / "contact-sheet.png")[1] == "RGB"
     assert (out_dir / "contact-sheet.png").exists()
     assert "FAILED gone" in "\n".join(outputs(nb, "stream"))
+    # the bar's saved text (papermill, nbconvert, a viewer without widgets): the final count
+    bars = [t for t in outputs(nb, "text/plain") if t.startswith("apps:")]
+    assert len(bars) == 1 and "100%" in bars[0] and "3/3" in bars[0], bars
     assert len(outputs(nb, "image/png")) == 2  # the batch sheet and one app's sheet
 
 
