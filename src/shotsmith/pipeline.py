@@ -558,7 +558,8 @@ def design(
     its own folder, ``out_dir/<size>/<app_id>/``, so no size overwrites another.
     ``progress=True`` shows a bar over the screenshots (tqdm: text in a terminal, a
     widget in Jupyter); a callable gets each event instead (``{"event": "stage",
-    "stage"}`` and ``{"event": "rendered", "path", ...}``).
+    "stage"}``, ``{"event": "screenshots", "stage", "done", "screenshots"}`` as a stage
+    gets through them, and ``{"event": "rendered", "path", ...}``).
     """
     if isinstance(source, pd.DataFrame):
         frame = source if locale is None else source.assign(**{C.LOCALE: locale})
@@ -641,8 +642,27 @@ def _run_reported(
         report({"event": "stage", "stage": step.name, "screenshots": len(frame)})
         if step.fn is render:
             step = Step(step.name, step.fn, {**step.options, "on_rendered": report})
-        frame = step(frame)
+            frame = step(frame)
+            continue
+        with listening(_step_reporter(report, step.name, len(frame))):
+            frame = step(frame)
     return frame
+
+
+def _step_reporter(
+    report: Callable[[dict[str, Any]], None], stage: str, total: int
+) -> Callable[[int], None]:
+    """A listener telling ``report`` how far a stage is: ``{"event": "screenshots",
+    "stage", "done", "screenshots"}`` as each screenshot (or chunk of them) is done."""
+    done = 0
+
+    def heard(screenshots: int) -> None:
+        nonlocal done
+        if screenshots > 0:
+            done = min(total, done + screenshots)
+            report({"event": "screenshots", "stage": stage, "done": done, "screenshots": total})
+
+    return heard
 
 
 def _reporter(
@@ -658,7 +678,11 @@ def _reporter(
     def report(event: dict[str, Any]) -> None:
         if event["event"] == "stage":
             meter.set_description_str(event["stage"], refresh=True)
+        elif event["event"] == "screenshots":
+            meter.set_postfix_str(f"{event['done']}/{event['screenshots']}", refresh=True)
         elif event["event"] == "rendered":
+            if meter.postfix:
+                meter.set_postfix_str("", refresh=False)
             meter.update(1)
         elif event["event"] == "close":
             meter.set_description_str("done", refresh=False)
