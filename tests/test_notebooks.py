@@ -673,3 +673,71 @@ def test_a_confidence_reads_as_a_percentage_never_a_rounded_one():
     text = repr(ss.show(frame))
     assert "99.9%" in text and "93.0%" in text and "4.5" in text
     assert "99.9%" in ss.show(frame)._repr_html_()
+
+
+def test_the_docs_tuner_command_is_the_one_the_tuner_prints(with_copy, tmp_path):
+    """docs/notebooks.md shows the command the tuner gives, --copy included (without it
+    design writes other headlines than the tuner showed)."""
+    docs = (ROOT / "docs" / "notebooks.md").read_text()
+    shown = next(
+        x for x in docs.splitlines() if x.startswith("shotsmith design ") and "my-brand" in x
+    )
+    project = tmp_path / "project"
+    shutil.copytree(POCKET, project / "sample_inputs" / "pocket-budget")
+    shots = ss.read_screenshots(project / "sample_inputs" / "pocket-budget")
+    copied = shots.assign(**{c: with_copy[c] for c in with_copy.columns if c not in shots})
+    tuner = LayoutTuner(copied, layouts_dir=project / "layouts")
+    tuner.save_template("my-brand")
+    assert tuner.design_command() == (project.resolve(), shown)
+
+
+def test_tuner_refuses_to_save_a_layout_in_error_and_forgets_stale_messages(with_copy, tmp_path):
+    tuner = LayoutTuner(with_copy, layouts_dir=tmp_path)
+    c = tuner.widget and tuner.controls
+    c["headline_0"].value = "Supercalifragilisticexpialidocious " * 3
+    assert tuner.error and c["save"].disabled  # the button: nothing to save
+    with pytest.raises(ss.ShotsmithError, match="does not plan"):
+        tuner.save_template("broken")
+    assert not list(tmp_path.glob("broken*"))
+    c["headline_0"].value = "Your budgets"
+    assert tuner.error is None and not c["save"].disabled
+    c["save_name"].value = "Bad Name"
+    c["save"].click()
+    assert "lower-case" in c["save_status"].value  # red, about this save
+    c["template"].value = "spotlight"
+    assert c["save_status"].value == "" and "#b00020" not in c["status"].value
+    for box in ("status", "save_status"):
+        assert "anywhere" not in c[box].value
+
+
+def test_tuner_sliders_take_typed_values(with_copy):
+    tuner = LayoutTuner(with_copy)
+    c = tuner.widget and tuner.controls
+    for key in ("headline_size", "caption_top", "device_width", "device_top", "device_offset_x"):
+        assert c[f"{key}_number"].value == c[key].value, key
+    c["device_width_number"].value = 0.73
+    assert c["device_width"].value == 0.73 and tuner.template["device"]["width"] == 0.73
+    c["device_width"].value = 0.8
+    assert c["device_width_number"].value == 0.8
+
+
+def test_tuner_coalesces_a_fast_drag_into_one_plan_of_the_last_value(with_copy):
+    """In a kernel (an event loop runs), a drag's values arriving while the tuner plans are
+    taken in and planned once, the latest: the preview changes once, to the last value."""
+    import asyncio
+
+    tuner = LayoutTuner(with_copy)
+    c = tuner.widget and tuner.controls
+    drawn = []
+    c["preview"].observe(lambda change: drawn.append(change["new"]), names="value")
+
+    async def drag() -> None:
+        for i in range(20):
+            c["device_width"].value = 0.6 + 0.01 * i
+        assert tuner.pending() and not drawn
+        while tuner.pending():
+            await asyncio.sleep(0.01)
+
+    asyncio.run(drag())
+    assert len(drawn) == 1
+    assert tuner.measures()["device_asked_px"] == round(0.79 * tuner.measures()["canvas"][0])

@@ -144,11 +144,12 @@ def _breakable(text: str) -> str:
             pieces = _SEPARATORS.split(part)
             out.append(
                 "".join(
-                    html.escape(x) + ("<wbr>" if _SEPARATORS.fullmatch(x) else "") for x in pieces
+                    html.escape(x, quote=False) + ("<wbr>" if _SEPARATORS.fullmatch(x) else "")
+                    for x in pieces
                 )
             )
         else:
-            out.append(html.escape(part))
+            out.append(html.escape(part, quote=False))  # element text, never an attribute
     return "".join(out)
 
 
