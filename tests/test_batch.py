@@ -704,8 +704,8 @@ def test_a_batch_logged_to_a_file_prints_a_line_per_app_and_the_final_count_once
     assert "\r" not in done.stderr
     lines = [line for line in done.stderr.splitlines() if line.startswith("apps:")]
     assert [line.split("[")[0].split() for line in lines] == [
-        ["apps:", "0%", "0/2"],
-        ["apps:", "50%", "1/2"],
-        ["apps:", "100%", "2/2"],
+        ["apps:", "0%", "0/2", "apps"],
+        ["apps:", "50%", "1/2", "apps"],
+        ["apps:", "100%", "2/2", "apps"],
     ], done.stderr
     assert lines[-1].endswith("app-1]")  # the app just finished

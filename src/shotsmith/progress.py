@@ -89,7 +89,9 @@ def _notebook_bar(**options: Any) -> Any:
     return NotebookBar(**options)
 
 
-LOG_FORMAT = "{desc}: {percentage:3.0f}% {n_fmt}/{total_fmt} [{elapsed}<{remaining}{postfix}]"
+LOG_FORMAT = (
+    "{desc}: {percentage:3.0f}% {n_fmt}/{total_fmt} {unit}s [{elapsed}<{remaining}{postfix}]"
+)
 
 
 def _line_bar(**options: Any) -> Any:
