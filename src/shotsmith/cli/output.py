@@ -22,6 +22,13 @@ def progress_lines(command: str, source, sizes: list[str] | None):
                 file=sys.stderr,
                 flush=True,
             )
+        elif event["event"] == "screenshots" and event["done"] < event["screenshots"]:
+            print(
+                f"shotsmith {command}: {elapsed} {event['stage']} "
+                f"[{event['done']}/{event['screenshots']}]",
+                file=sys.stderr,
+                flush=True,
+            )
         elif event["event"] == "rendered":
             count["done"] += 1
             print(

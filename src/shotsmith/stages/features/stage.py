@@ -21,6 +21,7 @@ import pandas as pd
 from PIL import Image
 
 from ... import ocr as ocr_mod
+from ... import progress
 from ...color import (
     DEFAULT_ACCENT,
     accent_of,
@@ -259,9 +260,11 @@ def extract_features(
     if len(batches) <= 1 or workers <= 1:
         for b in batches:
             work(b)
+            progress.advance(len(b))  # read: screenshots done, for a bar or a batch
     else:
         with ThreadPoolExecutor(max_workers=workers) as pool:
-            list(pool.map(work, batches))
+            for b, _ in zip(batches, pool.map(work, batches)):
+                progress.advance(len(b))
 
     screens = frame[SCREEN].astype(str).tolist()
     positions = frame[POSITION].tolist()
