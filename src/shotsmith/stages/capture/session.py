@@ -35,9 +35,12 @@ from .pages import (
     desktop_layout,
     dicts_in,
     error_page,
+    info_page,
     is_blank,
     is_sign_in_page,
     near_empty,
+    thin_page,
+    unfinished_page,
     not_html,
     weak_page,
 )
@@ -80,6 +83,9 @@ CLICK_OUTSIDE_JS = """() => {
 
 MAX_SIGN_INS = 5  # an app that forgets the session on a reload is signed into again, a little
 
+#: how long a page whose document has arrived may take to fire its load event (what holds it
+#: is a stylesheet, font or image still loading, often from a server that never answers)
+LOAD_CAP_S = 5.0
 CONTENT_CAP_S = 5.0  # how long a page may show a skeleton / spinner before it is judged
 
 
@@ -147,6 +153,7 @@ class PageSession:
         self._info: dict[str, Any] | None = None
         self._doc_headers: dict[str, str] = {}
         self._wide_noted = False
+        self._slow_noted = False
         self._languages_noted = False
         self._risky = risky_phrases()
         self._risky_links = risky_phrases(*LINK_RISK_CATEGORIES)
@@ -339,16 +346,33 @@ class PageSession:
         if self.origin and origin_of(page.url) != self.origin:
             return Verdict(f"left the app's origin (went to {page.url})", "other-origin")
         try:
-            page.wait_for_load_state("load", timeout=self._ms(self.page_timeout_s))
+            page.wait_for_load_state("domcontentloaded", timeout=self._ms(self.page_timeout_s))
         except Exception as exc:
             self._new_page()
             return verdict_of(_reason(exc, self.page_timeout_s, "did not finish loading"))
+        try:  # what still holds the load event (a stylesheet, a font, an image) is waited
+            # for briefly: a page is judged by what it shows once it has settled
+            page.wait_for_load_state("load", timeout=self._ms(LOAD_CAP_S))
+        except Exception:
+            self._note_slow_load(url, blocked_before)
         reason = self.settle()
         if reason:
             return verdict_of(reason)
         if self.login is not None and self._signins < MAX_SIGN_INS:
             self._sign_in_if_asked()
         return None
+
+    def _note_slow_load(self, url: str, blocked_before: int) -> None:
+        """Say once which page was judged before its load event, and what was refused then."""
+        if self._slow_noted:
+            return
+        self._slow_noted = True
+        blocked = {b.url for b in self._blocked[blocked_before:]}
+        said = f" ({len(blocked)} request(s) it made were blocked, listed below)" if blocked else ""
+        self.notes.append(
+            f"{route_of(url)} had not finished loading after {LOAD_CAP_S:.0f} s{said}: "
+            "capture stopped waiting for what it still loaded and judged the page as it stood."
+        )
 
     def settle(self, *, quick: bool = False, keep_scroll: bool = False) -> str | None:
         page = self._page
@@ -404,6 +428,10 @@ class PageSession:
                 "maxElements": 400,
                 "navWords": rules()["navigation_labels"]["words"],
                 "navPhrases": rules()["navigation_labels"]["phrases"],
+                "chrome": rules()["weak_page"]["chrome_selector"],
+                "busyWords": rules()["busy_words"],
+                "busyText": rules()["busy_text"],
+                "loadingWords": rules()["weak_page"]["loading"]["line_max_words"],
             },
             timeout_s=min(10.0, self.page_timeout_s),
         )
@@ -682,7 +710,13 @@ class PageSession:
                 raise Refused(Verdict("asks for a sign-in again (the session ended)", "sign-in"))
             sign_in = False  # signed in, a password form is another form (a new project's)
         if not sign_in:
-            verdict = error_page(info["title"], info["h1"], info["text"]) or weak_page(info)
+            verdict = (
+                error_page(info["title"], info["h1"], info["text"])
+                or info_page(info, url)
+                or weak_page(info)
+                or unfinished_page(info)
+                or thin_page(info, url)
+            )
             if verdict:
                 raise Refused(verdict)
         if store_links(info["links"]) >= 2 and len(info["text"].split()) < 80:
