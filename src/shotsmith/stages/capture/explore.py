@@ -74,6 +74,9 @@ from .urls import (
 log = logging.getLogger("shotsmith.capture")
 
 HEADERS_PRESSED = 2  # column headers pressed per page or state (see Explorer._press)
+#: pages judged no screen whose links are still followed: they loaded and read as pages of
+#: the app (an About page, a dashboard with one row, a settings form), only not worth a photo
+PASSED_THROUGH = ("about-page", "near-empty", "bare-form", "empty-state", "warning-page", "loading")
 
 
 @dataclass
@@ -272,6 +275,8 @@ class Explorer(PageSession):
                     route_of(final), refused.verdict.reason, refused.verdict.kind, emu.device_id
                 )
             )
+            if refused.verdict.kind in PASSED_THROUGH:  # no screen, but a way to the others
+                self._follow_links(self._last_links, depth, run.queue, run.queued, run.other_origin)
             return False
         except ShotsmithError:
             raise

@@ -72,7 +72,9 @@ def weak_page(info: Mapping[str, Any]) -> Verdict | None:
     elements = info.get("elements") or []
     content = info.get("content")
     if isinstance(content, Mapping) and "items" in content:
-        items = int(content.get("items") or 0)  # outside navigation and side panels
+        # items and table rows outside navigation and side panels
+        rows = [int(t.get("rows") or 0) for t in content.get("tables") or [] if not t.get("form")]
+        items = max([int(content.get("items") or 0), *rows])
     else:
         items = sum(1 for e in elements if e.get("role") == "listitem")
     if items >= 3:
@@ -136,6 +138,9 @@ def unfinished_page(info: Mapping[str, Any]) -> Verdict | None:
     lines = content.get("loading") or []
     if not lines and not content.get("busy"):
         return None
+    words = int(content.get("words") or 0)
+    if not lines and words > rules()["weak_page"]["short_page_words"]:
+        return None  # a spinner beside content that has arrived: a part still refreshing
     rows = max((t["rows"] for t in content.get("tables") or []), default=0)
     if content.get("media") or max(content.get("items", 0), rows) >= table["min_items"]:
         return None
@@ -148,7 +153,7 @@ def thin_page(info: Mapping[str, Any], url: str) -> Verdict | None:
     else, or only a form (settings, a new or edit form, a one-field import)."""
     weak = rules()["weak_page"]
     content = info.get("content") or {}
-    tables = content.get("tables") or []
+    tables = [t for t in content.get("tables") or [] if not t.get("form")]
     items = int(content.get("items") or 0)
     words = int(content.get("words") or 0)
     if content.get("media") or items >= 3:
@@ -167,14 +172,29 @@ def thin_page(info: Mapping[str, Any], url: str) -> Verdict | None:
     fields = int(content.get("fields") or 0)
     if not fields or words == 0:
         return None
+    small = fields <= form["small_form_fields"]
+    if small and words <= form["small_form_words"]:  # a field or three and a paragraph
+        return Verdict(
+            f"only a form (a form of {fields} field(s) and {words} word(s) around it, "
+            "nothing else to show), not a screen",
+            "bare-form",
+        )
+    kinds = rules()["screen_kinds"]
+    parts = urlsplit(url)
+    route = " ".join(re.split(r"[/#?&=._-]+", f"{parts.path} {parts.fragment}".lower()))
+    named = f"{route} {str(info.get('title') or '').lower()} {str(info.get('h1') or '').lower()}"
+    settings = phrase_in(named, kinds["settings"])
+    if settings:  # a settings page of fields and their descriptions, nothing else
+        return Verdict(
+            f"only a form (a {settings} page of {fields} field(s), nothing else to show), "
+            "not a screen",
+            "bare-form",
+        )
     share = int(content.get("formWords") or 0) / words
     if share < form["min_form_share"]:
         return None
-    kinds = rules()["screen_kinds"]
-    route = " ".join(re.split(r"[/#?&=._-]+", urlsplit(url).path.lower()))
-    named = f"{route} {str(info.get('title') or '').lower()} {str(info.get('h1') or '').lower()}"
-    kind = phrase_in(named, kinds["settings"]) or phrase_in(named, kinds["form"])
-    if kind or fields <= form["small_form_fields"]:
+    kind = phrase_in(named, kinds["form"])
+    if kind or small:
         what = f"a {kind} form" if kind else f"a form of {fields} field(s)"
         return Verdict(f"only a form ({what}, nothing else to show), not a screen", "bare-form")
     return None
@@ -365,7 +385,11 @@ def clean_info(raw: Any) -> dict[str, Any]:
         content[key] = int(value) if isinstance(value, (int, float)) and value == value else 0
     content["loading"] = _labels(content_raw.get("loading"))[:5]
     content["tables"] = [
-        {"rows": int(t.get("rows") or 0), "words": int(t.get("words") or 0)}
+        {
+            "rows": int(t.get("rows") or 0),
+            "words": int(t.get("words") or 0),
+            "form": bool(t.get("form")),
+        }
         for t in dicts_in(content_raw.get("tables"))[:10]
         if isinstance(t.get("rows", 0), (int, float)) and isinstance(t.get("words", 0), (int, float))
     ]

@@ -32,6 +32,9 @@ REJECTED_KINDS = (
     "sign-in",
     "write",
     "desktop-layout",
+    "loading",
+    "about-page",
+    "bare-form",
 )
 
 

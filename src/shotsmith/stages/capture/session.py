@@ -86,7 +86,8 @@ MAX_SIGN_INS = 5  # an app that forgets the session on a reload is signed into a
 #: how long a page whose document has arrived may take to fire its load event (what holds it
 #: is a stylesheet, font or image still loading, often from a server that never answers)
 LOAD_CAP_S = 5.0
-CONTENT_CAP_S = 5.0  # how long a page may show a skeleton / spinner before it is judged
+CONTENT_CAP_S = 5.0
+LOADING_RETRIES = 2  # a page judged still loading is let settle again this many times  # how long a page may show a skeleton / spinner before it is judged
 
 
 class Refused(Exception):
@@ -352,7 +353,7 @@ class PageSession:
             return verdict_of(_reason(exc, self.page_timeout_s, "did not finish loading"))
         try:  # what still holds the load event (a stylesheet, a font, an image) is waited
             # for briefly: a page is judged by what it shows once it has settled
-            page.wait_for_load_state("load", timeout=self._ms(LOAD_CAP_S))
+            page.wait_for_load_state("load", timeout=self._ms(self._load_cap_s))
         except Exception:
             self._note_slow_load(url, blocked_before)
         reason = self.settle()
@@ -362,6 +363,10 @@ class PageSession:
             self._sign_in_if_asked()
         return None
 
+    @property
+    def _load_cap_s(self) -> float:
+        return min(LOAD_CAP_S, self.page_timeout_s)
+
     def _note_slow_load(self, url: str, blocked_before: int) -> None:
         """Say once which page was judged before its load event, and what was refused then."""
         if self._slow_noted:
@@ -370,7 +375,7 @@ class PageSession:
         blocked = {b.url for b in self._blocked[blocked_before:]}
         said = f" ({len(blocked)} request(s) it made were blocked, listed below)" if blocked else ""
         self.notes.append(
-            f"{route_of(url)} had not finished loading after {LOAD_CAP_S:.0f} s{said}: "
+            f"{route_of(url)} had not finished loading after {self._load_cap_s:.0f} s{said}: "
             "capture stopped waiting for what it still loaded and judged the page as it stood."
         )
 
@@ -710,13 +715,14 @@ class PageSession:
                 raise Refused(Verdict("asks for a sign-in again (the session ended)", "sign-in"))
             sign_in = False  # signed in, a password form is another form (a new project's)
         if not sign_in:
-            verdict = (
-                error_page(info["title"], info["h1"], info["text"])
-                or info_page(info, url)
-                or weak_page(info)
-                or unfinished_page(info)
-                or thin_page(info, url)
-            )
+            verdict = self._judge(info, url)
+            for _ in range(LOADING_RETRIES):  # still loading: give it time, then judge again
+                if verdict is None or verdict.kind != "loading" or self.remaining() < 2:
+                    break
+                if self.settle(keep_scroll=not loaded):
+                    break
+                info = self._fit_layout(self.extract())
+                verdict = self._judge(info, url)
             if verdict:
                 raise Refused(verdict)
         if store_links(info["links"]) >= 2 and len(info["text"].split()) < 80:
@@ -749,6 +755,17 @@ class PageSession:
                 f"tablet screen ({wide}): kept, the widest screen capture has."
             )
         return screen
+
+    @staticmethod
+    def _judge(info: dict[str, Any], url: str) -> Verdict | None:
+        """Why the page is no screen a marketer would pick, or None (pages.py's judges)."""
+        return (
+            error_page(info["title"], info["h1"], info["text"])
+            or info_page(info, url)
+            or weak_page(info)
+            or unfinished_page(info)
+            or thin_page(info, url)
+        )
 
     def _make_screen(
         self,
