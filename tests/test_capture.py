@@ -500,9 +500,10 @@ def test_explorer_dedups_skips_and_stays_on_origin(site_servers, site_capture):
     assert by_url["missing.html"].kind == "http" and "404" in by_url["missing.html"].reason
     assert by_url["slow"].kind == "timeout"
     # a settings page that is only its form is no screen a marketer would pick
-    assert by_url["settings.html"].kind == "bare-form" and "only a form" in by_url[
-        "settings.html"
-    ].reason
+    assert (
+        by_url["settings.html"].kind == "bare-form"
+        and "only a form" in by_url["settings.html"].reason
+    )
     # a page whose image never arrives is judged once the wait for it is over, and kept
     assert "slow load" in names
     assert any("/slow-load.html had not finished loading after 3 s" in n for n in report.notes)

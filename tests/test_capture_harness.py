@@ -103,9 +103,7 @@ def test_an_interrupted_harness_stops_the_app_and_its_children(tmp_path, sig):
     finally:
         if harness.poll() is None:
             harness.kill()
-        subprocess.run(
-            [sys.executable, str(RUN), "stop", "slowseed"], env=env, capture_output=True
-        )
+        subprocess.run([sys.executable, str(RUN), "stop", "slowseed"], env=env, capture_output=True)
 
 
 def test_a_started_app_stays_up_until_stopped(tmp_path):

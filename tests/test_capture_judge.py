@@ -63,7 +63,11 @@ def _rejected(report, page: str):
 @pytest.mark.parametrize(
     ("page", "kind", "words"),
     [
-        ("/ledger-stuck.html", "loading", "still loading when judged (it says 'Loading endpoints…')"),
+        (
+            "/ledger-stuck.html",
+            "loading",
+            "still loading when judged (it says 'Loading endpoints…')",
+        ),
         ("/ledger-about.html", "about-page", "a page about the app"),
         ("/ledger-workflows.html", "near-empty", "a near-empty table (1 row(s)"),
         ("/ledger-preferences.html", "bare-form", "only a form"),

@@ -391,7 +391,8 @@ def clean_info(raw: Any) -> dict[str, Any]:
             "form": bool(t.get("form")),
         }
         for t in dicts_in(content_raw.get("tables"))[:10]
-        if isinstance(t.get("rows", 0), (int, float)) and isinstance(t.get("words", 0), (int, float))
+        if isinstance(t.get("rows", 0), (int, float))
+        and isinstance(t.get("words", 0), (int, float))
     ]
     shape_raw = raw.get("shape") if isinstance(raw.get("shape"), dict) else {}
     shape = {str(k): int(v) for k, v in shape_raw.items() if isinstance(v, (int, float))}

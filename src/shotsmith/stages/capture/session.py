@@ -39,9 +39,9 @@ from .pages import (
     is_blank,
     is_sign_in_page,
     near_empty,
+    not_html,
     thin_page,
     unfinished_page,
-    not_html,
     weak_page,
 )
 from .rules import LINK_RISK_CATEGORIES, risky_phrases, rules, script, store_links, words_pattern
@@ -86,8 +86,8 @@ MAX_SIGN_INS = 5  # an app that forgets the session on a reload is signed into a
 #: how long a page whose document has arrived may take to fire its load event (what holds it
 #: is a stylesheet, font or image still loading, often from a server that never answers)
 LOAD_CAP_S = 5.0
-CONTENT_CAP_S = 5.0
-LOADING_RETRIES = 2  # a page judged still loading is let settle again this many times  # how long a page may show a skeleton / spinner before it is judged
+CONTENT_CAP_S = 5.0  # how long a page may show a skeleton / spinner before it is judged
+LOADING_RETRIES = 2  # a page judged still loading is let settle again this many times
 
 
 class Refused(Exception):
@@ -660,10 +660,21 @@ class PageSession:
     def _submit_sign_in(self, form: dict[str, Any], field_name: str) -> None:
         page = self._page
         before = self._nav_requests
-        if form["submit"]:
-            page.click('[data-shotsmith-login="submit"]', timeout=self._ms(5.0))
-        else:
-            page.press(f'[data-shotsmith-login="{field_name}"]', "Enter", timeout=self._ms(5.0))
+        try:
+            if form["submit"]:
+                page.click('[data-shotsmith-login="submit"]', timeout=self._ms(5.0))
+            else:
+                page.press(f'[data-shotsmith-login="{field_name}"]', "Enter", timeout=self._ms(5.0))
+        except Exception as exc:
+            # pressed, but the app's answer (the navigation it started) is slow: wait for
+            # it below; whether the sign-in worked is read off the page that follows
+            if self._nav_requests == before:
+                raise CaptureError(
+                    f"could not submit the sign-in form at {route_of(page.url)} "
+                    f"({first_line(exc)}); check --login, or sign in once and pass "
+                    "--storage-state"
+                ) from None
+            log.debug("sign-in submitted, its page still loading: %s", first_line(exc))
         page.wait_for_timeout(300)
         if self._nav_requests != before:
             quiet(lambda: page.wait_for_load_state("load", timeout=self._ms(self.page_timeout_s)))

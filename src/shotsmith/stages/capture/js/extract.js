@@ -379,7 +379,10 @@
   }
   for (const el of document.querySelectorAll('img, canvas, svg, video, picture, iframe, [role=img]')) {
     if (el.parentElement && el.parentElement.closest('svg')) continue;
-    if (visibleIn(el, 120, 80)) { content.media++; if (content.media >= 5) break; }
+    if (!visibleIn(el, 120, 80)) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width * r.height >= 0.6 * vw * vh) continue;  // a backdrop behind the page, not a picture in it
+    content.media++; if (content.media >= 5) break;
   }
   const busySel = ['[aria-busy="true"]', '[role="progressbar"]'].concat((busyWords || []).map((w) => `[class*="${w}" i]`)).join(',');
   try {
