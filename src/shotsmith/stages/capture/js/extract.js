@@ -406,7 +406,7 @@
     }
     // a form laid out in a table (a label and a field per row) is a form, not a table of data
     const entries = t.querySelectorAll('input:not([type=hidden]):not([type=checkbox]):not([type=radio]), select, textarea').length;
-    const form = !!t.closest('form') || (rows > 0 && entries >= rows / 2);
+    const form = rows > 0 && entries >= rows / 2;
     content.tables.push({rows, words: countWords(t.innerText), form});
   }
 
