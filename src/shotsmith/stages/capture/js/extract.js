@@ -397,16 +397,19 @@
   for (const t of document.querySelectorAll('table, [role=table], [role=grid], [role=treegrid]')) {
     if (t.parentElement && t.parentElement.closest('table, [role=table], [role=grid], [role=treegrid]')) continue;
     if (!visibleIn(t, 40, 20) || content.tables.length >= 10) continue;
-    let rows = 0;
+    let rows = 0, formRows = 0;
     for (const row of t.querySelectorAll('tr, [role=row]')) {
       if (row.closest('thead')) continue;
       const cells = row.querySelectorAll('td, [role=cell], [role=gridcell]');
       if (!cells.length || !norm(row.innerText).length || !shown(row)) continue;
       rows++;
+      // a label and its field: a row of a form laid out in a table (a data row has a
+      // selection checkbox beside several cells of text)
+      const texts = Array.from(row.querySelectorAll('th, td, [role=cell], [role=gridcell], [role=rowheader]'))
+        .filter((c) => norm(c.innerText).length).length;
+      if (row.querySelector('input:not([type=hidden]), select, textarea') && texts <= 2) formRows++;
     }
-    // a form laid out in a table (a label and a field per row) is a form, not a table of data
-    const entries = t.querySelectorAll('input:not([type=hidden]):not([type=checkbox]):not([type=radio]), select, textarea').length;
-    const form = rows > 0 && entries >= rows / 2;
+    const form = rows > 0 && formRows >= rows / 2;
     content.tables.push({rows, words: countWords(t.innerText), form});
   }
 
