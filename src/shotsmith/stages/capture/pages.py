@@ -173,7 +173,9 @@ def thin_page(info: Mapping[str, Any], url: str) -> Verdict | None:
     if not fields or words == 0:
         return None
     small = fields <= form["small_form_fields"]
-    if small and words <= form["small_form_words"]:  # a field or three and a paragraph
+    entries = int(content.get("entries") or 0)  # fields to type or choose in
+    if entries <= form["small_form_fields"] and words <= form["small_form_words"]:
+        # a field or three (and their checkboxes) and a paragraph
         return Verdict(
             f"only a form (a form of {fields} field(s) and {words} word(s) around it, "
             "nothing else to show), not a screen",
@@ -380,7 +382,7 @@ def clean_info(raw: Any) -> dict[str, Any]:
     }
     content_raw = raw.get("content") if isinstance(raw.get("content"), dict) else {}
     content: dict[str, Any] = {}
-    for key in ("words", "formWords", "items", "media", "busy", "fields"):
+    for key in ("words", "formWords", "items", "media", "busy", "fields", "entries"):
         value = content_raw.get(key)
         content[key] = int(value) if isinstance(value, (int, float)) and value == value else 0
     content["loading"] = _labels(content_raw.get("loading"))[:5]

@@ -357,7 +357,7 @@
   // main content: what is outside the navigation, header, footer and side panels
   const inChrome = (el) => { try { return !!(chrome && el.closest(chrome)); } catch (e) { return false; } };
   const countWords = (t) => norm(t).split(' ').filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
-  const content = {words: 0, formWords: 0, items: 0, media: 0, busy: 0, fields: 0, loading: [], tables: []};
+  const content = {words: 0, formWords: 0, items: 0, media: 0, busy: 0, fields: 0, entries: 0, loading: [], tables: []};
   const escRe = (w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const loadingRe = (busyText || []).length
     ? new RegExp('^(?:' + busyText.map(escRe).join('|') + ')(?![\\p{L}])[^\\n]*$', 'iu') : /(?!)/;
@@ -392,7 +392,10 @@
   } catch (e) { /* a selector this browser does not know */ }
   const fieldSel = 'input:not([type=hidden]):not([type=submit]):not([type=button]):not([type=image]):not([type=reset]), textarea, select, [contenteditable=""], [contenteditable=true], [role=switch], [role=textbox], [role=combobox], [role=checkbox]';
   for (const el of document.querySelectorAll(fieldSel)) {
-    if (visibleIn(el, 6, 6)) content.fields++;
+    if (!visibleIn(el, 6, 6)) continue;
+    content.fields++;
+    // a field to type or choose in (not a checkbox, a radio button or a switch)
+    if (!/^(checkbox|radio|range|color)$/i.test(attr(el, 'type')) && !/^(switch|checkbox)$/.test(attr(el, 'role'))) content.entries++;
   }
   for (const t of document.querySelectorAll('table, [role=table], [role=grid], [role=treegrid]')) {
     if (t.parentElement && t.parentElement.closest('table, [role=table], [role=grid], [role=treegrid]')) continue;
