@@ -266,8 +266,11 @@ class Explorer(PageSession):
             screen = self.photograph(final, (), "", depth, len(screens), loaded=True)
         except Refused as refused:
             # the start page, or the first page after it (a start page that showed little,
-            # a loading state, links into a desktop app): capture the app at a tablet
-            early = len(screens) == 1 and not screens[0].via and self.switch_device
+            # a loading state, links into a desktop app), or any page while none is kept
+            # yet (the start page was judged no screen): capture the app at a tablet
+            early = self.switch_device and (
+                not screens or (len(screens) == 1 and not screens[0].via)
+            )
             if refused.verdict.kind == "desktop-layout" and (first or early):
                 self._desktop_start(final, refused.verdict.reason, emu)
             self.skipped.append(
