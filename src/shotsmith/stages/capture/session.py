@@ -772,8 +772,8 @@ class PageSession:
         """Why the page is no screen a marketer would pick, or None (pages.py's judges)."""
         return (
             error_page(info["title"], info["h1"], info["text"])
-            or info_page(info, url)
             or weak_page(info)
+            or info_page(info, url)
             or unfinished_page(info)
             or thin_page(info, url)
         )
