@@ -139,3 +139,23 @@ def test_a_server_that_answers_one_connection_at_a_time_is_captured(tmp_path: Pa
     assert list(map(_path, report.frame[C.SCREEN_URL])) == ["/ledger-team.html"]
     assert "Ines Duarte" in report.frame[C.SCREEN_TEXT].iloc[0]
     assert "one connection at a time" in report.summary()
+
+
+@needs_browser
+def test_a_start_page_judged_no_screen_still_leads_to_the_app():
+    # the user points capture at the About page: no photo of it, but its links are followed
+    site = Server(SITE)
+    try:
+        report = capture_report(
+            site.url + "/ledger-about.html",
+            device_sizes="6.3",
+            max_screens=3,
+            timeout_s=60,
+            page_timeout_s=8,
+        )
+    finally:
+        site.close()
+    kept = {_path(u) for u in report.frame[C.SCREEN_URL]}
+    assert "/ledger-about.html" not in kept
+    assert {"/ledger-index.html", "/ledger-team.html"} <= kept, sorted(kept)
+    assert _rejected(report, "/ledger-about.html").kind == "about-page"
