@@ -509,7 +509,7 @@ def test_explorer_dedups_skips_and_stays_on_origin(site_servers, site_capture):
     assert any("/slow-load.html had not finished loading after 3 s" in n for n in report.notes)
     assert by_url["busy.html"].kind == "timeout" and "settle" in by_url["busy.html"].reason
     assert any(s.kind == "other-origin" for s in report.skipped)
-    assert any(s.kind == "form" for s in report.skipped)
+    # the one form is the settings page's, judged a bare form above: never submitted below
     # never followed the other origin (link or button), never submitted, never pressed delete
     assert other.hits == []
     assert not [h for h in site.hits if h[0] != "GET"]
