@@ -334,6 +334,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path("/tmp/shotsmith-capture-check"))
     parser.add_argument("--timeout", type=float, default=90, help="capture's --timeout")
     args, extra = parser.parse_known_args(argv)
+    run.stop_on_exit()  # interrupted, the app under check is stopped, not left behind
     names = args.apps or run.all_apps()
     results = []
     for name in names:

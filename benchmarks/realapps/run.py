@@ -276,8 +276,40 @@ def _descendants(pid: int) -> list[int]:
     return found
 
 
+#: apps this process started and has not stopped: stopped when it exits (stop_on_exit)
+_started: dict[str, App] = {}
+
+
+def stop_on_exit(*, leave_running: bool = False) -> None:
+    """Stop every app this process started when it exits: normally, on an exception, on
+    Ctrl-C or on SIGTERM/SIGHUP (turned into SystemExit, so ``finally`` blocks run too).
+    An app runs in its own session and process group, so nothing else would stop it.
+    ``leave_running``: apps that came up stay up (``run.py start``); one interrupted while
+    it comes up or is seeded is still stopped."""
+    import atexit
+
+    def on_signal(number: int, _frame: Any) -> None:
+        signal.signal(number, signal.SIG_DFL)  # a second signal ends the process at once
+        raise SystemExit(128 + number)
+
+    for number in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(number, on_signal)
+    if not leave_running:
+        atexit.register(stop_started)
+
+
+def stop_started() -> None:
+    """Stop the apps this process started and left running."""
+    for app in list(_started.values()):
+        try:
+            stop(app)
+        except Exception as error:  # the others still stop
+            print(f"{app.name}: could not stop: {error}", file=sys.stderr)
+
+
 def stop(app: App) -> bool:
     """Stop the app's whole process tree (group first, then any stray descendant)."""
+    _started.pop(app.name, None)
     pid = _read_pid(app)
     if pid is None:
         app.pidfile.unlink(missing_ok=True)
@@ -346,44 +378,46 @@ def start(app: App, *, keep_data: bool = False) -> dict[str, float]:
             start_new_session=True,
         )
     app.pidfile.write_text(f"{process.pid}\n")
-    ready = f"http://127.0.0.1:{app.port}{app.ready_path}"
-    deadline = started + app.start_timeout
-    while not _answers(ready):
-        if process.poll() is not None:
-            app.pidfile.unlink(missing_ok=True)
-            tail = app.logfile.read_text(errors="replace").splitlines()[-20:]
-            raise HarnessError(
-                f"{app.name} exited with {process.returncode} before answering:\n" + "\n".join(tail)
-            )
-        if time.monotonic() > deadline:
-            stop(app)
-            raise HarnessError(
-                f"{app.name} did not answer {ready} within {app.start_timeout:.0f} s; "
-                f"see {app.logfile}"
-            )
-        time.sleep(0.3)
-    timings["start_s"] = time.monotonic() - started
-    if fresh and app.seed_after:
-        try:
+    _started[app.name] = app
+    try:  # interrupted while it comes up or is seeded (Ctrl-C, SIGTERM): stop it
+        ready = f"http://127.0.0.1:{app.port}{app.ready_path}"
+        deadline = started + app.start_timeout
+        while not _answers(ready):
+            if process.poll() is not None:
+                app.pidfile.unlink(missing_ok=True)
+                _started.pop(app.name, None)
+                tail = app.logfile.read_text(errors="replace").splitlines()[-20:]
+                raise HarnessError(
+                    f"{app.name} exited with {process.returncode} before answering:\n"
+                    + "\n".join(tail)
+                )
+            if time.monotonic() > deadline:
+                raise HarnessError(
+                    f"{app.name} did not answer {ready} within {app.start_timeout:.0f} s; "
+                    f"see {app.logfile}"
+                )
+            time.sleep(0.3)
+        timings["start_s"] = time.monotonic() - started
+        if fresh and app.seed_after:
             timings["seed_s"] = timings.get("seed_s", 0.0) + sum(
                 _run_step(app, s, log, "seed") for s in app.seed_after
             )
-        except HarnessError:
-            stop(app)
-            raise
+    except BaseException:
+        stop(app)
+        raise
     return timings
 
 
 def capture(app: App, out: Path, *, extra: list[str]) -> dict[str, Any]:
     """Capture the running app with the repository's current shotsmith (start it if needed)."""
+    shotsmith = REPO / ".venv" / "bin" / "shotsmith"
+    if not shotsmith.exists():
+        raise HarnessError(f"{shotsmith} is missing: run `make setup` in {REPO} first")
     started_here = False
     timings: dict[str, Any] = {}
     if not is_running(app):
         timings.update(start(app))
         started_here = True
-    shotsmith = REPO / ".venv" / "bin" / "shotsmith"
-    if not shotsmith.exists():
-        raise HarnessError(f"{shotsmith} is missing: run `make setup` in {REPO} first")
     target = out / app.name
     shutil.rmtree(target, ignore_errors=True)
     argv = [
@@ -443,6 +477,7 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("capture-all", help="capture every app in turn")
     p.add_argument("--out", type=Path, default=Path("/tmp/shotsmith-realapps"))
     args, extra = parser.parse_known_args(argv)
+    stop_on_exit(leave_running=args.command == "start")
     if extra and args.command not in ("capture", "capture-all"):
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     try:

@@ -74,6 +74,9 @@ from .urls import (
 log = logging.getLogger("shotsmith.capture")
 
 HEADERS_PRESSED = 2  # column headers pressed per page or state (see Explorer._press)
+#: pages judged no screen whose links are still followed: they loaded and read as pages of
+#: the app (an About page, a dashboard with one row, a settings form), only not worth a photo
+PASSED_THROUGH = ("about-page", "near-empty", "bare-form", "empty-state", "warning-page", "loading")
 
 
 @dataclass
@@ -263,8 +266,11 @@ class Explorer(PageSession):
             screen = self.photograph(final, (), "", depth, len(screens), loaded=True)
         except Refused as refused:
             # the start page, or the first page after it (a start page that showed little,
-            # a loading state, links into a desktop app): capture the app at a tablet
-            early = len(screens) == 1 and not screens[0].via and self.switch_device
+            # a loading state, links into a desktop app), or any page while none is kept
+            # yet (the start page was judged no screen): capture the app at a tablet
+            early = self.switch_device and (
+                not screens or (len(screens) == 1 and not screens[0].via)
+            )
             if refused.verdict.kind == "desktop-layout" and (first or early):
                 self._desktop_start(final, refused.verdict.reason, emu)
             self.skipped.append(
@@ -272,6 +278,8 @@ class Explorer(PageSession):
                     route_of(final), refused.verdict.reason, refused.verdict.kind, emu.device_id
                 )
             )
+            if refused.verdict.kind in PASSED_THROUGH:  # no screen, but a way to the others
+                self._follow_links(self._last_links, depth, run.queue, run.queued, run.other_origin)
             return False
         except ShotsmithError:
             raise

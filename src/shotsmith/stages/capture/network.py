@@ -47,6 +47,7 @@ import fnmatch
 import ipaddress
 import re
 import socket
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -93,6 +94,9 @@ def reporting_write(url: str, resource_type: str = "") -> str:
 
 
 MAX_REDIRECTS = 10  # hops of one redirect chain checked
+#: how long the start origin's first GET may take before the policy takes it for a server
+#: that serves one connection at a time (see NetworkPolicy._fetch_checked)
+ONE_CONNECTION_PROBE_MS = 4000.0
 STREAMED = frozenset({"eventsource", "media"})  # resource types the browser fetches itself
 PHASES = ("start", "load", "click", "sign-in")
 
@@ -229,6 +233,12 @@ class NetworkPolicy:
     _patterns: list[tuple[re.Pattern[str], bool]] = field(default_factory=list)
     _seen: dict[tuple[str, str, str, str], BlockedRequest] = field(default_factory=dict)
     _refusals: dict[str, str | None] = field(default_factory=dict)
+    #: origins that answer only the browser's own connection (a server that serves one
+    #: connection at a time, held by the browser's idle pre-opened socket): their GETs are
+    #: handed to the browser (see _fetch_checked)
+    one_connection: set[str] = field(default_factory=set)
+
+    _answered: bool = False  # the start origin answered this process's own fetch
 
     def __post_init__(self) -> None:
         if isinstance(self.allow_write, str):
@@ -465,12 +475,31 @@ class NetworkPolicy:
         response as the server sent it. The browser follows a redirect without asking the
         route again, so each hop of a redirect chain is checked here first (a GET's chain
         is walked to its end; a write's first hop only, so nothing is sent twice)."""
+        origin = origin_of(request.url)
+        get = request.method.upper() in ("GET", "HEAD")
+        if get and origin in self.one_connection:
+            _quiet(route.continue_)
+            return
+        timeout = float(getattr(session, "fetch_timeout_ms", 30000))
+        # the start origin's GETs are asked briefly first: a server that serves one
+        # connection at a time never answers this fetch while the browser holds a socket
+        # to it open (Chromium opens one ahead of the request)
+        probe = get and origin == origin_of(self.start_url) and not self._answered
+        begun = time.monotonic()
         try:
-            timeout = float(getattr(session, "fetch_timeout_ms", 30000))
-            response = route.fetch(max_redirects=0, timeout=timeout)
+            response = route.fetch(
+                max_redirects=0, timeout=min(timeout, ONE_CONNECTION_PROBE_MS) if probe else timeout
+            )
         except Exception:
+            waited = (time.monotonic() - begun) * 1000
+            if probe and waited >= ONE_CONNECTION_PROBE_MS * 0.9:
+                self.one_connection.add(origin)
+                _quiet(route.continue_)  # the browser's own connection: its socket is served
+                return
             _quiet(lambda: route.abort("failed"))
             return
+        if probe:
+            self._answered = True
         refused = self._redirect_refused(route, request.url, request.method, response, phase, main)
         if refused is not None:
             target, decision = refused
@@ -531,6 +560,13 @@ class NetworkPolicy:
             "writes_allowed_after_press": self.allowed_writes,
             "writes_while_loading": self.load_writes,
         }
+        if self.one_connection:
+            out["one_connection"] = (
+                f"{', '.join(sorted(self.one_connection))} answered only the browser's own "
+                "connection (a server that serves one connection at a time): its GETs went "
+                "through the browser, so their redirects were checked by where the page "
+                "landed, not hop by hop"
+            )
         if self.websocket_gap:
             out["websocket_gap"] = (
                 "this Playwright cannot inspect WebSocket frames (needs 1.48+): frames a page "

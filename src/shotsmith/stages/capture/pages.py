@@ -12,6 +12,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 import numpy as np
 from PIL import Image
@@ -69,7 +70,14 @@ def weak_page(info: Mapping[str, Any]) -> Verdict | None:
     table = rules()["weak_page"]
     text = str(info.get("text") or "")
     elements = info.get("elements") or []
-    if sum(1 for e in elements if e.get("role") == "listitem") >= 3:
+    content = info.get("content")
+    if isinstance(content, Mapping) and "items" in content:
+        # items and table rows outside navigation and side panels
+        rows = [int(t.get("rows") or 0) for t in content.get("tables") or [] if not t.get("form")]
+        items = max([int(content.get("items") or 0), *rows])
+    else:
+        items = sum(1 for e in elements if e.get("role") == "listitem")
+    if items >= 3:
         return None
     # a long page (a sidebar, an assistant panel around it) whose content is still empty:
     # its heading says so, or several of its parts do (charts saying "No data available")
@@ -97,6 +105,100 @@ def weak_page(info: Mapping[str, Any]) -> Verdict | None:
     found = _empty(text)
     if found:
         return Verdict(f"an empty state (it says {found!r}), not a screen", "empty-state")
+    return None
+
+
+def info_page(info: Mapping[str, Any], url: str) -> Verdict | None:
+    """A page about the app rather than of it: About, version, licence, credits, legal,
+    diagnostics (a path segment names one, or the main heading or title starts with one)."""
+    table = rules()["info_page"]
+    segments = [s.lower() for s in re.split(r"[/#?&=.]+", urlsplit(url).path) if s]
+    route_words = {w.lower() for w in table["route_words"]}
+    found = next((s for s in segments if s in route_words), "")
+    if found:
+        return Verdict(
+            f"a page about the app (its address names {found!r}), not a screen", "about-page"
+        )
+    for head in (str(info.get("h1") or ""), str(info.get("title") or "")):
+        start = " ".join(head.lower().split()[:4])
+        for phrase in table["heading_phrases"]:
+            if re.match(re.escape(phrase.lower()) + r"(?!\w)", start):
+                return Verdict(
+                    f"a page about the app (its heading {head[:60]!r}), not a screen",
+                    "about-page",
+                )
+    return None
+
+
+def unfinished_page(info: Mapping[str, Any]) -> Verdict | None:
+    """A page still loading when judged: a spinner, skeleton or "Loading..." line in its
+    main content, which lists few items and shows no picture or chart yet."""
+    table = rules()["weak_page"]["loading"]
+    content = info.get("content") or {}
+    lines = content.get("loading") or []
+    if not lines and not content.get("busy"):
+        return None
+    words = int(content.get("words") or 0)
+    if not lines and words > rules()["weak_page"]["short_page_words"]:
+        return None  # a spinner beside content that has arrived: a part still refreshing
+    rows = max((t["rows"] for t in content.get("tables") or []), default=0)
+    if content.get("media") or max(content.get("items", 0), rows) >= table["min_items"]:
+        return None
+    what = f"it says {lines[0]!r}" if lines else "a spinner or placeholder in its content"
+    return Verdict(f"still loading when judged ({what}), not a screen", "loading")
+
+
+def thin_page(info: Mapping[str, Any], url: str) -> Verdict | None:
+    """A page whose main content is a table with a header and a row or none and little
+    else, or only a form (settings, a new or edit form, a one-field import)."""
+    weak = rules()["weak_page"]
+    content = info.get("content") or {}
+    tables = [t for t in content.get("tables") or [] if not t.get("form")]
+    items = int(content.get("items") or 0)
+    words = int(content.get("words") or 0)
+    if content.get("media") or items >= 3:
+        return None
+    if tables:
+        rows = max(t["rows"] for t in tables)
+        limits = weak["near_empty_table"]
+        if rows <= limits["max_rows"] and words <= limits["max_words"]:
+            return Verdict(
+                f"a near-empty table ({rows} row(s) below its header), not a screen",
+                "near-empty",
+            )
+        if rows >= 3:
+            return None
+    form = weak["bare_form"]
+    fields = int(content.get("fields") or 0)
+    if not fields or words == 0:
+        return None
+    small = fields <= form["small_form_fields"]
+    entries = int(content.get("entries") or 0)  # fields to type or choose in
+    if entries <= form["small_form_fields"] and words <= form["small_form_words"]:
+        # a field or three (and their checkboxes) and a paragraph
+        return Verdict(
+            f"only a form (a form of {fields} field(s) and {words} word(s) around it, "
+            "nothing else to show), not a screen",
+            "bare-form",
+        )
+    kinds = rules()["screen_kinds"]
+    parts = urlsplit(url)
+    route = " ".join(re.split(r"[/#?&=._-]+", f"{parts.path} {parts.fragment}".lower()))
+    named = f"{route} {str(info.get('title') or '').lower()} {str(info.get('h1') or '').lower()}"
+    settings = phrase_in(named, kinds["settings"])
+    if settings:  # a settings page of fields and their descriptions, nothing else
+        return Verdict(
+            f"only a form (a {settings} page of {fields} field(s), nothing else to show), "
+            "not a screen",
+            "bare-form",
+        )
+    share = int(content.get("formWords") or 0) / words
+    if share < form["min_form_share"]:
+        return None
+    kind = phrase_in(named, kinds["form"])
+    if kind or small:
+        what = f"a {kind} form" if kind else f"a form of {fields} field(s)"
+        return Verdict(f"only a form ({what}, nothing else to show), not a screen", "bare-form")
     return None
 
 
@@ -278,6 +380,22 @@ def clean_info(raw: Any) -> dict[str, Any]:
         for key, value in wide_raw.items()
         if key in WIDE_KEYS and isinstance(value, (int, float)) and value == value
     }
+    content_raw = raw.get("content") if isinstance(raw.get("content"), dict) else {}
+    content: dict[str, Any] = {}
+    for key in ("words", "formWords", "items", "media", "busy", "fields", "entries"):
+        value = content_raw.get(key)
+        content[key] = int(value) if isinstance(value, (int, float)) and value == value else 0
+    content["loading"] = _labels(content_raw.get("loading"))[:5]
+    content["tables"] = [
+        {
+            "rows": int(t.get("rows") or 0),
+            "words": int(t.get("words") or 0),
+            "form": bool(t.get("form")),
+        }
+        for t in dicts_in(content_raw.get("tables"))[:10]
+        if isinstance(t.get("rows", 0), (int, float))
+        and isinstance(t.get("words", 0), (int, float))
+    ]
     shape_raw = raw.get("shape") if isinstance(raw.get("shape"), dict) else {}
     shape = {str(k): int(v) for k, v in shape_raw.items() if isinstance(v, (int, float))}
     return {
@@ -304,4 +422,5 @@ def clean_info(raw: Any) -> dict[str, Any]:
         "overflowX": bool(raw.get("overflowX")),
         "wide": wide,
         "minTop": float(min_top) if isinstance(min_top, (int, float)) else None,
+        "content": content,
     }

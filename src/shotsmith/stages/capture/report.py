@@ -32,6 +32,9 @@ REJECTED_KINDS = (
     "sign-in",
     "write",
     "desktop-layout",
+    "loading",
+    "about-page",
+    "bare-form",
 )
 
 
@@ -127,6 +130,8 @@ class CaptureReport:
         lines += [f"  blocked {line}" for line in blocked_lines(self.blocked)]
         if self.sandbox:
             lines.append(f"  note: {self.sandbox}")
+        if self.network.get("one_connection"):
+            lines.append(f"  note: {self.network['one_connection']}")
         if self.network.get("websocket_gap"):
             lines.append(f"  note: {self.network['websocket_gap']}")
         return "\n".join(lines)

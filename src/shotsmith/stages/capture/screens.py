@@ -61,7 +61,8 @@ class Skipped:
     # "error" | "http" | "timeout" | "duplicate" | "other-origin" | "budget" | "form" |
     # "size" | "not-html" | "error-page" | "blank" | "transient" | "template" | "sign-in" |
     # "write" (a press tried to write) | "action" (controls not pressed) | "near-empty" |
-    # "warning-page" | "empty-state" | "desktop-layout" (a desktop page at a phone's width)
+    # "warning-page" | "empty-state" | "desktop-layout" (a desktop page at a phone's width) |
+    # "loading" (still loading when judged) | "about-page" | "bare-form" (only a form)
     kind: str
     device: str = ""
 

@@ -35,10 +35,13 @@ from .pages import (
     desktop_layout,
     dicts_in,
     error_page,
+    info_page,
     is_blank,
     is_sign_in_page,
     near_empty,
     not_html,
+    thin_page,
+    unfinished_page,
     weak_page,
 )
 from .rules import LINK_RISK_CATEGORIES, risky_phrases, rules, script, store_links, words_pattern
@@ -80,7 +83,11 @@ CLICK_OUTSIDE_JS = """() => {
 
 MAX_SIGN_INS = 5  # an app that forgets the session on a reload is signed into again, a little
 
+#: how long a page whose document has arrived may take to fire its load event (what holds it
+#: is a stylesheet, font or image still loading, often from a server that never answers)
+LOAD_CAP_S = 5.0
 CONTENT_CAP_S = 5.0  # how long a page may show a skeleton / spinner before it is judged
+LOADING_RETRIES = 2  # a page judged still loading is let settle again this many times
 
 
 class Refused(Exception):
@@ -147,6 +154,7 @@ class PageSession:
         self._info: dict[str, Any] | None = None
         self._doc_headers: dict[str, str] = {}
         self._wide_noted = False
+        self._slow_noted = False
         self._languages_noted = False
         self._risky = risky_phrases()
         self._risky_links = risky_phrases(*LINK_RISK_CATEGORIES)
@@ -339,16 +347,37 @@ class PageSession:
         if self.origin and origin_of(page.url) != self.origin:
             return Verdict(f"left the app's origin (went to {page.url})", "other-origin")
         try:
-            page.wait_for_load_state("load", timeout=self._ms(self.page_timeout_s))
+            page.wait_for_load_state("domcontentloaded", timeout=self._ms(self.page_timeout_s))
         except Exception as exc:
             self._new_page()
             return verdict_of(_reason(exc, self.page_timeout_s, "did not finish loading"))
+        try:  # what still holds the load event (a stylesheet, a font, an image) is waited
+            # for briefly: a page is judged by what it shows once it has settled
+            page.wait_for_load_state("load", timeout=self._ms(self._load_cap_s))
+        except Exception:
+            self._note_slow_load(url, blocked_before)
         reason = self.settle()
         if reason:
             return verdict_of(reason)
         if self.login is not None and self._signins < MAX_SIGN_INS:
             self._sign_in_if_asked()
         return None
+
+    @property
+    def _load_cap_s(self) -> float:
+        return min(LOAD_CAP_S, self.page_timeout_s)
+
+    def _note_slow_load(self, url: str, blocked_before: int) -> None:
+        """Say once which page was judged before its load event, and what was refused then."""
+        if self._slow_noted:
+            return
+        self._slow_noted = True
+        blocked = {b.url for b in self._blocked[blocked_before:]}
+        said = f" ({len(blocked)} request(s) it made were blocked, listed below)" if blocked else ""
+        self.notes.append(
+            f"{route_of(url)} had not finished loading after {self._load_cap_s:.0f} s{said}: "
+            "capture stopped waiting for what it still loaded and judged the page as it stood."
+        )
 
     def settle(self, *, quick: bool = False, keep_scroll: bool = False) -> str | None:
         page = self._page
@@ -404,6 +433,10 @@ class PageSession:
                 "maxElements": 400,
                 "navWords": rules()["navigation_labels"]["words"],
                 "navPhrases": rules()["navigation_labels"]["phrases"],
+                "chrome": rules()["weak_page"]["chrome_selector"],
+                "busyWords": rules()["busy_words"],
+                "busyText": rules()["busy_text"],
+                "loadingWords": rules()["weak_page"]["loading"]["line_max_words"],
             },
             timeout_s=min(10.0, self.page_timeout_s),
         )
@@ -627,10 +660,21 @@ class PageSession:
     def _submit_sign_in(self, form: dict[str, Any], field_name: str) -> None:
         page = self._page
         before = self._nav_requests
-        if form["submit"]:
-            page.click('[data-shotsmith-login="submit"]', timeout=self._ms(5.0))
-        else:
-            page.press(f'[data-shotsmith-login="{field_name}"]', "Enter", timeout=self._ms(5.0))
+        try:
+            if form["submit"]:
+                page.click('[data-shotsmith-login="submit"]', timeout=self._ms(5.0))
+            else:
+                page.press(f'[data-shotsmith-login="{field_name}"]', "Enter", timeout=self._ms(5.0))
+        except Exception as exc:
+            # pressed, but the app's answer (the navigation it started) is slow: wait for
+            # it below; whether the sign-in worked is read off the page that follows
+            if self._nav_requests == before:
+                raise CaptureError(
+                    f"could not submit the sign-in form at {route_of(page.url)} "
+                    f"({first_line(exc)}); check --login, or sign in once and pass "
+                    "--storage-state"
+                ) from None
+            log.debug("sign-in submitted, its page still loading: %s", first_line(exc))
         page.wait_for_timeout(300)
         if self._nav_requests != before:
             quiet(lambda: page.wait_for_load_state("load", timeout=self._ms(self.page_timeout_s)))
@@ -682,7 +726,14 @@ class PageSession:
                 raise Refused(Verdict("asks for a sign-in again (the session ended)", "sign-in"))
             sign_in = False  # signed in, a password form is another form (a new project's)
         if not sign_in:
-            verdict = error_page(info["title"], info["h1"], info["text"]) or weak_page(info)
+            verdict = self._judge(info, url)
+            for _ in range(LOADING_RETRIES):  # still loading: give it time, then judge again
+                if verdict is None or verdict.kind != "loading" or self.remaining() < 2:
+                    break
+                if self.settle(keep_scroll=not loaded):
+                    break
+                info = self._fit_layout(self.extract())
+                verdict = self._judge(info, url)
             if verdict:
                 raise Refused(verdict)
         if store_links(info["links"]) >= 2 and len(info["text"].split()) < 80:
@@ -715,6 +766,17 @@ class PageSession:
                 f"tablet screen ({wide}): kept, the widest screen capture has."
             )
         return screen
+
+    @staticmethod
+    def _judge(info: dict[str, Any], url: str) -> Verdict | None:
+        """Why the page is no screen a marketer would pick, or None (pages.py's judges)."""
+        return (
+            error_page(info["title"], info["h1"], info["text"])
+            or weak_page(info)
+            or info_page(info, url)
+            or unfinished_page(info)
+            or thin_page(info, url)
+        )
 
     def _make_screen(
         self,

@@ -8,6 +8,7 @@
 // SVGAnimatedString, a className may be one too, attributes may be missing.
 (opts) => {
   const {allowForms, maxClicks, risky, riskyLinks, menuWords, maxElements, navWords, navPhrases} = opts;
+  const {chrome, busyWords, busyText, loadingWords} = opts;
   const vw = innerWidth, vh = innerHeight;
   const str = (v) => {
     if (v === null || v === undefined) return '';
@@ -352,6 +353,69 @@
     const key = el.tagName.toLowerCase() + '.' + (cls(el).trim().split(/\s+/)[0] || '');
     shape[key] = (shape[key] || 0) + 1;
   }
+  // --- what the main content is made of (pages.py judges it) ---------------------------
+  // main content: what is outside the navigation, header, footer and side panels
+  const inChrome = (el) => { try { return !!(chrome && el.closest(chrome)); } catch (e) { return false; } };
+  const countWords = (t) => norm(t).split(' ').filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
+  const content = {words: 0, formWords: 0, items: 0, media: 0, busy: 0, fields: 0, entries: 0, loading: [], tables: []};
+  const escRe = (w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const loadingRe = (busyText || []).length
+    ? new RegExp('^(?:' + busyText.map(escRe).join('|') + ')(?![\\p{L}])[^\\n]*$', 'iu') : /(?!)/;
+  for (const [el, entry] of byEl) {
+    if (!el || inChrome(el)) continue;
+    const w = countWords(entry.text);
+    content.words += w;
+    if (el.closest('form, fieldset, label, legend')) content.formWords += w;
+    const t = norm(entry.text);
+    if (w <= (loadingWords || 6) && loadingRe.test(t) && (w <= 2 || /(\.\.\.|…)$/.test(t)) && content.loading.length < 5) content.loading.push(t.slice(0, 60));
+  }
+  const visibleIn = (el, minW, minH) => {
+    const r = el.getBoundingClientRect();
+    return r.width >= minW && r.height >= minH && inView(r) && shown(el) && !inChrome(el);
+  };
+  for (const el of document.querySelectorAll('li, [role=listitem], article, [role=article], [role=option], [role=treeitem]')) {
+    if (content.items >= 50) break;
+    if (visibleIn(el, 4, 4) && norm(el.innerText).length) content.items++;
+  }
+  for (const el of document.querySelectorAll('img, canvas, svg, video, picture, iframe, [role=img]')) {
+    if (el.parentElement && el.parentElement.closest('svg')) continue;
+    if (!visibleIn(el, 120, 80)) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width * r.height >= 0.6 * vw * vh) continue;  // a backdrop behind the page, not a picture in it
+    content.media++; if (content.media >= 5) break;
+  }
+  const busySel = ['[aria-busy="true"]', '[role="progressbar"]'].concat((busyWords || []).map((w) => `[class*="${w}" i]`)).join(',');
+  try {
+    for (const el of document.querySelectorAll(busySel)) {
+      if (visibleIn(el, 8, 8)) { content.busy++; if (content.busy >= 5) break; }
+    }
+  } catch (e) { /* a selector this browser does not know */ }
+  const fieldSel = 'input:not([type=hidden]):not([type=submit]):not([type=button]):not([type=image]):not([type=reset]), textarea, select, [contenteditable=""], [contenteditable=true], [role=switch], [role=textbox], [role=combobox], [role=checkbox]';
+  for (const el of document.querySelectorAll(fieldSel)) {
+    if (!visibleIn(el, 6, 6)) continue;
+    content.fields++;
+    // a field to type or choose in (not a checkbox, a radio button or a switch)
+    if (!/^(checkbox|radio|range|color)$/i.test(attr(el, 'type')) && !/^(switch|checkbox)$/.test(attr(el, 'role'))) content.entries++;
+  }
+  for (const t of document.querySelectorAll('table, [role=table], [role=grid], [role=treegrid]')) {
+    if (t.parentElement && t.parentElement.closest('table, [role=table], [role=grid], [role=treegrid]')) continue;
+    if (!visibleIn(t, 40, 20) || content.tables.length >= 10) continue;
+    let rows = 0, formRows = 0;
+    for (const row of t.querySelectorAll('tr, [role=row]')) {
+      if (row.closest('thead')) continue;
+      const cells = row.querySelectorAll('td, [role=cell], [role=gridcell]');
+      if (!cells.length || !norm(row.innerText).length || !shown(row)) continue;
+      rows++;
+      // a label and its field: a row of a form laid out in a table (a data row has a
+      // selection checkbox beside several cells of text)
+      const texts = Array.from(row.querySelectorAll('th, td, [role=cell], [role=gridcell], [role=rowheader]'))
+        .filter((c) => norm(c.innerText).length).length;
+      if (row.querySelector('input:not([type=hidden]), select, textarea') && texts <= 2) formRows++;
+    }
+    const form = rows > 0 && formRows >= rows / 2;
+    content.tables.push({rows, words: countWords(t.innerText), form});
+  }
+
   const doc = document.documentElement;
   // a desktop layout at this width: wider than the screen, a fixed minimum width on the page
   // or its main container (even when overflow is hidden), text squeezed a few letters wide,
@@ -379,6 +443,7 @@
     overflowX: scrollWidth > vw + 8 || crushed >= 2 || minWidth > vw + 8,
     wide: {scrollWidth, minWidth, crushed, layoutWidth: vw, mobileViewport: /width\s*=\s*device-width/i.test(viewport) ? 1 : 0},
     minTop: Number.isFinite(minTop) ? minTop : null,
+    content,
     viewport: [vw, vh],
   };
 }

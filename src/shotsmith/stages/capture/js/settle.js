@@ -31,10 +31,17 @@ async (opts) => {
   };
   // a short page that says it is loading ("Initializing the connection...") is not done yet
   const busyTextRe = new RegExp('\\b(' + busyText.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|') + ')\\b', 'i');
+  // a line that says the content is on its way ("Loading endpoints...", "Loading") holds
+  // the page too, however much navigation is around it
+  const loadingLineRe = new RegExp('^(' + busyText.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|') + ')(?![\\p{L}])', 'iu');
+  const loadingLine = (text) => text.split('\n').some((raw) => {
+    const line = raw.trim(), words = line.split(/\s+/).length;
+    return words <= 6 && loadingLineRe.test(line) && (words <= 2 || /(\.\.\.|…)$/.test(line));
+  });
   const hasText = () => {
     const body = document.body;
     const text = body ? String(body.innerText || '').trim() : '';
-    return text.length > 0 && !(text.length < 300 && busyTextRe.test(text));
+    return text.length > 0 && !(text.length < 300 && busyTextRe.test(text)) && !loadingLine(text);
   };
   let scrolled = scrollY;
   for (;;) {
