@@ -41,6 +41,9 @@ from .intent import plausible_word, singular
 ROW_TOLERANCE = 0.008
 #: Candidates for the subject sit in the top part of the screen.
 TOP_SHARE = 0.4
+#: A one-word item this common in English (zipf frequency) is a label or a category chip
+#: ("Published", "Beaches", "Upcoming"), not an item of content ("Dracula", "Sintel").
+COMMON_WORD = 3.5
 
 
 @dataclass(frozen=True)
@@ -576,6 +579,8 @@ def read_screens(
                 continue  # the app's own name ("BUKU")
             if len(_words(text)) == 1 and not text[:1].isupper() and not text.startswith("#"):
                 continue  # a lone lower-case word is a label, not an item
+            if len(_words(text)) == 1 and word_frequency(text.casefold()) >= COMMON_WORD:
+                continue  # "Published", "Beaches", "Upcoming": a label or a category chip
             seen.add(key)
             examples.append(text)
         single = [e for e in examples if len(_words(e)) == 1]
