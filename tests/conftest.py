@@ -1,9 +1,11 @@
 from __future__ import annotations
 
+import ast
 import http.server
 import io
 import os
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -53,74 +55,87 @@ def screens_dir(tmp_path: Path) -> Path:
 
 
 # --- markers and CI strictness ------------------------------------------------------------------
-# Every test file gets the markers of what it needs (registered in pyproject.toml, which runs
-# pytest with --strict-markers), so `make test-fast` can leave out the slow parts:
+# Every test file sets the markers of what it needs in a ``pytestmark = ...`` line at its top
+# (registered in pyproject.toml, which runs pytest with --strict-markers), so `make test-fast`
+# can leave out the slow parts:
 #   browser      drives a real Chromium (capture, the JupyterLab check)
 #   live_server  starts a real uvicorn process (or an HTTP receiver) on 127.0.0.1
 #   notebook     executes notebooks in a real kernel
 #   slow         builds a wheel, installs venvs, runs the README's commands, Dask clusters
-# A file not listed runs in the fast loop. Tests may add markers of their own.
-FILE_MARKERS: dict[str, tuple[str, ...]] = {
-    "test_capture.py": ("browser", "slow"),
-    "test_capture_readonly.py": ("browser", "slow"),
-    "test_capture_spa.py": ("browser", "slow"),
-    "test_capture_egress.py": ("browser", "slow"),
-    "test_notebooks.py": ("notebook", "slow"),
-    "test_readme.py": ("slow",),
-    "test_wheel.py": ("slow",),
-    "test_batch.py": ("slow",),
-    "test_batch_stop.py": ("slow",),  # kills real batch processes
-    "test_ci_strict.py": ("slow",),  # runs pytest in subprocesses
-    "server/test_reliability.py": ("slow",),  # kills and restarts worker processes
-    "server/test_live.py": ("live_server", "slow"),
-    "server/test_readme.py": ("live_server", "slow"),
-    "server/test_hardening.py": ("live_server",),
-    "server/test_uploads.py": ("live_server",),
-    "server/test_idempotency.py": ("live_server",),
-    "server/test_collections.py": ("live_server",),
-    "server/test_retention.py": ("live_server",),
-    "server/test_webhook_safety.py": ("live_server",),
-    "server/test_bounds.py": ("live_server",),
-    "server/test_schemathesis.py": ("slow",),  # generated requests, hundreds of them
-}
+# A file without one runs in the fast loop. Tests may add markers of their own.
+TESTS = Path(__file__).resolve().parent
 
 
-def _file_markers(path: Path) -> tuple[str, ...] | None:
-    """The markers every test of the file at ``path`` carries (FILE_MARKERS, notebooks/)."""
-    tests = Path(__file__).resolve().parent
+def file_markers(path: Path) -> set[str]:
+    """The names of the markers a test file's ``pytestmark`` sets, read from its source
+    (``pytest.mark.NAME`` and ``pytest.mark.NAME(...)``) without importing it."""
     try:
-        relative = path.resolve().relative_to(tests).as_posix()
-    except ValueError:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, UnicodeDecodeError):
+        return set()
+    names: set[str] = set()
+    for node in tree.body:
+        if not (
+            isinstance(node, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == "pytestmark" for t in node.targets)
+        ):
+            continue
+        for part in ast.walk(node.value):
+            if (
+                isinstance(part, ast.Attribute)
+                and isinstance(part.value, ast.Attribute)
+                and part.value.attr == "mark"
+            ):
+                names.add(part.attr)
+    return names
+
+
+def _marker_expression(expression: str) -> ast.expr | None:
+    """A ``-m`` expression made only of marker names, ``and``, ``or``, ``not`` and
+    parentheses, parsed; None for anything else (then files are collected as usual)."""
+    try:
+        tree = ast.parse(expression, mode="eval").body
+    except SyntaxError:
         return None
-    if relative.startswith("notebooks/"):
-        return ("notebook",)
-    return FILE_MARKERS.get(relative)
+    allowed = (ast.BoolOp, ast.And, ast.Or, ast.UnaryOp, ast.Not, ast.Name, ast.Load)
+    return tree if all(isinstance(n, allowed) for n in ast.walk(tree)) else None
+
+
+def _matches(tree: ast.expr, has: Callable[[str], bool]) -> bool:
+    if isinstance(tree, ast.Name):
+        return has(tree.id)
+    if isinstance(tree, ast.UnaryOp):
+        return not _matches(tree.operand, has)
+    assert isinstance(tree, ast.BoolOp)
+    results = (_matches(value, has) for value in tree.values)
+    return all(results) if isinstance(tree.op, ast.And) else any(results)
 
 
 def pytest_ignore_collect(collection_path, config):
     """A file whose every test the -m expression deselects is not even imported (the quick
     loop need not load Playwright, nbformat or schemathesis to deselect their tests)."""
-    markers = _file_markers(Path(collection_path))
     expression = config.getoption("markexpr", "")
-    if not markers or not expression or collection_path.suffix != ".py":
+    if not expression or collection_path.suffix != ".py":
         return None
-    try:
-        from _pytest.mark.expression import Expression
-
-        compiled = Expression.compile(expression)
-    except Exception:  # pragma: no cover - another pytest: collect as usual
+    if not collection_path.name.startswith("test_"):
+        return None
+    markers = file_markers(Path(collection_path))
+    tree = _marker_expression(expression) if markers else None
+    if tree is None:
         return None
     # deselected whatever other markers its tests carry
     for others in (False, True):
-        if compiled.evaluate(lambda name, others=others, **_: name in markers or others):
+        if _matches(tree, lambda name, others=others: name in markers or others):
             return None
     return True
 
 
 def pytest_collection_modifyitems(config, items):
+    """Notebooks collected as tests themselves (tests/notebooks/) execute in a kernel."""
     for item in items:
-        for marker in _file_markers(Path(str(item.fspath))) or ():
-            item.add_marker(marker)
+        path = Path(str(item.path)).resolve()
+        if path.suffix == ".ipynb" and path.is_relative_to(TESTS / "notebooks"):
+            item.add_marker("notebook")
 
 
 def in_ci() -> bool:

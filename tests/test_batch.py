@@ -22,6 +22,8 @@ from shotsmith.cli import main as cli_main
 
 from .conftest import SAMPLES
 
+pytestmark = pytest.mark.slow
+
 VOLATILE = ["seconds"]  # the only thing allowed to differ between two runs
 
 
@@ -664,3 +666,48 @@ def test_the_main_guard_is_recognised(tmp_path, monkeypatch):
     assert top_level(9) == "run.py:9"  # after it, at the top level
     del fake_main.__file__  # python -c, a notebook kernel's own main
     assert top_level(9) is None
+
+
+def test_a_scheduler_without_workers_is_one_line_after_the_connect_timeout(tmp_path, capsys):
+    distributed = pytest.importorskip("distributed")
+    manifest = tmp_path / "apps.csv"
+    manifest.write_text(f"source\n{SAMPLES / 'pocket-budget'}\n")
+    with distributed.LocalCluster(n_workers=0, dashboard_address=None) as cluster:
+        address = cluster.scheduler_address
+        start = time.monotonic()
+        code = cli_main(
+            ["batch", str(manifest), "--out", str(tmp_path / "out"), "--scheduler", address,
+             "--connect-timeout", "2", "--no-ocr", "--quiet"]
+        )  # fmt: skip
+        seconds = time.monotonic() - start
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1, err
+    assert f"the Dask scheduler at {address} has no workers (waited 2 s)" in err[0]
+    assert f"dask worker {address}" in err[0]
+    assert seconds < 10
+
+
+def test_a_batch_logged_to_a_file_prints_a_line_per_app_and_the_final_count_once(tmp_path):
+    """stderr a pipe (a log, CI): a line per app, no carriage returns, the last once."""
+    import os
+    import subprocess
+    import sys
+
+    manifest = tmp_path / "apps.csv"
+    rows = "\n".join(f"{SAMPLES / 'pocket-budget'},App {i}" for i in range(2))
+    manifest.write_text("source,project_name\n" + rows + "\n")
+    env = {**os.environ, "PYTHONPATH": str(Path(batch.__file__).resolve().parents[2])}
+    done = subprocess.run(
+        [sys.executable, "-m", "shotsmith.cli", "batch", str(manifest), "--out",
+         str(tmp_path / "out"), "--workers", "0", "--no-ocr"],
+        capture_output=True, text=True, env=env, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "\r" not in done.stderr
+    lines = [line for line in done.stderr.splitlines() if line.startswith("apps:")]
+    assert [line.split("[")[0].split() for line in lines] == [
+        ["apps:", "0%", "0/2", "apps"],
+        ["apps:", "50%", "1/2", "apps"],
+        ["apps:", "100%", "2/2", "apps"],
+    ], done.stderr
+    assert lines[-1].endswith("app-1]")  # the app just finished

@@ -32,6 +32,8 @@ from shotsmith.statusbar import StatusBarStyle, draw_status_bar
 
 from .conftest import serve_quietly
 
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 ROOT = Path(__file__).resolve().parents[1]
 WEBAPP = ROOT / "sample_inputs" / "webapps" / "pocket-budget"
 SITE = Path(__file__).resolve().parent / "capture_site"

@@ -25,6 +25,8 @@ from .conftest import serve_quietly
 pytest.importorskip("playwright.sync_api")
 
 pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.slow,
     pytest.mark.skipif(
         not any(Path(p).exists() for p in ("/usr/bin/chromium", "/usr/bin/chromium-browser")),
         reason="no system Chromium",

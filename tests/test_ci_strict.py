@@ -6,7 +6,11 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from .conftest import ROOT
+
+pytestmark = pytest.mark.slow
 
 SKIPPING = """
 import pytest

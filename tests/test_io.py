@@ -460,3 +460,30 @@ def test_read_stage_lives_in_stages_read_and_old_imports_keep_working():
     assert io_module.screen_name_from_file(Path("03_search-results.png")) == (3, "search results")
     with pytest.raises(AttributeError, match="no attribute 'nothing_here'"):
         io_module.nothing_here  # noqa: B018
+
+
+def test_reading_and_the_uploads_check_say_the_same_about_a_bad_header(tmp_path):
+    """One set of PNG header checks (shotsmith.png.check_header): a file read from a folder
+    and the same bytes streamed through the server's upload check get the same message."""
+    import struct
+    import zlib
+
+    from shotsmith.errors import InputImageError
+    from shotsmith.io import check_png
+    from shotsmith.png import SIGNATURE, verify_png
+
+    ihdr = struct.pack(">IIBBBBB", 20_000, 20_000, 8, 2, 0, 0, 0)
+    huge = SIGNATURE + struct.pack(">I", 13) + b"IHDR" + ihdr
+    huge += struct.pack(">I", zlib.crc32(b"IHDR" + ihdr) & 0xFFFFFFFF)
+    cases = {
+        "jpeg": (b"\xff\xd8\xff\xe0" + bytes(40), "not a PNG image (it is a JPEG)"),
+        "empty": (b"", "not a PNG image (the file is empty)"),
+        "huge": (huge, "PNG claims 20000x20000 pixels, far larger than any screen"),
+    }
+    for name, (data, says) in cases.items():
+        with pytest.raises(InputImageError) as read:
+            check_png(data, "shot.png")
+        with pytest.raises(InputImageError) as streamed:
+            verify_png(_saved(tmp_path, data), "shot.png")
+        assert says in str(read.value), name
+        assert str(streamed.value) == str(read.value), name

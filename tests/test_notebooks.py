@@ -30,6 +30,8 @@ from shotsmith.notebook import LayoutTuner, scale_scene
 
 from .conftest import ROOT, SAMPLES
 
+pytestmark = [pytest.mark.notebook, pytest.mark.slow]
+
 NOTEBOOKS = ROOT / "notebooks"
 GOLDEN = ROOT / "tests" / "notebooks" / "01_quickstart.ipynb"
 EXPECTED = ["01_quickstart.ipynb", "02_tune_layout.ipynb", "03_batch.ipynb", "04_api.ipynb"]
@@ -162,7 +164,13 @@ def test_quickstart_runs_and_writes_the_set(tmp_path):
     assert "<b>Pipeline</b>" in html and "<b>PipelineRun</b>" in html
     text = "\n".join(outputs(nb, "stream"))
     assert "Pocket Budget: Finance" in text and "name token 'budget'" in text
+    wrote = text[text.index("wrote") :].split()
+    assert wrote[1:] == [str(out_dir / "pocket-budget" / f"design.{x}") for x in ("json", "csv")]
     assert len(outputs(nb, "image/png")) == 2  # the scene and the finished set
+    plain = "\n".join(outputs(nb, "text/plain"))
+    assert "1 set," in plain and "1 sets" not in plain
+    bars = [t for t in outputs(nb, "text/plain") if "stage " in t and "%|" in t]
+    assert bars and all("100%" in b and "stage 5/5" in b for b in bars), bars
 
 
 def test_quickstart_matches_its_golden_copy(tmp_path):
@@ -264,6 +272,9 @@ def test_batch_notebook_designs_the_manifest(tmp_path):
         assert png_size(out_dir / app / "contact-sheet.png")[1] == "RGB"
     assert (out_dir / "contact-sheet.png").exists()
     assert "FAILED gone" in "\n".join(outputs(nb, "stream"))
+    # the bar's saved text (papermill, nbconvert, a viewer without widgets): the final count
+    bars = [t for t in outputs(nb, "text/plain") if t.startswith("apps:")]
+    assert len(bars) == 1 and "100%" in bars[0] and "3/3" in bars[0], bars
     assert len(outputs(nb, "image/png")) == 2  # the batch sheet and one app's sheet
 
 
@@ -619,3 +630,116 @@ def test_palette_presets_are_the_data_file_and_the_tuner_offers_them(with_copy, 
     tuner.controls["palette"].value = "spotlight, dark"
     assert tuner.template["palette"]["strategy"] == "spotlight"
     assert tuner.template["palette"]["rhythm"] == ["dark"]
+
+
+def test_the_documented_clear_command_leaves_a_run_notebook_as_committed(tmp_path):
+    """A notebook run in Jupyter (outputs, counts, the kernel's full language_info, timing
+    and widget metadata), cleared with the command docs/notebooks.md gives, is byte for
+    byte the committed one: nothing to commit after only running it."""
+    import shlex
+    import subprocess
+
+    docs = (ROOT / "docs" / "notebooks.md").read_text()
+    line = next(x for x in docs.splitlines() if "nbconvert" in x and "--clear-output" in x)
+    argv = shlex.split(line)
+    assert argv[0] == ".venv/bin/jupyter" and argv[-1] == "notebooks/*.ipynb", line
+    for source in NOTEBOOKS.glob("*.ipynb"):
+        nb = json.loads(source.read_text())
+        nb["metadata"]["language_info"] = {
+            "codemirror_mode": {"name": "ipython", "version": 3},
+            "file_extension": ".py",
+            "mimetype": "text/x-python",
+            "name": "python",
+            "nbconvert_exporter": "python",
+            "pygments_lexer": "ipython3",
+            "version": "3.11.7",
+        }
+        nb["metadata"]["widgets"] = {"application/vnd.jupyter.widget-state+json": {}}
+        for cell in nb["cells"]:
+            if cell["cell_type"] == "code":
+                cell["execution_count"] = 1
+                cell["outputs"] = [{"output_type": "stream", "name": "stdout", "text": "x\n"}]
+                cell["metadata"]["execution"] = {"iopub.status.busy": "2026-01-01T00:00:00"}
+        (tmp_path / source.name).write_text(json.dumps(nb, indent=1))
+    jupyter = str(Path(sys.executable).with_name("jupyter"))
+    paths = [str(p) for p in sorted(tmp_path.glob("*.ipynb"))]
+    subprocess.run([jupyter, *argv[1:-1], *paths], cwd=ROOT, check=True, capture_output=True)
+    for source in NOTEBOOKS.glob("*.ipynb"):
+        assert (tmp_path / source.name).read_text() == source.read_text(), source.name
+
+
+def test_a_confidence_reads_as_a_percentage_never_a_rounded_one():
+    frame = pd.DataFrame(
+        {"app_id": ["a", "a"], "domain_confidence": [0.9993, 0.93], "layout_contrast": [4.5, 7.0]}
+    )
+    text = repr(ss.show(frame))
+    assert "99.9%" in text and "93.0%" in text and "4.5" in text
+    assert "99.9%" in ss.show(frame)._repr_html_()
+
+
+def test_the_docs_tuner_command_is_the_one_the_tuner_prints(with_copy, tmp_path):
+    """docs/notebooks.md shows the command the tuner gives, --copy included (without it
+    design writes other headlines than the tuner showed)."""
+    docs = (ROOT / "docs" / "notebooks.md").read_text()
+    shown = next(
+        x for x in docs.splitlines() if x.startswith("shotsmith design ") and "my-brand" in x
+    )
+    project = tmp_path / "project"
+    shutil.copytree(POCKET, project / "sample_inputs" / "pocket-budget")
+    shots = ss.read_screenshots(project / "sample_inputs" / "pocket-budget")
+    copied = shots.assign(**{c: with_copy[c] for c in with_copy.columns if c not in shots})
+    tuner = LayoutTuner(copied, layouts_dir=project / "layouts")
+    tuner.save_template("my-brand")
+    assert tuner.design_command() == (project.resolve(), shown)
+
+
+def test_tuner_refuses_to_save_a_layout_in_error_and_forgets_stale_messages(with_copy, tmp_path):
+    tuner = LayoutTuner(with_copy, layouts_dir=tmp_path)
+    c = tuner.widget and tuner.controls
+    c["headline_0"].value = "Supercalifragilisticexpialidocious " * 3
+    assert tuner.error and c["save"].disabled  # the button: nothing to save
+    with pytest.raises(ss.ShotsmithError, match="does not plan"):
+        tuner.save_template("broken")
+    assert not list(tmp_path.glob("broken*"))
+    c["headline_0"].value = "Your budgets"
+    assert tuner.error is None and not c["save"].disabled
+    c["save_name"].value = "Bad Name"
+    c["save"].click()
+    assert "lower-case" in c["save_status"].value  # red, about this save
+    c["template"].value = "spotlight"
+    assert c["save_status"].value == "" and "#b00020" not in c["status"].value
+    for box in ("status", "save_status"):
+        assert "anywhere" not in c[box].value
+
+
+def test_tuner_sliders_take_typed_values(with_copy):
+    tuner = LayoutTuner(with_copy)
+    c = tuner.widget and tuner.controls
+    for key in ("headline_size", "caption_top", "device_width", "device_top", "device_offset_x"):
+        assert c[f"{key}_number"].value == c[key].value, key
+    c["device_width_number"].value = 0.73
+    assert c["device_width"].value == 0.73 and tuner.template["device"]["width"] == 0.73
+    c["device_width"].value = 0.8
+    assert c["device_width_number"].value == 0.8
+
+
+def test_tuner_coalesces_a_fast_drag_into_one_plan_of_the_last_value(with_copy):
+    """In a kernel (an event loop runs), a drag's values arriving while the tuner plans are
+    taken in and planned once, the latest: the preview changes once, to the last value."""
+    import asyncio
+
+    tuner = LayoutTuner(with_copy)
+    c = tuner.widget and tuner.controls
+    drawn = []
+    c["preview"].observe(lambda change: drawn.append(change["new"]), names="value")
+
+    async def drag() -> None:
+        for i in range(20):
+            c["device_width"].value = 0.6 + 0.01 * i
+        assert tuner.pending() and not drawn
+        while tuner.pending():
+            await asyncio.sleep(0.01)
+
+    asyncio.run(drag())
+    assert len(drawn) == 1
+    assert tuner.measures()["device_asked_px"] == round(0.79 * tuner.measures()["canvas"][0])

@@ -48,6 +48,8 @@ import pytest
 from .conftest import ROOT
 from .notebooks.lab import fresh_copy  # the repository as a clone of it has it
 
+pytestmark = pytest.mark.slow
+
 DOCUMENTS = ("README.md", "docs/notebooks.md")
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 EXAMPLE_PORTS = ("8000", "8786", "8787")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from ._version import __version__
 
 # Public names and the module each lives in. Importing shotsmith loads none of them:
 # a name's module is imported the first time the name is used (PEP 562), so
@@ -66,6 +66,8 @@ def __getattr__(name: str) -> Any:
     if module is None:
         raise AttributeError(f"module 'shotsmith' has no attribute {name!r}")
     loaded = importlib.import_module(module, __name__)
+    from . import accessor  # noqa: F401  (frame.shotsmith, with the first public name used)
+
     if name == "STAGES":
         from .columns import load_stages
 
@@ -102,6 +104,7 @@ if TYPE_CHECKING:  # what editors and type checkers see
 
 __all__ = [
     "STAGES",
+    "__version__",
     "InputImageError",
     "LLMConfig",
     "LayoutTuner",

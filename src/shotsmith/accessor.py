@@ -1,8 +1,9 @@
 """``frame.shotsmith``: the notebook views of a frame of screenshots, one attribute away.
 
-Registered when a module that makes or checks frames is first imported (``columns``
-imports this), not by ``import shotsmith``; the views themselves (and ipywidgets) load on
-the first call, so a batch run never pays for them.
+Registered when the first public name of ``shotsmith`` is used (``ss.read_screenshots``,
+``ss.design``...: the package's lazy ``__getattr__`` imports this), not by
+``import shotsmith``; the views themselves (and ipywidgets) load on the first call, so a
+batch run never pays for them.
 """
 
 from __future__ import annotations

@@ -45,37 +45,22 @@ from urllib.parse import quote, unquote, urlsplit
 import httpx
 import pandas as pd
 
-from . import __version__
 from . import columns as C
+from ._version import __version__
 from .errors import (
+    ApiError,
     ConflictError,
     InputFileError,
     InvalidOptionError,
+    JobTimeout,
     MissingColumnError,
     RemoteError,
-    ShotsmithError,
 )
-from .stages.read import read_screenshots, screen_name_from_file, screen_names
 
 T = TypeVar("T")
 
 FINISHED = ("completed", "failed")
 ImageSource = str | Path | bytes
-
-
-class ApiError(ShotsmithError):
-    """An error response (or no response) from the server."""
-
-    def __init__(self, status: int, code: str, message: str, retry_after: float | None = None):
-        super().__init__(f"{message} (HTTP {status}, {code})" if status else message)
-        self.status = status
-        self.code = code
-        self.message = message
-        self.retry_after = retry_after
-
-
-class JobTimeout(ShotsmithError, TimeoutError):
-    """``Client.wait`` (or ``wait_collection``) gave up before the job finished."""
 
 
 # --- screenshot collections: one normalised result from either response shape -------------
@@ -391,6 +376,8 @@ class Client:
         pass ``idempotency_key`` to make a retry from another process find the same job."""
         refs, names, frame_project, frame_bundle = _image_refs(images)
         if screens is not None:
+            from .stages.read import screen_names  # the read stage's rule for names
+
             names = screen_names(screens, len(refs), "create_design_job")
         project = project_name or frame_project
         if not project:
@@ -634,6 +621,8 @@ def _retry_after(value: str | None) -> float | None:
 
 def _image_refs(images: Any) -> tuple[list[ImageSource], list[str], str | None, str | None]:
     """(references, screen names, project name and bundle id of a frame) for any input."""
+    from .stages.read import read_screenshots, screen_name_from_file  # reading is the stage's
+
     if isinstance(images, (str, Path)) and Path(images).is_dir():
         images = read_screenshots(images)
     if isinstance(images, pd.DataFrame):

@@ -15,7 +15,6 @@ from typing import ParamSpec
 
 import pandas as pd
 
-from . import accessor as _accessor  # noqa: F401  (registers frame.shotsmith on first use)
 from .errors import MissingColumnError
 
 # --- input columns (read_screenshots / capture) -----------------------------

@@ -95,15 +95,6 @@ def get_device(device_id: str) -> Device:
         ) from None
 
 
-def output_size(size: str | tuple[int, int] | None) -> tuple[int, int]:
-    """Resolve ``"6.9"``, ``"1320x2868"`` or ``(w, h)`` to an accepted store canvas
-    (:func:`shotsmith.sizes.parse_size`, the one size parser)."""
-    from .sizes import parse_size
-
-    found = parse_size(DEFAULT_OUTPUT_SIZE if size is None else size)
-    return found.width, found.height
-
-
 def is_store_size(width: int, height: int) -> bool:
     pair = (min(width, height), max(width, height))
     return any(pair == s for sizes in STORE_SIZES.values() for s in sizes)

@@ -71,3 +71,20 @@ class NotFoundError(ShotsmithError, LookupError):
 
 class RemoteError(ShotsmithError, RuntimeError):
     """A shotsmith server or an LLM endpoint answered something unusable."""
+
+
+class ApiError(RemoteError):
+    """An error response (or no response) from a shotsmith server, as
+    :class:`shotsmith.client.Client` reports it: the HTTP ``status`` (0: no answer), the
+    server's error ``code`` and ``message``, and ``retry_after`` seconds when it said."""
+
+    def __init__(self, status: int, code: str, message: str, retry_after: float | None = None):
+        super().__init__(f"{message} (HTTP {status}, {code})" if status else message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.retry_after = retry_after
+
+
+class JobTimeout(ShotsmithError, TimeoutError):
+    """``Client.wait`` (or ``wait_collection``) gave up before the job finished."""

@@ -26,7 +26,7 @@ except ImportError:  # pragma: no cover - a dependency; Pillow decodes without i
 
 from .errors import InputImageError
 from .ids import slugify
-from .png import read_header, to_rgb
+from .png import MAX_PIXELS, check_header, read_header, to_rgb
 
 __all__ = ["check_png", "decode_base64_png", "open_image", "slugify"]
 
@@ -52,56 +52,12 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-MAX_PIXELS = 40_000_000  # ~ 2 x the largest store canvas; larger is a decompression bomb
-MAX_SIDE = 16_384
-
 Image.MAX_IMAGE_PIXELS = MAX_PIXELS  # Pillow itself refuses bombs beyond this too
-
-
-def _png_header(data: bytes, name: str) -> tuple[int, int]:
-    """Check the PNG signature and IHDR; return (width, height) without decoding."""
-    if not data.startswith(PNG_SIGNATURE):
-        kind = _sniff(data)
-        raise InputImageError(
-            f"{name}: not a PNG image ({kind}). Supply raw screenshots as PNG files."
-        )
-    if len(data) < 33 or data[12:16] != b"IHDR":
-        raise InputImageError(
-            f"{name}: truncated PNG (no complete IHDR header). Re-export the screenshot."
-        )
-    width, height = struct.unpack(">II", data[16:24])
-    if zlib.crc32(data[12:29]) & 0xFFFFFFFF != struct.unpack(">I", data[29:33])[0]:
-        raise InputImageError(
-            f"{name}: corrupt PNG header (bad checksum). Re-export the screenshot."
-        )
-    if width == 0 or height == 0:
-        raise InputImageError(f"{name}: PNG has an empty size {width}x{height}.")
-    if width > MAX_SIDE or height > MAX_SIDE or width * height > MAX_PIXELS:
-        raise InputImageError(
-            f"{name}: PNG claims {width}x{height} pixels, far larger than any screen "
-            f"(limit {MAX_PIXELS:,} pixels, {MAX_SIDE} px a side). Supply a real screenshot."
-        )
-    return width, height
-
-
-def _sniff(data: bytes) -> str:
-    if not data:
-        return "the file is empty"
-    if data[:3] == b"\xff\xd8\xff":
-        return "it is a JPEG"
-    if data[:6] in (b"GIF87a", b"GIF89a"):
-        return "it is a GIF"
-    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
-        return "it is a WebP"
-    if data.lstrip()[:1] in (b"{", b"<"):
-        return "it looks like text, not an image"
-    return "unknown format"
 
 
 def check_png(data: bytes, name: str = "image", *, full: bool = True) -> tuple[int, int]:
     """Validate PNG bytes; with ``full`` also decode once to catch truncation/corruption."""
-    width, height = _png_header(data, name)
+    width, height = check_header(data, name)
     if full:
         try:
             with Image.open(io.BytesIO(data)) as im:
@@ -175,7 +131,7 @@ def _decode_8bit_png(ref: str | Path | bytes) -> Image.Image | None:
     except (OSError, TypeError):
         return None
     try:
-        width, height = _png_header(data, _ref_name(ref))  # the same checks as reading
+        width, height = check_header(data, _ref_name(ref))  # the same checks as reading
     except InputImageError:  # Pillow decodes it again and says what is wrong
         return None
     header = read_header(data)

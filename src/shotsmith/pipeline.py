@@ -34,7 +34,7 @@ from .errors import InvalidOptionError
 from .io import read_screenshots
 from .llm import LLMConfig
 from .locales import check_copy_language, check_locale
-from .progress import bar, wanted
+from .progress import advance, bar, listening, wanted
 from .stages.copywriting import read_user_copy, write_copy
 from .stages.domain import detect_domain
 from .stages.features import extract_features
@@ -81,10 +81,15 @@ class PipelineRun:
             for k, v in self.timings.items()
         )
         return (
-            f"<b>PipelineRun</b>: {len(self.output)} screenshots, "
-            f"{self.output[C.APP_ID].nunique()} sets, {self.wall:.2f} s wall"
+            f"<b>PipelineRun</b>: {_count(len(self.output), 'screenshot')}, "
+            f"{_count(self.output[C.APP_ID].nunique(), 'set')}, {self.wall:.2f} s wall"
             f"<table><tr><th>stage</th><th>time</th><th>frame</th></tr>{rows}</table>"
         )
+
+
+def _count(n: int, noun: str) -> str:
+    """``1 set``, ``2 sets``."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 class Pipeline:
@@ -321,17 +326,18 @@ def _not_done(steps: list[Step], frame: pd.DataFrame) -> list[Step]:
 
 
 def _stage_bar(show: bool, steps: list[Step], frame: pd.DataFrame):
-    """A bar over the stages of one run in this process, named after the running stage."""
+    """A bar over the screenshots of one run in this process, stage after stage (a stage
+    that works screenshot by screenshot moves it as each is done), named after the running
+    stage."""
     if not show or not steps:
         return None
     sets = frame[C.APP_ID].nunique() if C.APP_ID in frame.columns else 1
     return bar(
-        total=len(steps),
+        total=len(steps) * len(frame),
         desc=steps[0].name,
-        unit="stage",
-        postfix=f"{len(frame)} screenshots, {sets} set{'s' if sets != 1 else ''}",
-        bar_format="{desc:<16} {percentage:3.0f}%|{bar}| {n}/{total} stages "
-        "[{elapsed}<{remaining}{postfix}]",
+        unit="screenshot",
+        postfix=f"{_count(len(frame), 'screenshot')}, {_count(sets, 'set')}",
+        bar_format=_stage_format(1, len(steps)),
         leave=True,
     )
 
@@ -354,23 +360,55 @@ def _run_set(
 def _run_steps(
     steps: list[Step], frame: pd.DataFrame, keep: bool, meter: Any = None
 ) -> tuple[dict[str, pd.DataFrame], dict[str, float]]:
+    """Run the steps in order. Each step tells :func:`progress.advance` as screenshots are
+    done (render per screenshot, others per chunk or at their end): ``meter`` (a bar over
+    steps x screenshots) moves, and anyone listening (a batch task) hears it."""
     frames: dict[str, pd.DataFrame] = {"input": frame} if keep else {}
     timings: dict[str, float] = {}
-    for step in steps:
+    rows = len(frame)
+    for index, step in enumerate(steps):
+        end = (index + 1) * rows
         if meter is not None:
-            meter.set_description_str(step.name, refresh=True)
+            meter.set_description_str(step.name, refresh=False)
+            meter.bar_format = _stage_format(index + 1, len(steps))
+            meter.refresh()
+        advance(0)  # a checkpoint: a listener may stop the run here
         t0 = time.perf_counter()
-        frame = step(frame)
+        with listening(_screenshot_meter(meter, end)):
+            if step.fn is render and "on_rendered" not in step.options:
+                step = Step(step.name, step.fn, {**step.options, "on_rendered": _rendered})
+            frame = step(frame)
         timings[step.name] = time.perf_counter() - t0
         if keep:
             frames[step.name] = frame
-        if meter is not None:
-            meter.update(1)
+        if meter is not None and meter.n < end:
+            meter.update(end - meter.n)
     if meter is not None:
         meter.set_description_str("done", refresh=True)
     if not keep:
         frames[steps[-1].name if steps else "input"] = frame
     return frames, timings
+
+
+def _stage_format(stage: int, stages: int) -> str:
+    return (
+        f"{{desc:<16}} {{percentage:3.0f}}%|{{bar}}| stage {stage}/{stages} "
+        "[{elapsed}<{remaining}{postfix}]"
+    )
+
+
+def _rendered(event: dict[str, Any]) -> None:
+    advance(1)
+
+
+def _screenshot_meter(meter: Any, end: int) -> Callable[[int], None]:
+    """A listener moving ``meter`` by each screenshot done, never past the stage's ``end``."""
+
+    def moved(screenshots: int) -> None:
+        if meter is not None and screenshots > 0:
+            meter.update(max(0, min(screenshots, end - meter.n)))
+
+    return moved
 
 
 def _merge_results(
@@ -526,7 +564,8 @@ def design(
     its own folder, ``out_dir/<size>/<app_id>/``, so no size overwrites another.
     ``progress=True`` shows a bar over the screenshots (tqdm: text in a terminal, a
     widget in Jupyter); a callable gets each event instead (``{"event": "stage",
-    "stage"}`` and ``{"event": "rendered", "path", ...}``).
+    "stage"}``, ``{"event": "screenshots", "stage", "done", "screenshots"}`` as a stage
+    gets through them, and ``{"event": "rendered", "path", ...}``).
     """
     if locale is not None:
         locale = check_locale(locale)
@@ -614,8 +653,27 @@ def _run_reported(
         report({"event": "stage", "stage": step.name, "screenshots": len(frame)})
         if step.fn is render:
             step = Step(step.name, step.fn, {**step.options, "on_rendered": report})
-        frame = step(frame)
+            frame = step(frame)
+            continue
+        with listening(_step_reporter(report, step.name, len(frame))):
+            frame = step(frame)
     return frame
+
+
+def _step_reporter(
+    report: Callable[[dict[str, Any]], None], stage: str, total: int
+) -> Callable[[int], None]:
+    """A listener telling ``report`` how far a stage is: ``{"event": "screenshots",
+    "stage", "done", "screenshots"}`` as each screenshot (or chunk of them) is done."""
+    done = 0
+
+    def heard(screenshots: int) -> None:
+        nonlocal done
+        if screenshots > 0:
+            done = min(total, done + screenshots)
+            report({"event": "screenshots", "stage": stage, "done": done, "screenshots": total})
+
+    return heard
 
 
 def _reporter(
@@ -626,14 +684,16 @@ def _reporter(
         return progress
     if not progress:
         return None
-    from tqdm.auto import tqdm
-
-    meter = tqdm(total=total, unit="screenshot", desc="design")
+    meter = bar(total=total, unit="screenshot", desc="design")
 
     def report(event: dict[str, Any]) -> None:
         if event["event"] == "stage":
             meter.set_description_str(event["stage"], refresh=True)
+        elif event["event"] == "screenshots":
+            meter.set_postfix_str(f"{event['done']}/{event['screenshots']}", refresh=True)
         elif event["event"] == "rendered":
+            if meter.postfix:
+                meter.set_postfix_str("", refresh=False)
             meter.update(1)
         elif event["event"] == "close":
             meter.set_description_str("done", refresh=False)

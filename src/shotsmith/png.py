@@ -28,6 +28,7 @@ import time
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any, BinaryIO
 
 import numpy as np
@@ -35,10 +36,11 @@ from PIL import Image
 
 from .errors import InputImageError
 
+_deflate: ModuleType
 try:  # zlib-ng: the zlib format, several times faster at low levels, deterministic
     from zlib_ng import zlib_ng as _deflate
 except ImportError:  # pragma: no cover - zlib-ng is a declared dependency
-    _deflate = zlib  # type: ignore[assignment]
+    _deflate = zlib
 _LEVEL = 1
 
 PIXELS_PER_METRE_72DPI = 2835  # 72 dpi
@@ -98,6 +100,51 @@ COLOUR_TYPES = {
     6: (4, (8, 16)),  # RGBA
 }
 WHITE = (255, 255, 255)
+
+
+MAX_PIXELS = 40_000_000  # ~ 2 x the largest store canvas; larger is a decompression bomb
+MAX_SIDE = 16_384
+
+
+def check_header(data: bytes, name: str = "image") -> tuple[int, int]:
+    """Check a PNG's signature and IHDR (checksum, a size no screen exceeds) without
+    decoding; (width, height), or :class:`InputImageError` saying what the bytes are."""
+    if not data.startswith(SIGNATURE):
+        kind = _sniff(data)
+        raise InputImageError(
+            f"{name}: not a PNG image ({kind}). Supply raw screenshots as PNG files."
+        )
+    if len(data) < 33 or data[12:16] != b"IHDR":
+        raise InputImageError(
+            f"{name}: truncated PNG (no complete IHDR header). Re-export the screenshot."
+        )
+    width, height = struct.unpack(">II", data[16:24])
+    if zlib.crc32(data[12:29]) & 0xFFFFFFFF != struct.unpack(">I", data[29:33])[0]:
+        raise InputImageError(
+            f"{name}: corrupt PNG header (bad checksum). Re-export the screenshot."
+        )
+    if width == 0 or height == 0:
+        raise InputImageError(f"{name}: PNG has an empty size {width}x{height}.")
+    if width > MAX_SIDE or height > MAX_SIDE or width * height > MAX_PIXELS:
+        raise InputImageError(
+            f"{name}: PNG claims {width}x{height} pixels, far larger than any screen "
+            f"(limit {MAX_PIXELS:,} pixels, {MAX_SIDE} px a side). Supply a real screenshot."
+        )
+    return width, height
+
+
+def _sniff(data: bytes) -> str:
+    if not data:
+        return "the file is empty"
+    if data[:3] == b"\xff\xd8\xff":
+        return "it is a JPEG"
+    if data[:6] in (b"GIF87a", b"GIF89a"):
+        return "it is a GIF"
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "it is a WebP"
+    if data.lstrip()[:1] in (b"{", b"<"):
+        return "it looks like text, not an image"
+    return "unknown format"
 
 
 @dataclass(frozen=True)
@@ -183,9 +230,11 @@ def _colour_key_mask16(data: bytes, high: Image.Image, key: tuple[int, ...]) -> 
     import io
 
     hi = np.asarray(high, dtype=np.uint16)
+    lo: np.ndarray | None
+    samples: np.ndarray
     try:
         low_image = Image.open(io.BytesIO(data))
-        low_image.tile = [(t[0], t[1], t[2], "RGB;16L") for t in low_image.tile]
+        low_image.tile = [t._replace(args="RGB;16L") for t in low_image.tile]
         low_image.load()
         lo = np.asarray(low_image, dtype=np.uint16)
     except Exception:  # pragma: no cover - another Pillow's tile layout: match the high bytes
@@ -264,7 +313,7 @@ class PngVerifier:
     """Checks a PNG stream fed in pieces of any size, in constant memory and bounded time.
 
     It checks what decoding would: the signature and IHDR (the reader's own checks and
-    limits, :func:`shotsmith.io._png_header`), a valid colour type and bit depth, every
+    limits, :func:`check_header`), a valid colour type and bit depth, every
     chunk's CRC, a PLTE for palette images, image data that inflates to exactly the rows
     the header promises (each with a valid filter type) and an IEND. ``feed`` and
     ``close`` raise :class:`~shotsmith.errors.InputImageError` naming ``name``.
@@ -343,10 +392,8 @@ class PngVerifier:
 
     def _check_signature(self, head: bytes) -> None:
         if not head or not SIGNATURE.startswith(head[:8]):
-            from .io import _png_header
-
-            _png_header(head, self.name)  # raises: not a PNG (it is a JPEG...), or empty
-            raise self._fail("not a PNG image")  # pragma: no cover - _png_header raised
+            check_header(head, self.name)  # raises: not a PNG (it is a JPEG...), or empty
+            raise self._fail("not a PNG image")  # pragma: no cover - check_header raised
         raise self._fail("truncated PNG (no complete IHDR header)")
 
     def _take_chunk_header(self, view: memoryview) -> memoryview:
@@ -422,13 +469,11 @@ class PngVerifier:
 
     # --- the header -------------------------------------------------------------------
     def _read_ihdr(self, body: bytes) -> None:
-        from .io import _png_header
-
         if len(body) != 13:
             raise self._fail("corrupt PNG (IHDR is not 13 bytes)")
         crc = struct.pack(">I", zlib.crc32(b"IHDR" + body) & 0xFFFFFFFF)
         head = SIGNATURE + struct.pack(">I", 13) + b"IHDR" + body + crc
-        width, height = _png_header(head, self.name)  # size limits: the reader's own
+        width, height = check_header(head, self.name)  # size limits: the reader's own
         depth, colour, compression, filtering, interlace = body[8:13]
         samples, depths = COLOUR_TYPES.get(colour, (0, ()))
         if depth not in depths:

@@ -12,6 +12,9 @@ from __future__ import annotations
 import multiprocessing
 import sys
 import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 
@@ -40,7 +43,129 @@ def wanted(progress: bool | None) -> bool:
 
 
 def bar(**options: Any) -> Any:
-    """A ``tqdm.auto`` bar: text in a terminal, an ipywidgets bar in Jupyter."""
-    from tqdm.auto import tqdm
+    """A progress bar: an ipywidgets bar in Jupyter (whose saved text, for papermill and
+    nbconvert, is the final count), a text bar on a terminal, one line per change in a log."""
+    if _in_kernel():
+        return _notebook_bar(**options)
+    stream = options.get("file") or sys.stderr
+    if stream is not None and hasattr(stream, "isatty") and stream.isatty():
+        from tqdm import tqdm
 
-    return tqdm(**options)
+        return tqdm(**options)
+    return _line_bar(**options)
+
+
+def _in_kernel() -> bool:
+    if "ipykernel" not in sys.modules:
+        return False
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - ipykernel without IPython
+        return False
+    return getattr(get_ipython(), "kernel", None) is not None
+
+
+def _notebook_bar(**options: Any) -> Any:
+    """tqdm's widget bar, displayed with a display id so that closing it writes the final
+    count into the output's text (what a notebook saved by papermill shows) while the
+    widget stays in place."""
+    from IPython.display import display
+    from tqdm.notebook import tqdm as widget_bar
+
+    class NotebookBar(widget_bar):
+        def __init__(self, **kwargs: Any):
+            super().__init__(display=False, **kwargs)
+            self.handle = None if self.disable else display(self.container, display_id=True)
+
+        def close(self) -> None:
+            if self.disable:
+                return
+            super().close()
+            if self.handle is not None:
+                bundle = dict(self.container._repr_mimebundle_() or {})
+                bundle["text/plain"] = self.__str__()
+                self.handle.update(bundle, raw=True)
+
+    return NotebookBar(**options)
+
+
+LOG_FORMAT = (
+    "{desc}: {percentage:3.0f}% {n_fmt}/{total_fmt} {unit}s [{elapsed}<{remaining}{postfix}]"
+)
+
+
+def _line_bar(**options: Any) -> Any:
+    """For a log (stderr is a file or a pipe): each change on a line of its own, no carriage
+    returns, no drawn bar, the final count once."""
+    from tqdm import tqdm
+
+    class LineBar(tqdm):
+        def __init__(self, **kwargs: Any):
+            self.last_state: tuple = ()
+            kwargs.setdefault("bar_format", LOG_FORMAT)
+            kwargs.setdefault("mininterval", 0)
+            kwargs["bar_format"] = _without_bar(kwargs["bar_format"])
+            super().__init__(**kwargs)
+            self.out: Any = self.fp  # type: ignore[has-type]
+            self.fp = _Quiet()  # tqdm's own \r and \n go nowhere
+            self.refresh()
+
+        def __setattr__(self, name: str, value: Any) -> None:
+            if name == "bar_format" and isinstance(value, str):
+                value = _without_bar(value)
+            super().__setattr__(name, value)
+
+        def display(self, msg: str | None = None, pos: int | None = None) -> bool:
+            state = (self.n, self.desc, self.postfix, self.bar_format)  # not the clock
+            if msg is None and state != self.last_state and hasattr(self, "out"):
+                self.out.write(self.__str__() + "\n")
+                self.out.flush()
+                self.last_state = state
+            return True
+
+    return LineBar(**options)
+
+
+def _without_bar(fmt: str) -> str:
+    return fmt.replace("|{bar}|", "").replace("{bar}", "")
+
+
+class _Quiet:
+    def write(self, text: str) -> None:
+        return None
+
+    def flush(self) -> None:
+        return None
+
+
+# --- steps inside a stage ------------------------------------------------------------------
+# A stage that works screenshot by screenshot calls ``advance()`` as each one is done; whoever
+# runs it (a bar, a batch task that may be told to stop) listens with ``listening(...)``.
+# A context variable, so the threads and tasks of other runs hear nothing of it.
+
+_listener: ContextVar[Callable[[int], None] | None] = ContextVar("shotsmith_progress", default=None)
+
+
+def advance(screenshots: int = 1) -> None:
+    """Tell whoever is listening that ``screenshots`` more are done (0: a checkpoint only).
+    A listener may raise to stop the run (a batch task whose batch has gone)."""
+    listener = _listener.get()
+    if listener is not None:
+        listener(screenshots)
+
+
+@contextmanager
+def listening(listener: Callable[[int], None]) -> Iterator[None]:
+    """Hear ``advance()`` calls within the block (after any outer listener has heard them)."""
+    outer = _listener.get()
+
+    def both(screenshots: int) -> None:
+        if outer is not None:
+            outer(screenshots)
+        listener(screenshots)
+
+    token = _listener.set(both)
+    try:
+        yield
+    finally:
+        _listener.reset(token)

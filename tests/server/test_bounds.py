@@ -26,6 +26,8 @@ from shotsmith.server.limits import MAX_IMAGE_BYTES
 
 from .conftest import KEY_A, KEY_B, LiveServer, auth, b64, design_body, small_png, wait_finished
 
+pytestmark = pytest.mark.live_server
+
 
 def _cli(capsys, *args: str) -> tuple[int, str, str]:
     from shotsmith.cli import main

@@ -35,6 +35,8 @@ from .conftest import (
     run_cli,
 )
 
+pytestmark = pytest.mark.live_server
+
 ISO_Z = r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$"
 DETAIL_KEYS = [
     "id",

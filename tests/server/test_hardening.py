@@ -38,6 +38,8 @@ from .conftest import (
     wait_finished,
 )
 
+pytestmark = pytest.mark.live_server
+
 GRACEFUL = (0, -15)
 # The live server has the real rate limit (10 design requests a minute per key): requests
 # here go out under keys in turn.

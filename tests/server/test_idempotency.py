@@ -19,6 +19,8 @@ from shotsmith.server.app import create_app
 
 from .conftest import KEY_A, KEY_B, LiveServer, auth, design_body, small_png, wait_finished
 
+pytestmark = pytest.mark.live_server
+
 
 @pytest.fixture
 def app_client(tmp_path):

@@ -29,6 +29,8 @@ from .conftest import (
     wait_finished,
 )
 
+pytestmark = [pytest.mark.live_server, pytest.mark.slow]
+
 # uvicorn re-raises the SIGTERM it handled once shutdown is complete, so a graceful stop
 # ends with "killed by SIGTERM" (as systemd and friends expect) rather than status 0.
 GRACEFUL = (0, -signal.SIGTERM)

@@ -17,7 +17,11 @@ from PIL import Image
 
 from .conftest import ROOT, LiveServer, free_port
 
-pytestmark = pytest.mark.skipif(shutil.which("curl") is None, reason="curl is not installed")
+pytestmark = [
+    pytest.mark.live_server,
+    pytest.mark.slow,
+    pytest.mark.skipif(shutil.which("curl") is None, reason="curl is not installed"),
+]
 
 
 def _blocks(markdown: str, heading: str, until: str) -> list[str]:

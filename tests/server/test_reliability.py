@@ -6,11 +6,14 @@ import os
 import signal
 import time
 
+import pytest
 from fastapi.testclient import TestClient
 
 from shotsmith.server.app import create_app
 
 from .conftest import KEY_A, auth, b64, design_body, real_screens, wait_finished
+
+pytestmark = pytest.mark.slow
 
 
 def _processing(client, job_id, timeout=30.0):

@@ -8,12 +8,15 @@ import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
 
 from shotsmith.server.app import create_app
 from shotsmith.server.store import Store, hash_key
 
 from .conftest import KEY_A, KEY_B, LiveServer, auth, design_body, wait_finished
+
+pytestmark = pytest.mark.live_server
 
 
 def test_delete_removes_the_job_its_files_and_its_urls(client, store):

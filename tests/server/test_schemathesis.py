@@ -23,6 +23,8 @@ from shotsmith.server.store import hash_key
 
 from .conftest import KEY_A, auth
 
+pytestmark = pytest.mark.slow
+
 DATA_DIR = Path(tempfile.mkdtemp(prefix="shotsmith-schemathesis-"))
 APP = create_app(
     DATA_DIR,

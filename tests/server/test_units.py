@@ -155,7 +155,7 @@ def test_partial_output_and_library_errors_fail_readably(tmp_path):
 
 def test_client_accepts_paths_bytes_and_frames(tmp_path):
     from shotsmith.client import _image_refs
-    from shotsmith.io import read_screenshots
+    from shotsmith.stages.read import read_screenshots
 
     from .conftest import small_png
 
@@ -298,3 +298,45 @@ def test_a_hard_link_to_the_database_is_refused_without_being_opened(tmp_path, m
     assert (target.st_dev, target.st_ino) not in opened
     fd = store.open_output("jobs/j1/out/02.png", "jobs/j1")  # a file of its own still opens
     os.close(fd)
+
+
+def test_server_settings_refuse_bad_values_before_anything_is_made(tmp_path):
+    from shotsmith.errors import InvalidOptionError
+    from shotsmith.server.settings import ServerSettings
+
+    bad = {
+        "capture_workers": (0, "capture_workers must be at least 1"),
+        "webhook_timeout": (11.0, "webhook_timeout must be more than 0 and at most 10 s"),
+        "retention_days": (-1, "retention_days must be 0"),
+        "max_uploads_per_key": (5, "max_uploads_per_key must be from 1 to max_uploads"),
+        "min_body_rate": (-1.0, "min_body_rate 0 or more"),
+        "base_url": ("shots.example.com", "must be absolute"),
+    }
+    for name, (value, says) in bad.items():
+        with pytest.raises(InvalidOptionError, match=says):
+            ServerSettings(tmp_path / "data", **{name: value})
+    assert not (tmp_path / "data").exists()  # refused before the data dir was made
+    settings = ServerSettings(str(tmp_path / "data"), base_url="https://shots.example.com/")
+    assert settings.data_dir == tmp_path / "data" and settings.base_url.endswith(".com")
+    assert settings.own_addresses() == [("shots.example.com", 443)]
+
+
+def test_create_app_takes_settings_or_a_data_dir_with_fields(tmp_path):
+    from fastapi.testclient import TestClient
+
+    from shotsmith.errors import InvalidOptionError
+    from shotsmith.server.app import create_app
+    from shotsmith.server.settings import ServerSettings
+
+    from .conftest import KEY_A, auth
+
+    settings = ServerSettings(tmp_path / "a", api_keys=(KEY_A,), rate_limit=1)
+    app = create_app(settings)
+    client = TestClient(app)  # no lifespan: requests only, no worker processes
+    assert client.get("/v1/design/nope", headers=auth(KEY_A)).status_code == 404
+    assert client.get("/v1/design/nope").status_code == 401
+    assert app.state.server.limiter.limit == 1
+    same = create_app(tmp_path / "b", api_keys=[KEY_A], rate_limit=1)
+    assert same.state.server.limiter.limit == 1 and same.version == app.version
+    with pytest.raises(InvalidOptionError, match="not both"):
+        create_app(settings, rate_limit=5)

@@ -25,6 +25,8 @@ from shotsmith.server.uploads import Base64FileSink
 
 from .conftest import KEY_A, KEY_B, LiveServer, auth, b64, design_body, small_png
 
+pytestmark = pytest.mark.live_server
+
 
 def _noise_png(seed: int, size=(700, 1500)) -> bytes:
     pixels = np.random.default_rng(seed).integers(0, 256, (size[1], size[0], 3), np.uint8)

@@ -29,6 +29,8 @@ from shotsmith.server.webhooks import (
 
 from .conftest import KEY_A, KEY_B, DripReceiver, LiveServer, auth, design_body, wait_finished
 
+pytestmark = pytest.mark.live_server
+
 # Every spelling of an address a webhook must not reach by default.
 REFUSED = [
     "http://127.0.0.1/hook",

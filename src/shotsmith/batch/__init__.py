@@ -161,6 +161,8 @@ def run_batch(
     if fan is not None:
         try:
             for record in _stream(design_app, todo, fan, window or 2 * fan.slots):
+                if fan.client is not None and record["status"] == "designed":
+                    _check_shared(out, record["app_id"], fan.scheduler)
                 records[record["app_id"]] = record
                 failed += record["status"] == "failed"
                 if bar is not None:
@@ -203,6 +205,16 @@ class BatchInterrupted(KeyboardInterrupt):
         self.done, self.total = done, total
 
 
+def _check_shared(out: Path, app_id: str, scheduler: str | None) -> None:
+    """A Dask worker's finished app is in ``out`` here too, or the folder is not shared."""
+    if not (out / app_id / DONE_MARKER).exists():
+        raise RemoteError(
+            f"the Dask workers of {scheduler} wrote {app_id} into {out} on their own file "
+            "system, which this machine does not see; give --out (out_dir=) a folder that "
+            "every worker and this machine share."
+        )
+
+
 def _clear_unfinished(out: Path, jobs: list[dict[str, Any]]) -> None:
     """The folders of apps stopped half-way (no marker): removed, so none is half-written."""
     import shutil
@@ -224,6 +236,6 @@ def _template_ref(template: str | Path | dict) -> dict[str, Any]:
 def _bar(show: bool, total: int, initial: int):
     if not show:
         return None
-    from tqdm.auto import tqdm
+    from ..progress import bar
 
-    return tqdm(total=total, initial=initial, desc="apps", unit="app")
+    return bar(total=total, initial=initial, desc="apps", unit="app")

@@ -7,6 +7,7 @@ import concurrent.futures as cf
 import contextlib
 import logging
 import os
+import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -33,6 +34,7 @@ class _Fanout:
         self.owned: Any = None
         self.scheduler: str | None = None  # the Dask scheduler's address, for messages
         self.client: Any = None
+        self.keys: set[Any] = set()  # the Dask tasks submitted (to wait for when stopping)
         self.quieted: dict[str, int] = {}
         self.workers = workers
         self.generation = 0
@@ -53,7 +55,11 @@ class _Fanout:
                 self.quieted = _quiet_distributed()  # a lost scheduler is our one line
             self.client = client
             self.scheduler = str(getattr(client.scheduler, "address", None) or scheduler)
-            self.slots = sum(client.nthreads().values()) or 1
+            try:
+                self.slots = _worker_threads(client, self.scheduler, connect_timeout)
+            except RemoteError:
+                self.close()
+                raise
             self.executor = client.get_executor()
         else:
             self.workers = (os.cpu_count() or 1) if workers is None else workers
@@ -75,6 +81,9 @@ class _Fanout:
         """Stop now (an interrupt): queued apps cancelled, our worker processes terminated
         (killed after ``grace`` seconds) and waited for, so nothing writes after this."""
         pool = self.owned
+        if self.client is not None:
+            self._abort_dask(grace=2 * grace)
+            return
         if not isinstance(pool, cf.ProcessPoolExecutor):
             self.close()
             return
@@ -89,6 +98,32 @@ class _Fanout:
                 proc.kill()
                 proc.join(1)
         self.owned = None
+
+    def _abort_dask(self, grace: float) -> None:
+        """Cancel this batch's tasks on the cluster and wait (up to ``grace`` seconds) until
+        no worker is still running one: a running task sees that it was released and stops
+        at its next screenshot, removing its half-written folder (:mod:`.task`)."""
+        futures = list(getattr(self.executor, "_futures", ()))
+        keys = self.keys | {f.key for f in futures}
+        try:
+            if futures:
+                self.client.cancel(futures)
+            deadline = time.monotonic() + grace
+            while keys and time.monotonic() < deadline:
+                running = self.client.run(_running_keys, on_error="return")
+                if not any(keys & set(v) for v in running.values() if isinstance(v, list)):
+                    break
+                time.sleep(0.2)
+        except Exception:  # a lost scheduler or worker: nothing to wait for
+            pass
+        finally:
+            self.close()
+
+    def submitted(self) -> None:
+        """Note the keys of the Dask tasks in flight (their futures are gone by the time a
+        stop needs them)."""
+        if self.client is not None:
+            self.keys.update(f.key for f in getattr(self.executor, "_futures", ()))
 
     @property
     def can_respawn(self) -> bool:
@@ -124,6 +159,38 @@ class _Fanout:
 
 class SchedulerLost(Exception):
     """The Dask scheduler went away mid-run (run_batch says so, with what was done)."""
+
+
+def _worker_threads(client: Any, address: str, timeout: float) -> int:
+    """The cluster's worker threads, once there is a worker (waiting ``timeout`` seconds for
+    one); a scheduler without workers would queue every app for ever."""
+    threads = sum(client.nthreads().values())
+    if threads:
+        return threads
+    try:
+        client.wait_for_workers(1, timeout=timeout)
+    except (TimeoutError, OSError):
+        raise RemoteError(
+            f"the Dask scheduler at {address} has no workers (waited {timeout:g} s); start "
+            f"some (dask worker {address}), or allow longer with --connect-timeout "
+            "(connect_timeout=)."
+        ) from None
+    return sum(client.nthreads().values()) or 1
+
+
+def _task_failure(exc: BaseException) -> str:
+    """Why a task could not run, in one sentence (a Dask worker that died running it)."""
+    if type(exc).__name__ == "KilledWorker":
+        return (
+            "every Dask worker that ran this app died (out of memory? see the workers' "
+            "logs); the other apps went on"
+        )
+    return _reason(exc)
+
+
+def _running_keys(dask_worker: Any) -> list[Any]:
+    """On a Dask worker: the keys of the tasks its threads are running now."""
+    return list(dask_worker.active_threads.values())
 
 
 def _quiet_distributed() -> dict[str, int]:
@@ -311,6 +378,7 @@ def _stream(
                     break
                 try:
                     pending[fan.executor.submit(task, job)] = (job, fan.generation, solo)
+                    fan.submitted()
                 except cf.BrokenExecutor as exc:
                     record = broken(job, fan.generation, solo, exc)
                     if record is not None:
@@ -335,7 +403,7 @@ def _stream(
                 except Exception as exc:  # the task could not run (e.g. a Dask KilledWorker)
                     if fan.lost(exc):
                         raise SchedulerLost(fan.scheduler) from None
-                    yield _failed(job, f"worker failed: {_reason(exc)}")
+                    yield _failed(job, f"worker failed: {_task_failure(exc)}")
     finally:
         for fut in pending:
             fut.cancel()

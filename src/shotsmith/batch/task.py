@@ -21,6 +21,7 @@ from ..errors import (
     ShotsmithError,
     ToolMissingError,
 )
+from ..progress import advance, listening
 from .keys import design_key, read_marker
 from .summary import CONTACT_SHEET, DONE_MARKER, THUMB_WIDTH, THUMBNAIL, _reduced, _save_png, _thumb
 
@@ -47,16 +48,56 @@ def design_app(job: dict[str, Any]) -> dict[str, Any]:
             return _skipped(job, done)
         if folder.exists():  # an interrupted run, or one with another key: start clean
             shutil.rmtree(folder)
-        frame = _read_inputs(job)
-        record.update(_design_into(frame, job, out_dir))
+        with listening(_stop_when_released()):
+            advance(0)
+            frame = _read_inputs(job)
+            record.update(_design_into(frame, job, out_dir))
         record["status"] = "designed"
         kept = {k: v for k, v in record.items() if k not in ("seconds", "note")}
         _write_atomic(marker, json.dumps({**kept, "key": key}, indent=2, default=str) + "\n")
+    except Stopped as stop:  # nobody wants this app any more: leave no half of it
+        shutil.rmtree(folder, ignore_errors=True)
+        record["error"] = str(stop)
     except Exception as exc:  # one bad app must not stop the batch: report it
         record["status"] = "failed"
         record["error"] = _reason(exc)
     record["seconds"] = round(time.perf_counter() - start, 3)
     return record
+
+
+class Stopped(Exception):
+    """The batch that asked for this app stopped or went away while it was being designed."""
+
+
+def _stop_when_released():
+    """On a Dask worker, a listener for :func:`progress.advance` that raises
+    :class:`Stopped` once the scheduler has released this task: the batch cancelled it
+    (stopped by a signal) or its client is gone (killed). A thread cannot be killed, so
+    the task stops itself, at the next screenshot. Elsewhere (a process pool, which the
+    batch terminates itself; this process) a listener that does nothing."""
+    import sys
+
+    if "distributed" not in sys.modules:  # not a Dask worker: it would have imported it
+        return _carry_on
+    from distributed import get_worker
+    from distributed.utils import thread_state
+
+    try:
+        worker = get_worker()
+    except ValueError:
+        return _carry_on
+    key = getattr(thread_state, "key", None)
+
+    def check(screenshots: int) -> None:
+        task = worker.state.tasks.get(key)
+        if task is None or task.state in ("cancelled", "released", "forgotten"):
+            raise Stopped("stopped: the batch was interrupted or went away")
+
+    return check
+
+
+def _carry_on(screenshots: int) -> None:
+    return None
 
 
 def _record(job: dict[str, Any], status: str) -> dict[str, Any]:

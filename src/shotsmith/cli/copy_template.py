@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     locale = check_locale(args.locale)
     rows = _design_rows(args.folder)
     if rows is not None:
-        current = {}
+        current: dict[str, dict] = {}
         for row in sorted(rows, key=lambda r: int(r.get("position") or 0)):
             current.setdefault(str(row.get("screen") or ""), row)
         fields = ["screen", "headline", "subtitle", "locale", "current_headline"]

@@ -108,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
 
     folders = dict.fromkeys(Path(p).parent for p in frame["render_path"])
     for folder in folders:
-        print(f"table: {folder / 'design.json'}")
+        print(f"tables: {folder / 'design.json'}, {folder / 'design.csv'}")
     for folder in folders:
         for problem in validate(folder):
             print(f"warning: {problem}", file=sys.stderr)

@@ -22,6 +22,13 @@ def progress_lines(command: str, source, sizes: list[str] | None):
                 file=sys.stderr,
                 flush=True,
             )
+        elif event["event"] == "screenshots" and event["done"] < event["screenshots"]:
+            print(
+                f"shotsmith {command}: {elapsed} {event['stage']} "
+                f"[{event['done']}/{event['screenshots']}]",
+                file=sys.stderr,
+                flush=True,
+            )
         elif event["event"] == "rendered":
             count["done"] += 1
             print(
@@ -52,18 +59,30 @@ def say_when_llm_unused(frame, command: str) -> None:
 
 def log_to_stderr(command: str) -> None:
     """shotsmith's warnings (a rejected LLM answer, a copy row matching no screen) go to
-    stderr, once each, prefixed like the command's own messages."""
+    stderr, once each, prefixed like the command's own messages.
+
+    The handler writes to whatever ``sys.stderr`` is when a warning comes (a second
+    command in one process, or a test capturing stderr, gets its own), and the prefix
+    names the command that runs now."""
     import logging
 
+    class _Stderr(logging.StreamHandler):
+        def emit(self, record: logging.LogRecord) -> None:
+            self.stream = sys.stderr
+            super().emit(record)
+
     logger = logging.getLogger("shotsmith")
-    if not any(getattr(h, "_shotsmith_cli", False) for h in logger.handlers):
-        handler = logging.StreamHandler(sys.stderr)
-        handler.setFormatter(logging.Formatter(f"shotsmith {command}: %(message)s"))
+    ours = [h for h in logger.handlers if getattr(h, "_shotsmith_cli", False)]
+    if not ours:
+        handler: logging.Handler = _Stderr(sys.stderr)
         handler._shotsmith_cli = True  # type: ignore[attr-defined]
         # the command sums up an unused LLM itself, once per set (say_when_llm_unused)
         handler.addFilter(lambda record: not getattr(record, "llm_unused", False))
         logger.addHandler(handler)
         logger.propagate = False
+        ours = [handler]
+    for handler in ours:
+        handler.setFormatter(logging.Formatter(f"shotsmith {command}: %(message)s"))
     logger.setLevel(logging.WARNING)
 
 

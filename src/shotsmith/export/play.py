@@ -73,11 +73,12 @@ def play_text(rows: list[dict]) -> dict[str, str]:
     first = rows[0]
     locale = str(first.get("locale") or DEFAULT_LOCALE)
 
-    def ours(text: str) -> str:
+    def ours(text: object) -> str:
         text = " ".join(str(text or "").split())
         return "" if not is_english(locale) and reads_english(text, locale) else text
 
-    store = first.get("copy_store_text") if isinstance(first.get("copy_store_text"), dict) else {}
+    raw_store = first.get("copy_store_text")
+    store: dict = raw_store if isinstance(raw_store, dict) else {}
     promo, tagline = ours(store.get("promotional_text")), ours(first.get("copy_tagline"))
     candidates = (promo, _first_sentence(promo), ours(store.get("subtitle")), tagline)
     short = next((t for t in candidates if t and len(t) <= SHORT_MAX), _cut(promo, SHORT_MAX))

@@ -13,16 +13,14 @@ JupyterLab, in a headless papermill run and in a test::
 One job per module: ``images`` (thumbnails, :class:`ImageView`), ``frames`` (the table
 view), ``scenes`` (a scene as a picture or a table, sets as a grid), ``display``
 (``show``, which picks one) and ``tuner`` (:class:`LayoutTuner`; it saves templates with
-:mod:`shotsmith.templates`). ``LocalServer`` and ``start_server`` live
-beside the server (:mod:`shotsmith.server.local`) and are re-exported here, where
-notebooks have always found them. ipywidgets is imported only when a tuner builds its
-widgets.
+:mod:`shotsmith.templates`). ``LocalServer`` and ``start_server`` live beside the server
+(:mod:`shotsmith.server.local`; ``ss.start_server``). ipywidgets is imported only when a
+tuner builds its widgets.
 """
 
 from __future__ import annotations
 
 from ..palettes import palette_presets
-from ..server.local import LocalServer, free_port, start_server
 from ..templates import default_layouts_dir, template_toml
 from .display import HtmlView, show
 from .frames import FIRST_COLUMNS, MAX_AUTO_COLUMNS, FrameView, frame_html, frame_text
@@ -45,18 +43,15 @@ __all__ = [
     "HtmlView",
     "ImageView",
     "LayoutTuner",
-    "LocalServer",
     "default_layouts_dir",
     "frame_html",
     "frame_text",
-    "free_port",
     "preview_scene",
     "scale_scene",
     "scene_table",
     "show",
     "show_scene",
     "show_set",
-    "start_server",
     "template_toml",
     "thumbnail_uri",
 ]

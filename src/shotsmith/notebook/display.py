@@ -44,7 +44,8 @@ def show(obj: Any, **options: Any) -> Any:
     if isinstance(obj, PipelineRun):
         out = obj.output
         text = (
-            f"PipelineRun: {len(out)} screenshots, {out[C.APP_ID].nunique()} sets, "
+            f"PipelineRun: {_count(len(out), 'screenshot')}, "
+            f"{_count(out[C.APP_ID].nunique(), 'set')}, "
             f"{obj.wall:.2f} s wall; stages: "
             + ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in obj.timings.items())
         )
@@ -63,3 +64,8 @@ def show(obj: Any, **options: Any) -> Any:
     ):
         return show_set(list(obj), **options)
     return obj
+
+
+def _count(n: int, noun: str) -> str:
+    """``1 set``, ``2 sets``."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"

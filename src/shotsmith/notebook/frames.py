@@ -28,7 +28,9 @@ def _bytes_label(value: bytes | bytearray | memoryview) -> str:
     return f"<{len(value):,} bytes>"
 
 
-def _cell_text(value: Any, limit: int) -> str:
+def _cell_text(value: Any, limit: int, column: Any = None) -> str:
+    if isinstance(value, float) and str(column).endswith("_confidence") and 0 <= value <= 1:
+        return f"{value:.1%}"  # 93.0%, 99.9%: a rounded "1" would read as certainty
     if isinstance(value, (bytes, bytearray, memoryview)):
         return _bytes_label(value)
     if isinstance(value, dict):
@@ -142,11 +144,12 @@ def _breakable(text: str) -> str:
             pieces = _SEPARATORS.split(part)
             out.append(
                 "".join(
-                    html.escape(x) + ("<wbr>" if _SEPARATORS.fullmatch(x) else "") for x in pieces
+                    html.escape(x, quote=False) + ("<wbr>" if _SEPARATORS.fullmatch(x) else "")
+                    for x in pieces
                 )
             )
         else:
-            out.append(html.escape(part))
+            out.append(html.escape(part, quote=False))  # element text, never an attribute
     return "".join(out)
 
 
@@ -182,7 +185,7 @@ def frame_html(
             elif c == C.LAYOUT_SCENE:
                 cells.append(f"<td>{_breakable(_scene_summary(value))}</td>")
             else:
-                cells.append(f"<td>{_breakable(_cell_text(value, max_chars))}</td>")
+                cells.append(f"<td>{_breakable(_cell_text(value, max_chars, c))}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
     caption = _caption(frame, max_rows, len(cols), len(rest))
     more = (
@@ -223,7 +226,7 @@ def frame_text(
         if c == C.LAYOUT_SCENE:
             data[c] = [_scene_summary(v) for v in frame[c].head(max_rows)]
         else:
-            data[c] = [_cell_text(v, max_chars) for v in frame[c].head(max_rows)]
+            data[c] = [_cell_text(v, max_chars, c) for v in frame[c].head(max_rows)]
     text = pd.DataFrame(data, index=frame.index[:max_rows]).to_string()
     if len(frame) > max_rows:
         text += f"\n... {len(frame) - max_rows} more rows"

@@ -9,7 +9,6 @@ edited here as a copy file) where ``shotsmith design --template`` finds it."""
 from __future__ import annotations
 
 import copy
-import html
 import os
 import re
 import tomllib
@@ -27,6 +26,7 @@ from ..scene import as_scene
 from ..stages.layout import load_template, plan_layout
 from ..stages.read import folder_project_name
 from ..templates import default_layouts_dir, template_toml
+from .frames import _breakable
 from .images import PREVIEW_SCALE, _png_bytes
 from .scenes import preview_scene
 
@@ -43,6 +43,7 @@ def _ready_for_layout(frame: pd.DataFrame, ocr: bool | str) -> pd.DataFrame:
     return run.output
 
 
+COALESCE_S = 0.03  # a slider's changes within this (and during a plan) make one plan
 COPY_FILE_SUFFIX = ".copy.csv"  # <template>.<app_id>.copy.csv: the tuned set's own copy
 PREVIEW_GAP_PX = 16
 
@@ -115,8 +116,9 @@ class LayoutTuner:
         self._started = {self._template["name"]: copy.deepcopy(self._template)}
         self._generated = list(self.headlines)  # the copy as written, to tell edits apart
         self.index = 0
-        self.error: str | None = None
-        self.planned: pd.DataFrame | None = None
+        self._error: str | None = None
+        self._planned: pd.DataFrame | None = None
+        self._due: Any = None  # a re-plan scheduled on the kernel's event loop
         self.saved: Path | None = None
         self.saved_copy: Path | None = None
         self._widget = None
@@ -126,6 +128,22 @@ class LayoutTuner:
         self.replan()
 
     # --- state -----------------------------------------------------------------------
+    @property
+    def planned(self) -> pd.DataFrame | None:
+        """The set planned with the current settings (None until one plans)."""
+        self._flush()
+        return self._planned
+
+    @property
+    def error(self) -> str | None:
+        """Why the current settings do not plan (the previews keep the last that did)."""
+        self._flush()
+        return self._error
+
+    def pending(self) -> bool:
+        """Whether a change is waiting to be planned (the UI coalesces a fast drag)."""
+        return self._due is not None
+
     @property
     def template(self) -> dict[str, Any]:
         """The tuned template (a full template dict, usable as ``plan_layout(template=...)``)."""
@@ -156,12 +174,34 @@ class LayoutTuner:
 
     def replan(self) -> None:
         """Plan the set with the current template and headlines; refresh the previews."""
+        if self._due is not None:
+            self._due.cancel()
+            self._due = None
         try:
-            self.planned = plan_layout(self.frame, template=self._template, size=self.size)
-            self.error = None
+            self._planned = plan_layout(self.frame, template=self._template, size=self.size)
+            self._error = None
         except ShotsmithError as exc:  # e.g. a headline too long at this size: keep the last
-            self.error = str(exc)
+            self._error = str(exc)
         self._refresh_widgets()
+
+    def _replan_soon(self) -> None:
+        """Re-plan once the changes waiting in the kernel's queue are taken in: a fast drag
+        sends a value every few ms, each plan takes longer, so the values that arrived
+        meanwhile are coalesced into one plan of the latest. Without a running event loop
+        (plain Python, tests) at once."""
+        import asyncio
+
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self.replan()
+            return
+        if self._due is None:
+            self._due = loop.call_later(COALESCE_S, self._flush)
+
+    def _flush(self) -> None:
+        if self._due is not None:
+            self.replan()
 
     def scene(self, index: int | None = None) -> dict[str, Any]:
         """The full-size scene of a screenshot under the current settings."""
@@ -238,6 +278,11 @@ class LayoutTuner:
         included) and subtitles. An existing file written by the tuner is replaced; any
         other template file, or a new file that would shadow a built-in template (such as
         ``default``), only with ``overwrite=True`` (in the UI: tick *replace*)."""
+        if self.error:
+            raise ConflictError(
+                f"not saved: this layout does not plan ({self.error}). Change the settings "
+                "until the preview shows no error, then save."
+            )
         if not re.fullmatch(r"[a-z0-9][a-z0-9_-]{0,63}", name or ""):
             raise TemplateError(
                 f"template name {name!r}: use lower-case letters, digits, "
@@ -367,12 +412,16 @@ class LayoutTuner:
                 max=hi,
                 step=step,
                 description=label,
-                readout=False,  # the readout beside it says what it did, in px
+                readout=False,  # the number box beside it is the value; the readout what it did
                 style=style,
                 layout=W.Layout(width="236px"),
                 continuous_update=True,
             )
-            return W.HBox([c[key], readout(key)])
+            c[f"{key}_number"] = number = W.BoundedFloatText(
+                value=value, min=lo, max=hi, step=step, layout=W.Layout(width="72px")
+            )
+            W.link((c[key], "value"), (number, "value"))  # type a value, or slide
+            return W.HBox([c[key], number, readout(key)])
 
         def checkbox(key: str, label: str, value: bool):
             c[key] = W.Checkbox(
@@ -497,7 +546,7 @@ class LayoutTuner:
         c["screenshot"].observe(self._on_screenshot, names="value")
         c["save"].on_click(lambda _: self._on_save())
 
-        controls = W.VBox(rows, layout=W.Layout(width="400px", flex="0 0 400px"))
+        controls = W.VBox(rows, layout=W.Layout(width="480px", flex="0 0 480px"))
         preview = W.VBox(
             [c["preview"], c["status"]],
             layout=W.Layout(width=f"{pw}px", flex="0 0 auto", margin=f"0 0 0 {PREVIEW_GAP_PX}px"),
@@ -543,9 +592,14 @@ class LayoutTuner:
             return
         old, name = change["old"], change["new"]
         started = self._started.get(name)  # given by path or dict, or saved here
-        self._template = copy.deepcopy(
-            started if started is not None and name not in _available() else load_template(name)
-        )
+        self.controls["save_status"].value = ""  # it spoke of the other template
+        try:
+            loaded = started if started is not None and name not in _available() else None
+            self._template = copy.deepcopy(loaded or load_template(name))
+        except ShotsmithError as exc:
+            self._error = f"template {name!r}: {exc}"
+            self._refresh_widgets()
+            return
         self.base = name
         save_name = self.controls["save_name"]
         if save_name.value.strip() in ("", f"{old}-tuned"):  # not a name the user typed
@@ -580,7 +634,7 @@ class LayoutTuner:
             t["text"]["align"] = c["caption_align"].value
         elif key == "caption_top":
             t["text"]["top"] = round(float(c["caption_top"].value), 4)
-        self.replan()
+        self._replan_soon()
 
     def _on_headline(self, index: int):
         def handler(change: dict) -> None:
@@ -599,7 +653,7 @@ class LayoutTuner:
             self.save_template(c["save_name"].value.strip(), overwrite=bool(c["overwrite"].value))
         except ShotsmithError as exc:
             c["save_status"].value = _wrapping(
-                f'<span style="color:#b00020">{html.escape(str(exc), quote=False)}</span>'
+                f'<span style="color:#b00020">{_breakable(str(exc))}</span>'
             )
         c["overwrite"].value = False  # a replacement is confirmed once, not for good
 
@@ -617,14 +671,14 @@ class LayoutTuner:
             self._syncing = False
         root, command = self.design_command()
         copy_note = (
-            f" and the set's copy to <code>{html.escape(self.saved_copy.name)}</code>"
+            f" and the set's copy to <code>{_breakable(self.saved_copy.name)}</code>"
             if self.saved_copy is not None
             else ""
         )
         c["save_status"].value = _wrapping(
-            f"Saved <code>{html.escape(str(self.saved))}</code>{copy_note}. "
-            f"From <code>{html.escape(str(root))}</code>:<br>"
-            f"<code>{html.escape(command)}</code>"
+            f"Saved <code>{_breakable(str(self.saved))}</code>{copy_note}. "
+            f"From <code>{_breakable(str(root))}</code>:<br>"
+            f"<code>{_breakable(command)}</code>"
         )
 
     def _refresh_widgets(self, set_too: bool = True) -> None:
@@ -647,8 +701,11 @@ class LayoutTuner:
         else:
             info = ""
         if self.error:
-            info += f'<br><span style="color:#b00020">{html.escape(self.error)}</span>'
+            info += f'<br><span style="color:#b00020">{_breakable(self.error)}</span>'
         c["status"].value = _wrapping(info)
+        # nothing to save while the layout does not plan: the saved file would not either
+        c["save"].disabled = bool(self.error)
+        c["save"].tooltip = "fix the error under the preview first" if self.error else ""
 
     def _refresh_readouts(self) -> None:
         """Say, beside each control, what it did on the full-size canvas."""
@@ -695,8 +752,12 @@ class LayoutTuner:
 
 
 def _wrapping(inner: str) -> str:
-    """HTML for a message that wraps inside its widget's width (long paths included)."""
-    return f'<div style="white-space:normal;overflow-wrap:anywhere;line-height:1.35">{inner}</div>'
+    """HTML for a message that wraps inside its widget's width between words; long paths and
+    commands break after their separators (:func:`.frames._breakable`), never mid-word."""
+    return (
+        '<div style="white-space:normal;overflow-wrap:break-word;word-break:normal;'
+        f'line-height:1.35">{inner}</div>'
+    )
 
 
 def _write_text(path: Path, text: str) -> None:

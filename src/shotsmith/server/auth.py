@@ -19,7 +19,7 @@ from fastapi import Depends, Request, Security
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from ..errors import InvalidOptionError
-from .errors import Problem
+from .problem import Problem
 from .store import Store, hash_key
 
 log = logging.getLogger("shotsmith.server")

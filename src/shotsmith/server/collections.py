@@ -109,8 +109,8 @@ def run_collection_design(
     in the raws' order, or ``("error", message)``."""
     from .. import columns as C
     from ..errors import ShotsmithError
-    from ..io import read_screenshots
     from ..pipeline import design
+    from ..stages.read import read_screenshots
 
     out = Path(collection_dir) / "out"
     try:

@@ -16,7 +16,7 @@ from fastapi.concurrency import run_in_threadpool
 
 from . import errors, idempotency
 from .auth import ApiKeyOwner
-from .errors import RETRY_AFTER, Problem, error_doc
+from .errors import RETRY_AFTER, Problem, Responses, error_doc
 from .state import ServerState
 from .store import Idempotency
 from .uploads import body_chunks
@@ -68,7 +68,7 @@ IDEMPOTENCY_PARAMETER = {
     "schema": {"type": "string", "pattern": idempotency.KEY_PATTERN, "maxLength": 255},
 }
 
-UNAVAILABLE = {
+UNAVAILABLE: Responses = {
     503: error_doc(
         "The server cannot store the request right now (`storage_unavailable`: "
         "disk full or not writable), or is receiving as many large uploads as it takes at "
@@ -77,7 +77,7 @@ UNAVAILABLE = {
     )
 }
 
-IDEMPOTENCY_CONFLICT = {
+IDEMPOTENCY_CONFLICT: Responses = {
     409: error_doc(
         "A request with the same `Idempotency-Key` is still being processed "
         "(`idempotency_key_in_use`); retry after `Retry-After` seconds.",

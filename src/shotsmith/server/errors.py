@@ -20,19 +20,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from .. import errors as lib
+from .problem import Problem
 
 log = logging.getLogger("shotsmith.server")
-
-
-class Problem(Exception):
-    """Raised anywhere in a request to answer with the error body."""
-
-    def __init__(self, status: int, code: str, message: str, headers: dict[str, str] | None = None):
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-        self.headers = headers or {}
 
 
 class ErrorDetail(BaseModel):
@@ -66,6 +56,10 @@ def error_response(
 RETRY_AFTER = {"Retry-After": {"description": "Seconds to wait.", "schema": {"type": "integer"}}}
 
 
+#: The ``responses=`` a route documents: status -> OpenAPI response (FastAPI's own type).
+Responses = dict[int | str, dict[str, Any]]
+
+
 def error_doc(description: str, headers: dict[str, Any] | None = None) -> dict[str, Any]:
     """One error response as the OpenAPI document describes it (body: :class:`ErrorBody`)."""
     spec: dict[str, Any] = {"model": ErrorBody, "description": description}
@@ -74,32 +68,32 @@ def error_doc(description: str, headers: dict[str, Any] | None = None) -> dict[s
     return spec
 
 
-UNAUTHORIZED = {
+UNAUTHORIZED: Responses = {
     401: error_doc(
         "Missing or unknown API key. Send `Authorization: Bearer <API key>`.",
         {"WWW-Authenticate": {"description": "Always `Bearer`.", "schema": {"type": "string"}}},
     )
 }
-NOT_FOUND = {404: error_doc("No such resource (or it belongs to another API key).")}
-BAD_REQUEST = {400: error_doc("The body is not JSON, or not a JSON object.")}
-TOO_LARGE = {
+NOT_FOUND: Responses = {404: error_doc("No such resource (or it belongs to another API key).")}
+BAD_REQUEST: Responses = {400: error_doc("The body is not JSON, or not a JSON object.")}
+TOO_LARGE: Responses = {
     413: error_doc(
         "The body is larger than the server accepts, or an image decodes to more than 10 MiB."
     )
 }
-UNSUPPORTED_MEDIA = {
+UNSUPPORTED_MEDIA: Responses = {
     415: error_doc(
         "The body is not sent as JSON (`unsupported_media_type`): send "
         "`Content-Type: application/json`."
     )
 }
-INVALID = {
+INVALID: Responses = {
     422: error_doc(
         "A field is missing, has the wrong type or an unsupported value, "
         "or an image is not a valid PNG."
     )
 }
-RATE_LIMITED = {
+RATE_LIMITED: Responses = {
     429: error_doc(
         "Too many design jobs created with this API key in the current window.",
         {

@@ -24,7 +24,7 @@ from typing import Any
 from fastapi import Request
 from fastapi.responses import JSONResponse
 
-from .errors import Problem
+from .problem import Problem
 from .store import Idempotency
 
 HEADER = "Idempotency-Key"

@@ -32,6 +32,7 @@ runs design jobs with it, :class:`~.collections.CollectionRunner` screenshot col
 from __future__ import annotations
 
 import errno
+import functools
 import logging
 import multiprocessing
 import os
@@ -380,7 +381,7 @@ class PoolRunner:
             future = self._pool.submit(fn, *args)
         key = self._key(item)
         self._running[key] = _Running(item, future, time.monotonic(), timeout)
-        future.add_done_callback(lambda f, key=key: self._on_done(key, f))
+        future.add_done_callback(functools.partial(self._on_done, key))
 
     def _on_done(self, key: str, future: Future) -> None:
         self._done.put((key, future))

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, NoReturn, Protocol
 
 Path = tuple[str | int, ...]
 
@@ -43,6 +43,15 @@ _ESCAPES = {
     ord("r"): "\r",
     ord("t"): "\t",
 }
+
+
+def _match_end(pattern: re.Pattern[bytes], buf: bytes, pos: int) -> int:
+    """Where a run of ``pattern`` (which matches the empty string too) starting at ``pos``
+    ends."""
+    match = pattern.match(buf, pos)
+    return pos if match is None else match.end()
+
+
 _LITERALS = {b"t": (b"true", True), b"f": (b"false", False), b"n": (b"null", None)}
 
 
@@ -164,7 +173,7 @@ class JsonStreamParser:
                 if self._in_string:
                     break  # needs more data
                 continue
-            pos = _WS.match(buf, pos).end()
+            pos = _match_end(_WS, buf, pos)
             if pos >= end:
                 break
             if self._done:
@@ -226,7 +235,7 @@ class JsonStreamParser:
                 return None
             raise self._unexpected(buf, pos, "a JSON value")
         if byte == b"-" or byte.isdigit():
-            chars = _NUMBER_CHARS.match(buf, pos).end()
+            chars = _match_end(_NUMBER_CHARS, buf, pos)
             if chars - pos > self.max_number:
                 raise JsonError(
                     "invalid_json",
@@ -341,7 +350,7 @@ class JsonStreamParser:
             )
         self._parts.append(data)
 
-    def _lone_surrogate(self) -> None:
+    def _lone_surrogate(self) -> NoReturn:
         where = path_text(self._string_path)
         raise JsonError(
             "invalid_text",

@@ -26,7 +26,7 @@ import asyncio
 import binascii
 import json
 import re
-from collections.abc import AsyncIterator, Iterator, MutableMapping
+from collections.abc import AsyncIterator, Callable, Iterator, MutableMapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,8 +35,9 @@ from typing import Any
 from starlette.requests import ClientDisconnect, Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .errors import Problem
+from .problem import Problem
 
+_simd_b64decode: Callable[..., bytes] | None
 try:  # SIMD base64 (~50x binascii): the decode is most of a body's work on the event loop
     from pybase64 import b64decode as _simd_b64decode
 except ImportError:  # pragma: no cover - a dependency of the server extra

@@ -206,7 +206,6 @@ def check_design_fields(
     into; :func:`check_design_images` checks them next."""
     data = require_object(data, DESIGN_EXAMPLE)
     _unknown_fields(data, _TOP_FIELDS, "body")
-
     project_name = _string(
         data,
         "project_name",
@@ -215,7 +214,23 @@ def check_design_fields(
         max_len=MAX_NAME,
         hint='give the app\'s name, e.g. "Pocket Budget"',
     )
+    items = [_image_item(item, i) for i, item in enumerate(_images(data, max_images))]
+    bundle_id = _bundle_id(data)
+    template = _supported(data, "template", "template", TEMPLATES)
+    webhook_url = _webhook_url(data, policy or WebhookPolicy())
+    return DesignRequest(
+        project_name=project_name or "",
+        images=[staged for _, _, staged in items],
+        screens=[screen for screen, _, _ in items],
+        devices=[device for _, device, _ in items],
+        bundle_id=bundle_id or "",
+        template=template or TEMPLATES[0],
+        webhook_url=webhook_url,
+    )
 
+
+def _images(data: dict[str, Any], max_images: int) -> list[Any]:
+    """The ``images`` array: present, an array, 1 to ``max_images`` long."""
     if "images" not in data:
         raise _invalid(
             "missing_field",
@@ -233,39 +248,40 @@ def check_design_fields(
         raise _invalid("no_images", f"images is empty: send 1 to {max_images} screenshots.")
     if len(images) > max_images:
         raise too_many_images(max_images, len(images))
+    return images
 
-    screens, devices, staged = [], [], []
-    for index, item in enumerate(images):
-        where = f"images[{index}]"
-        if not isinstance(item, dict):
-            raise _invalid(
-                "invalid_type",
-                f"{where} must be an object with data and screen, got {_type_name(item)}.",
-            )
-        _unknown_fields(item, _IMAGE_FIELDS, where)
-        screens.append(
-            _string(
-                item,
-                "screen",
-                f"{where}.screen",
-                required=True,
-                max_len=MAX_SCREEN,
-                hint='name the screen, e.g. "home" or "settings"',
-            )
+
+def _image_item(item: Any, index: int) -> tuple[str, str, StagedImage]:
+    """One ``images[i]`` object: (screen, device, the staged image file)."""
+    where = f"images[{index}]"
+    if not isinstance(item, dict):
+        raise _invalid(
+            "invalid_type",
+            f"{where} must be an object with data and screen, got {_type_name(item)}.",
         )
-        device = _supported(item, "device", f"{where}.device", DEVICES)
-        devices.append(device or DEVICES[0])
-        if "data" not in item or item["data"] is None:
-            raise _invalid(
-                "missing_field", f"{where}.data is required: the PNG file's bytes as base64."
-            )
-        value = item["data"]
-        if not isinstance(value, StagedImage):
-            raise _invalid(
-                "invalid_type", f"{where}.data must be a base64 string, got {_type_name(value)}."
-            )
-        staged.append(value)
+    _unknown_fields(item, _IMAGE_FIELDS, where)
+    screen = _string(
+        item,
+        "screen",
+        f"{where}.screen",
+        required=True,
+        max_len=MAX_SCREEN,
+        hint='name the screen, e.g. "home" or "settings"',
+    )
+    device = _supported(item, "device", f"{where}.device", DEVICES)
+    if "data" not in item or item["data"] is None:
+        raise _invalid(
+            "missing_field", f"{where}.data is required: the PNG file's bytes as base64."
+        )
+    value = item["data"]
+    if not isinstance(value, StagedImage):
+        raise _invalid(
+            "invalid_type", f"{where}.data must be a base64 string, got {_type_name(value)}."
+        )
+    return screen or "", device or DEVICES[0], value
 
+
+def _bundle_id(data: dict[str, Any]) -> str | None:
     bundle_id = _string(
         data,
         "bundle_id",
@@ -281,33 +297,26 @@ def check_design_fields(
             f'bundle_id {detail}; use e.g. "com.example.app", or leave it out (or null) '
             "when the app has none.",
         )
-    template = _supported(data, "template", "template", TEMPLATES)
-    webhook_url = data.get("webhook_url")
-    if webhook_url is not None:
-        if not isinstance(webhook_url, str):
-            raise _invalid(
-                "invalid_type",
-                f"webhook_url must be a string, got "
-                f"{_type_name(webhook_url)}: give an absolute "
-                "http(s) URL or leave it out.",
-            )
-        if len(webhook_url) > MAX_URL:
-            raise _invalid(
-                "value_too_long",
-                f"webhook_url is {len(webhook_url)} characters "
-                f"long; at most {MAX_URL} are accepted.",
-            )
-        check_webhook_url(webhook_url, policy or WebhookPolicy())
+    return bundle_id
 
-    return DesignRequest(
-        project_name=project_name or "",
-        images=staged,
-        screens=[s or "" for s in screens],
-        devices=devices,
-        bundle_id=bundle_id or "",
-        template=template or TEMPLATES[0],
-        webhook_url=webhook_url,
-    )
+
+def _webhook_url(data: dict[str, Any], policy: WebhookPolicy) -> str | None:
+    webhook_url = data.get("webhook_url")
+    if webhook_url is None:
+        return None
+    if not isinstance(webhook_url, str):
+        raise _invalid(
+            "invalid_type",
+            f"webhook_url must be a string, got {_type_name(webhook_url)}: give an absolute "
+            "http(s) URL or leave it out.",
+        )
+    if len(webhook_url) > MAX_URL:
+        raise _invalid(
+            "value_too_long",
+            f"webhook_url is {len(webhook_url)} characters long; at most {MAX_URL} are accepted.",
+        )
+    check_webhook_url(webhook_url, policy)
+    return webhook_url
 
 
 def too_many_images(max_images: int, count: int | None = None) -> Problem:

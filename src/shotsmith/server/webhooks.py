@@ -44,7 +44,7 @@ from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import quote, unquote, urlsplit
+from urllib.parse import SplitResult, quote, unquote, urlsplit
 
 from ..addresses import (
     IPAddress,
@@ -240,62 +240,14 @@ def _deliver(
     dns: DnsRunner,
 ) -> tuple[bool, str | None]:
     parts = urlsplit(url)
-    host = parts.hostname or ""
     port = parts.port or (443 if parts.scheme == "https" else 80)
     try:
-        idna_host = host.encode("idna").decode("ascii")
+        idna_host = (parts.hostname or "").encode("idna").decode("ascii")
     except UnicodeError:
         raise DeliveryError("the host name is not a valid internet name") from None
-
-    literal = literal_address(idna_host)
-    infos: list[tuple[Any, ...]]
-    if literal is not None:  # an address: no DNS to wait for
-        if literal.version == 6:
-            infos = [(socket.AF_INET6, 0, 0, "", (literal.compressed, port, 0, 0))]
-        else:
-            infos = [(socket.AF_INET, 0, 0, "", (literal.compressed, port))]
-    else:
-        try:
-            infos = dns(
-                lambda: resolver(idna_host, port, type=socket.SOCK_STREAM),
-                _left(deadline, timeout),
-            )
-        except TimeoutError:
-            raise DeliveryError(f"resolving the host took longer than {timeout:g} s") from None
-        except socket.gaierror as exc:
-            raise DeliveryError(f"cannot resolve the host ({exc.strerror or exc})") from None
-    addresses: list[tuple[int, tuple[Any, ...], IPAddress]] = []
-    for family, _, _, _, sockaddr in infos:
-        if family not in (socket.AF_INET, socket.AF_INET6):
-            continue
-        address = ipaddress.ip_address(str(sockaddr[0]).split("%", 1)[0])
-        if policy.is_own(address.compressed, port):
-            raise DeliveryError("refused: the host is this server")
-        reason = address_refusal(address)
-        if reason and not policy.allow_private:
-            raise DeliveryError(f"refused: the host resolves to {address.compressed}, {reason}")
-        addresses.append((family, sockaddr, address))
-    if not addresses:
-        raise DeliveryError("the host has no IPv4 or IPv6 address")
-
-    payload = json.dumps(body, separators=(",", ":")).encode()
-    target = request_target(parts.path, parts.query)
-    host_header = idna_host if ":" not in idna_host else f"[{idna_host}]"
-    if parts.port:
-        host_header += f":{parts.port}"
-    headers = [
-        f"POST {target} HTTP/1.1",
-        f"Host: {host_header}",
-        f"User-Agent: {USER_AGENT}",
-        "Content-Type: application/json",
-        f"Content-Length: {len(payload)}",
-        "Connection: close",
-    ]
-    if parts.username is not None:
-        credentials = f"{unquote(parts.username)}:{unquote(parts.password or '')}"
-        headers.append(f"Authorization: Basic {b64encode(credentials.encode()).decode()}")
-    request = ("\r\n".join(headers) + "\r\n\r\n").encode("latin-1") + payload
-
+    infos = _address_infos(idna_host, port, deadline, timeout, resolver, dns)
+    addresses = _allowed_addresses(infos, port, policy)
+    request = _request_bytes(parts, idna_host, body)
     last: OSError | None = None
     for family, sockaddr, _ in addresses:  # the checked addresses, in the resolver's order
         sock = socket.socket(family, socket.SOCK_STREAM)
@@ -317,6 +269,68 @@ def _deliver(
         finally:
             sock.close()
     raise DeliveryError(f"connection failed: {last.strerror if last else 'no address'}")
+
+
+def _address_infos(
+    idna_host: str, port: int, deadline: float, timeout: float, resolver: Resolver, dns: DnsRunner
+) -> list[tuple[Any, ...]]:
+    """``getaddrinfo``'s answer for the host; an address literal without DNS."""
+    literal = literal_address(idna_host)
+    if literal is not None:  # an address: no DNS to wait for
+        if literal.version == 6:
+            return [(socket.AF_INET6, 0, 0, "", (literal.compressed, port, 0, 0))]
+        return [(socket.AF_INET, 0, 0, "", (literal.compressed, port))]
+    try:
+        return dns(
+            lambda: resolver(idna_host, port, type=socket.SOCK_STREAM),
+            _left(deadline, timeout),
+        )
+    except TimeoutError:
+        raise DeliveryError(f"resolving the host took longer than {timeout:g} s") from None
+    except socket.gaierror as exc:
+        raise DeliveryError(f"cannot resolve the host ({exc.strerror or exc})") from None
+
+
+def _allowed_addresses(
+    infos: list[tuple[Any, ...]], port: int, policy: WebhookPolicy
+) -> list[tuple[int, tuple[Any, ...], IPAddress]]:
+    """The IPv4/IPv6 addresses to connect to; refused outright when any is this server, or
+    is private and the policy does not allow that."""
+    addresses: list[tuple[int, tuple[Any, ...], IPAddress]] = []
+    for family, _, _, _, sockaddr in infos:
+        if family not in (socket.AF_INET, socket.AF_INET6):
+            continue
+        address = ipaddress.ip_address(str(sockaddr[0]).split("%", 1)[0])
+        if policy.is_own(address.compressed, port):
+            raise DeliveryError("refused: the host is this server")
+        reason = address_refusal(address)
+        if reason and not policy.allow_private:
+            raise DeliveryError(f"refused: the host resolves to {address.compressed}, {reason}")
+        addresses.append((family, sockaddr, address))
+    if not addresses:
+        raise DeliveryError("the host has no IPv4 or IPv6 address")
+    return addresses
+
+
+def _request_bytes(parts: SplitResult, idna_host: str, body: dict[str, Any]) -> bytes:
+    """The whole HTTP/1.1 POST of ``body`` as JSON (Basic auth from the URL's user info)."""
+    payload = json.dumps(body, separators=(",", ":")).encode()
+    target = request_target(parts.path, parts.query)
+    host_header = idna_host if ":" not in idna_host else f"[{idna_host}]"
+    if parts.port:
+        host_header += f":{parts.port}"
+    headers = [
+        f"POST {target} HTTP/1.1",
+        f"Host: {host_header}",
+        f"User-Agent: {USER_AGENT}",
+        "Content-Type: application/json",
+        f"Content-Length: {len(payload)}",
+        "Connection: close",
+    ]
+    if parts.username is not None:
+        credentials = f"{unquote(parts.username)}:{unquote(parts.password or '')}"
+        headers.append(f"Authorization: Basic {b64encode(credentials.encode()).decode()}")
+    return ("\r\n".join(headers) + "\r\n\r\n").encode("latin-1") + payload
 
 
 def _exchange(

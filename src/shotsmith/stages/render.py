@@ -186,7 +186,7 @@ def _draw_screen(canvas: Image.Image, dev: DeviceFrame, shot: Image.Image) -> No
         shot = _letterboxed(shot, sw, sh)
         src_w, src_h = shot.size
     cover = max(sw / src_w, sh / src_h)  # fill the display, crop the overflow
-    src_box_w = sw / cover
+    src_box_w = min(float(src_w), sw / cover)  # sw / (sw / src_w) can exceed src_w by 1e-13
     left = (src_w - src_box_w) / 2
     # Hamming is Pillow's sharp, cheap filter for shrinking (the usual case: a 1206 px
     # screenshot into a ~1010 px display, at half the cost of bicubic); bicubic to enlarge

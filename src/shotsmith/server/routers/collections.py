@@ -34,11 +34,12 @@ from ..errors import (
     TOO_LARGE,
     UNAUTHORIZED,
     UNSUPPORTED_MEDIA,
-    Problem,
+    Responses,
     error_doc,
 )
 from ..limits import COLLECTION_ID_PATTERN, MAX_COLLECTION_BODY
 from ..models import CollectionCreated, CollectionDetail, CollectionList
+from ..problem import Problem
 from ..state import ServerState
 from ..store import Collection, Idempotency, Project, new_collection_id
 from ..uploads import require_json
@@ -49,25 +50,25 @@ log = logging.getLogger("shotsmith.server")
 router = APIRouter(tags=["collections"])
 
 
-PROJECT_NOT_FOUND = {
+PROJECT_NOT_FOUND: Responses = {
     404: error_doc(
         "No such project (see `shotsmith projects list`), or no such collection for this API key.",
     )
 }
-TOO_MANY = {
+TOO_MANY: Responses = {
     429: error_doc(
         "This API key already has the maximum number of collections capturing or "
         "processing; wait for one to finish.",
         RETRY_AFTER,
     )
 }
-LIST_INVALID = {
+LIST_INVALID: Responses = {
     422: error_doc(
         "`limit` is not a whole number from 1 to 100, or `before` is not a "
         "collectionId of this project for this API key.",
     )
 }
-COLLECTION_INVALID = {
+COLLECTION_INVALID: Responses = {
     422: error_doc(
         "A field has the wrong type or an unsupported value (the message "
         "lists the allowed platforms and device sizes), or is unknown.",

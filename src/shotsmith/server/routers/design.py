@@ -36,11 +36,11 @@ from ..errors import (
     TOO_LARGE,
     UNAUTHORIZED,
     UNSUPPORTED_MEDIA,
-    Problem,
     error_doc,
 )
 from ..jsonstream import JsonError, JsonStreamParser, Path
 from ..models import DesignJob, DesignJobCreated
+from ..problem import Problem
 from ..state import ServerState
 from ..store import Idempotency, Job, new_job_id
 from ..uploads import Base64FileSink, body_chunks, require_json
@@ -116,14 +116,11 @@ async def create_design_job(request: Request, owner: ApiKeyOwner, state: State) 
     require_json(request)
     key = idempotency.key_of(request)
     digest = idempotency.fingerprint("POST /v1/design") if key is not None else None
-    if key is not None:
+    if key is not None and digest is not None:
         state.in_flight.check(owner, key)
         record = await idempotency_record(state, owner, key)
         if record is not None:  # a retry: hash the body, answer as the first time
-            with state.uploads.slot(request, owner):
-                async for chunk in body_chunks(request, state.max_body_bytes, UPLOAD_ADVICE):
-                    await asyncio.to_thread(digest.update, chunk)
-            return idempotency.replay(record, digest.hexdigest())
+            return await _replay(request, state, owner, record, digest)
     _rate_limit(state, owner)
     with state.in_flight.hold(owner, key), state.uploads.slot(request, owner):
         job_id = new_job_id()
@@ -148,6 +145,16 @@ async def create_design_job(request: Request, owner: ApiKeyOwner, state: State) 
     state.runner_notify()
     log.info("job %s queued: %d image(s) for %r", job.job_id, job.input_count, job.project_name)
     return JSONResponse(body, status_code=202, headers={"Location": poll_url})
+
+
+async def _replay(
+    request: Request, state: ServerState, owner: str, record: Idempotency, digest: Any
+) -> JSONResponse:
+    """A retry of a create: hash its body, answer as the first time (422 for another body)."""
+    with state.uploads.slot(request, owner):
+        async for chunk in body_chunks(request, state.max_body_bytes, UPLOAD_ADVICE):
+            await asyncio.to_thread(digest.update, chunk)
+    return idempotency.replay(record, digest.hexdigest())
 
 
 def _rate_limit(state: ServerState, owner: str) -> None:

@@ -12,7 +12,8 @@ from starlette.types import Receive, Scope, Send
 
 from ..collections import collection_file
 from ..dependencies import State
-from ..errors import NOT_FOUND, Problem
+from ..errors import NOT_FOUND
+from ..problem import Problem
 
 router = APIRouter(tags=["design"])
 

@@ -274,6 +274,14 @@ class StoreBase:
         shutil.rmtree(self.staging_dir(job_id), ignore_errors=True)
         shutil.rmtree(self.job_dir(job_id), ignore_errors=True)
 
+    def job_ids(self) -> set[str]:
+        """Every job's id (:class:`~.jobs.JobStore`, a part of the same ``Store``)."""
+        raise NotImplementedError
+
+    def collection_ids(self) -> set[str]:
+        """Every collection's id (:class:`~.collections.CollectionStore`)."""
+        raise NotImplementedError
+
     def remove_orphans(self) -> list[str]:
         """At startup: folders of requests that never became jobs (killed before the insert)."""
         known = self.job_ids()

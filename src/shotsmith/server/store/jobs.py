@@ -114,6 +114,7 @@ class JobStore(StoreBase):
 
     def fail(self, job: Job, error: str) -> Job | None:
         """Record failure for the claim ``job`` holds (or for a queued job when unclaimed)."""
+        args: tuple[str, ...]
         if job.claim is None:
             where, args = "status = 'queued'", (job.job_id,)
         else:

@@ -21,6 +21,7 @@ import pandas as pd
 from PIL import Image
 
 from ... import ocr as ocr_mod
+from ... import progress
 from ...color import (
     DEFAULT_ACCENT,
     accent_of,
@@ -162,7 +163,9 @@ def _analyse(refs: list, want_ocr: list[bool], lang: str, binary: str | None) ->
     return out
 
 
-def _read_deeper(refs: list, out: list[_Pixels], read: list[int], lang: str, binary: str) -> None:
+def _read_deeper(
+    refs: list, out: list[_Pixels], read: list[int], lang: str, binary: str | None
+) -> None:
     """Read further down the screens whose top band held almost no words.
 
     The top band is where titles, tabs and headings sit on most screens; a screen that
@@ -170,13 +173,11 @@ def _read_deeper(refs: list, out: list[_Pixels], read: list[int], lang: str, bin
     content below it. Those few screens (one tesseract call for all of them) are read
     again down to ``ocr.DEEP_BOTTOM``, and the deeper reading kept when it finds more.
     """
-    sparse = [
-        i
-        for i in read
-        if out[i].ocr is not None
-        and not out[i].ocr.error
-        and out[i].ocr.words < ocr_mod.SPARSE_WORDS
-    ]
+    sparse = []
+    for i in read:
+        first = out[i].ocr
+        if first is not None and not first.error and first.words < ocr_mod.SPARSE_WORDS:
+            sparse.append(i)
     if not sparse:
         return
     deeper: list[Image.Image] = []
@@ -259,9 +260,11 @@ def extract_features(
     if len(batches) <= 1 or workers <= 1:
         for b in batches:
             work(b)
+            progress.advance(len(b))  # read: screenshots done, for a bar or a batch
     else:
         with ThreadPoolExecutor(max_workers=workers) as pool:
-            list(pool.map(work, batches))
+            for b, _ in zip(batches, pool.map(work, batches)):
+                progress.advance(len(b))
 
     screens = frame[SCREEN].astype(str).tolist()
     positions = frame[POSITION].tolist()
