@@ -579,8 +579,6 @@ def read_screens(
                 continue  # the app's own name ("BUKU")
             if len(_words(text)) == 1 and not text[:1].isupper() and not text.startswith("#"):
                 continue  # a lone lower-case word is a label, not an item
-            if len(_words(text)) == 1 and word_frequency(text.casefold()) >= COMMON_WORD:
-                continue  # "Published", "Beaches", "Upcoming": a label or a category chip
             seen.add(key)
             examples.append(text)
         single = [e for e in examples if len(_words(e)) == 1]
@@ -590,7 +588,13 @@ def read_screens(
         kind = _kind(ev, intent, subject, _screen_words(screen), examples)
         fields = _fields(ev, kind) if kind in ("form", "sign-in") else fields_hint
         reading.kind = kind
-        reading.examples = examples[:6]
+        # the items a caption may name: not a common one-word label or category chip
+        # ("Published", "Beaches", "Upcoming"), which still counted as items for the kind
+        reading.examples = [
+            e
+            for e in examples
+            if len(_words(e)) > 1 or word_frequency(e.casefold()) < COMMON_WORD
+        ][:6]
         reading.fields = [f for f in fields if _key(f) != _key(subject)][:6]
         out.append(reading)
     return out
