@@ -591,9 +591,7 @@ def read_screens(
         # the items a caption may name: not a common one-word label or category chip
         # ("Published", "Beaches", "Upcoming"), which still counted as items for the kind
         reading.examples = [
-            e
-            for e in examples
-            if len(_words(e)) > 1 or word_frequency(e.casefold()) < COMMON_WORD
+            e for e in examples if len(_words(e)) > 1 or word_frequency(e.casefold()) < COMMON_WORD
         ][:6]
         reading.fields = [f for f in fields if _key(f) != _key(subject)][:6]
         out.append(reading)
