@@ -273,7 +273,7 @@ Each caption says what the user can DO on that screen, in the app's own words: i
 - No people's names, user names or handles, even when a screen shows them.
 - A screen with "user_headline" or "user_subtitle" keeps those lines exactly; do not repeat them elsewhere.
 - Write in the language of the given locale (e.g. ja-JP: Japanese, ar-SA: Arabic), in that language's own punctuation; the words must still come from the evidence, which is usually in that language too.
-- In Chinese, Japanese and Thai (no spaces between words) count characters, not words: headline at most 16 characters, subtitle at most 36, ending with 。 (Chinese/Japanese) or a full stop.
+- In Chinese and Japanese (no spaces between words) count characters, not words: headline at most 16 characters, subtitle at most 36, ending with 。. In Thai: headline at most 30 characters, subtitle at most 60, with no closing full stop (Thai writes none).
 - tagline: the app's strongest promise, 2-6 words, at most 30 characters; screen 1's headline is the tagline.
 - headline: 2-6 words, at most 30 characters, sentence case, no trailing period, no emoji, never ALL CAPS.
 - subtitle: one sentence ending with a period, at most 60 characters (aim for 30-55), sentence case, no emoji.

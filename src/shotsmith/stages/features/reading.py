@@ -41,6 +41,9 @@ from .intent import plausible_word, singular
 ROW_TOLERANCE = 0.008
 #: Candidates for the subject sit in the top part of the screen.
 TOP_SHARE = 0.4
+#: A one-word item this common in English (zipf frequency) is a label or a category chip
+#: ("Published", "Beaches", "Upcoming"), not an item of content ("Dracula", "Sintel").
+COMMON_WORD = 3.5
 
 
 @dataclass(frozen=True)
@@ -585,7 +588,11 @@ def read_screens(
         kind = _kind(ev, intent, subject, _screen_words(screen), examples)
         fields = _fields(ev, kind) if kind in ("form", "sign-in") else fields_hint
         reading.kind = kind
-        reading.examples = examples[:6]
+        # the items a caption may name: not a common one-word label or category chip
+        # ("Published", "Beaches", "Upcoming"), which still counted as items for the kind
+        reading.examples = [
+            e for e in examples if len(_words(e)) > 1 or word_frequency(e.casefold()) < COMMON_WORD
+        ][:6]
         reading.fields = [f for f in fields if _key(f) != _key(subject)][:6]
         out.append(reading)
     return out
