@@ -90,7 +90,8 @@ def _is_emoji(ch: str) -> bool:
 
 
 def _words(text: str) -> list[str]:
-    return text.split()
+    """Words as a reader counts them: "&", "-" and "·" standing alone are not words."""
+    return [w for w in text.split() if any(ch.isalnum() for ch in w)]
 
 
 def graphemes(text: str) -> int:
