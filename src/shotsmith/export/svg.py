@@ -310,5 +310,6 @@ def export_svg(
         target.write_text(scene_svg(scene, _screen_for(scene, table, row)), encoding="utf-8")
         written.append(target)
     if not written:
-        raise InputFileError(f"export: no set {app_id!r} in {design_out}.")
+        what = f"no set {app_id!r}" if app_id is not None else "no designed slide"
+        raise InputFileError(f"export: {what} in {design_out}.")
     return written
