@@ -51,6 +51,13 @@ def android_set(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return next(out.rglob("design.json")).parent
 
 
+@pytest.fixture(scope="module")
+def panorama_set(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("svg-panorama")
+    ss.design(SAMPLES / "stepstreak", project_name="StepStreak", template="panorama", out_dir=out)
+    return next(out.rglob("design.json")).parent
+
+
 def _rows(folder: Path) -> list[dict]:
     return json.loads((folder / "design.json").read_text("utf-8"))
 
@@ -104,7 +111,7 @@ def test_design_json_holds_each_slides_scene(iphone_set: Path) -> None:
 @needs_browser
 @pytest.mark.browser
 @pytest.mark.slow
-@pytest.mark.parametrize("which", ["iphone_set", "android_set"])
+@pytest.mark.parametrize("which", ["iphone_set", "android_set", "panorama_set"])
 def test_each_svg_draws_like_its_png_with_live_text(
     which: str, request: pytest.FixtureRequest
 ) -> None:

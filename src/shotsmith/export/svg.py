@@ -102,6 +102,12 @@ def _background(scene: Scene) -> list[str]:
             f'r="{_num(radius * GLOW_REACH)}">{stops}</radialGradient>'
         )
         body.append(f'<rect id="glow" width="{w}" height="{h}" fill="url(#bg-glow)"/>')
+    for shape in bg.shapes:
+        body.append(
+            f'<circle class="shape" cx="{_num(shape["cx"])}" cy="{_num(shape["cy"])}" '
+            f'r="{_num(shape["r"])}" fill="{shape["color"]}" '
+            f'fill-opacity="{_num(float(shape.get("opacity", 1.0)))}"/>'
+        )
     return ["<defs>" + "".join(defs) + "</defs>"] + body if defs else body
 
 

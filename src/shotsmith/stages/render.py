@@ -59,7 +59,24 @@ def _background_cached(spec: str, width: int, height: int) -> Image.Image:
         alpha = np.clip(np.exp(-d2 * 1.6) * 0.85 * 255, 0, 255).astype(np.uint8)
         mask = Image.fromarray(alpha).resize((width, height), Image.Resampling.BILINEAR)
         img.paste(to_rgb(bg.glow), (0, 0), mask)
+    for shape in bg.shapes:
+        _draw_circle(img, shape)
     return img
+
+
+def _draw_circle(img: Image.Image, shape: dict[str, Any]) -> None:
+    """A translucent circle (canvas px), antialiased; the part off the canvas is clipped."""
+    cx, cy, r = float(shape["cx"]), float(shape["cy"]), float(shape["r"])
+    x0, y0 = int(np.floor(cx - r)), int(np.floor(cy - r))
+    size = int(np.ceil(cx + r)) - x0 + 1, int(np.ceil(cy + r)) - y0 + 1
+    if x0 >= img.width or y0 >= img.height or x0 + size[0] <= 0 or y0 + size[1] <= 0:
+        return
+    s = SUPERSAMPLE
+    big = Image.new("L", (size[0] * s, size[1] * s), 0)
+    ox, oy = (cx - x0) * s, (cy - y0) * s
+    fill = round(255 * float(shape.get("opacity", 1.0)))
+    ImageDraw.Draw(big).ellipse((ox - r * s, oy - r * s, ox + r * s, oy + r * s), fill=fill)
+    img.paste(to_rgb(shape["color"]), (x0, y0), big.reduce(s))
 
 
 def draw_background(background: Background, width: int, height: int) -> Image.Image:
