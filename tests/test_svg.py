@@ -54,7 +54,13 @@ def android_set(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def panorama_set(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("svg-panorama")
-    ss.design(SAMPLES / "stepstreak", project_name="StepStreak", template="panorama", out_dir=out)
+    ss.design(
+        SAMPLES / "stepstreak",
+        project_name="StepStreak",
+        template="panorama",
+        out_dir=out,
+        ocr=False,
+    )
     return next(out.rglob("design.json")).parent
 
 
