@@ -19,6 +19,9 @@ class Background:
     glow: str | None = None  # optional soft radial glow colour behind the device
     glow_center: tuple[float, float] = (0.5, 0.62)  # fractions of width/height
     glow_radius: float = 0.55  # fraction of width
+    # decorative shapes over the gradient, canvas px: {"kind": "circle", "cx", "cy", "r",
+    # "color": "#rrggbb", "opacity": 0..1}; a panorama set's run on across slide edges
+    shapes: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass

@@ -61,6 +61,7 @@ TEMPLATE_DEFAULTS: dict[str, Any] = {
         "shadow": {"blur": 0.022, "offset_y": 0.010, "opacity": 0.30},
     },
     "palette": {"strategy": "accent-gradient", "rhythm": ["deep"]},
+    "panorama": {"shapes": [], "period": 2},
     "landscape": {
         "text": {
             "margin_x": 0.16,

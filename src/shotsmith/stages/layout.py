@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from math import ceil
 from pathlib import Path
 from typing import Any
@@ -28,6 +28,7 @@ from ..color import (
     from_hls,
     hls,
     mix,
+    relative_luminance,
     to_hex,
     worst_contrast,
 )
@@ -1042,6 +1043,8 @@ def plan_layout(
         canvas = output_size_for(device, size, landscape=landscape)
         set_template = oriented(t, landscape=landscape)
         planned = _plan_set(rows, set_template, (canvas.width, canvas.height), device)
+        if set_template["panorama"]["shapes"]:
+            _run_shapes_across(planned, set_template, (canvas.width, canvas.height))
         for idx, plan in zip(rows.index, planned):
             results[idx] = plan
             devices[idx] = device.id
@@ -1057,6 +1060,51 @@ def plan_layout(
     frame[C.LAYOUT_CONTRAST] = [round(p["contrast"], 3) for p in order]
     frame[C.LAYOUT_SCENE] = [p["scene"].to_dict() for p in order]
     return frame
+
+
+def _run_shapes_across(plans: list[dict], template: dict[str, Any], size: tuple[int, int]) -> None:
+    """A panorama set: the template's shapes laid out on one strip as wide as the set's
+    slides side by side, each slide showing its own cut, so a shape that crosses a slide
+    edge continues on the next slide. ``[panorama] shapes`` place circles in slide units
+    (``x`` across one ``period`` of slides, ``y`` down the height, radius ``r`` in slide
+    widths, ``opacity``), repeated every ``period`` slides; they are drawn away from the
+    caption colour (dark behind light text, light behind dark text) so they never lower a
+    caption's contrast, which is measured again on each slide's own pixels."""
+    width, height = size
+    spec = template["panorama"]
+    period = max(1, int(spec["period"]))
+    light_text = relative_luminance(plans[0]["scene"].texts[0].color) > 0.5
+    color = "#000000" if light_text else "#ffffff"
+    strip = [
+        (
+            (start + float(shape["x"])) * width,
+            float(shape["y"]) * height,
+            float(shape["r"]) * width,
+            float(shape.get("opacity", 0.12)),
+        )
+        for start in range(0, len(plans) + period, period)
+        for shape in spec["shapes"]
+    ]
+    min_contrast = template["text"]["min_contrast"]
+    for i, plan in enumerate(plans):
+        scene, left = plan["scene"], i * width
+        shapes = [
+            {"kind": "circle", "cx": round(cx - left, 1), "cy": round(cy, 1), "r": round(r, 1)}
+            | {"color": color, "opacity": opacity}
+            for cx, cy, r, opacity in strip
+            if cx + r > left and cx - r < left + width
+        ]
+        scene.background = replace(scene.background, shapes=shapes)
+        for block in scene.texts:
+            block.contrast = round(
+                _contrast_on(scene.background, block.color, _ringed(block.box, size), size), 3
+            )
+        plan["contrast"] = min(block.contrast for block in scene.texts)
+        if plan["contrast"] < min_contrast:
+            raise TemplateError(
+                f"plan_layout: the panorama shapes bring slide {i + 1}'s caption contrast to "
+                f"{plan['contrast']:.2f}, under {min_contrast}; lower their opacity."
+            )
 
 
 def _set_device(app_id: Any, rows: pd.DataFrame, template_model: str) -> tuple[Device, bool]:

@@ -59,7 +59,24 @@ def _background_cached(spec: str, width: int, height: int) -> Image.Image:
         alpha = np.clip(np.exp(-d2 * 1.6) * 0.85 * 255, 0, 255).astype(np.uint8)
         mask = Image.fromarray(alpha).resize((width, height), Image.Resampling.BILINEAR)
         img.paste(to_rgb(bg.glow), (0, 0), mask)
+    for shape in bg.shapes:
+        _draw_circle(img, shape)
     return img
+
+
+def _draw_circle(img: Image.Image, shape: dict[str, Any]) -> None:
+    """A translucent circle (canvas px), antialiased; the part off the canvas is clipped."""
+    cx, cy, r = float(shape["cx"]), float(shape["cy"]), float(shape["r"])
+    x0, y0 = int(np.floor(cx - r)), int(np.floor(cy - r))
+    size = int(np.ceil(cx + r)) - x0 + 1, int(np.ceil(cy + r)) - y0 + 1
+    if x0 >= img.width or y0 >= img.height or x0 + size[0] <= 0 or y0 + size[1] <= 0:
+        return
+    s = SUPERSAMPLE
+    big = Image.new("L", (size[0] * s, size[1] * s), 0)
+    ox, oy = (cx - x0) * s, (cy - y0) * s
+    fill = round(255 * float(shape.get("opacity", 1.0)))
+    ImageDraw.Draw(big).ellipse((ox - r * s, oy - r * s, ox + r * s, oy + r * s), fill=fill)
+    img.paste(to_rgb(shape["color"]), (x0, y0), big.reduce(s))
 
 
 def draw_background(background: Background, width: int, height: int) -> Image.Image:
@@ -174,13 +191,12 @@ def _stage_base(bg_spec: str, dev_spec: str, width: int, height: int) -> Image.I
     return canvas
 
 
-def _draw_screen(canvas: Image.Image, dev: DeviceFrame, shot: Image.Image) -> None:
-    """The screenshot inside the display, resized only where it is visible."""
-    W, H = canvas.size
-    sx, sy, sw, sh = dev.screen_box
-    vis_h = min(sh, H - sy)
-    if vis_h <= 0 or sx >= W or sx + sw <= 0:
-        return
+def screen_pixels(dev: DeviceFrame, shot: Image.Image, height: int | None = None) -> Image.Image:
+    """What the display shows, at the display's pixel size: the screenshot filling it (or
+    letterboxed), below its status-bar band when the scene has one. Only the top
+    ``height`` rows (default: all) are made; corners are not rounded here."""
+    _, _, sw, sh = dev.screen_box
+    vis_h = sh if height is None else height
     src_w, src_h = shot.size
     if dev.fit == "contain":  # another aspect: shown whole, never cropped
         shot = _letterboxed(shot, sw, sh)
@@ -192,25 +208,34 @@ def _draw_screen(canvas: Image.Image, dev: DeviceFrame, shot: Image.Image) -> No
     # screenshot into a ~1010 px display, at half the cost of bicubic); bicubic to enlarge
     resample = Image.Resampling.HAMMING if cover <= 1.0 else Image.Resampling.BICUBIC
     band = dev.screen_band
-    if band:  # the screenshot starts below a status-bar band of its own top colour
-        band_h = min(int(band["height"]), vis_h)
-        screen = Image.new("RGB", (sw, vis_h), to_rgb(band["color"]))
-        if vis_h > band_h:
-            content = vis_h - band_h
-            screen.paste(
-                shot.resize(
-                    (sw, content), resample, box=(left, 0.0, left + src_box_w, content / cover)
-                ),
-                (0, band_h),
-            )
-        bar = dict(band["status_bar"])
-        if bar.get("island_pt") is not None:
-            bar["island_pt"] = tuple(bar["island_pt"])
-        paint_status_bar(screen, StatusBarStyle(**bar))
-    else:
-        screen = shot.resize(
-            (sw, vis_h), resample, box=(left, 0.0, left + src_box_w, vis_h / cover)
+    if not band:
+        return shot.resize((sw, vis_h), resample, box=(left, 0.0, left + src_box_w, vis_h / cover))
+    # the screenshot starts below a status-bar band of its own top colour
+    band_h = min(int(band["height"]), vis_h)
+    screen = Image.new("RGB", (sw, vis_h), to_rgb(band["color"]))
+    if vis_h > band_h:
+        content = vis_h - band_h
+        screen.paste(
+            shot.resize(
+                (sw, content), resample, box=(left, 0.0, left + src_box_w, content / cover)
+            ),
+            (0, band_h),
         )
+    bar = dict(band["status_bar"])
+    if bar.get("island_pt") is not None:
+        bar["island_pt"] = tuple(bar["island_pt"])
+    paint_status_bar(screen, StatusBarStyle(**bar))
+    return screen
+
+
+def _draw_screen(canvas: Image.Image, dev: DeviceFrame, shot: Image.Image) -> None:
+    """The screenshot inside the display, resized only where it is visible."""
+    W, H = canvas.size
+    sx, sy, sw, sh = dev.screen_box
+    vis_h = min(sh, H - sy)
+    if vis_h <= 0 or sx >= W or sx + sw <= 0:
+        return
+    screen = screen_pixels(dev, shot, vis_h)
     mask = rounded_mask(sw, sh, dev.screen_radius)
     r = dev.screen_radius
     # rounded corners need a masked paste; the rows between them are a plain copy
