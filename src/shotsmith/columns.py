@@ -124,6 +124,10 @@ RENDER_WIDTH = "render_width"
 RENDER_HEIGHT = "render_height"
 RENDER_MS = "render_ms"
 
+# design(variants=N): which experiment set a row belongs to and what sets it apart
+VARIANT = "variant"  # "variant-1" (the original) ... "variant-N"
+VARIANT_DIFFERS = "variant_differs"  # what this set changes from variant-1, "" for it
+
 
 @dataclass(frozen=True)
 class StageContract:

@@ -474,6 +474,8 @@ REPORT_COLUMNS = [
     C.RENDER_WIDTH,
     C.RENDER_HEIGHT,
     C.RENDER_MS,
+    C.VARIANT,
+    C.VARIANT_DIFFERS,
 ]
 
 
@@ -494,11 +496,14 @@ def report(frame: pd.DataFrame) -> list[dict[str, Any]]:
     return records
 
 
-def write_report(frame: pd.DataFrame, out_dir: str | Path) -> dict[str, Path]:
-    """Write ``design.json`` and ``design.csv`` per set next to its PNGs."""
+def write_report(
+    frame: pd.DataFrame, out_dir: str | Path, *, folder_name: str | None = None
+) -> dict[str, Path]:
+    """Write ``design.json`` and ``design.csv`` per set next to its PNGs: in
+    ``out_dir/<app_id>/``, or ``out_dir/<folder_name>/`` when named."""
     written = {}
     for app_id, rows in C.set_groups(frame):
-        folder = Path(out_dir) / str(app_id)
+        folder = Path(out_dir) / (folder_name or str(app_id))
         folder.mkdir(parents=True, exist_ok=True)
         records = report(rows)
         # UTF-8 as written (a Japanese caption reads as Japanese); a lone surrogate from a
@@ -543,6 +548,7 @@ def design(
     executor: Executor | None = None,
     write_table: bool = True,
     progress: bool | Callable[[dict[str, Any]], None] = False,
+    variants: int = 1,
 ) -> pd.DataFrame:
     """From raw screenshots to a designed, store-ready set: the whole pipeline in one call.
 
@@ -567,7 +573,13 @@ def design(
     widget in Jupyter); a callable gets each event instead (``{"event": "stage",
     "stage"}``, ``{"event": "screenshots", "stage", "done", "screenshots"}`` as a stage
     gets through them, and ``{"event": "rendered", "path", ...}``).
+    ``variants`` (1 to 4) designs that many sets of each app for a store experiment,
+    each in ``<app_id>/variant-K/``, differing in the lead screen, the palette and the
+    template (:mod:`shotsmith.variants`).
     """
+    from .variants import check_variants, design_variants
+
+    variants = check_variants(variants)
     if locale is not None:
         locale = check_locale(locale)
     if isinstance(source, pd.DataFrame):
@@ -601,8 +613,8 @@ def design(
         about=about,
         copy=copy,
     )
-    report = _reporter(progress, len(frame) * max(1, len(asked)))
-    if len(asked) <= 1 and report is None:
+    report = _reporter(progress, len(frame) * max(1, len(asked)) * variants)
+    if len(asked) <= 1 and report is None and variants == 1:
         result = pipe.run(frame, executor=executor, keep_intermediates=False).output
         folder = _size_folder(out_dir, asked[0] if asked else None)
         if write_table and folder is not None:
@@ -615,6 +627,21 @@ def design(
         runs: list[StoreSize | None] = [*asked] if asked else [None]
         for each in runs:
             folder = _size_folder(out_dir, each)
+            if variants > 1:
+                sized = Step(plan.name, plan.fn, {**plan.options, "size": each and each.name})
+                drawn = Step(draw.name, draw.fn, {**draw.options, "out_dir": folder})
+                results.append(
+                    design_variants(
+                        frame,
+                        sized,
+                        drawn,
+                        variants,
+                        folder=folder,
+                        run=lambda pipe, rows: _run_reported(pipe, rows, executor, report),
+                        write_table=write_table,
+                    )
+                )
+                continue
             tail = Pipeline(
                 [
                     Step(plan.name, plan.fn, {**plan.options, "size": each and each.name}),
