@@ -23,6 +23,7 @@ takes screenshots from fastlane. The table of treatments is ``data/variants.json
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -116,7 +117,7 @@ def _hook(ident: str, rows: pd.DataFrame, template: str | Path | dict) -> Varian
 
 
 def _palette(ident: str, rows: pd.DataFrame, template: str | Path | dict) -> Variant:
-    spec = load_template(template)
+    spec = copy.deepcopy(load_template(template))  # the loaded template is shared
     now = spec["palette"]
     tone = list(now.get("rhythm") or ["deep"])[0]
     presets = palette_presets()
