@@ -243,7 +243,8 @@ def export_variants(
         target = dest if variant == "variant-1" else dest / "experiments" / variant
         written += export(design_out, target, variant=variant, **options)
     lines = [
-        f"- `{v}`: {differs[v] or 'the original set'}" for v in sorted(differs, key=_variant_number)
+        f"- `{v}`: {differs[v] or 'the original set, in the fastlane folder itself'}"
+        for v in sorted(differs, key=_variant_number)
     ]
     readme = dest / "experiments" / "README.md"
     readme.parent.mkdir(parents=True, exist_ok=True)

@@ -66,6 +66,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "copy in its language (default: a warning naming them)",
     )
     p.add_argument(
+        "--variants",
+        metavar="N",
+        default=1,
+        help="design N sets for a store experiment (1-4: the original plus up to 3 "
+        "treatments, as App Store product page optimization and Play store listing "
+        "experiments allow), each in OUT/<app>/variant-K/: variant-2 leads with another "
+        "screen, variant-3 takes another palette, variant-4 another template",
+    )
+    p.add_argument(
         "--quiet", action="store_true", help="no progress on stderr (errors and warnings only)"
     )
 
@@ -75,6 +84,9 @@ def run(args: argparse.Namespace) -> int:
 
     out = args.out or Path("out")
     locale = check_locale(args.locale) if args.locale is not None else None
+    from ..variants import check_variants
+
+    variants = check_variants(args.variants)
     log_to_stderr(args.command)
     source = _read_source(args)
     frame = design(
@@ -90,6 +102,7 @@ def run(args: argparse.Namespace) -> int:
         copy=args.copy,
         locale=locale,
         strict_locale=args.strict_locale,
+        variants=variants,
         progress=False if args.quiet else progress_lines(args.command, source, args.size),
     )
     if args.copy_backend in ("llm", "auto"):

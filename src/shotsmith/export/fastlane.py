@@ -108,6 +108,7 @@ def export_fastlane(
     app_id: str | None = None,
     overwrite: bool = False,
     icon: str | Path | None = None,
+    variant: str | None = None,
 ) -> list[Exported]:
     """Copy one app's designed screenshots (and its store text) into a fastlane folder.
 
@@ -117,6 +118,11 @@ def export_fastlane(
     the iPhone set); files of the same one are refused unless ``overwrite``, which
     replaces exactly those (so ``deliver`` never uploads a stale file). ``icon`` is the
     Play hi-res icon (512x512 PNG), placed in each Play locale's ``images/icon.png``.
+
+    A design with variants (``design --variants N``) exports ``variant-1`` here and each
+    other variant, for a store experiment, into ``dest/experiments/variant-K/`` beside a
+    README on uploading it (:func:`shotsmith.variants.export_variants`); ``variant``
+    exports that one alone.
     """
     design_out, dest = Path(design_out), Path(dest)
     if not design_out.is_dir():
@@ -135,6 +141,19 @@ def export_fastlane(
             f"folder is for one app: pass --app NAME (or the set's folder, e.g. "
             f"{design_out / apps[0]})."
         )
+    variants = {str(r.get("variant")) for _, r in rows if r.get("variant")}
+    if variant is not None:
+        rows = [(t, r) for t, r in rows if str(r.get("variant")) == variant]
+        if not rows:
+            raise InvalidOptionError(
+                f"export: no variant {variant!r} in {design_out}; variants there: "
+                f"{', '.join(sorted(variants)) or 'none'}."
+            )
+    elif len(variants) > 1:
+        from ..variants import export_variants
+
+        options = {"app_id": app_id, "overwrite": overwrite, "icon": icon}
+        return export_variants(design_out, dest, [r for _, r in rows], export_fastlane, **options)
     icon_image = None
     if icon is not None:
         from .play import check_icon
