@@ -148,8 +148,10 @@ def lead_with(rows: pd.DataFrame, screen: str | None) -> pd.DataFrame:
     """The set with ``screen`` first and the others after it in their order."""
     if screen is None:
         return rows
-    order = [screen, *[s for s in rows[C.SCREEN] if s != screen]]
-    moved = rows.set_index(C.SCREEN, drop=False).loc[order].reset_index(drop=True)
+    screens = [str(s) for s in rows[C.SCREEN]]
+    first = screens.index(screen)  # two screens of one name: the first of them leads
+    order = [first, *(i for i in range(len(screens)) if i != first)]
+    moved = rows.iloc[order].reset_index(drop=True)
     return moved.assign(**{C.POSITION: range(len(moved))})
 
 
