@@ -637,8 +637,10 @@ def design(
                         drawn,
                         variants,
                         folder=folder,
-                        run=lambda pipe, rows: _run_reported(pipe, rows, executor, report),
-                        write_table=write_table,
+                        run=lambda steps, rows: _run_reported(
+                            Pipeline(steps), rows, executor, report
+                        ),
+                        write=write_report if write_table else None,
                     )
                 )
                 continue

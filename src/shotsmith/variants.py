@@ -26,7 +26,7 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -155,7 +155,8 @@ def lead_with(rows: pd.DataFrame, screen: str | None) -> pd.DataFrame:
     return moved.assign(**{C.POSITION: range(len(moved))})
 
 
-Runner = Callable[[Any, pd.DataFrame], pd.DataFrame]
+Runner = Callable[[list[Any], pd.DataFrame], pd.DataFrame]
+Writer = Callable[..., Any]
 
 
 def design_variants(
@@ -166,15 +167,14 @@ def design_variants(
     *,
     folder: Path | None,
     run: Runner,
-    write_table: bool = True,
+    write: Writer | None = None,
 ) -> pd.DataFrame:
     """Lay out and render ``count`` variants of each captioned set of ``frame``.
 
-    ``plan`` and ``draw`` are the pipeline's ``plan_layout`` and ``render`` steps;
-    ``run(pipeline, rows)`` runs a pipeline over rows. Each variant of app ``A`` is
-    rendered into ``folder/A/variant-K/`` with its ``design.json``/``design.csv``."""
-    from .pipeline import Pipeline, Step, write_report
-
+    ``plan`` and ``draw`` are the pipeline's ``plan_layout`` and ``render`` steps
+    (:class:`shotsmith.pipeline.Step`); ``run(steps, rows)`` runs steps over rows. Each
+    variant of app ``A`` is rendered into ``folder/A/variant-K/``, where ``write`` (the
+    pipeline's ``write_report``), when given, writes its ``design.json``/``design.csv``."""
     results = []
     for app_id, rows in C.set_groups(frame):
         rows = rows.reset_index(drop=True)
@@ -183,22 +183,19 @@ def design_variants(
                 **{C.VARIANT: variant.id, C.VARIANT_DIFFERS: variant.differs}
             )
             laid = run(
-                Pipeline(
-                    [Step(plan.name, plan.fn, {**plan.options, "template": variant.template})]
-                ),
-                tagged,
+                [replace(plan, options={**plan.options, "template": variant.template})], tagged
             )
             if folder is not None:
                 # render names files <out_dir>/<app_id>/NN_screen.png: the variant's id
                 # stands in for the app's while it draws into the app's folder
                 where = folder / str(app_id)
-                step = Step(draw.name, draw.fn, {**draw.options, "out_dir": where})
-                drawn = run(Pipeline([step]), laid.assign(**{C.APP_ID: variant.id}))
+                step = replace(draw, options={**draw.options, "out_dir": where})
+                drawn = run([step], laid.assign(**{C.APP_ID: variant.id}))
                 drawn = drawn.assign(**{C.APP_ID: app_id})
-                if write_table:
-                    write_report(drawn, where, folder_name=variant.id)
+                if write is not None:
+                    write(drawn, where, folder_name=variant.id)
             else:
-                drawn = run(Pipeline([draw]), laid)
+                drawn = run([draw], laid)
             results.append(drawn)
     return pd.concat(results, ignore_index=True)
 
