@@ -145,6 +145,8 @@ def is_person(text: str) -> bool:
     if re.fullmatch(r"@?[a-z]+[._][a-z]+\d*", t):
         return True
     words = _words(t)
+    if len(words) == 1 and t.islower() and t in tables().given_names:
+        return word_frequency(t) < 4.0  # a user name ("maya"), not a word ("will", "grace")
     return (
         1 <= len(words) <= 2
         and words[0].casefold() in tables().given_names
