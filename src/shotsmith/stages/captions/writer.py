@@ -553,21 +553,26 @@ class _Writer:
         # a line that names nothing; the first word and the template stay unique longest
         # (groups, how much the set rules bend, whether the headline's evidence may return:
         # a thin screen's subtitle may name the title again rather than nothing)
-        # the app's name in a frame comes last: a first word used again, or the headline's
-        # evidence named again, still says something of the screen
-        said = named + late
         phases = [
             (named, 0, False),
             (named, 1, False),
             (named, 2, False),  # a template used twice beats a line that names nothing
             (late, 0, False),
             (late, 2, False),
-            (said, 2, True),
-            (said, 3, True),
             (fallback, 0, False),
             (fallback, 1, False),
+            (groups, 2, False),
+            (groups, 2, True),
             (groups, 3, True),
         ]
+        if self.ctx.english:
+            # English frames around the app's name alone say nothing ("Meet Wanderly"):
+            # they come after a first word used again, or the headline's evidence named
+            # again, which still say something of the screen. (The other languages' name
+            # group quotes the screen's title: "Küchenbuch: Einkaufsliste.")
+            said = named + late
+            phases[5:] = [(said, 2, True), (said, 3, True), (fallback, 0, False)]
+            phases += [(fallback, 1, False), (groups, 3, True)]
         for phase_groups, relax, again in phases:
             for name, templates in phase_groups:
                 rng = _rng(self.ctx.app_id, self.seed, position, kind, name)
