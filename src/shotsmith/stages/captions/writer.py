@@ -308,6 +308,11 @@ _LATE_VOICE = frozenset(["voice:app", "voice:set"])
 _TOKEN_GROUPS = frozenset(
     ["items", "items2", "items3", "item1", "title", "titles", "count_verb", "count", "heading"]
 )
+#: Kinds whose content is what the user came for (the book read, the song played): their
+#: example frames stand beside the subject's.
+_CONTENT_KINDS = frozenset(["reader", "player"])
+#: A frame slot that names the screen's subject.
+_NAMES_SUBJECT = re.compile(r"\{(?:s|S|one|ones|Ones|a_one|a_new_one)\}")
 #: Per kind: which kinds of subtitle say most about it, in order.
 _SUBTITLE_ORDER = {
     "form": ("fields", "actions", "examples"),
@@ -446,10 +451,19 @@ class _Writer:
         frames = voice()[kind]
         groups: list[tuple[str, list[str]]] = []
         if kind == "headline":
-            groups = [
-                (f"voice:{slots.kind}", list(frames.get(slots.kind, []))),
-                ("voice:any", list(frames["any"])),
-            ]
+            own = list(frames.get(slots.kind, []))
+            if slots.kind not in _CONTENT_KINDS:
+                # a line naming the screen's feature before one naming an example of it
+                # ("Plan with your sowing calendar", not "Plan Runner Beans day by day")
+                named = [t for t in own if _NAMES_SUBJECT.search(t)]
+                own = named + [t for t in own if t not in named]
+                groups = [
+                    (f"voice:{slots.kind}", named),
+                    (f"voice:{slots.kind}", own[len(named) :]),
+                ]
+            else:
+                groups = [(f"voice:{slots.kind}", own)]
+            groups.append(("voice:any", list(frames["any"])))
             if slots.short is not None:  # "transactions" when "checking transactions" is long
                 groups += [(f"voice:short:{name[6:]}", t) for name, t in groups]
             lines = voice()["headline_app"]
