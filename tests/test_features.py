@@ -358,3 +358,21 @@ def test_all_intents_have_a_phrase():
     for intent in INTENTS:
         assert feat.screen_phrase(intent, "screen 1", "Finance")
         assert feat.screen_phrase(intent, "", None)
+
+
+@needs_tesseract
+def test_a_screen_that_opens_with_names_and_figures_is_read_below_them():
+    """A balance list of people above the table the screen is for: the table is read too."""
+    img = Image.new("RGB", (1206, 2622), "white")
+    draw = ImageDraw.Draw(img)
+    body = ImageFont.truetype(INTER_BOLD, 48)
+    for i, (name, amount) in enumerate(
+        [("Ana", "+€240.96"), ("Ben", "+€206.86"), ("Dev", "-€35.18")]
+    ):
+        draw.text((60, 200 + 150 * i), name, font=body, fill="black")
+        draw.text((900, 200 + 150 * i), amount, font=body, fill="black")
+    draw.text((60, 1250), "Who owes whom", font=ImageFont.truetype(INTER_BOLD, 72), fill="black")
+    draw.text((60, 1450), "Register settlement", font=body, fill="black")
+    out = extract_features(frame_of([png_bytes(img)], ["settle"]), ocr=True)
+    assert "Who owes whom" in out[FEATURES_TEXT].iloc[0]
+    assert "Ana" in out[FEATURES_TEXT].iloc[0]  # the band above is kept

@@ -452,3 +452,10 @@ def test_a_player_is_played_not_read_and_controls_on_a_cards_row_are_not_its_sub
     out = ss.write_copy(ss.detect_domain(frame.reset_index()))
     headline = out.set_index(C.SCREEN).loc["now playing", C.COPY_HEADLINE]
     assert not headline.startswith("Read"), headline
+
+
+def test_a_user_name_in_lower_case_is_a_person_and_a_word_is_not():
+    from shotsmith.stages.features.reading import is_person
+
+    assert is_person("maya") and is_person("Maya") and is_person("Ana Ruiz")
+    assert not is_person("grace") and not is_person("will") and not is_person("workouts")

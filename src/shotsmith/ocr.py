@@ -32,7 +32,7 @@ import tempfile
 import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -50,9 +50,9 @@ MIN_CONFIDENCE = 55.0
 #: The band of the screen that is read, as fractions of the height.
 BAND_TOP = 0.04
 BAND_BOTTOM = 0.45
-#: A screen whose top band holds fewer words than this (a photo or chart first) is read
-#: again down to DEEP_BOTTOM.
-SPARSE_WORDS = 8
+#: A screen whose top band holds fewer dictionary words than this (a photo, a chart, or
+#: only names and figures first) is read again down to DEEP_BOTTOM.
+SPARSE_WORDS = 6
 DEEP_BOTTOM = 0.85
 #: Downscale factor before OCR (1206 px wide screenshots are read at 603 px).
 SCALE = 2
@@ -336,6 +336,20 @@ def parse_tsv(tsv: str, pages: int, *, min_confidence: float = MIN_CONFIDENCE) -
             )
         )
     return results
+
+
+def stacked(upper: OCRResult, lower: OCRResult, offset: int) -> OCRResult:
+    """One reading of two bands read apart: ``lower`` sits ``offset`` px below the top of
+    ``upper``'s image. The title is chosen again over both."""
+    boxes = [*upper.boxes, *(replace(b, top=b.top + offset) for b in lower.boxes)]
+    texts = [b.text for b in boxes]
+    return OCRResult(
+        text="\n".join(texts),
+        title=_title([(b.top, b.left, b.height, b.text) for b in boxes]),
+        words=upper.words + lower.words,
+        lines=texts,
+        boxes=boxes,
+    )
 
 
 def _title(ordered: list[tuple[int, int, int, str]]) -> str:

@@ -860,5 +860,10 @@ def read_into(slots: Slots, ev: ScreenEvidence, policy: CasePolicy, project: str
         t = clean_phrase(re.sub(r"^(?:to|all|my|your|the)\s+", "", text, flags=re.I), max_words=3)
         if t and words_of(t)[0].casefold() in voc.ui_verbs and t.casefold() not in voc.states:
             continue  # "Create", "Edit tags": buttons, not the names of data
+        words = words_of(t) if t else []
+        if len(words) == 1 and (
+            words[0].casefold() in voc.function_words or re.search(r"[a-z]ed$", words[0])
+        ):
+            continue  # "Whom", "Added", "Modified": a column of who or when, not a thing
         if t and (slots.subject is None or t.casefold() != slots.subject.evidence.casefold()):
             slots.fields.append(Phrase(policy.display(t), t))

@@ -308,6 +308,11 @@ _LATE_VOICE = frozenset(["voice:app", "voice:set"])
 _TOKEN_GROUPS = frozenset(
     ["items", "items2", "items3", "item1", "title", "titles", "count_verb", "count", "heading"]
 )
+#: Kinds whose content is what the user came for (the book read, the song played): their
+#: example frames stand beside the subject's.
+_CONTENT_KINDS = frozenset(["reader", "player"])
+#: A frame slot that names the screen's subject.
+_NAMES_SUBJECT = re.compile(r"\{(?:s|S|one|ones|Ones|a_one|a_new_one)\}")
 #: Per kind: which kinds of subtitle say most about it, in order.
 _SUBTITLE_ORDER = {
     "form": ("fields", "actions", "examples"),
@@ -446,10 +451,19 @@ class _Writer:
         frames = voice()[kind]
         groups: list[tuple[str, list[str]]] = []
         if kind == "headline":
-            groups = [
-                (f"voice:{slots.kind}", list(frames.get(slots.kind, []))),
-                ("voice:any", list(frames["any"])),
-            ]
+            own = list(frames.get(slots.kind, []))
+            if slots.kind not in _CONTENT_KINDS:
+                # a line naming the screen's feature before one naming an example of it
+                # ("Plan with your sowing calendar", not "Plan Runner Beans day by day")
+                named = [t for t in own if _NAMES_SUBJECT.search(t)]
+                own = named + [t for t in own if t not in named]
+                groups = [
+                    (f"voice:{slots.kind}", named),
+                    (f"voice:{slots.kind}", own[len(named) :]),
+                ]
+            else:
+                groups = [(f"voice:{slots.kind}", own)]
+            groups.append(("voice:any", list(frames["any"])))
             if slots.short is not None:  # "transactions" when "checking transactions" is long
                 groups += [(f"voice:short:{name[6:]}", t) for name, t in groups]
             lines = voice()["headline_app"]
@@ -553,21 +567,26 @@ class _Writer:
         # a line that names nothing; the first word and the template stay unique longest
         # (groups, how much the set rules bend, whether the headline's evidence may return:
         # a thin screen's subtitle may name the title again rather than nothing)
-        # the app's name in a frame comes last: a first word used again, or the headline's
-        # evidence named again, still says something of the screen
-        said = named + late
         phases = [
             (named, 0, False),
             (named, 1, False),
             (named, 2, False),  # a template used twice beats a line that names nothing
             (late, 0, False),
             (late, 2, False),
-            (said, 2, True),
-            (said, 3, True),
             (fallback, 0, False),
             (fallback, 1, False),
+            (groups, 2, False),
+            (groups, 2, True),
             (groups, 3, True),
         ]
+        if self.ctx.english:
+            # English frames around the app's name alone say nothing ("Meet Wanderly"):
+            # they come after a first word used again, or the headline's evidence named
+            # again, which still say something of the screen. (The other languages' name
+            # group quotes the screen's title: "Küchenbuch: Einkaufsliste.")
+            said = named + late
+            phases[5:] = [(said, 2, True), (said, 3, True), (fallback, 0, False)]
+            phases += [(fallback, 1, False), (groups, 3, True)]
         for phase_groups, relax, again in phases:
             for name, templates in phase_groups:
                 rng = _rng(self.ctx.app_id, self.seed, position, kind, name)

@@ -145,6 +145,8 @@ def is_person(text: str) -> bool:
     if re.fullmatch(r"@?[a-z]+[._][a-z]+\d*", t):
         return True
     words = _words(t)
+    if len(words) == 1 and t.islower() and t in tables().given_names:
+        return word_frequency(t) < 4.0  # a user name ("maya"), not a word ("will", "grace")
     return (
         1 <= len(words) <= 2
         and words[0].casefold() in tables().given_names
@@ -189,9 +191,10 @@ def _only_function_words(text: str) -> bool:
     return all(w.casefold() in fw for w in _words(text))
 
 
-def clean_item(text: str, *, max_words: int = 5) -> str:
+def clean_item(text: str, *, max_words: int = 5, place: bool = False) -> str:
     """An item as it may stand in a caption, or "": the part before a dash or a colon,
-    without edge punctuation; no figures, no sentence, no OCR noise."""
+    without edge punctuation; no figures, no sentence, no OCR noise. ``place``: a title
+    may be a place written with a comma ("Kyoto, Japan")."""
     t = " ".join(text.split())
     t = _CUT.split(t)[0].strip(_EDGE)
     if not t or is_data(t) or t.endswith(("?", "!")):
@@ -202,7 +205,7 @@ def clean_item(text: str, *, max_words: int = 5) -> str:
     letters = [w for w in _words(t)]
     if not letters or not all(plausible_word(w) or len(w) <= 2 for w in letters):
         return ""
-    place = len(words) <= 4 and all(w[:1].isupper() for w in words)  # "Kyoto, Japan"
+    place = place and len(words) <= 4 and all(w[:1].isupper() for w in words)
     if any(w.endswith((".", ";")) or (w.endswith(",") and not place) for w in words[:-1]):
         return ""
     return t
@@ -565,7 +568,7 @@ def read_screens(
                 len(_words(raw)) > 5 or raw[:1].islower() or raw.endswith((".", "!", "?", ","))
             ):
                 continue  # a line of prose, or the rest of one: not an item's name
-            text = clean_item(item["text"])
+            text = clean_item(item["text"], place=item["role"] == "title")
             key = _key(text)
             if not text or key in seen or key in repeated or key in field_keys or is_chrome(text):
                 continue

@@ -14,6 +14,7 @@ the GIL), reduced to half size, analysed and dropped: no pixels stay in the fram
 
 from __future__ import annotations
 
+import re
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -163,34 +164,51 @@ def _analyse(refs: list, want_ocr: list[bool], lang: str, binary: str | None) ->
     return out
 
 
+def _few_words(text: str) -> bool:
+    """Too few words a caption could use: the band held a photo, a chart, or only names
+    and figures (a balance list of people above the table the screen is for)."""
+    from ...words import word_frequency
+    from .reading import is_person
+
+    words = [
+        w
+        for w in re.findall(r"[^\W\d_]{3,}", text)
+        if word_frequency(w.casefold()) >= 3.0 and not is_person(w)
+    ]
+    return len(words) < ocr_mod.SPARSE_WORDS
+
+
 def _read_deeper(
     refs: list, out: list[_Pixels], read: list[int], lang: str, binary: str | None
 ) -> None:
     """Read further down the screens whose top band held almost no words.
 
     The top band is where titles, tabs and headings sit on most screens; a screen that
-    opens with a photo or a chart (a destination's hero picture) has its title and
-    content below it. Those few screens (one tesseract call for all of them) are read
-    again down to ``ocr.DEEP_BOTTOM``, and the deeper reading kept when it finds more.
+    opens with a photo, a chart or a list of names and figures (a destination's hero
+    picture, a balance list above the table of who owes whom) has its title and content
+    below it. Those few screens (one tesseract call for all of them) have the band below
+    read too, down to ``ocr.DEEP_BOTTOM``, and both readings are kept as one.
     """
     sparse = []
     for i in read:
         first = out[i].ocr
-        if first is not None and not first.error and first.words < ocr_mod.SPARSE_WORDS:
+        if first is not None and not first.error and _few_words(first.text):
             sparse.append(i)
     if not sparse:
         return
-    deeper: list[Image.Image] = []
+    lower: list[Image.Image] = []
+    offsets: list[int] = []
     for i in sparse:
         img = open_image(refs[i])
         half = img.reduce(2) if min(img.size) >= 400 else img
-        band = (ocr_mod.BAND_TOP, ocr_mod.DEEP_BOTTOM)
-        deeper.append(ocr_mod.prepare(half, dark=out[i].dark, scale=1, band=band))
+        band = (ocr_mod.BAND_BOTTOM, ocr_mod.DEEP_BOTTOM)
+        lower.append(ocr_mod.prepare(half, dark=out[i].dark, scale=1, band=band))
+        offsets.append(int(half.height * band[0]) - int(half.height * ocr_mod.BAND_TOP))
         del half, img
-    for i, res in zip(sparse, ocr_mod.recognize(deeper, lang=lang, binary=binary)):
-        previous = out[i].ocr
-        if not res.error and previous is not None and res.words > previous.words:
-            out[i].ocr = res
+    for i, res, offset in zip(sparse, ocr_mod.recognize(lower, lang=lang, binary=binary), offsets):
+        upper = out[i].ocr
+        if not res.error and upper is not None:
+            out[i].ocr = ocr_mod.stacked(upper, res, offset)
 
 
 @stage(
