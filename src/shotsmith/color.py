@@ -43,7 +43,7 @@ def _linear(c: np.ndarray | float) -> np.ndarray | float:
 
 def relative_luminance(color: str | Sequence[int]) -> float:
     """WCAG 2.x relative luminance of an sRGB colour (0 = black, 1 = white)."""
-    r, g, b = _linear(np.array(to_rgb(color), dtype=np.float64))
+    r, g, b = np.asarray(_linear(np.array(to_rgb(color), dtype=np.float64)))
     return float(0.2126 * r + 0.7152 * g + 0.0722 * b)
 
 
@@ -129,8 +129,8 @@ def image_colors(
             return []
         uniq, inverse, counts = np.unique(keys, return_inverse=True, return_counts=True)
         order = np.argsort(-counts)[:count]
-        out = [(to_hex(px[inverse == i].mean(axis=0)), counts[i] / total) for i in order]
-        return out + _vivid_clusters(px, total, {c for c, _ in out})
+        top = [(to_hex(px[inverse == i].mean(axis=0)), counts[i] / total) for i in order]
+        return top + _vivid_clusters(px, total, {c for c, _ in top})
     uniq, inverse, counts = np.unique(keys, return_inverse=True, return_counts=True)
     order = np.argsort(-counts)[:count]
     total = float(len(keys))

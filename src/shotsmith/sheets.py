@@ -44,7 +44,7 @@ def contact_sheet(
     if title:
         font = load_font(find_font("Inter", 600), title_size)
         left, top, right, bottom = font.getbbox(title, anchor="ls")
-        width = max(width, 2 * gap + (right - left))
+        width = max(width, 2 * gap + round(right - left))
         title_h = 2 * title_size + 4
     sheet = Image.new("RGB", (width, title_h + gap + rows * (cell_h + gap)), background)
     if title:

@@ -51,7 +51,7 @@ class StatusBarStyle:
 def inset_luminance(image: Image.Image, style: StatusBarStyle) -> float:
     """Mean relative brightness (0..1) of the top inset, where the bar goes."""
     h = max(1, min(image.height, round(style.inset_pt * style.scale)))
-    strip = image.crop((0, 0, image.width, h)).convert("L").resize((64, 8), Image.BOX)
+    strip = image.crop((0, 0, image.width, h)).convert("L").resize((64, 8), Image.Resampling.BOX)
     return float(np.asarray(strip, dtype=np.float32).mean() / 255.0)
 
 
@@ -196,7 +196,7 @@ def _icon(im: Image.Image, fn, x: float, y: float, w: float, h: float, color) ->
     draw = ImageDraw.Draw(mask)
     ox, oy = (x - x0) * k, (y - y0) * k
     fn(draw, ox, oy, w * k, h * k)
-    mask = mask.resize((pw, ph), Image.LANCZOS)
+    mask = mask.resize((pw, ph), Image.Resampling.LANCZOS)
     im.paste(Image.new("RGB", (pw, ph), color), (x0, y0), mask)
 
 

@@ -515,7 +515,7 @@ def draw_line(
             (left, y),
             run.drawn,
             font=run.font,
-            fill=fill,
+            fill=fill,  # type: ignore[arg-type]
             anchor="l" + anchor[1],
             direction=run.direction,
         )

@@ -11,6 +11,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 from ..errors import InvalidOptionError, RemoteError, ToolMissingError
@@ -249,7 +250,7 @@ def _unguarded_call() -> str | None:
     path = getattr(main, "__file__", None)
     if main is None or path is None or (spec_name and spec_name.endswith("__main__")):
         return None  # multiprocessing does not import these again in the workers
-    frame = sys._getframe(1)
+    frame: FrameType | None = sys._getframe(1)
     outer = None
     while frame is not None:  # the script's own top-level statement that led here
         if frame.f_globals is vars(main) and frame.f_code.co_name == "<module>":
@@ -348,7 +349,8 @@ def _stream(
         for job in jobs:
             yield task({**job, "single_thread": False})
         return
-    queue, alone = deque(jobs), deque()
+    queue: deque[Any] = deque(jobs)
+    alone: deque[Any] = deque()
     pending: dict[cf.Future, tuple[dict[str, Any], int, bool]] = {}
 
     def broken(job: dict[str, Any], generation: int, solo: bool, exc: BaseException):

@@ -39,7 +39,7 @@ def scale_scene(scene: Scene | dict | str, factor: float) -> Scene:
             line_height=max(1, n(t.line_height)),
             x=n(t.x),
             baseline=n(t.baseline),
-            box=box(t.box),
+            box=box(t.box),  # type: ignore[arg-type]  # None: no box measured
             lines=list(t.lines),
         )
         for t in s.texts
