@@ -256,79 +256,75 @@ def make_previews(
     low, high = rules["app_store"]["duration_s"]
     fps = rules["app_store"]["fps"]
     ffmpeg = tool("ffmpeg")
+    length = sum(_facts_of(p).duration for p in recordings)
+    target = min(max(length, float(low)), float(high))
+    w0, h0 = _even(_facts_of(recordings[0]))
+    outputs = {
+        store: (out / name, tuple(rules[store]["preview"]))
+        for store, name in (("app_store", APP_PREVIEW), ("google_play", PLAY_PROMO))
+    }
     with tempfile.TemporaryDirectory(prefix="shotsmith-video-") as tmp:
-        footage = Path(tmp) / "footage.mp4"
-        _join(ffmpeg, recordings, footage, fps)
-        facts = probe(footage)
-        length = facts.duration if facts else 0.0
-        target = min(max(length, float(low)), float(high))
-        written = {}
-        for store, name in (("app_store", APP_PREVIEW), ("google_play", PLAY_PROMO)):
-            w, h = rules[store]["preview"]
-            path = out / name
-            _cut(ffmpeg, footage, path, (w, h), band, background, target, length, fps, tmp)
-            written[store] = path
-    return written
+        args = [ffmpeg, "-y", "-v", "error"]
+        for path in recordings:
+            args += ["-i", str(path)]
+        n = len(recordings)
+        graph = "".join(
+            f"[{i}:v]scale={w0}:{h0},setsar=1,fps={fps},format=yuv420p[r{i}];" for i in range(n)
+        )
+        graph += "".join(f"[r{i}]" for i in range(n)) + f"concat=n={n}:v=1:a=0,"
+        hold = max(0.0, target - length) + 1.0  # a second more than needed; -t cuts it
+        graph += f"trim=duration={target:.3f},tpad=stop_mode=clone:stop_duration={hold:.3f},"
+        graph += f"split={len(outputs)}" + "".join(f"[s{k}]" for k in range(len(outputs))) + ";"
+        inputs = n
+        maps = []
+        for k, (path, (w, h)) in enumerate(outputs.values()):
+            backdrop, top = _backdrop((w, h), band, background, Path(tmp))
+            args += ["-loop", "1", "-framerate", str(fps), "-i", str(backdrop)]
+            area = h - top
+            graph += (
+                f"[s{k}]scale={w}:{area}:force_original_aspect_ratio=decrease,setsar=1[f{k}];"
+                f"[{inputs}:v][f{k}]overlay=x=(W-w)/2:y={top}+({area}-h)/2:shortest=1,"
+                f"fps={fps},format=yuv420p[v{k}];"
+            )
+            maps.append((path, f"[v{k}]"))
+            inputs += 1
+        args += ["-f", "lavfi", "-i", "anullsrc=channel_layout=stereo:sample_rate=44100"]
+        args += ["-filter_complex", graph.rstrip(";")]
+        for path, label in maps:
+            args += ["-map", label, "-map", f"{inputs}:a"]
+            args += ["-c:v", "libx264", "-profile:v", "high", "-preset", "veryfast"]
+            args += ["-crf", "20", "-pix_fmt", "yuv420p", "-r", str(fps)]
+            args += ["-c:a", "aac", "-b:a", "128k", "-ac", "2"]
+            args += ["-t", f"{target:.3f}", "-movflags", "+faststart", str(path)]
+        _run(args, "writing the preview videos (ffmpeg)")
+    return {store: path for store, (path, _) in outputs.items()}
 
 
-def _join(ffmpeg: str, recordings: list[Path], footage: Path, fps: int) -> None:
-    """The recordings end to end at one size and ``fps`` (a near-lossless intermediate)."""
-    w, h = _size_of(recordings[0])
-    args = [ffmpeg, "-y", "-v", "error"]
-    for path in recordings:
-        args += ["-i", str(path)]
-    parts = "".join(
-        f"[{i}:v]scale={w}:{h},setsar=1,fps={fps},format=yuv420p[v{i}];"
-        for i in range(len(recordings))
-    )
-    joined = "".join(f"[v{i}]" for i in range(len(recordings)))
-    graph = f"{parts}{joined}concat=n={len(recordings)}:v=1:a=0[out]"
-    args += ["-filter_complex", graph, "-map", "[out]", "-c:v", "libx264"]
-    args += ["-preset", "ultrafast", "-crf", "12", str(footage)]
-    _run(args, "joining the recordings (ffmpeg)")
-
-
-def _size_of(path: Path) -> tuple[int, int]:
+def _facts_of(path: Path) -> VideoFacts:
     facts = probe(path)
     if facts is None or not facts.width or not facts.height:
         raise CaptureError(f"{path}: the recording cannot be read (ffprobe).")
+    return facts
+
+
+def _even(facts: VideoFacts) -> tuple[int, int]:
     return facts.width + facts.width % 2, facts.height + facts.height % 2
 
 
-def _cut(
-    ffmpeg: str,
-    footage: Path,
-    path: Path,
+def _backdrop(
     size: tuple[int, int],
     band: Image.Image | None,
     background: tuple[int, int, int],
-    target: float,
-    length: float,
-    fps: int,
-    tmp: str,
-) -> None:
-    """One store's video: status bar over the footage, held to ``target`` s, silent audio."""
+    folder: Path,
+) -> tuple[Path, int]:
+    """A still of the video's size: the status bar at the top, ``background`` below; and
+    the status bar's height (even, 0 without one)."""
     w, h = size
     top = 0
     frame = Image.new("RGB", (w, h), background)
     if band is not None and band.width and band.height:
         top = max(2, round(band.height * w / band.width / 2) * 2)
         frame.paste(band.convert("RGB").resize((w, top), Image.Resampling.LANCZOS), (0, 0))
-    backdrop = Path(tmp) / f"backdrop-{w}x{h}.png"
-    frame.save(backdrop)
-    hold = max(0.0, target - length) + 1.0  # a second more than needed; -t cuts it
-    area = h - top
-    graph = (
-        f"[1:v]scale={w}:{area}:force_original_aspect_ratio=decrease,setsar=1,"
-        f"tpad=stop_mode=clone:stop_duration={hold:.3f}[f];"
-        f"[0:v][f]overlay=x=(W-w)/2:y={top}+({area}-h)/2:shortest=1,"
-        f"fps={fps},format=yuv420p[v]"
-    )
-    args = [ffmpeg, "-y", "-v", "error", "-loop", "1", "-framerate", str(fps)]
-    args += ["-i", str(backdrop), "-i", str(footage)]
-    args += ["-f", "lavfi", "-i", "anullsrc=channel_layout=stereo:sample_rate=44100"]
-    args += ["-filter_complex", graph, "-map", "[v]", "-map", "2:a"]
-    args += ["-c:v", "libx264", "-profile:v", "high", "-preset", "veryfast", "-crf", "20"]
-    args += ["-pix_fmt", "yuv420p", "-r", str(fps), "-c:a", "aac", "-b:a", "128k", "-ac", "2"]
-    args += ["-t", f"{target:.3f}", "-movflags", "+faststart", str(path)]
-    _run(args, f"writing {path.name} (ffmpeg)")
+    path = folder / f"backdrop-{w}x{h}.png"
+    frame.save(path)
+    return path, top

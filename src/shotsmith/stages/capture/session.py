@@ -159,7 +159,8 @@ class PageSession:
         self._risky = risky_phrases()
         self._risky_links = risky_phrases(*LINK_RISK_CATEGORIES)
         #: a folder: the contexts opened record their pages as video there (Playwright's
-        #: record_video_dir), at twice the viewport in points (see shotsmith.video)
+        #: record_video_dir), at the viewport's size in points: the frames Chromium sends
+        #: are that size, whatever the device's scale (see shotsmith.video)
         self.record_video_dir: str | None = None
 
     def remaining(self) -> float:
@@ -191,10 +192,7 @@ class PageSession:
             options["storage_state"] = self._state
         if self.record_video_dir is not None:
             options["record_video_dir"] = self.record_video_dir
-            options["record_video_size"] = {
-                "width": 2 * emu.width,
-                "height": 2 * emu.page_height,
-            }
+            options["record_video_size"] = {"width": emu.width, "height": emu.page_height}
         self._context = self.browser.new_context(**options)
         init = {"css": STILL_CSS, "allowForms": self.allow_forms}
         self._context.add_init_script(f"({script('init')})({json.dumps(init)});")
