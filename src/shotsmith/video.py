@@ -155,7 +155,7 @@ def probe(path: str | Path) -> VideoFacts | None:
     video = next((s for s in streams if s.get("codec_type") == "video"), None)
     if video is None:
         return None
-    audio = next((s for s in streams if s.get("codec_type") == "audio"), {})
+    audio: dict[str, Any] = next((s for s in streams if s.get("codec_type") == "audio"), {})
     num, _, den = str(video.get("avg_frame_rate") or "0/1").partition("/")
     try:
         fps = float(num) / float(den or 1) if float(den or 1) else 0.0

@@ -225,7 +225,7 @@ def collect(root: str | Path) -> list[Shot]:
     return shots
 
 
-def _videos(root: Path) -> list[Path]:
+def videos_in(root: Path) -> list[Path]:
     """The app preview / promo videos under ``root`` (or ``root`` itself)."""
     from ..video import VIDEO_SUFFIXES
 
@@ -243,7 +243,7 @@ def video_problems(root: str | Path) -> list[Problem]:
 
     return [
         Problem(str(path), rule, message)
-        for path in _videos(Path(root))
+        for path in videos_in(Path(root))
         for rule, message in problems_of(path)
     ]
 
@@ -251,7 +251,7 @@ def video_problems(root: str | Path) -> list[Problem]:
 def validate(root: str | Path) -> list[Problem]:
     """Every store rule that the screenshots (and preview videos) under ``root`` break
     ([] when they pass)."""
-    if Path(root).exists() and _videos(Path(root)):
+    if Path(root).exists() and videos_in(Path(root)):
         videos = video_problems(root)
         if Path(root).is_file() or not collect(root):
             return videos
