@@ -244,4 +244,9 @@ def capture() -> None:
     Without ``device_sizes``, an app whose start page is a desktop layout at a phone's
     width is captured at a tablet instead (the report's ``device_switch`` says why); with
     them, desktop-layout pages are not kept as phone screens.
+
+    ``video=True`` (with ``out_dir``) also films the exploration and writes
+    ``video/app-preview.mp4`` (App Store, 886x1920) and ``video/play-promo.mp4`` (Google
+    Play, 1080x1920) there: H.264, 30 fps, 15-30 s, a silent stereo track; the report's
+    ``videos`` names them (docs/capture.md).
     """
