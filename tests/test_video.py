@@ -20,6 +20,7 @@ from shotsmith.video import make_previews
 
 from .test_capture import SITE, Server, needs_browser
 
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 needs_ffmpeg = pytest.mark.skipif(not shutil.which("ffmpeg"), reason="no ffmpeg")
 
 
