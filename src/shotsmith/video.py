@@ -248,17 +248,24 @@ def make_previews(
     cover (the sides of the wider Play clip). Returns {"app_store": path, "google_play":
     path}.
     """
+    read = {p: probe(p) for p in recordings}  # a page closed at once may leave no frame
+    facts = {p: f for p, f in read.items() if f is not None and f.width and f.height}
+    recordings = [p for p in recordings if p in facts]
     if not recordings:
-        raise CaptureError("no video was recorded (the browser wrote no recording).")
+        raise CaptureError("no video was recorded (the browser wrote no readable recording).")
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     rules = video_rules()
     low, high = rules["app_store"]["duration_s"]
     fps = rules["app_store"]["fps"]
     ffmpeg = tool("ffmpeg")
-    length = sum(_facts_of(p).duration for p in recordings)
+    # one device's recordings share a size: an exploration restarted at another device
+    # (a desktop layout at a phone, explored again at a tablet) is the last one's size
+    size = (facts[recordings[-1]].width, facts[recordings[-1]].height)
+    recordings = [p for p in recordings if (facts[p].width, facts[p].height) == size]
+    length = sum(facts[p].duration for p in recordings)
     target = min(max(length, float(low)), float(high))
-    w0, h0 = _even(_facts_of(recordings[0]))
+    w0, h0 = _even(facts[recordings[0]])
     outputs = {
         store: (out / name, tuple(rules[store]["preview"]))
         for store, name in (("app_store", APP_PREVIEW), ("google_play", PLAY_PROMO))
@@ -298,13 +305,6 @@ def make_previews(
             args += ["-t", f"{target:.3f}", "-movflags", "+faststart", str(path)]
         _run(args, "writing the preview videos (ffmpeg)")
     return {store: path for store, (path, _) in outputs.items()}
-
-
-def _facts_of(path: Path) -> VideoFacts:
-    facts = probe(path)
-    if facts is None or not facts.width or not facts.height:
-        raise CaptureError(f"{path}: the recording cannot be read (ffprobe).")
-    return facts
 
 
 def _even(facts: VideoFacts) -> tuple[int, int]:
