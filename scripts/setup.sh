@@ -6,8 +6,9 @@ cd "$(dirname "$0")/.."
 
 # fonts: Inter for Latin; Noto core for Arabic, Hebrew, Thai, Devanagari and the other
 # scripts; Noto CJK for Chinese, Japanese and Korean (the renderer never draws tofu);
-# FriBidi, which Pillow's raqm layout and the right-to-left line order use.
-SYSTEM_PACKAGES=(chromium fonts-inter fonts-noto-core fonts-noto-cjk libfribidi0 tesseract-ocr tesseract-ocr-eng)
+# FriBidi, which Pillow's raqm layout and the right-to-left line order use; ffmpeg, which
+# records capture's video (capture --video) and cuts and checks the app preview videos.
+SYSTEM_PACKAGES=(chromium ffmpeg fonts-inter fonts-noto-core fonts-noto-cjk libfribidi0 tesseract-ocr tesseract-ocr-eng)
 PYTHON=${PYTHON:-python3}
 
 missing=()

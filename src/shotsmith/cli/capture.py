@@ -96,6 +96,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "(context.storage_state(path=FILE))",
     )
     p.add_argument(
+        "--video",
+        action="store_true",
+        help="also record the exploration and write OUT/video/app-preview.mp4 (App Store, "
+        "886x1920) and OUT/video/play-promo.mp4 (Google Play, 1080x1920): H.264, 30 fps, "
+        "15-30 s, silent stereo audio; needs ffmpeg",
+    )
+    p.add_argument(
         "--browser",
         default=os.environ.get("SHOTSMITH_CHROMIUM"),
         help="Chromium executable (default: $SHOTSMITH_CHROMIUM or system chromium)",
@@ -132,11 +139,15 @@ def run(args: argparse.Namespace) -> int:
         allow_writes=args.allow_writes,
         allow_write=args.allow_write,
         allow_origins=args.allow_origins,
+        video=args.video,
     )
     frame = report.frame
     print(f"{frame[C.PROJECT_NAME].iloc[0]}: {len(frame)} screenshot(s) in {report.seconds:.1f} s")
     for _, row in frame.iterrows():
         print(f"  {row[C.IMAGE]}  {row[C.IMAGE_WIDTH]}x{row[C.IMAGE_HEIGHT]}  {row[C.SCREEN]!r}")
+    for store, path in report.videos.items():
+        what = "App Store app preview" if store == "app_store" else "Google Play promo clip"
+        print(f"  {path}  {what}")
     # what happened, on stderr: visited, stopped, skipped and rejected, blocked, notes
     print("shotsmith capture: " + report.summary(), file=sys.stderr)
     web = bool(report.network)  # a folder is checked, not explored: nothing to fall short of

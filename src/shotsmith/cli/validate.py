@@ -25,7 +25,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def report(folder: Path) -> int:
-    from ..export.validate import collect, validate
+    from ..export.validate import collect, validate, videos_in
 
     problems = validate(folder)
     for problem in problems:
@@ -38,5 +38,11 @@ def report(folder: Path) -> int:
             file=sys.stderr,
         )
         return 1
+    videos = len(videos_in(folder))
+    if videos:
+        shots = 0 if folder.is_file() else len(collect(folder))
+        said = f"{videos} video{'s' if videos != 1 else ''}"
+        print(f"ok: {shots} screenshots, {said} under {folder} meet the store rules")
+        return 0
     print(f"ok: {len(collect(folder))} screenshots under {folder} meet the store rules")
     return 0

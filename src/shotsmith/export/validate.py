@@ -225,8 +225,41 @@ def collect(root: str | Path) -> list[Shot]:
     return shots
 
 
+def videos_in(root: Path) -> list[Path]:
+    """The app preview / promo videos under ``root`` (or ``root`` itself)."""
+    from ..video import VIDEO_SUFFIXES
+
+    if root.is_file():
+        return [root] if root.suffix.lower() in VIDEO_SUFFIXES else []
+    if not root.is_dir():
+        return []
+    return sorted(p for p in root.rglob("*") if p.suffix.lower() in VIDEO_SUFFIXES)
+
+
+def video_problems(root: str | Path) -> list[Problem]:
+    """Every app preview rule the videos under ``root`` break (size, codec, fps, duration,
+    audio track; see shotsmith.video), read through ffprobe."""
+    from ..video import video_problems as problems_of
+
+    return [
+        Problem(str(path), rule, message)
+        for path in videos_in(Path(root))
+        for rule, message in problems_of(path)
+    ]
+
+
 def validate(root: str | Path) -> list[Problem]:
-    """Every store rule that the screenshots under ``root`` break ([] when they pass)."""
+    """Every store rule that the screenshots (and preview videos) under ``root`` break
+    ([] when they pass)."""
+    if Path(root).exists() and videos_in(Path(root)):
+        videos = video_problems(root)
+        if Path(root).is_file() or not collect(root):
+            return videos
+        return videos + _validate_shots(root)
+    return _validate_shots(root)
+
+
+def _validate_shots(root: str | Path) -> list[Problem]:
     shots = collect(root)
     if not shots:
         return [

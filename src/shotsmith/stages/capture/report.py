@@ -59,6 +59,7 @@ class CaptureReport:
     # a desktop-only app captured at a tablet instead of a phone: {from, to, reason} ("to"
     # None when the device was pinned and capture did not switch) (web)
     device_switch: dict[str, Any] = field(default_factory=dict)
+    videos: dict[str, str] = field(default_factory=dict)  # store -> preview video (video=True)
     sandbox: str = ""  # why Chromium ran without its sandbox ("" when it had it) (web)
     # each control pressed while exploring: {"page", "control", "kind", "outcome"} (web)
     pressed: list[dict[str, str]] = field(default_factory=list)

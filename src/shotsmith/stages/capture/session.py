@@ -158,6 +158,10 @@ class PageSession:
         self._languages_noted = False
         self._risky = risky_phrases()
         self._risky_links = risky_phrases(*LINK_RISK_CATEGORIES)
+        #: a folder: the contexts opened record their pages as video there (Playwright's
+        #: record_video_dir), at the viewport's size in points: the frames Chromium sends
+        #: are that size, whatever the device's scale (see shotsmith.video)
+        self.record_video_dir: str | None = None
 
     def remaining(self) -> float:
         return self.deadline - time.monotonic()
@@ -186,6 +190,9 @@ class PageSession:
         )
         if self._state is not None:
             options["storage_state"] = self._state
+        if self.record_video_dir is not None:
+            options["record_video_dir"] = self.record_video_dir
+            options["record_video_size"] = {"width": emu.width, "height": emu.page_height}
         self._context = self.browser.new_context(**options)
         init = {"css": STILL_CSS, "allowForms": self.allow_forms}
         self._context.add_init_script(f"({script('init')})({json.dumps(init)});")

@@ -5,8 +5,10 @@
 from __future__ import annotations
 
 import inspect
+import io
 import logging
 import re
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -14,9 +16,13 @@ from typing import Any, ParamSpec
 from urllib.parse import urlsplit
 
 import pandas as pd
+from PIL import Image
 
+from ... import columns as C
 from ...errors import InvalidOptionError
 from ...ids import is_locale
+from ...statusbar import top_color
+from .browser import emulation
 from .devices import resolve_devices
 from .folders import capture_folder
 from .manifest import write_capture
@@ -51,6 +57,7 @@ def capture_report(
     allow_writes: bool = False,
     allow_write: Sequence[str] | str = (),
     allow_origins: Sequence[str] | str = (),
+    video: bool = False,
 ) -> CaptureReport:
     """Like :func:`capture`, returning a :class:`CaptureReport` (frame + skipped + notes,
     the requests blocked, why exploring stopped)."""
@@ -63,10 +70,13 @@ def capture_report(
     if not is_locale(locale):
         raise InvalidOptionError(f"locale must be a BCP 47 tag such as en-US, got {locale!r}")
     locale = locale.strip().replace("_", "-")
+    if video and out_dir is None:
+        raise InvalidOptionError("video=True needs out_dir: the preview videos are files.")
     credentials = parse_login(login)
     state = load_storage_state(storage_state)
     started = time.monotonic()
     text = str(source).strip() if isinstance(source, (str, Path)) else ""
+    recording: tempfile.TemporaryDirectory[str] | None = None
     if re.match(r"^https?://", text, re.I):
         parts = urlsplit(text)
         if not parts.hostname:
@@ -80,6 +90,11 @@ def capture_report(
                 [allow_origins] if isinstance(allow_origins, str) else list(allow_origins)
             ),
         )
+        if video:
+            from ...video import playwright_ffmpeg
+
+            playwright_ffmpeg()
+            recording = tempfile.TemporaryDirectory(prefix="shotsmith-rec-")
         report = run_outside_event_loop(
             capture_web,
             text,
@@ -98,6 +113,12 @@ def capture_report(
             storage_state=state,
             policy=policy,
             pinned=isinstance(device_sizes, (int, float)) or bool(device_sizes),
+            video_dir=recording.name if recording is not None else None,
+        )
+    elif video:
+        raise InvalidOptionError(
+            f"video=True records a web app's exploration (an http(s):// URL), not a folder "
+            f"of screenshots ({source!r})."
         )
     elif credentials or state is not None:
         raise InvalidOptionError(
@@ -143,7 +164,34 @@ def capture_report(
             sign_in_url=report.sign_in_url,
             report=report.as_dict() if report.network else None,
         )
+    if recording is not None and out_dir is not None:
+        with recording:
+            _write_videos(report, Path(recording.name), Path(out_dir) / "video")
     return report
+
+
+def _write_videos(report: CaptureReport, recorded: Path, out: Path) -> None:
+    """The App Store preview and Play promo clip from the recordings (see shotsmith.video),
+    under the status bar drawn on the first screenshot; the report's notes say where."""
+    from ...video import make_previews, recordings_in
+
+    band, background = None, (255, 255, 255)
+    frame = report.frame
+    if len(frame) and report.devices:
+        first = frame.iloc[0]
+        device = next((d for d in report.devices if d.id == first[C.DEVICE]), report.devices[0])
+        ref = first[C.IMAGE]
+        with Image.open(io.BytesIO(ref) if isinstance(ref, bytes) else ref) as im:
+            image = im.convert("RGB")
+        height = emulation(device).band_px
+        if height > 0:
+            band = image.crop((0, 0, image.width, height))
+        background = top_color(image.crop((0, height, image.width, height + 8)))
+    written = make_previews(recordings_in(recorded), out, band=band, background=background)
+    for store, path in written.items():
+        what = "App Store app preview" if store == "app_store" else "Google Play promo clip"
+        report.notes.append(f"{what}: {path}")
+    report.videos = {store: str(path) for store, path in written.items()}
 
 
 def _returns_frame(
@@ -196,4 +244,9 @@ def capture() -> None:
     Without ``device_sizes``, an app whose start page is a desktop layout at a phone's
     width is captured at a tablet instead (the report's ``device_switch`` says why); with
     them, desktop-layout pages are not kept as phone screens.
+
+    ``video=True`` (with ``out_dir``) also films the exploration and writes
+    ``video/app-preview.mp4`` (App Store, 886x1920) and ``video/play-promo.mp4`` (Google
+    Play, 1080x1920) there: H.264, 30 fps, 15-30 s, a silent stereo track; the report's
+    ``videos`` names them (docs/capture.md).
     """

@@ -138,6 +138,7 @@ def capture_web(
     storage_state: dict | None,
     policy: NetworkPolicy | None = None,
     pinned: bool = False,
+    video_dir: str | None = None,
 ) -> CaptureReport:
     try:
         from playwright.sync_api import sync_playwright
@@ -175,6 +176,7 @@ def capture_web(
                         policy=policy,
                         switch_device=not pinned,
                     )
+                    explorer.record_video_dir = video_dir  # the exploration, as video
                     # look beyond max_screens so ranking has a choice (the start page first)
                     limit = 1 if max_screens == 1 else max_screens + max(4, max_screens)
                     result = explorer.explore(
@@ -225,6 +227,7 @@ def capture_web(
                     Shot(s.png, s.text, s.offset, s.elements, s.url, s.title) for s in chosen
                 ]
                 explorer.deadline = deadline
+                explorer.record_video_dir = None  # the other devices are not filmed
                 for device in devices[1:]:
                     shots[device.id] = explorer.recapture(emulation(device, major), chosen)
                     if bar is not None:
