@@ -308,7 +308,8 @@ class _FriBidi:
         lib.fribidi_get_bracket_types.restype = None
         lib.fribidi_get_par_embedding_levels_ex.restype = ctypes.c_int8
 
-    def levels(self, text: str, rtl: bool | None) -> list[int]:
+    def levels(self, text: str, rtl: bool | None) -> list[int] | None:
+        """The levels, or None when FriBidi could not resolve them."""
         n = len(text)
         chars = (ctypes.c_uint32 * n)(*map(ord, text))
         types = (ctypes.c_uint32 * n)()
@@ -322,9 +323,7 @@ class _FriBidi:
         ok = self.lib.fribidi_get_par_embedding_levels_ex(
             types, brackets, n, ctypes.byref(base), levels
         )
-        if not ok:
-            raise RuntimeError("fribidi could not resolve the line's levels")
-        return list(levels)
+        return list(levels) if ok else None
 
 
 @functools.lru_cache(maxsize=1)
@@ -399,8 +398,9 @@ def bidi_levels(text: str, rtl: bool | None = None) -> list[int]:
     if not rtl and not any(unicodedata.bidirectional(ch) in _RIGHT_TO_LEFT for ch in text):
         return [0] * len(text)  # nothing to reorder: the common case, kept cheap
     bidi = _fribidi()
-    if bidi is not None:
-        return bidi.levels(text, rtl)
+    found = bidi.levels(text, rtl) if bidi is not None else None
+    if found is not None:
+        return found
     return _simple_levels(text, paragraph_rtl(text) if rtl is None else rtl)
 
 
