@@ -265,7 +265,7 @@ def test_ocr_of_one_image_returns_title_and_lines():
     assert "Coffee shop" in res.lines
 
 
-def test_ocr_off_and_tesseract_missing(monkeypatch):
+def test_ocr_off_and_tesseract_missing(monkeypatch, caplog):
     frame = frame_of([small_screen()], ["screen 1"])
     out = extract_features(frame, ocr=False)
     assert out[FEATURES_TEXT_SOURCE].iloc[0] == "none (ocr off)"
@@ -273,6 +273,8 @@ def test_ocr_off_and_tesseract_missing(monkeypatch):
     monkeypatch.setattr(ocr_mod, "tesseract_path", lambda: None)
     out = extract_features(frame)  # "auto": goes on without OCR, and says so
     assert out[FEATURES_TEXT_SOURCE].iloc[0] == "none (tesseract not installed)"
+    said = [r.getMessage() for r in caplog.records if "Tesseract is not installed" in r.message]
+    assert said and "apt install tesseract-ocr" in said[0] and "--no-ocr" in said[0]
     with pytest.raises(ShotsmithError, match="tesseract"):
         extract_features(frame, ocr=True)
     with pytest.raises(ShotsmithError, match="ocr="):

@@ -14,6 +14,7 @@ the GIL), reduced to half size, analysed and dropped: no pixels stay in the fram
 
 from __future__ import annotations
 
+import logging
 import re
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -68,6 +69,8 @@ from ...io import open_image
 from . import evidence as reader
 from .intent import keywords_of, screen_intent, screen_phrase
 from .reading import Reading, read_screens
+
+log = logging.getLogger("shotsmith")
 
 # --------------------------------------------------------------------------------------
 # The stage
@@ -260,6 +263,15 @@ def extract_features(
         for t in (frame[SCREEN_TEXT].tolist() if SCREEN_TEXT in frame.columns else [""] * n)
     ]
     want = [not t.strip() for t in dom]
+    if mode is None and binary is None and any(want):
+        log.warning(
+            "extract_features: Tesseract is not installed, so %d screenshot(s) without DOM "
+            "text were not read and their captions rest on the screen names alone. Install "
+            "it (Debian/Ubuntu: apt install tesseract-ocr; macOS: brew install tesseract; "
+            "Windows: the UB Mannheim installer), or pass ocr=False (--no-ocr) to design "
+            "without it on purpose.",
+            sum(want),
+        )
     lang = "eng"
     if binary and any(want) and LOCALE in frame.columns:
         locales = frame[LOCALE].dropna().astype(str)
