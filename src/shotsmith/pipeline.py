@@ -33,8 +33,9 @@ from . import columns as C
 from .errors import InvalidOptionError
 from .io import read_screenshots
 from .llm import LLMConfig
-from .locales import check_copy_language, check_locale
+from .locales import check_locale
 from .progress import advance, bar, listening, wanted
+from .stages.captions.user import check_copy_language
 from .stages.copywriting import read_user_copy, write_copy
 from .stages.domain import detect_domain
 from .stages.features import extract_features

@@ -81,6 +81,7 @@ from ..columns import (
 )
 from ..errors import InvalidOptionError
 from ..grounding import allowed_words, grounding_problems  # noqa: F401  (public here too)
+from ..locales import DEFAULT_LOCALE
 from .captions import rules as _rules
 from .captions.backends import BACKENDS, GROUNDED
 from .captions.evidence import (  # noqa: F401  (the public names of write_copy's parts)
@@ -234,7 +235,7 @@ def write_copy(
             about=" ".join(set_about.split()),
             domain=domain if isinstance(domain, str) else None,
             confident=_confident(first.get(DOMAIN_CONFIDENT)),
-            locale=as_text(first.get(LOCALE)) or "en-US",
+            locale=as_text(first.get(LOCALE)) or DEFAULT_LOCALE,
             evidence=[screen_evidence(records[k]) for k in members],
         )
         fixed = [user.get(k, (None, None)) for k in members]

@@ -22,10 +22,10 @@ from .. import columns as C
 from ..errors import InputFileError, InputImageError, InvalidOptionError
 from ..ids import slugify
 from ..io import check_png, decode_base64_png
+from ..locales import DEFAULT_LOCALE
 
 MANIFEST_NAMES = ("manifest.json", "shotsmith.json")
 DEFAULT_DEVICE = "iphone-16-pro"
-DEFAULT_LOCALE = "en-US"
 
 _NUMBERED = re.compile(r"^(?P<num>\d+)[\s_.-]*(?P<name>.*)$")
 

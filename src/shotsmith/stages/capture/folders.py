@@ -22,6 +22,7 @@ from ...devices import STORE_SIZES
 from ...errors import InputImageError, InvalidOptionError, ShotsmithError
 from ...ids import LOCALE, slugify
 from ...io import check_png
+from ...locales import normalize_locale
 from ..read import MANIFEST_NAMES, read_screenshots, screen_name_from_file
 from .devices import (
     CAPTURE_DEVICES,
@@ -212,7 +213,7 @@ def _scan_folder(folder: Path, locale: str) -> tuple[str, list[_Group], str]:
         )
     chosen = _pick_locale(folder, locales, locale)
     loc_dir = root / chosen
-    used_locale = chosen.replace("_", "-")
+    used_locale = normalize_locale(chosen)
     shots_dirs = (
         sorted(p for p in (loc_dir / "images").glob("*Screenshots") if p.is_dir())
         if (loc_dir / "images").is_dir()
@@ -255,8 +256,8 @@ def _locale_dirs(root: Path) -> list[str]:
 
 
 def _pick_locale(folder: Path, locales: list[str], locale: str) -> str:
-    want = locale.lower().replace("_", "-")
-    norm = {loc.lower().replace("_", "-"): loc for loc in locales}
+    want = normalize_locale(locale).casefold()
+    norm = {normalize_locale(loc).casefold(): loc for loc in locales}
     if want in norm:
         return norm[want]
     lang = [loc for key, loc in norm.items() if key.split("-")[0] == want.split("-")[0]]

@@ -17,6 +17,7 @@ import pandas as pd
 
 from ...errors import InvalidOptionError
 from ...ids import is_locale
+from ...locales import DEFAULT_LOCALE
 from .devices import resolve_devices
 from .folders import capture_folder
 from .manifest import write_capture
@@ -34,7 +35,7 @@ def capture_report(
     *,
     platforms: Sequence[str] | str | None = None,
     device_sizes: Sequence[str | float] | str | None = None,
-    locale: str = "en-US",
+    locale: str = DEFAULT_LOCALE,
     max_screens: int = 6,
     timeout_s: float = 60,
     project_name: str | None = None,
