@@ -91,27 +91,12 @@ def capture_folder(
     project = project_name or (manifest or {}).get("project_name") or _project_from(folder)
     for group in groups:
         if layout == "flat":
-            base = read_screenshots(
-                folder, project_name=project, bundle_id=bundle_id, locale=used_locale
-            )
-            paths = [Path(p) for p in base[C.IMAGE]]
-            names = list(base[C.SCREEN])
-            texts = list(base[C.SCREEN_TEXT])
+            paths, names, texts = _flat_shots(folder, project, bundle_id, used_locale)
         else:
             paths = [p for p, _, _ in group.files]
             names = [n for _, n, _ in group.files]
             texts = [""] * len(paths)
-        devices, errors = [], []
-        for path in paths:
-            width, height = check_png(path.read_bytes(), str(path), full=False)
-            try:
-                devices.append(
-                    _device_for_image(
-                        path, width, height, wanted=wanted, platforms=plats, hint=group.label
-                    )
-                )
-            except InputImageError as exc:
-                errors.append(exc)
+        devices, errors = _devices_of(paths, wanted, plats, group.label)
         if errors:
             if layout == "flat" or len(groups) == 1 or devices:
                 raise errors[0]
@@ -154,6 +139,33 @@ def capture_folder(
     return CaptureReport(
         frame=frame[list(FRAME_COLUMNS)], skipped=skipped, devices=devs, source=str(folder)
     )
+
+
+def _flat_shots(
+    folder: Path, project: str, bundle_id: str | None, locale: str
+) -> tuple[list[Path], list[str], list[str]]:
+    """A flat folder's screenshots in store order: paths, screen names, visible texts."""
+    base = read_screenshots(folder, project_name=project, bundle_id=bundle_id, locale=locale)
+    return [Path(p) for p in base[C.IMAGE]], list(base[C.SCREEN]), list(base[C.SCREEN_TEXT])
+
+
+def _devices_of(
+    paths: list[Path],
+    wanted: list[CaptureDevice] | None,
+    plats: list[str],
+    hint: str,
+) -> tuple[list[str], list[InputImageError]]:
+    """The device each screenshot was taken on, and the screenshots that fit none."""
+    devices, errors = [], []
+    for path in paths:
+        width, height = check_png(path.read_bytes(), str(path), full=False)
+        try:
+            devices.append(
+                _device_for_image(path, width, height, wanted=wanted, platforms=plats, hint=hint)
+            )
+        except InputImageError as exc:
+            errors.append(exc)
+    return devices, errors
 
 
 def _resolve_any_platform(device_sizes: Any) -> list[CaptureDevice]:
