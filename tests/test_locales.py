@@ -14,10 +14,10 @@ from PIL import Image, ImageDraw
 
 from shotsmith import text as T
 from shotsmith.cli import main
-from shotsmith.locales import check_locale, play_locale, reads_english, screens_without_copy
+from shotsmith.locales import check_locale, play_locale, reads_english
 from shotsmith.stages.captions import rules
 from shotsmith.stages.captions.store_text import store_text
-from shotsmith.stages.captions.user import read_user_copy
+from shotsmith.stages.captions.user import read_user_copy, screens_without_copy
 
 from .conftest import SAMPLES
 

@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
+from .locales import DEFAULT_LOCALE, language_of
+
 #: A word: letters/digits, with inner apostrophes or number separators ("it's", "1,240").
 _WORD = re.compile(r"[^\W_]+(?:[.,:'’][^\W_]+)*")
 #: Characters of scripts written without spaces between words.
@@ -57,7 +59,7 @@ class Vocabulary:
 
     def neutral_for(self, locale: str | None) -> frozenset[str]:
         """The neutral words plus the function words of the locale's language."""
-        lang = (locale or "en").replace("_", "-").split("-")[0].lower()
+        lang = language_of(locale)
         return self.neutral | self.by_language.get(lang, frozenset())
 
 
@@ -149,7 +151,7 @@ def _neutral_forms(locale_lang: str) -> frozenset[str]:
 
 def is_neutral(word: str, locale: str | None = None) -> bool:
     """True when ``word`` is in the neutral vocabulary (for that locale's language)."""
-    lang = (locale or "en").replace("_", "-").split("-")[0].lower()
+    lang = language_of(locale)
     return bool(word_forms(word) & _neutral_forms(lang))
 
 
@@ -168,7 +170,7 @@ class Grounding:
 
     forms: frozenset[str]
     unspaced_text: str  # evidence in scripts without spaces, joined, for substring matches
-    locale: str = "en-US"
+    locale: str = DEFAULT_LOCALE
 
     def allows(self, word: str) -> bool:
         if is_neutral(word, self.locale):
@@ -181,7 +183,7 @@ class Grounding:
         return isinstance(word, str) and self.allows(word)
 
 
-def allowed_words(texts: Iterable[str], *, locale: str | None = "en-US") -> Grounding:
+def allowed_words(texts: Iterable[str], *, locale: str | None = DEFAULT_LOCALE) -> Grounding:
     """The grounding of a set: every word of ``texts`` (evidence, app name, bundle id,
     the user's description) in all its light inflections, plus the neutral vocabulary."""
     forms: set[str] = set()
@@ -195,7 +197,7 @@ def allowed_words(texts: Iterable[str], *, locale: str | None = "en-US") -> Grou
                 forms |= word_forms(_strip_number_separators(word))
         if is_unspaced(text):
             unspaced.append(text.casefold())
-    return Grounding(frozenset(forms), "\n".join(unspaced), locale or "en-US")
+    return Grounding(frozenset(forms), "\n".join(unspaced), locale or DEFAULT_LOCALE)
 
 
 def _looks_like_bundle_id(text: str) -> bool:

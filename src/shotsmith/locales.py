@@ -8,9 +8,8 @@ what a set without one gets. The two stores name the same language differently
 :func:`app_store_locale` and :func:`play_locale` map a locale onto each store's list
 (``data/store_locales.json``, taken from fastlane's own lists).
 
-A set in another language than English needs captions in that language: the user's
-(``--copy``), an LLM's, or none. :func:`screens_without_copy` names the screens that have
-no user line in the set's language, so a run can say so before it writes anything.
+A set in another language than English needs captions in that language;
+:func:`reads_english` tells whether a line is English rather than the set's language.
 """
 
 from __future__ import annotations
@@ -22,13 +21,9 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .errors import InvalidOptionError
-
-if TYPE_CHECKING:
-    import pandas as pd
 
 log = logging.getLogger("shotsmith.locales")
 
@@ -145,62 +140,6 @@ def check_locale(locale: object, what: str = "--locale") -> str:
         f"{what} {text!r} is not a language either store lists; {hint} "
         "(docs/store-rules.md lists every code)."
     )
-
-
-def screens_without_copy(
-    frame: pd.DataFrame, copy: str | Path | pd.DataFrame | None
-) -> dict[tuple[str, str], list[str]]:
-    """Per (app_id, locale) of a non-English set, the screens with neither a headline nor a
-    subtitle of the user's in that locale (from ``copy`` or the frame's own user lines)."""
-    from . import columns as C
-    from .stages.captions.user import user_lines
-
-    if C.LOCALE not in frame.columns:
-        return {}
-    out: dict[tuple[str, str], list[str]] = {}
-    for (app, locale), rows in frame.groupby([C.APP_ID, C.LOCALE], sort=False):
-        if is_english(locale):
-            continue
-        rows = rows.reset_index(drop=True)
-        lines = user_lines(rows, copy)
-        screens = rows[C.SCREEN].tolist() if C.SCREEN in rows else [""] * len(rows)
-        missing = [str(screens[k]) for k in range(len(rows)) if not any(lines.get(k, ()))]
-        if missing:
-            out[(str(app), normalize_locale(locale))] = missing
-    return out
-
-
-def check_copy_language(
-    frame: pd.DataFrame,
-    copy: str | Path | pd.DataFrame | None,
-    *,
-    source: str = "FOLDER",
-    strict: bool = False,
-) -> list[str]:
-    """Say which screens of a non-English set have no copy in its language, and what to do;
-    with ``strict`` that is an error. Returns the messages (logged as warnings)."""
-    from . import columns as C
-
-    messages = []
-    for (app, locale), screens in screens_without_copy(frame, copy).items():
-        same = (frame[C.APP_ID].astype(str) == app) & (
-            frame[C.LOCALE].map(normalize_locale) == locale
-        )
-        total = int(same.sum())
-        messages.append(
-            f"{app}: {len(screens)} of {total} screens have no {locale} copy "
-            f"({', '.join(screens)}); they get captions from the screens' own words, "
-            f"English where the screens are English. Write them: `shotsmith copy-template "
-            f"{source} --locale {locale} > {locale}.csv`, fill it in, and pass "
-            f"--copy {locale}.csv"
-        )
-    if messages and strict:
-        raise InvalidOptionError(
-            "--strict-locale: " + " | ".join(messages) + " (nothing was written)."
-        )
-    for message in messages:
-        log.warning("%s (--strict-locale makes this an error).", message)
-    return messages
 
 
 def reads_english(text: str, locale: object) -> bool:

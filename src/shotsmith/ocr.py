@@ -41,6 +41,7 @@ import numpy as np
 from PIL import Image, ImageOps
 
 from .errors import ShotsmithError
+from .locales import language_of
 
 #: Page segmentation mode 11 ("sparse text") reads scattered UI labels best; 3 and 6
 #: glue unrelated labels into lines and read icons as letters.
@@ -201,7 +202,7 @@ def installed_languages(binary: str | None = None) -> frozenset[str]:
 
 def language_for(locale: str | None) -> str:
     """Tesseract language for a BCP 47 locale, falling back to English (+ it when both)."""
-    code = _locale_languages().get((locale or "en").replace("_", "-").split("-")[0].lower(), "eng")
+    code = _locale_languages().get(language_of(locale), "eng")
     if code == "eng":
         return "eng"
     langs = installed_languages()

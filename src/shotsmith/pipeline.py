@@ -19,7 +19,6 @@ from __future__ import annotations
 import html
 import inspect
 import json
-import os
 import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor
@@ -33,8 +32,10 @@ from . import columns as C
 from .errors import InvalidOptionError
 from .io import read_screenshots
 from .llm import LLMConfig
-from .locales import check_copy_language, check_locale
+from .locales import check_locale
 from .progress import advance, bar, listening, wanted
+from .settings import one_thread_per_worker
+from .stages.captions.user import check_copy_language
 from .stages.copywriting import read_user_copy, write_copy
 from .stages.domain import detect_domain
 from .stages.features import extract_features
@@ -353,8 +354,8 @@ def _run_set(
 ) -> tuple[dict[str, pd.DataFrame], dict[str, float]]:
     """One set in an executor's worker: the workers already share the cores, so each
     renders on one thread unless SHOTSMITH_RENDER_THREADS says otherwise."""
-    os.environ.setdefault("SHOTSMITH_RENDER_THREADS", "1")
-    return _run_steps(steps, frame, keep)
+    with one_thread_per_worker():
+        return _run_steps(steps, frame, keep)
 
 
 def _run_steps(

@@ -20,6 +20,7 @@ import io
 import math
 import struct
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -137,7 +138,6 @@ def screen_band(
     rgb = np.asarray(top, dtype=np.int32)
     gray = (rgb[..., 0] * 299 + rgb[..., 1] * 587 + rgb[..., 2] * 114) // 1000
     edges = _edges(gray)
-    zones: list[np.ndarray] = []
 
     def box(x0_pt: float, y0_pt: float, x1_pt: float, y1_pt: float) -> np.ndarray:
         x0 = max(0, int(left + x0_pt * k))
@@ -146,6 +146,31 @@ def screen_band(
         y1 = min(edges.shape[0], int(math.ceil(y1_pt * k)))
         return edges[y0:y1, x0:x1]
 
+    zones = _hidden_zones(device, box, k)
+    if not any(z.size and z.mean() >= INK_SHARE for z in zones):
+        return None
+    color = top_color(top)
+    return {
+        "height": round(device.top_inset_pt * s),
+        "color": to_hex(color),
+        "status_bar": {
+            "platform": device.platform,
+            "scale": s,
+            "inset_pt": device.top_inset_pt,
+            "island_pt": list(device.island_pt) if device.island_pt else None,
+            "home_button": device.home_button,
+            "tablet": device.id.startswith("ipad"),
+        },
+    }
+
+
+def _hidden_zones(
+    device: Device, box: Callable[[float, float, float, float], np.ndarray], k: float
+) -> list[np.ndarray]:
+    """The edge pixels the frame would hide: around the island or punch hole, and in the
+    rounded top corners (``box`` cuts a rectangle in points; ``k`` source px per point)."""
+    w_pt = device.points[0]
+    zones: list[np.ndarray] = []
     if device.island_pt:
         iw, ih, it = device.island_pt
         cx = w_pt / 2
@@ -176,21 +201,7 @@ def screen_band(
                 hidden = (x_pt - cx_pt) ** 2 + (y_pt - r) ** 2 > (r - MARGIN_PT) ** 2
                 hidden &= (x_pt > cx_pt) if right else (x_pt < cx_pt)
                 zones.append(zone[hidden])
-    if not any(z.size and z.mean() >= INK_SHARE for z in zones):
-        return None
-    color = top_color(top)
-    return {
-        "height": round(device.top_inset_pt * s),
-        "color": to_hex(color),
-        "status_bar": {
-            "platform": device.platform,
-            "scale": s,
-            "inset_pt": device.top_inset_pt,
-            "island_pt": list(device.island_pt) if device.island_pt else None,
-            "home_button": device.home_button,
-            "tablet": device.id.startswith("ipad"),
-        },
-    }
+    return zones
 
 
 def _png_bytes(ref: str | Path | bytes) -> bytes | None:

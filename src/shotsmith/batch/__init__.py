@@ -123,18 +123,72 @@ def run_batch(
     out = Path(out_dir).resolve()
     out.mkdir(parents=True, exist_ok=True)
     template_ref = _template_ref(template)
+    options = {"template": template_ref, "size": size, "ocr": ocr, "copy_backend": copy_backend}
     jobs = []
     for app in apps.to_dict("records"):
-        job = {
-            **app,
-            "out_dir": str(out),
-            "template": template_ref,
-            "size": size,
-            "ocr": ocr,
-            "copy_backend": copy_backend,
-        }
+        job = {**app, "out_dir": str(out), **options}
         job["key"] = design_key(job)
         jobs.append(job)
+    records, todo, stale = _sort_jobs(jobs, out)
+    if stale and if_changed == "refuse":
+        _refuse_stale(stale, out)
+    fan = _Fanout(workers, scheduler, executor, connect_timeout) if todo else None
+    bar = _bar(progress, len(jobs), initial=len(records))  # once connected: no bar for an error
+    if fan is not None:
+        _design_all(fan, todo, window, out, jobs, records, bar)
+    elif bar is not None:
+        bar.close()
+    summary = pd.DataFrame([records[j["app_id"]] for j in jobs], columns=SUMMARY_COLUMNS)
+    _write_atomic(out / SUMMARY_CSV, summary.to_csv(index=False))
+    write_overview_sheet(summary, out)
+    return summary
+
+
+def _design_all(
+    fan: _Fanout,
+    todo: list[dict[str, Any]],
+    window: int | None,
+    out: Path,
+    jobs: list[dict[str, Any]],
+    records: dict[str, dict[str, Any]],
+    bar: Any,
+) -> None:
+    """Design the ``todo`` apps on the fan-out, into ``records`` as they finish."""
+    failed = 0
+    try:
+        for record in _stream(design_app, todo, fan, window or 2 * fan.slots):
+            if fan.client is not None and record["status"] == "designed":
+                _check_shared(out, record["app_id"], fan.scheduler)
+            records[record["app_id"]] = record
+            failed += record["status"] == "failed"
+            if bar is not None:
+                bar.set_postfix_str(
+                    f"{failed} failed" if failed else record["app_id"], refresh=False
+                )
+                bar.update(1)
+    except KeyboardInterrupt:
+        fan.abort()
+        _clear_unfinished(out, [j for j in todo if j["app_id"] not in records])
+        # on disk, not as reported: a worker may have finished an app as it was stopped
+        finished = sum((out / j["app_id"] / DONE_MARKER).exists() for j in jobs)
+        raise BatchInterrupted(finished, len(jobs)) from None
+    except SchedulerLost as lost:
+        raise RemoteError(
+            f"the Dask scheduler at {lost} went away mid-run, {len(records)} of "
+            f"{len(jobs)} apps done; start it (and its workers) again and run the same "
+            "batch: the finished apps are skipped."
+        ) from None
+    finally:
+        fan.close()
+        if bar is not None:
+            bar.close()
+
+
+def _sort_jobs(
+    jobs: list[dict[str, Any]], out: Path
+) -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]], list[tuple[str, list[str]]]]:
+    """The records of apps already done with this key, the jobs to run, and the apps
+    designed with another key (with what changed)."""
     records: dict[str, dict[str, Any]] = {}
     todo, stale = [], []
     for job in jobs:
@@ -147,51 +201,17 @@ def run_batch(
             changes = key_changes(done.get("key"), job["key"])
             stale.append((job["app_id"], changes))
             todo.append({**job, "note": "designed again: " + "; ".join(changes)})
-    if stale and if_changed == "refuse":
-        listed = "\n".join(f"  {app_id}: {'; '.join(changes)}" for app_id, changes in stale[:20])
-        more = f"\n  ... and {len(stale) - 20} more" if len(stale) > 20 else ""
-        raise ConflictError(
-            f"{len(stale)} app(s) in {out} were designed with other inputs or settings:\n"
-            f"{listed}{more}\nNothing was designed. To design them again, run without "
-            "--if-changed refuse (if_changed='refuse'); or choose another output folder."
-        )
-    fan = _Fanout(workers, scheduler, executor, connect_timeout) if todo else None
-    bar = _bar(progress, len(jobs), initial=len(records))  # once connected: no bar for an error
-    failed = 0
-    if fan is not None:
-        try:
-            for record in _stream(design_app, todo, fan, window or 2 * fan.slots):
-                if fan.client is not None and record["status"] == "designed":
-                    _check_shared(out, record["app_id"], fan.scheduler)
-                records[record["app_id"]] = record
-                failed += record["status"] == "failed"
-                if bar is not None:
-                    bar.set_postfix_str(
-                        f"{failed} failed" if failed else record["app_id"], refresh=False
-                    )
-                    bar.update(1)
-        except KeyboardInterrupt:
-            fan.abort()
-            _clear_unfinished(out, [j for j in todo if j["app_id"] not in records])
-            # on disk, not as reported: a worker may have finished an app as it was stopped
-            finished = sum((out / j["app_id"] / DONE_MARKER).exists() for j in jobs)
-            raise BatchInterrupted(finished, len(jobs)) from None
-        except SchedulerLost as lost:
-            raise RemoteError(
-                f"the Dask scheduler at {lost} went away mid-run, {len(records)} of "
-                f"{len(jobs)} apps done; start it (and its workers) again and run the same "
-                "batch: the finished apps are skipped."
-            ) from None
-        finally:
-            fan.close()
-            if bar is not None:
-                bar.close()
-    elif bar is not None:
-        bar.close()
-    summary = pd.DataFrame([records[j["app_id"]] for j in jobs], columns=SUMMARY_COLUMNS)
-    _write_atomic(out / SUMMARY_CSV, summary.to_csv(index=False))
-    write_overview_sheet(summary, out)
-    return summary
+    return records, todo, stale
+
+
+def _refuse_stale(stale: list[tuple[str, list[str]]], out: Path) -> None:
+    listed = "\n".join(f"  {app_id}: {'; '.join(changes)}" for app_id, changes in stale[:20])
+    more = f"\n  ... and {len(stale) - 20} more" if len(stale) > 20 else ""
+    raise ConflictError(
+        f"{len(stale)} app(s) in {out} were designed with other inputs or settings:\n"
+        f"{listed}{more}\nNothing was designed. To design them again, run without "
+        "--if-changed refuse (if_changed='refuse'); or choose another output folder."
+    )
 
 
 class BatchInterrupted(KeyboardInterrupt):

@@ -22,6 +22,7 @@ from ..errors import (
     ToolMissingError,
 )
 from ..progress import advance, listening
+from ..settings import one_thread_per_worker
 from .keys import design_key, read_marker
 from .summary import CONTACT_SHEET, DONE_MARKER, THUMB_WIDTH, THUMBNAIL, _reduced, _save_png, _thumb
 
@@ -33,8 +34,13 @@ def design_app(job: dict[str, Any]) -> dict[str, Any]:
     the folder is cleared and the app designed again. Never raises for a bad app: the
     record says ``failed`` and why. Safe to run in any worker process (it reads its inputs
     from disk and writes its outputs there)."""
-    if job.get("single_thread", True):  # in a pool's worker: the workers share the cores
-        os.environ.setdefault("SHOTSMITH_RENDER_THREADS", "1")
+    if not job.get("single_thread", True):
+        return _design_app(job)
+    with one_thread_per_worker():  # in a pool's worker: the workers share the cores
+        return _design_app(job)
+
+
+def _design_app(job: dict[str, Any]) -> dict[str, Any]:
     start = time.perf_counter()
     out_dir = Path(job["out_dir"])
     app_id = job["app_id"]

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from .. import columns as C
+from ..locales import DEFAULT_LOCALE
 from ..stages.capture.devices import PLATFORMS
 from . import options
 
@@ -40,7 +41,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "android 6.3 (default), 6.7; qualify as android:6.3",
     )
     p.add_argument("--ipad", action="store_true", help='the app supports iPad: add 13"')
-    p.add_argument("--locale", default="en-US", help="browser locale (default en-US)")
+    p.add_argument(
+        "--locale", default=DEFAULT_LOCALE, help=f"browser locale (default {DEFAULT_LOCALE})"
+    )
     p.add_argument("--max-screens", type=int, default=6, help="screens per device (default 6)")
     p.add_argument("--timeout", type=float, default=60, help="overall time limit, seconds")
     options.identity(p, name_help="the app's name (default: from the pages' titles)")

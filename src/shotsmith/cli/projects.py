@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 from ..errors import NotFoundError
+from ..locales import DEFAULT_LOCALE
 from ..server.projects import check_project
 from . import options
 from .output import print_lines
@@ -47,7 +48,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         choices=("ios", "android"),
         help="ios (default) and/or android; repeat for both",
     )
-    a.add_argument("--locale", default="en-US", help="primary locale (default en-US)")
+    a.add_argument(
+        "--locale", default=DEFAULT_LOCALE, help=f"primary locale (default {DEFAULT_LOCALE})"
+    )
     source = a.add_mutually_exclusive_group(required=True)
     source.add_argument("--url", help="web app to capture, http(s)://...")
     source.add_argument(

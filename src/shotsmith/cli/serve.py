@@ -55,6 +55,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=60.0,
         help="seconds one collection's capture may take (default 60)",
     )
+    _webhook_options(p)
+    _request_limits(p)
+
+
+def _webhook_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--webhook-allow-private",
         action="store_true",
@@ -75,6 +80,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="delete finished jobs and collections (rows and files) this many days after "
         "they finished (default 30; 0 keeps them forever)",
     )
+
+
+def _request_limits(p: argparse.ArgumentParser) -> None:
+    """How much the server accepts at once, and how slow a client may be."""
     p.add_argument(
         "--max-uploads",
         type=int,

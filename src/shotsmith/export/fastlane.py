@@ -101,6 +101,44 @@ def _class_of(path: Path) -> str | None:
     return app_store_class(*facts.size) if isinstance(facts, ImageFacts) else None
 
 
+def _one_app(design_out: Path, rows: list, app_id: str | None) -> list:
+    """The rows of the one set a fastlane folder is for (``app_id`` picks one of several)."""
+    apps = sorted({str(row.get("app_id") or "") for _, row in rows})
+    if app_id is not None:
+        rows = [(t, r) for t, r in rows if str(r.get("app_id")) == app_id]
+        if not rows:
+            raise InvalidOptionError(
+                f"export: no set {app_id!r} in {design_out}; sets there: {', '.join(apps)}."
+            )
+    elif len(apps) > 1:
+        raise InvalidOptionError(
+            f"export: {design_out} holds {len(apps)} sets ({', '.join(apps)}); a fastlane "
+            f"folder is for one app: pass --app NAME (or the set's folder, e.g. "
+            f"{design_out / apps[0]})."
+        )
+    return rows
+
+
+def _store_groups(rows: list) -> dict[tuple[str, str, str], list[tuple[int, Path, dict]]]:
+    """(store, locale folder, display class or device type) -> its (position, PNG, row)s."""
+    groups: dict[tuple[str, str, str], list[tuple[int, Path, dict]]] = defaultdict(list)
+    for table, row in rows:
+        ref = Path(str(row.get("render_path") or ""))
+        source = ref if ref.exists() else table.parent / ref.name
+        if not source.exists() or source.suffix.lower() not in IMAGE_SUFFIXES:
+            raise InputFileError(
+                f"export: {table} names {ref}, which is not there; design the set again."
+            )
+        store, kind = device_store(str(row.get("layout_device") or row.get("device") or ""))
+        width, height = int(row.get("render_width") or 0), int(row.get("render_height") or 0)
+        if store != GOOGLE_PLAY:
+            store = APP_STORE if app_store_class(width, height) else GOOGLE_PLAY
+        locale = _store_folder(store, str(row.get("locale") or DEFAULT_LOCALE))
+        key = app_store_class(width, height) or "" if store == APP_STORE else kind
+        groups[(store, locale, key)].append((int(row.get("position") or 0), source, row))
+    return groups
+
+
 def export_fastlane(
     design_out: str | Path,
     dest: str | Path,
@@ -127,20 +165,7 @@ def export_fastlane(
     design_out, dest = Path(design_out), Path(dest)
     if not design_out.is_dir():
         raise InputFileError(f"export: {design_out} is not a folder.")
-    rows = _rows(design_out)
-    apps = sorted({str(row.get("app_id") or "") for _, row in rows})
-    if app_id is not None:
-        rows = [(t, r) for t, r in rows if str(r.get("app_id")) == app_id]
-        if not rows:
-            raise InvalidOptionError(
-                f"export: no set {app_id!r} in {design_out}; sets there: {', '.join(apps)}."
-            )
-    elif len(apps) > 1:
-        raise InvalidOptionError(
-            f"export: {design_out} holds {len(apps)} sets ({', '.join(apps)}); a fastlane "
-            f"folder is for one app: pass --app NAME (or the set's folder, e.g. "
-            f"{design_out / apps[0]})."
-        )
+    rows = _one_app(design_out, _rows(design_out), app_id)
     variants = {str(r.get("variant")) for _, r in rows if r.get("variant")}
     if variant is not None:
         rows = [(t, r) for t, r in rows if str(r.get("variant")) == variant]
@@ -160,21 +185,7 @@ def export_fastlane(
 
         icon_image = check_icon(icon)  # a wrong icon fails before anything is written
 
-    groups: dict[tuple[str, str, str], list[tuple[int, Path, dict]]] = defaultdict(list)
-    for table, row in rows:
-        ref = Path(str(row.get("render_path") or ""))
-        source = ref if ref.exists() else table.parent / ref.name
-        if not source.exists() or source.suffix.lower() not in IMAGE_SUFFIXES:
-            raise InputFileError(
-                f"export: {table} names {ref}, which is not there; design the set again."
-            )
-        store, kind = device_store(str(row.get("layout_device") or row.get("device") or ""))
-        width, height = int(row.get("render_width") or 0), int(row.get("render_height") or 0)
-        if store != GOOGLE_PLAY:
-            store = APP_STORE if app_store_class(width, height) else GOOGLE_PLAY
-        locale = _store_folder(store, str(row.get("locale") or DEFAULT_LOCALE))
-        key = app_store_class(width, height) or "" if store == APP_STORE else kind
-        groups[(store, locale, key)].append((int(row.get("position") or 0), source, row))
+    groups = _store_groups(rows)
 
     # App Store: the classes each locale folder holds after this export (kept + new)
     classes: dict[str, set[str]] = defaultdict(set)

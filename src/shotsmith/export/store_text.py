@@ -17,6 +17,7 @@ from importlib import resources
 from pathlib import Path
 
 from ..errors import StoreRuleError
+from ..locales import DEFAULT_LOCALE, normalize_locale
 
 LIMITS = {"subtitle": 30, "promotional_text": 170, "keywords": 100}
 FILES = {
@@ -40,7 +41,7 @@ def app_store_locale(locale: str) -> str:
     """The folder name ``deliver`` uses for ``locale`` ("ja-JP" -> "ja", "zh-CN" -> "zh-Hans");
     a locale App Store Connect does not know is kept as written."""
     codes, aliases = _locales()
-    key = (locale or "en-US").strip().replace("_", "-").casefold()
+    key = normalize_locale(locale).casefold()
     if key in codes:
         return codes[key]
     if key in aliases:
@@ -79,7 +80,7 @@ def write_store_text(rows: list[dict], dest: Path) -> list[Path]:
     for row in rows:
         text = row.get("copy_store_text")
         if isinstance(text, dict) and any(text.get(k) for k in FILES):
-            locale = app_store_locale(str(row.get("locale") or "en-US"))
+            locale = app_store_locale(str(row.get("locale") or DEFAULT_LOCALE))
             per_locale.setdefault(locale, (text, str(row.get("project_name") or "")))
     written: list[Path] = []
     for locale, (text, project) in sorted(per_locale.items()):

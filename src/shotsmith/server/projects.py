@@ -18,6 +18,7 @@ from ..addresses import host_refusal
 from ..errors import InvalidOptionError
 from ..ids import BUNDLE_ID as _BUNDLE_ID
 from ..ids import LOCALE as _LOCALE
+from ..locales import normalize_locale
 
 PROJECT_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"
 
@@ -55,7 +56,7 @@ def check_project(
     plats = list(dict.fromkeys(platforms or ["ios"]))
     if not _LOCALE.match(locale or ""):
         raise InvalidOptionError(f"--locale {locale!r} is not a BCP 47 tag; use e.g. en-US.")
-    locale = locale.replace("_", "-")
+    locale = normalize_locale(locale)
     bundle_id = (bundle_id or "").strip()
     if bundle_id and not _BUNDLE_ID.match(bundle_id):
         raise InvalidOptionError(

@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 
 from ..errors import InputImageError
 from ..ids import BUNDLE_ID_PATTERN, LOCALE_PATTERN
+from ..locales import normalize_locale
 from ..png import verify_png
 from ..stages.capture import CAPTURE_DEVICES, DEFAULT_SIZES, PLATFORMS
 from .errors import Problem
@@ -469,7 +470,7 @@ def validate_collection_request(
                 "invalid_locale",
                 f'locale {value[:40]!r} is not a BCP 47 tag; use e.g. "en-US", "de-DE" or "ja".',
             )
-        locale = value.strip().replace("_", "-")
+        locale = normalize_locale(value)
     return CollectionRequest(platforms=platforms, device_sizes=sizes, locale=locale)
 
 

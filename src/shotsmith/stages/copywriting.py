@@ -81,6 +81,7 @@ from ..columns import (
 )
 from ..errors import InvalidOptionError
 from ..grounding import allowed_words, grounding_problems  # noqa: F401  (public here too)
+from ..locales import DEFAULT_LOCALE
 from .captions import rules as _rules
 from .captions.backends import BACKENDS, GROUNDED
 from .captions.evidence import (  # noqa: F401  (the public names of write_copy's parts)
@@ -193,15 +194,7 @@ def write_copy(
     ``screen, headline, subtitle``), kept verbatim. ``seed`` picks other, equally
     grounded copy.
     """
-    if backend not in BACKENDS:
-        raise InvalidOptionError(
-            f"write_copy: backend={backend!r} is not one of {BACKENDS}; use 'grounded', "
-            "or 'llm' with SHOTSMITH_LLM_BASE_URL and SHOTSMITH_LLM_MODEL set."
-        )
-    if about is not None and not isinstance(about, str):
-        raise InvalidOptionError(
-            f"write_copy: about= must be text describing the app, got {type(about).__name__}."
-        )
+    _check_options(backend, about)
     config = llm
     if backend in ("llm", "auto") and config is None:
         config = llm_mod.LLMConfig.from_env()
@@ -224,19 +217,7 @@ def write_copy(
 
     for app_id, members in groups.items():
         members = sorted(members, key=lambda k: (positions[k], k))
-        first = records[members[0]]
-        domain = first.get(DOMAIN_CATEGORY)
-        set_about = about if about is not None else as_text(first.get(ABOUT))
-        ctx = SetContext(
-            app_id=str(app_id),
-            project=as_text(first.get(PROJECT_NAME)),
-            bundle_id=as_text(first.get(BUNDLE_ID)),
-            about=" ".join(set_about.split()),
-            domain=domain if isinstance(domain, str) else None,
-            confident=_confident(first.get(DOMAIN_CONFIDENT)),
-            locale=as_text(first.get(LOCALE)) or "en-US",
-            evidence=[screen_evidence(records[k]) for k in members],
-        )
+        ctx = _set_context(app_id, [records[k] for k in members], about)
         fixed = [user.get(k, (None, None)) for k in members]
         if any(h or s for h, s in fixed):
             warn_user_lines(str(app_id), [ev.screen for ev in ctx.evidence], fixed, ctx)
@@ -244,48 +225,10 @@ def write_copy(
         notes: list[str] = []
         source = GROUNDED
         if use_llm:
-            if config is None:
-                notes.append(
-                    "llm failed: not configured (set SHOTSMITH_LLM_BASE_URL and "
-                    "SHOTSMITH_LLM_MODEL)"
-                )
-            else:
-                try:
-                    images = [records[k].get(IMAGE) for k in members]
-                    result = llm_copy(config, ctx, fixed, images=images)
-                    source = f"llm:{config.model}"
-                except LLMRejected as exc:
-                    notes.append(f"llm rejected: {exc.short}")
-                except llm_mod.LLMError as exc:
-                    notes.append(f"llm failed: {exc.short}")
-            if notes:
-                log.warning(
-                    "write_copy: %s: the LLM's copy was not used (%s); grounded copy "
-                    "written instead.",
-                    app_id,
-                    notes[0],
-                    extra={"llm_unused": True},
-                )
+            images = [records[k].get(IMAGE) for k in members]
+            result, source = _llm_copy_or_notes(config, ctx, fixed, images, notes)
         if result is None:
-            result = grounded_copy(ctx, seed=seed, fixed=fixed)
-            if not ctx.english:
-                notes.append(f"the screens' own words; locale {ctx.locale}")
-            if result.missing:
-                screens = [ctx.evidence[i].screen for i, _ in result.missing]
-                notes.append(f"{len(result.missing)} line(s) left to you")
-                log.warning(
-                    "write_copy: %s: no %s line rests on what these screens show: %s; "
-                    "those lines are left empty rather than filled with words that would "
-                    "fit any app or another language. Write them in --copy (a CSV row per "
-                    "screen with locale %s), describe the app with --about, or use "
-                    "--copy-backend llm.",
-                    app_id,
-                    ctx.locale,
-                    ", ".join(dict.fromkeys(map(str, screens))),
-                    ctx.locale,
-                )
-            if notes:
-                source = f"{GROUNDED} ({'; '.join(notes)})"
+            result, source = _grounded_copy(ctx, seed, fixed, notes)
         store = store_text(
             project=ctx.project,
             locale=ctx.locale,
@@ -297,18 +240,10 @@ def write_copy(
         ).as_dict()
         for i, k in enumerate(members):
             store_col[k] = store
-            head, sub = fixed[i]
             tagline_col[k] = result.tagline
             head_col[k], sub_col[k] = result.headlines[i], result.subtitles[i]
             evidence_col[k] = result.evidence[i] if i < len(result.evidence) else {}
-            if head and sub:
-                source_col[k] = USER
-            elif head:
-                source_col[k] = "user (headline)"
-            elif sub:
-                source_col[k] = "user (subtitle)"
-            else:
-                source_col[k] = source
+            source_col[k] = _line_source(*fixed[i], source)
 
     frame[COPY_TAGLINE] = tagline_col
     frame[COPY_HEADLINE] = head_col
@@ -317,3 +252,98 @@ def write_copy(
     frame[COPY_EVIDENCE] = pd.Series(evidence_col, index=frame.index, dtype=object)
     frame[COPY_STORE_TEXT] = pd.Series(store_col, index=frame.index, dtype=object)
     return frame
+
+
+def _check_options(backend: str, about: object) -> None:
+    if backend not in BACKENDS:
+        raise InvalidOptionError(
+            f"write_copy: backend={backend!r} is not one of {BACKENDS}; use 'grounded', "
+            "or 'llm' with SHOTSMITH_LLM_BASE_URL and SHOTSMITH_LLM_MODEL set."
+        )
+    if about is not None and not isinstance(about, str):
+        raise InvalidOptionError(
+            f"write_copy: about= must be text describing the app, got {type(about).__name__}."
+        )
+
+
+def _set_context(app_id: object, rows: list[dict], about: str | None) -> SetContext:
+    """What the writers know of one set (``rows`` in store order)."""
+    first = rows[0]
+    domain = first.get(DOMAIN_CATEGORY)
+    set_about = about if about is not None else as_text(first.get(ABOUT))
+    return SetContext(
+        app_id=str(app_id),
+        project=as_text(first.get(PROJECT_NAME)),
+        bundle_id=as_text(first.get(BUNDLE_ID)),
+        about=" ".join(set_about.split()),
+        domain=domain if isinstance(domain, str) else None,
+        confident=_confident(first.get(DOMAIN_CONFIDENT)),
+        locale=as_text(first.get(LOCALE)) or DEFAULT_LOCALE,
+        evidence=[screen_evidence(row) for row in rows],
+    )
+
+
+def _llm_copy_or_notes(
+    config: llm_mod.LLMConfig | None,
+    ctx: SetContext,
+    fixed: list[tuple[str | None, str | None]],
+    images: list[object],
+    notes: list[str],
+) -> tuple[SetCopy | None, str]:
+    """The LLM's copy and its source; None (and why, in ``notes``) when it is not used."""
+    result: SetCopy | None = None
+    source = GROUNDED
+    if config is None:
+        notes.append(
+            "llm failed: not configured (set SHOTSMITH_LLM_BASE_URL and SHOTSMITH_LLM_MODEL)"
+        )
+    else:
+        try:
+            result = llm_copy(config, ctx, fixed, images=images)
+            source = f"llm:{config.model}"
+        except LLMRejected as exc:
+            notes.append(f"llm rejected: {exc.short}")
+        except llm_mod.LLMError as exc:
+            notes.append(f"llm failed: {exc.short}")
+    if notes:
+        log.warning(
+            "write_copy: %s: the LLM's copy was not used (%s); grounded copy written instead.",
+            ctx.app_id,
+            notes[0],
+            extra={"llm_unused": True},
+        )
+    return result, source
+
+
+def _grounded_copy(
+    ctx: SetContext, seed: int, fixed: list[tuple[str | None, str | None]], notes: list[str]
+) -> tuple[SetCopy, str]:
+    """The grounded writer's copy and its source (with the notes on why and what is left)."""
+    result = grounded_copy(ctx, seed=seed, fixed=fixed)
+    if not ctx.english:
+        notes.append(f"the screens' own words; locale {ctx.locale}")
+    if result.missing:
+        screens = [ctx.evidence[i].screen for i, _ in result.missing]
+        notes.append(f"{len(result.missing)} line(s) left to you")
+        log.warning(
+            "write_copy: %s: no %s line rests on what these screens show: %s; "
+            "those lines are left empty rather than filled with words that would "
+            "fit any app or another language. Write them in --copy (a CSV row per "
+            "screen with locale %s), describe the app with --about, or use "
+            "--copy-backend llm.",
+            ctx.app_id,
+            ctx.locale,
+            ", ".join(dict.fromkeys(map(str, screens))),
+            ctx.locale,
+        )
+    return result, f"{GROUNDED} ({'; '.join(notes)})" if notes else GROUNDED
+
+
+def _line_source(head: str | None, sub: str | None, source: str) -> str:
+    if head and sub:
+        return USER
+    if head:
+        return "user (headline)"
+    if sub:
+        return "user (subtitle)"
+    return source

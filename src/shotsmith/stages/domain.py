@@ -831,40 +831,21 @@ def detect_domain(
     kinds, subjects = cells(FEATURES_KIND), cells(FEATURES_SUBJECT)
     fields, headings = cells(FEATURES_FIELDS), cells(FEATURES_HEADINGS)
 
-    def reading(row: int) -> tuple[str, str, tuple[str, ...]]:
-        kind = kinds[row] if kinds is not None else ""
-        subject = subjects[row] if subjects is not None else ""
-        names = [
-            t
-            for cells in (fields, headings)
-            if cells is not None and isinstance(cells[row], (list, tuple))
-            for t in cells[row]
-            if isinstance(t, str)
-        ]
-        return (
-            kind if isinstance(kind, str) else "",
-            subject if isinstance(subject, str) else "",
-            tuple(names),
-        )
-
     codes, _uniques = pd.factorize(frame[APP_ID], use_na_sentinel=False)
     for code in range(int(codes.max()) + 1 if n else 0):
         rows = np.flatnonzero(codes == code)
         rows = rows[_store_order(positions[rows])]
-        texts: list[str] = []
-        for row in rows:
-            for column in text_columns:
-                value = column[row]
-                if isinstance(value, str) and value.strip():
-                    texts.append(value)
-            if evidence_column is not None:
-                texts += _evidence_texts(evidence_column[row])
+        texts = _set_texts(rows, text_columns, evidence_column)
         evidence = Evidence(
             name=_first_text(names[rows]),
             bundle_id=_first_text(bundles[rows]),
             screens=tuple(s for s in screens[rows] if isinstance(s, str)),
             text="\n".join(dict.fromkeys(texts)),
-            readings=tuple(reading(row) for row in rows) if kinds is not None else (),
+            readings=(
+                tuple(_reading(row, kinds, subjects, fields, headings) for row in rows)
+                if kinds is not None
+                else ()
+            ),
         )
         prediction = predict_domain(evidence, min_confidence=min_confidence, threshold=threshold)
         categories[rows] = prediction.category
@@ -880,3 +861,42 @@ def detect_domain(
     frame[DOMAIN_RUNNER_UP] = runners
     frame[DOMAIN_CONFIDENT] = confident
     return frame
+
+
+def _set_texts(
+    rows: np.ndarray, text_columns: list[np.ndarray], evidence_column: np.ndarray | None
+) -> list[str]:
+    """A set's visible text, screen by screen in store order."""
+    texts: list[str] = []
+    for row in rows:
+        for column in text_columns:
+            value = column[row]
+            if isinstance(value, str) and value.strip():
+                texts.append(value)
+        if evidence_column is not None:
+            texts += _evidence_texts(evidence_column[row])
+    return texts
+
+
+def _reading(
+    row: int,
+    kinds: np.ndarray | None,
+    subjects: np.ndarray | None,
+    fields: np.ndarray | None,
+    headings: np.ndarray | None,
+) -> tuple[str, str, tuple[str, ...]]:
+    """One screen as the features stage read it: kind, subject, the names of its parts."""
+    kind = kinds[row] if kinds is not None else ""
+    subject = subjects[row] if subjects is not None else ""
+    names = [
+        t
+        for cells in (fields, headings)
+        if cells is not None and isinstance(cells[row], (list, tuple))
+        for t in cells[row]
+        if isinstance(t, str)
+    ]
+    return (
+        kind if isinstance(kind, str) else "",
+        subject if isinstance(subject, str) else "",
+        tuple(names),
+    )

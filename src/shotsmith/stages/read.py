@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -22,10 +23,10 @@ from .. import columns as C
 from ..errors import InputFileError, InputImageError, InvalidOptionError
 from ..ids import slugify
 from ..io import check_png, decode_base64_png
+from ..locales import DEFAULT_LOCALE
 
 MANIFEST_NAMES = ("manifest.json", "shotsmith.json")
 DEFAULT_DEVICE = "iphone-16-pro"
-DEFAULT_LOCALE = "en-US"
 
 _NUMBERED = re.compile(r"^(?P<num>\d+)[\s_.-]*(?P<name>.*)$")
 
@@ -149,83 +150,11 @@ def read_screenshots(
     signature, size limits, complete data) and a bad one raises
     :class:`InputImageError` naming it. Pixels are not kept in the frame.
     """
-    manifest: dict[str, Any] = {}
-    refs: list[str | bytes] = []
-    names: list[str] = []
-    labels: list[str] = []
-    elements: list[list[dict[str, Any]]] = []  # from manifest.json, per screen
-    urls: list[str] = []
-    if images_base64 is not None:
-        if source is not None:
-            raise InvalidOptionError(
-                "read_screenshots: pass either source or images_base64, not both."
-            )
-        refs = [decode_base64_png(t, f"image {i + 1}") for i, t in enumerate(images_base64)]
-        labels = [f"image {i + 1}" for i in range(len(refs))]
-    elif isinstance(source, (str, Path)) and Path(source).is_dir():
-        folder = Path(source)
-        manifest = _read_manifest(folder) or {}
-        entries = manifest.get("screens")
-        if entries:
-            for i, entry in enumerate(entries):
-                entry = {"file": entry} if isinstance(entry, str) else entry
-                path = folder / entry["file"]
-                if not path.exists():
-                    raise InputImageError(
-                        f"{folder}/manifest: screen {i + 1} names "
-                        f"{entry['file']!r}, which is not in the folder."
-                    )
-                refs.append(str(path))
-                names.append(entry.get("screen") or screen_name_from_file(path)[1])
-                labels.append(str(path))
-                where = f"{folder}/manifest: screen {i + 1}"
-                elements.append(_manifest_elements(entry.get("elements"), where))
-                url = entry.get("url", "")
-                if not isinstance(url, str):
-                    raise InputFileError(f"{where}: 'url' must be text, got {url!r}.")
-                urls.append(url)
-            if texts is None and any("text" in e for e in entries if isinstance(e, dict)):
-                texts = [e.get("text", "") if isinstance(e, dict) else "" for e in entries]
-        else:
-            files = sorted(p for p in folder.iterdir() if p.suffix.lower() == ".png")
-            if not files:
-                others = sorted(p.name for p in folder.iterdir() if p.is_file())[:5]
-                raise InputImageError(
-                    f"{folder}: no .png screenshots found"
-                    + (f" (found {', '.join(others)})" if others else " (folder is empty)")
-                    + ". Put the raw screenshots there as PNG files, e.g. 01_home.png."
-                )
-            keyed = [(screen_name_from_file(p), p) for p in files]
-            keyed.sort(key=lambda kp: (kp[0][0] is None, kp[0][0] or 0, kp[1].name))
-            for (_, name), path in keyed:
-                refs.append(str(path))
-                names.append(name)
-                labels.append(str(path))
-    elif isinstance(source, (str, Path)):
-        raise InputImageError(
-            f"{source}: no such folder. Pass a folder of PNG screenshots or a list of PNG files."
-        )
-    elif source is not None:
-        for i, item in enumerate(source):
-            if isinstance(item, (bytes, bytearray, memoryview)):
-                refs.append(bytes(item))
-                labels.append(f"image {i + 1}")
-            else:
-                path = Path(item)
-                if not path.is_file():
-                    raise InputImageError(f"{path}: no such file.")
-                refs.append(str(path))
-                names.append(screen_name_from_file(path)[1])
-                labels.append(str(path))
-        if names and len(names) != len(refs):
-            names = []
-    else:
-        raise InvalidOptionError(
-            "read_screenshots: give a folder, a list of PNG paths or bytes, or images_base64."
-        )
-
+    found = _gather(source, images_base64, texts)
+    refs, labels, manifest = found.refs, found.labels, found.manifest
     if not refs:
         raise InputImageError("read_screenshots: no images given.")
+    names = found.names
     if screens is not None:
         names = screen_names(screens, len(refs), "read_screenshots")
     if not names:
@@ -236,15 +165,7 @@ def read_screenshots(
         data = ref if isinstance(ref, bytes) else _read_bytes(ref)
         sizes.append(check_png(data, label))
 
-    project = project_name or manifest.get("project_name")
-    if not project:
-        if isinstance(source, (str, Path)):
-            project = _title(Path(source).name)
-        else:
-            raise InvalidOptionError(
-                "read_screenshots: project_name is required for images "
-                "given as bytes or files (it drives the tagline and domain)."
-            )
+    project = _project_name(source, project_name or manifest.get("project_name"))
     bundle = bundle_id if bundle_id is not None else manifest.get("bundle_id", "")
     loc = locale or manifest.get("locale") or DEFAULT_LOCALE
     if devices is None:
@@ -252,14 +173,12 @@ def read_screenshots(
     device_list = [devices] * len(refs) if isinstance(devices, str) else list(devices)
     if len(device_list) != len(refs):
         raise InvalidOptionError("read_screenshots: give one device per image or a single device.")
-    text_list = list(texts) if texts is not None else [""] * len(refs)
+    text_list = list(found.texts) if found.texts is not None else [""] * len(refs)
     if len(text_list) != len(refs):
         raise InvalidOptionError("read_screenshots: give one visible-text string per image.")
     aid = app_id or slugify(project)
-    if len(elements) != len(refs):
-        elements = [[] for _ in refs]
-    if len(urls) != len(refs):
-        urls = [""] * len(refs)
+    elements = found.elements if len(found.elements) == len(refs) else [[] for _ in refs]
+    urls = found.urls if len(found.urls) == len(refs) else [""] * len(refs)
 
     return pd.DataFrame(
         {
@@ -277,6 +196,127 @@ def read_screenshots(
             C.SCREEN_ELEMENTS: elements,
             C.SCREEN_URL: urls,
         }
+    )
+
+
+@dataclass
+class _Found:
+    """The images a source names, with what it says about them."""
+
+    refs: list[str | bytes] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
+    labels: list[str] = field(default_factory=list)
+    elements: list[list[dict[str, Any]]] = field(default_factory=list)  # per screen
+    urls: list[str] = field(default_factory=list)
+    manifest: dict[str, Any] = field(default_factory=dict)
+    texts: Sequence[str] | None = None
+
+
+def _gather(
+    source: str | Path | Sequence[str | Path | bytes] | None,
+    images_base64: Sequence[str] | None,
+    texts: Sequence[str] | None,
+) -> _Found:
+    if images_base64 is not None:
+        if source is not None:
+            raise InvalidOptionError(
+                "read_screenshots: pass either source or images_base64, not both."
+            )
+        refs: list[str | bytes] = [
+            decode_base64_png(t, f"image {i + 1}") for i, t in enumerate(images_base64)
+        ]
+        return _Found(refs=refs, labels=[f"image {i + 1}" for i in range(len(refs))], texts=texts)
+    if isinstance(source, (str, Path)) and Path(source).is_dir():
+        folder = Path(source)
+        manifest = _read_manifest(folder) or {}
+        if manifest.get("screens"):
+            return _from_manifest(folder, manifest, texts)
+        found = _from_folder(folder)
+        found.manifest, found.texts = manifest, texts
+        return found
+    if isinstance(source, (str, Path)):
+        raise InputImageError(
+            f"{source}: no such folder. Pass a folder of PNG screenshots or a list of PNG files."
+        )
+    if source is not None:
+        found = _from_list(source)
+        found.texts = texts
+        return found
+    raise InvalidOptionError(
+        "read_screenshots: give a folder, a list of PNG paths or bytes, or images_base64."
+    )
+
+
+def _from_manifest(folder: Path, manifest: dict[str, Any], texts: Sequence[str] | None) -> _Found:
+    found = _Found(manifest=manifest, texts=texts)
+    entries = manifest["screens"]
+    for i, entry in enumerate(entries):
+        entry = {"file": entry} if isinstance(entry, str) else entry
+        path = folder / entry["file"]
+        if not path.exists():
+            raise InputImageError(
+                f"{folder}/manifest: screen {i + 1} names "
+                f"{entry['file']!r}, which is not in the folder."
+            )
+        found.refs.append(str(path))
+        found.names.append(entry.get("screen") or screen_name_from_file(path)[1])
+        found.labels.append(str(path))
+        where = f"{folder}/manifest: screen {i + 1}"
+        found.elements.append(_manifest_elements(entry.get("elements"), where))
+        url = entry.get("url", "")
+        if not isinstance(url, str):
+            raise InputFileError(f"{where}: 'url' must be text, got {url!r}.")
+        found.urls.append(url)
+    if texts is None and any("text" in e for e in entries if isinstance(e, dict)):
+        found.texts = [e.get("text", "") if isinstance(e, dict) else "" for e in entries]
+    return found
+
+
+def _from_folder(folder: Path) -> _Found:
+    files = sorted(p for p in folder.iterdir() if p.suffix.lower() == ".png")
+    if not files:
+        others = sorted(p.name for p in folder.iterdir() if p.is_file())[:5]
+        raise InputImageError(
+            f"{folder}: no .png screenshots found"
+            + (f" (found {', '.join(others)})" if others else " (folder is empty)")
+            + ". Put the raw screenshots there as PNG files, e.g. 01_home.png."
+        )
+    keyed = [(screen_name_from_file(p), p) for p in files]
+    keyed.sort(key=lambda kp: (kp[0][0] is None, kp[0][0] or 0, kp[1].name))
+    found = _Found()
+    for (_, name), path in keyed:
+        found.refs.append(str(path))
+        found.names.append(name)
+        found.labels.append(str(path))
+    return found
+
+
+def _from_list(source: Sequence[str | Path | bytes]) -> _Found:
+    found = _Found()
+    for i, item in enumerate(source):
+        if isinstance(item, (bytes, bytearray, memoryview)):
+            found.refs.append(bytes(item))
+            found.labels.append(f"image {i + 1}")
+        else:
+            path = Path(item)
+            if not path.is_file():
+                raise InputImageError(f"{path}: no such file.")
+            found.refs.append(str(path))
+            found.names.append(screen_name_from_file(path)[1])
+            found.labels.append(str(path))
+    if found.names and len(found.names) != len(found.refs):
+        found.names = []
+    return found
+
+
+def _project_name(source: object, project: str | None) -> str:
+    if project:
+        return project
+    if isinstance(source, (str, Path)):
+        return _title(Path(source).name)
+    raise InvalidOptionError(
+        "read_screenshots: project_name is required for images "
+        "given as bytes or files (it drives the tagline and domain)."
     )
 
 

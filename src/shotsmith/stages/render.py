@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -28,6 +27,7 @@ from ..errors import InvalidOptionError
 from ..io import open_image
 from ..png import encode_png, write_png
 from ..scene import Background, DeviceFrame, Scene, as_scene
+from ..settings import render_threads
 from ..statusbar import StatusBarStyle, paint_status_bar
 from ..text import caption_origin, draw_line, load_font, paragraph_rtl
 
@@ -332,7 +332,8 @@ def render(
     With ``out_dir`` the PNGs are written as ``<out_dir>/<app_id>/NN_<screen>.png``
     and only their paths stay in the frame; with ``out_dir=None`` the PNG bytes
     go into ``render_png`` instead. Rows are drawn by ``threads`` threads (default:
-    one per core, at most 4; ``SHOTSMITH_RENDER_THREADS`` overrides). ``on_rendered``
+    one per core, at most 4, one in a pool's worker; ``SHOTSMITH_RENDER_THREADS``
+    overrides: :func:`shotsmith.settings.render_threads`). ``on_rendered``
     is called in this thread, in store order, as each screenshot is done, with its
     ``app_id``, ``position``, ``screen``, ``path``, ``width``, ``height`` and ``device``
     (progress for people waiting).
@@ -420,11 +421,3 @@ def _refuse_another_set(frame: pd.DataFrame, out_dir: Path) -> None:
                     f"{app_id}; this one is {', '.join(sorted(now))} and would replace its "
                     f"screenshots. Design into another output folder ({option})."
                 )
-
-
-def render_threads(threads: int | None, rows: int) -> int:
-    """Threads for one call: explicit, else SHOTSMITH_RENDER_THREADS, else the cores (max 4)."""
-    if threads is None:
-        env = os.environ.get("SHOTSMITH_RENDER_THREADS", "")
-        threads = int(env) if env.isdigit() else min(4, os.cpu_count() or 1)
-    return max(1, min(threads, rows))

@@ -635,9 +635,6 @@ def build_slots(
     repeated header) says nothing about any one of them: it is left out of the
     screen's items and actions (it may still name the app's sections on slide 1).
     """
-    voc = vocabulary()
-    project_key = project.casefold()
-    project_words = {w.casefold() for w in words_of(project)}
     per_screen: list[set[str]] = []
     for ev in evidence:
         keys = {p.casefold() for p in (*ev.headings, *ev.actions, *ev.labels, *ev.tabs)}
@@ -645,36 +642,76 @@ def build_slots(
     counts = Counter(k for keys in per_screen for k in keys)
     n = len(evidence)
     repeated = {k for k, c in counts.items() if n >= 3 and c > 0.6 * n}
+    maker = _SlotMaker(
+        policy=policy,
+        project_key=project.casefold(),
+        project_words={w.casefold() for w in words_of(project)},
+        repeated=repeated,
+    )
+    out = [maker.slots(ev) for ev in evidence]
+    if out and not out[0].tabs and not out[0].items and (out[0].weak_title or not out[0].title):
+        # slide 1 shows little of its own (a bare "Overview", or nothing was read): the
+        # set's other screens name the app's sections for the tagline
+        sections = [s.title for s in out[1:] if s.title is not None and not s.weak_title]
+        out[0].tabs = list({p.key(): p for p in sections}.values())
+    for ev, slots in zip(evidence, out):
+        read_into(slots, ev, policy, project)
+    for slots in out:  # the three shortest sections first, in their order: they fit a tagline
+        short = sorted(sorted(range(len(slots.tabs)), key=lambda i: len(slots.tabs[i].text))[:3])
+        slots.tabs = [slots.tabs[i] for i in short] + [
+            t for i, t in enumerate(slots.tabs) if i not in short
+        ]
+    return out
 
-    def phrase(text: str, *, max_words: int = 3, title: bool = False) -> Phrase | None:
+
+@dataclass
+class _SlotMaker:
+    """Fills one screen's slots at a time, knowing the set (its app's name, the phrases
+    repeated on most of its screens)."""
+
+    policy: CasePolicy
+    project_key: str
+    project_words: set[str]
+    repeated: set[str]
+
+    def phrase(self, text: str, *, max_words: int = 3, title: bool = False) -> Phrase | None:
         t = clean_phrase(text, max_words=max_words, trim_numbers=title, dates=title)
         if t is None:
             return None
         low = t.casefold()
-        if low == project_key or set(words_of(low)) <= project_words:
+        if low == self.project_key or set(words_of(low)) <= self.project_words:
             return None
-        return Phrase(policy.display(t), t)
+        return Phrase(self.policy.display(t), t)
 
-    out: list[Slots] = []
-    for ev in evidence:
+    def take(self, p: Phrase | None, into: list[Phrase], taken: set[frozenset[str]]) -> None:
+        if p is None:
+            return
+        key = p.key()
+        said = frozenset().union(*taken) if taken else frozenset()
+        if not key or key <= said or p.evidence.casefold() in self.repeated:
+            return  # "spent" after "Spent so far" says nothing new
+        taken.add(key)
+        into.append(p)
+
+    def slots(self, ev: ScreenEvidence) -> Slots:
         slots = Slots()
         taken: set[frozenset[str]] = set()
+        self._title(slots, ev, taken)
+        self._actions(slots, ev, taken)
+        self._headings_and_sentences(slots, ev)
+        self._items(slots, ev, taken)
+        for c in _count_phrases([*ev.numbers, *ev.strings()]):
+            number, noun = c.split(" ", 1)
+            slots.counts.append(Phrase(f"{number} {self.policy.display(noun)}", c))
+        self._tabs(slots, ev)
+        return slots
 
-        def take(p: Phrase | None, into: list[Phrase], taken: set = taken) -> None:
-            if p is None:
-                return
-            key = p.key()
-            said = frozenset().union(*taken) if taken else frozenset()
-            if not key or key <= said or p.evidence.casefold() in repeated:
-                return  # "spent" after "Spent so far" says nothing new
-            taken.add(key)
-            into.append(p)
-
+    def _title(self, slots: Slots, ev: ScreenEvidence, taken: set[frozenset[str]]) -> None:
+        voc = vocabulary()
         title_source = [ev.title, *ev.headings] if ev.title else list(ev.headings)
         for candidate in title_source:
-            p = phrase(candidate, max_words=4, title=True)  # "Jobs this week" may title
+            p = self.phrase(candidate, max_words=4, title=True)  # "Jobs this week" may title
             if p is not None:
-                first = words_of(p.evidence)[0].casefold()
                 if len(words_of(p.evidence)) > 1 and _clearly_an_action(p.evidence):
                     continue  # "Add expense" is an action, not a title ("Order history" is)
                 slots.title = p
@@ -684,7 +721,7 @@ def build_slots(
                 break
         if (
             slots.title is not None
-            and policy.english
+            and self.policy.english
             and _is_plural(slots.title.evidence)
             and words_of(slots.title.evidence)[0].casefold() not in voc.ui_verbs
         ):  # "Search messages" is no plural noun: not "Every search message in view"
@@ -692,8 +729,11 @@ def build_slots(
             words = slots.title.text.split()
             words[-1] = singular(words[-1]) if words[-1].islower() else words[-1]
             slots.one = Phrase(" ".join(words), slots.title.evidence)
+
+    def _actions(self, slots: Slots, ev: ScreenEvidence, taken: set[frozenset[str]]) -> None:
+        voc = vocabulary()
         for text in ev.actions:
-            p = phrase(text, max_words=4)
+            p = self.phrase(text, max_words=4)
             if p is None:
                 continue
             n_words = len(words_of(p.evidence))
@@ -702,22 +742,28 @@ def build_slots(
                 if n_words == 1:
                     slots.verbs.append(p)  # "Filter": too bare for a caption of its own
                 else:
-                    take(p, slots.actions)
+                    self.take(p, slots.actions, taken)
+
+    def _headings_and_sentences(self, slots: Slots, ev: ScreenEvidence) -> None:
+        voc = vocabulary()
         for text in ev.headings:  # a heading as it stands: "Expenses by month"
             t = clean_phrase(text, max_words=5, max_chars=HEADING_CHARS, dates=True)
-            if t and len(t.split()) >= 2 and t.casefold() not in repeated:
+            if t and len(t.split()) >= 2 and t.casefold() not in self.repeated:
                 if words_of(t)[0].casefold() not in voc.ui_verbs:
-                    slots.headings.append(Phrase(policy.display(t), t))
+                    slots.headings.append(Phrase(self.policy.display(t), t))
         # a list item is content, not a sentence; an OCR line may be half of one
         for text in (*ev.headings, *ev.lines) if ev.read_by != "ocr" else ():
             t = clean_sentence(text)
-            if t and t.casefold() not in repeated:
-                slots.sentences.append(Phrase(policy.display(t), t))
+            if t and t.casefold() not in self.repeated:
+                slots.sentences.append(Phrase(self.policy.display(t), t))
+
+    def _items(self, slots: Slots, ev: ScreenEvidence, taken: set[frozenset[str]]) -> None:
+        voc = vocabulary()
         ranked: list[tuple[int, int, Phrase]] = []
         sources = [(t, 0, False) for t in ev.headings] + [(t, 1, False) for t in ev.labels]
         sources += [(t, 1, True) for t in ev.actions]
         for order, (text, weight, is_action) in enumerate(sources):
-            p = phrase(text)
+            p = self.phrase(text)
             if p is None or p.evidence.casefold() in voc.generic_sections:
                 continue
             if not _reads_as_a_thing(p.evidence):
@@ -736,32 +782,18 @@ def build_slots(
         if len(structure) >= 2:  # enough to say what the screen offers without its data
             ranked = structure
         for _, _, p in ranked:
-            take(p, slots.items)
-        for c in _count_phrases([*ev.numbers, *ev.strings()]):
-            number, noun = c.split(" ", 1)
-            slots.counts.append(Phrase(f"{number} {policy.display(noun)}", c))
+            self.take(p, slots.items, taken)
+
+    def _tabs(self, slots: Slots, ev: ScreenEvidence) -> None:
+        voc = vocabulary()
         seen_tabs: set[str] = set()
         for text in ev.tabs:
-            p = phrase(text, max_words=2)
+            p = self.phrase(text, max_words=2)
             if p is None or p.evidence.casefold() in voc.generic_sections:
                 continue
             if p.evidence.casefold() not in seen_tabs:
                 seen_tabs.add(p.evidence.casefold())
                 slots.tabs.append(p)
-        out.append(slots)
-    if out and not out[0].tabs and not out[0].items and (out[0].weak_title or not out[0].title):
-        # slide 1 shows little of its own (a bare "Overview", or nothing was read): the
-        # set's other screens name the app's sections for the tagline
-        sections = [s.title for s in out[1:] if s.title is not None and not s.weak_title]
-        out[0].tabs = list({p.key(): p for p in sections}.values())
-    for ev, slots in zip(evidence, out):
-        read_into(slots, ev, policy, project)
-    for slots in out:  # the three shortest sections first, in their order: they fit a tagline
-        short = sorted(sorted(range(len(slots.tabs)), key=lambda i: len(slots.tabs[i].text))[:3])
-        slots.tabs = [slots.tabs[i] for i in short] + [
-            t for i, t in enumerate(slots.tabs) if i not in short
-        ]
-    return out
 
 
 _FORM_LEAD = re.compile(

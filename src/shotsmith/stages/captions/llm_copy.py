@@ -25,6 +25,7 @@ from ...grounding import (
     word_forms,
     words_of,
 )
+from ...locales import language_of
 from .critic import line_problems
 from .evidence import ScreenEvidence
 from .rules import headline_problems, set_problems, subtitle_problems
@@ -40,7 +41,7 @@ def unspaced_grounded(token: str, allowed: Grounding, locale: str) -> bool:
     pieces that are each evidence (two characters or more, seen on the screens) or a
     function word of the language ("家計簿|の|食費"); a single character seen somewhere is
     not enough, so no new word is assembled from stray kanji."""
-    lang = (locale or "").replace("_", "-").split("-")[0].lower()
+    lang = language_of(locale)
     small = vocabulary().by_language.get(lang, frozenset())
     text = allowed.unspaced_text
     n = len(token)

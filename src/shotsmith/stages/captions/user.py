@@ -33,16 +33,18 @@ from ...columns import (
     LOCALE,
     SCREEN,
 )
-from ...errors import InputFileError
+from ...errors import InputFileError, InvalidOptionError
 from ...grounding import (
     grounding_problems,
 )
 from ...ids import is_locale
+from ...locales import is_english, normalize_locale
 from .evidence import as_text
 from .rules import headline_problems, subtitle_problems
 from .writer import SetContext, _reads_english, proper_words
 
 log = logging.getLogger("shotsmith.copy")
+_locale_log = logging.getLogger("shotsmith.locales")
 
 # --------------------------------------------------------------------------------------
 # Copy the user wrote
@@ -65,7 +67,8 @@ def screen_key(name: object) -> str:
 
 
 def _locale_key(value: object) -> str:
-    return str(value or "").strip().replace("_", "-").casefold()
+    text = str(value or "").strip()
+    return normalize_locale(text).casefold() if text else ""
 
 
 _STRINGS_ENTRY = re.compile(r'"((?:[^"\\]|\\.)*)"\s*=\s*"((?:[^"\\]|\\.)*)"\s*;')
@@ -283,6 +286,55 @@ def user_lines(
             old_head, old_sub = out.get(k, (None, None))
             out[k] = (rec["headline"] or old_head, rec["subtitle"] or old_sub)
     return out
+
+
+def screens_without_copy(
+    frame: pd.DataFrame, copy: str | Path | pd.DataFrame | None
+) -> dict[tuple[str, str], list[str]]:
+    """Per (app_id, locale) of a non-English set, the screens with neither a headline nor a
+    subtitle of the user's in that locale (from ``copy`` or the frame's own user lines)."""
+    if LOCALE not in frame.columns:
+        return {}
+    out: dict[tuple[str, str], list[str]] = {}
+    for (app, locale), rows in frame.groupby([APP_ID, LOCALE], sort=False):
+        if is_english(locale):
+            continue
+        rows = rows.reset_index(drop=True)
+        lines = user_lines(rows, copy)
+        screens = rows[SCREEN].tolist() if SCREEN in rows else [""] * len(rows)
+        missing = [str(screens[k]) for k in range(len(rows)) if not any(lines.get(k, ()))]
+        if missing:
+            out[(str(app), normalize_locale(locale))] = missing
+    return out
+
+
+def check_copy_language(
+    frame: pd.DataFrame,
+    copy: str | Path | pd.DataFrame | None,
+    *,
+    source: str = "FOLDER",
+    strict: bool = False,
+) -> list[str]:
+    """Say which screens of a non-English set have no copy in its language, and what to do;
+    with ``strict`` that is an error. Returns the messages (logged as warnings)."""
+    messages = []
+    for (app, locale), screens in screens_without_copy(frame, copy).items():
+        same = (frame[APP_ID].astype(str) == app) & (frame[LOCALE].map(normalize_locale) == locale)
+        total = int(same.sum())
+        messages.append(
+            f"{app}: {len(screens)} of {total} screens have no {locale} copy "
+            f"({', '.join(screens)}); they get captions from the screens' own words, "
+            f"English where the screens are English. Write them: `shotsmith copy-template "
+            f"{source} --locale {locale} > {locale}.csv`, fill it in, and pass "
+            f"--copy {locale}.csv"
+        )
+    if messages and strict:
+        raise InvalidOptionError(
+            "--strict-locale: " + " | ".join(messages) + " (nothing was written)."
+        )
+    for message in messages:
+        _locale_log.warning("%s (--strict-locale makes this an error).", message)
+    return messages
 
 
 def warn_user_lines(app: str, screens: Sequence[str], fixed, ctx: SetContext) -> None:

@@ -26,6 +26,7 @@ from ...grounding import (
     word_forms,
     words_of,
 )
+from ...locales import language_of
 from ...words import is_plural, singular, with_article
 from .critic import line_problems, word_pairs
 from .evidence import (
@@ -708,4 +709,4 @@ def _reads_english(strings: Sequence[str]) -> bool:
 
 
 def is_english(locale: str) -> bool:
-    return not locale or locale.lower().replace("_", "-").split("-")[0] == "en"
+    return language_of(locale) == "en"

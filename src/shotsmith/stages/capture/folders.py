@@ -22,6 +22,7 @@ from ...devices import STORE_SIZES
 from ...errors import InputImageError, InvalidOptionError, ShotsmithError
 from ...ids import LOCALE, slugify
 from ...io import check_png
+from ...locales import normalize_locale
 from ..read import MANIFEST_NAMES, read_screenshots, screen_name_from_file
 from .devices import (
     CAPTURE_DEVICES,
@@ -90,27 +91,12 @@ def capture_folder(
     project = project_name or (manifest or {}).get("project_name") or _project_from(folder)
     for group in groups:
         if layout == "flat":
-            base = read_screenshots(
-                folder, project_name=project, bundle_id=bundle_id, locale=used_locale
-            )
-            paths = [Path(p) for p in base[C.IMAGE]]
-            names = list(base[C.SCREEN])
-            texts = list(base[C.SCREEN_TEXT])
+            paths, names, texts = _flat_shots(folder, project, bundle_id, used_locale)
         else:
             paths = [p for p, _, _ in group.files]
             names = [n for _, n, _ in group.files]
             texts = [""] * len(paths)
-        devices, errors = [], []
-        for path in paths:
-            width, height = check_png(path.read_bytes(), str(path), full=False)
-            try:
-                devices.append(
-                    _device_for_image(
-                        path, width, height, wanted=wanted, platforms=plats, hint=group.label
-                    )
-                )
-            except InputImageError as exc:
-                errors.append(exc)
+        devices, errors = _devices_of(paths, wanted, plats, group.label)
         if errors:
             if layout == "flat" or len(groups) == 1 or devices:
                 raise errors[0]
@@ -153,6 +139,33 @@ def capture_folder(
     return CaptureReport(
         frame=frame[list(FRAME_COLUMNS)], skipped=skipped, devices=devs, source=str(folder)
     )
+
+
+def _flat_shots(
+    folder: Path, project: str, bundle_id: str | None, locale: str
+) -> tuple[list[Path], list[str], list[str]]:
+    """A flat folder's screenshots in store order: paths, screen names, visible texts."""
+    base = read_screenshots(folder, project_name=project, bundle_id=bundle_id, locale=locale)
+    return [Path(p) for p in base[C.IMAGE]], list(base[C.SCREEN]), list(base[C.SCREEN_TEXT])
+
+
+def _devices_of(
+    paths: list[Path],
+    wanted: list[CaptureDevice] | None,
+    plats: list[str],
+    hint: str,
+) -> tuple[list[str], list[InputImageError]]:
+    """The device each screenshot was taken on, and the screenshots that fit none."""
+    devices, errors = [], []
+    for path in paths:
+        width, height = check_png(path.read_bytes(), str(path), full=False)
+        try:
+            devices.append(
+                _device_for_image(path, width, height, wanted=wanted, platforms=plats, hint=hint)
+            )
+        except InputImageError as exc:
+            errors.append(exc)
+    return devices, errors
 
 
 def _resolve_any_platform(device_sizes: Any) -> list[CaptureDevice]:
@@ -212,7 +225,7 @@ def _scan_folder(folder: Path, locale: str) -> tuple[str, list[_Group], str]:
         )
     chosen = _pick_locale(folder, locales, locale)
     loc_dir = root / chosen
-    used_locale = chosen.replace("_", "-")
+    used_locale = normalize_locale(chosen)
     shots_dirs = (
         sorted(p for p in (loc_dir / "images").glob("*Screenshots") if p.is_dir())
         if (loc_dir / "images").is_dir()
@@ -255,8 +268,8 @@ def _locale_dirs(root: Path) -> list[str]:
 
 
 def _pick_locale(folder: Path, locales: list[str], locale: str) -> str:
-    want = locale.lower().replace("_", "-")
-    norm = {loc.lower().replace("_", "-"): loc for loc in locales}
+    want = normalize_locale(locale).casefold()
+    norm = {normalize_locale(loc).casefold(): loc for loc in locales}
     if want in norm:
         return norm[want]
     lang = [loc for key, loc in norm.items() if key.split("-")[0] == want.split("-")[0]]

@@ -51,30 +51,8 @@ def write_capture(
         folder.mkdir(parents=True, exist_ok=True)
         entries = []
         for n, (idx, row) in enumerate(rows.iterrows(), start=1):
-            slug = slugify(str(row[C.SCREEN])) or f"screen-{n}"
-            path = folder / f"{n:02d}_{slug}.png"
-            ref = row[C.IMAGE]
-            data = (
-                bytes(ref)
-                if isinstance(ref, (bytes, bytearray, memoryview))
-                else Path(ref).read_bytes()
-            )
-            tmp = path.with_suffix(".png.tmp")
-            tmp.write_bytes(data)
-            os.replace(tmp, path)
+            path, entry = _write_screen(folder, n, row, (titles or {}).get(idx, ""))
             paths[idx] = str(path)
-            entry: dict[str, Any] = {
-                "file": path.name,
-                "screen": str(row[C.SCREEN]),
-                "text": str(row[C.SCREEN_TEXT] or ""),
-            }
-            url = str(row.get(C.SCREEN_URL) or "")
-            if url:
-                entry["url"] = url
-                entry["title"] = str((titles or {}).get(idx, ""))
-            elements = row.get(C.SCREEN_ELEMENTS)
-            if isinstance(elements, list) and (elements or url):
-                entry["elements"] = elements
             entries.append(entry)
         manifest: dict[str, Any] = {
             "project_name": str(rows[C.PROJECT_NAME].iloc[0]),
@@ -98,6 +76,30 @@ def write_capture(
     # a column of paths, as read_screenshots builds it (so both give the same frame)
     frame[C.IMAGE] = pd.Series([paths[i] for i in frame.index], index=frame.index)
     return frame
+
+
+def _write_screen(folder: Path, n: int, row: pd.Series, title: str) -> tuple[Path, dict[str, Any]]:
+    """Write one screenshot as ``NN_<screen>.png``; its manifest entry."""
+    slug = slugify(str(row[C.SCREEN])) or f"screen-{n}"
+    path = folder / f"{n:02d}_{slug}.png"
+    ref = row[C.IMAGE]
+    data = bytes(ref) if isinstance(ref, (bytes, bytearray, memoryview)) else Path(ref).read_bytes()
+    tmp = path.with_suffix(".png.tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+    entry: dict[str, Any] = {
+        "file": path.name,
+        "screen": str(row[C.SCREEN]),
+        "text": str(row[C.SCREEN_TEXT] or ""),
+    }
+    url = str(row.get(C.SCREEN_URL) or "")
+    if url:
+        entry["url"] = url
+        entry["title"] = str(title)
+    elements = row.get(C.SCREEN_ELEMENTS)
+    if isinstance(elements, list) and (elements or url):
+        entry["elements"] = elements
+    return path, entry
 
 
 def _manifest_json(manifest: dict[str, Any]) -> str:

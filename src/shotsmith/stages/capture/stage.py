@@ -21,6 +21,7 @@ from PIL import Image
 from ... import columns as C
 from ...errors import InvalidOptionError
 from ...ids import is_locale
+from ...locales import DEFAULT_LOCALE
 from ...statusbar import top_color
 from .browser import emulation
 from .devices import resolve_devices
@@ -40,7 +41,7 @@ def capture_report(
     *,
     platforms: Sequence[str] | str | None = None,
     device_sizes: Sequence[str | float] | str | None = None,
-    locale: str = "en-US",
+    locale: str = DEFAULT_LOCALE,
     max_screens: int = 6,
     timeout_s: float = 60,
     project_name: str | None = None,

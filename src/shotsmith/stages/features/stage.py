@@ -18,6 +18,7 @@ import logging
 import re
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 import pandas as pd
 from PIL import Image
@@ -256,7 +257,6 @@ def extract_features(
         ocr_mod.require_tesseract()
 
     n = len(frame)
-    rows = list(range(n))
     refs = frame[IMAGE].tolist()
     dom = [
         str(t) if isinstance(t, str) else ""
@@ -277,24 +277,7 @@ def extract_features(
         locales = frame[LOCALE].dropna().astype(str)
         lang = ocr_mod.language_for(locales.iloc[0] if len(locales) else None)
 
-    # deal rows to workers in chunks; each worker decodes, measures and OCRs its chunk
-    per_call = max(1, min(chunk, -(-n // max(1, workers)))) if n else 1
-    batches = [rows[i : i + per_call] for i in range(0, n, per_call)]
-    pixels: list[_Pixels | None] = [None] * n
-
-    def work(batch: list[int]) -> None:
-        res = _analyse([refs[i] for i in batch], [want[i] for i in batch], lang, binary)
-        for i, r in zip(batch, res):
-            pixels[i] = r
-
-    if len(batches) <= 1 or workers <= 1:
-        for b in batches:
-            work(b)
-            progress.advance(len(b))  # read: screenshots done, for a bar or a batch
-    else:
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            for b, _ in zip(batches, pool.map(work, batches)):
-                progress.advance(len(b))
+    pixels = _read_pixels(refs, want, lang, binary, workers=workers, chunk=chunk)
 
     screens = frame[SCREEN].astype(str).tolist()
     positions = frame[POSITION].tolist()
@@ -309,31 +292,10 @@ def extract_features(
     for i in range(n):
         px = pixels[i]
         domain = domains[i] if isinstance(domains[i], str) else None
-        title = ""
-        roles = elements[i] if isinstance(elements[i], (list, tuple)) else []
-        full = float(px.height) if px is not None and px.height else None
-        if roles:
-            ev = reader.from_elements(roles, full)
-        elif dom[i].strip():
-            ev = reader.from_text(dom[i])
-        elif px is not None and px.ocr is not None and not px.ocr.error:
-            ev = reader.from_ocr(px.ocr, float(px.read_height) or None)
-        else:
-            ev = reader.Evidence()
+        ev = _evidence_of(elements[i], dom[i], px)
         found.append(ev)
-        if dom[i].strip():
-            text, source = dom[i].strip(), "dom"
-        elif mode is False:
-            text, source = "", "none (ocr off)"
-        elif binary is None:
-            text, source = "", "none (tesseract not installed)"
-        elif px is None or px.ocr is None:
-            text, source = "", "none (not read)"
-        elif px.ocr.error:
-            text, source = "", f"none (ocr failed: {px.ocr.error})"
-        else:
-            text, source = px.ocr.text, "ocr"
-        title = ev.title or title
+        text, source = _text_of(dom[i], px, mode, binary)
+        title = ev.title or ""
         intent = screen_intent(screens[i], text, domain=domain, position=positions[i], title=title)
         intents.append(intent)
         phrases.append(screen_phrase(intent, screens[i], domain, title=ev.title))
@@ -360,10 +322,96 @@ def extract_features(
         frame[column] = pd.Series(values, index=frame.index, dtype=object)
     frame[FEATURES_COLORS] = pd.Series(colors, index=frame.index, dtype=object)
 
-    readings: list[Reading] = [Reading() for _ in range(n)]
     members_of: dict[object, list[int]] = {}
     for i, app in enumerate(frame[APP_ID].tolist()):
         members_of.setdefault(app, []).append(i)
+    readings = _read_sets(frame, members_of, found, screens, intents, projects, positions)
+    frame[FEATURES_KIND] = [r.kind for r in readings]
+    frame[FEATURES_SUBJECT] = [r.subject for r in readings]
+    frame[FEATURES_SUBJECT_FROM] = [r.subject_from for r in readings]
+    frame[FEATURES_EXAMPLES] = pd.Series(
+        [list(r.examples) for r in readings], index=frame.index, dtype=object
+    )
+    frame[FEATURES_FIELDS] = pd.Series(
+        [list(r.fields) for r in readings], index=frame.index, dtype=object
+    )
+
+    _add_set_colors(frame, pixels, members_of)
+    return frame
+
+
+def _read_pixels(
+    refs: list[Any],
+    want: list[bool],
+    lang: str,
+    binary: str | None,
+    *,
+    workers: int,
+    chunk: int,
+) -> list[_Pixels | None]:
+    """Every screenshot decoded, measured and (where ``want``) OCR'd: rows dealt to
+    ``workers`` threads in chunks; progress told per chunk."""
+    n = len(refs)
+    rows = list(range(n))
+    per_call = max(1, min(chunk, -(-n // max(1, workers)))) if n else 1
+    batches = [rows[i : i + per_call] for i in range(0, n, per_call)]
+    pixels: list[_Pixels | None] = [None] * n
+
+    def work(batch: list[int]) -> None:
+        res = _analyse([refs[i] for i in batch], [want[i] for i in batch], lang, binary)
+        for i, r in zip(batch, res):
+            pixels[i] = r
+
+    if len(batches) <= 1 or workers <= 1:
+        for b in batches:
+            work(b)
+            progress.advance(len(b))  # read: screenshots done, for a bar or a batch
+    else:
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            for b, _ in zip(batches, pool.map(work, batches)):
+                progress.advance(len(b))
+    return pixels
+
+
+def _evidence_of(elements: object, dom: str, px: _Pixels | None) -> reader.Evidence:
+    """A screen's evidence: from its DOM elements, else its DOM text, else its OCR."""
+    roles = elements if isinstance(elements, (list, tuple)) else []
+    full = float(px.height) if px is not None and px.height else None
+    if roles:
+        return reader.from_elements(roles, full)
+    if dom.strip():
+        return reader.from_text(dom)
+    if px is not None and px.ocr is not None and not px.ocr.error:
+        return reader.from_ocr(px.ocr, float(px.read_height) or None)
+    return reader.Evidence()
+
+
+def _text_of(dom: str, px: _Pixels | None, mode: object, binary: str | None) -> tuple[str, str]:
+    """A screen's visible text and where it came from (``features_text_source``)."""
+    if dom.strip():
+        return dom.strip(), "dom"
+    if mode is False:
+        return "", "none (ocr off)"
+    if binary is None:
+        return "", "none (tesseract not installed)"
+    if px is None or px.ocr is None:
+        return "", "none (not read)"
+    if px.ocr.error:
+        return "", f"none (ocr failed: {px.ocr.error})"
+    return px.ocr.text, "ocr"
+
+
+def _read_sets(
+    frame: pd.DataFrame,
+    members_of: dict[object, list[int]],
+    found: list[reader.Evidence],
+    screens: list[str],
+    intents: list[str],
+    projects: list[str],
+    positions: list[Any],
+) -> list[Reading]:
+    """Each set's screens read together (kind, subject, examples, fields), in store order."""
+    readings: list[Reading] = [Reading() for _ in range(len(frame))]
     for members in members_of.values():
         members = sorted(members, key=lambda i: (positions[i], i))
         found_here = read_screens(
@@ -375,16 +423,14 @@ def extract_features(
         )
         for i, reading in zip(members, found_here):
             readings[i] = reading
-    frame[FEATURES_KIND] = [r.kind for r in readings]
-    frame[FEATURES_SUBJECT] = [r.subject for r in readings]
-    frame[FEATURES_SUBJECT_FROM] = [r.subject_from for r in readings]
-    frame[FEATURES_EXAMPLES] = pd.Series(
-        [list(r.examples) for r in readings], index=frame.index, dtype=object
-    )
-    frame[FEATURES_FIELDS] = pd.Series(
-        [list(r.fields) for r in readings], index=frame.index, dtype=object
-    )
+    return readings
 
+
+def _add_set_colors(
+    frame: pd.DataFrame, pixels: list[_Pixels | None], members_of: dict[object, list[int]]
+) -> None:
+    """Per set: the accent colour and whether most of its screens are dark."""
+    n = len(frame)
     accent: list[str] = [DEFAULT_ACCENT] * n
     dark_ui: list[bool] = [False] * n
     for members in members_of.values():
@@ -395,4 +441,3 @@ def extract_features(
             accent[i], dark_ui[i] = set_accent, is_dark
     frame[FEATURES_ACCENT] = accent
     frame[FEATURES_DARK_UI] = pd.Series(dark_ui, index=frame.index, dtype=bool)
-    return frame
