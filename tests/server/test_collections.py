@@ -161,7 +161,8 @@ def test_live_collection_of_a_web_app(tmp_path, webapp, live_servers):
         assert png_info(png.content) == ("PNG", (1320, 2868), "RGB")
     for shot in styled:
         assert list(shot) == ["id", "device", "url", "step", "locale", "headline", "subtitle"]
-        assert shot["headline"].strip() and shot["subtitle"].strip()
+        # a subtitle nothing on its screen supports is left empty, never filler
+        assert shot["headline"].strip() and isinstance(shot["subtitle"], str)
         assert png_info(httpx.get(shot["url"], timeout=30).content) == ("PNG", (1320, 2868), "RGB")
     assert len({s["url"] for s in raws + styled}) == 2 * len(raws)
 
@@ -309,8 +310,9 @@ def test_folder_project_completes_at_the_folders_device_size(app_client):
     assert body["status"] == "completed", body
     assert body["devices"] == ["iphone-16-pro"] and body["totalScreenshots"] == 5
     assert [s["step"] for s in body["generatedScreenshots"]] == [1, 2, 3, 4, 5]
+    assert sum(bool(s["subtitle"]) for s in body["generatedScreenshots"]) >= 4  # OCR off
     for shot in body["generatedScreenshots"][:2]:
-        assert shot["headline"] and shot["subtitle"]
+        assert shot["headline"] and isinstance(shot["subtitle"], str)
         assert png_info(client.get(shot["url"]).content) == ("PNG", (1206, 2622), "RGB")
     raw = client.get(body["screenshots"][0]["url"]).content  # the folder's own PNG, copied
     assert raw == (SAMPLES / "tasklane" / "01_inbox.png").read_bytes()
