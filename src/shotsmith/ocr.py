@@ -32,7 +32,7 @@ import tempfile
 import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -337,20 +337,6 @@ def parse_tsv(tsv: str, pages: int, *, min_confidence: float = MIN_CONFIDENCE) -
             )
         )
     return results
-
-
-def stacked(upper: OCRResult, lower: OCRResult, offset: int) -> OCRResult:
-    """One reading of two bands read apart: ``lower`` sits ``offset`` px below the top of
-    ``upper``'s image. The title is chosen again over both."""
-    boxes = [*upper.boxes, *(replace(b, top=b.top + offset) for b in lower.boxes)]
-    texts = [b.text for b in boxes]
-    return OCRResult(
-        text="\n".join(texts),
-        title=_title([(b.top, b.left, b.height, b.text) for b in boxes]),
-        words=upper.words + lower.words,
-        lines=texts,
-        boxes=boxes,
-    )
 
 
 def _title(ordered: list[tuple[int, int, int, str]]) -> str:

@@ -190,8 +190,9 @@ def _read_deeper(
     The top band is where titles, tabs and headings sit on most screens; a screen that
     opens with a photo, a chart or a list of names and figures (a destination's hero
     picture, a balance list above the table of who owes whom) has its title and content
-    below it. Those few screens (one tesseract call for all of them) have the band below
-    read too, down to ``ocr.DEEP_BOTTOM``, and both readings are kept as one.
+    below it. Those few screens (one tesseract call for all of them) are read again from
+    the top down to ``ocr.DEEP_BOTTOM`` (one band, so no seam cuts a line in two), and the
+    deeper reading kept.
     """
     sparse = []
     for i in read:
@@ -200,19 +201,17 @@ def _read_deeper(
             sparse.append(i)
     if not sparse:
         return
-    lower: list[Image.Image] = []
-    offsets: list[int] = []
+    deeper: list[Image.Image] = []
     for i in sparse:
         img = open_image(refs[i])
         half = img.reduce(2) if min(img.size) >= 400 else img
-        band = (ocr_mod.BAND_BOTTOM, ocr_mod.DEEP_BOTTOM)
-        lower.append(ocr_mod.prepare(half, dark=out[i].dark, scale=1, band=band))
-        offsets.append(int(half.height * band[0]) - int(half.height * ocr_mod.BAND_TOP))
+        band = (ocr_mod.BAND_TOP, ocr_mod.DEEP_BOTTOM)  # one band: no seam cuts a line
+        deeper.append(ocr_mod.prepare(half, dark=out[i].dark, scale=1, band=band))
         del half, img
-    for i, res, offset in zip(sparse, ocr_mod.recognize(lower, lang=lang, binary=binary), offsets):
+    for i, res in zip(sparse, ocr_mod.recognize(deeper, lang=lang, binary=binary)):
         upper = out[i].ocr
-        if not res.error and upper is not None:
-            out[i].ocr = ocr_mod.stacked(upper, res, offset)
+        if not res.error and upper is not None and res.words >= upper.words:
+            out[i].ocr = res
 
 
 @stage(
