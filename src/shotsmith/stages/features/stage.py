@@ -67,9 +67,10 @@ from ...columns import (
 )
 from ...errors import InvalidOptionError
 from ...io import open_image
+from ...words import word_frequency
 from . import evidence as reader
 from .intent import keywords_of, screen_intent, screen_phrase
-from .reading import Reading, read_screens
+from .reading import Reading, is_person, read_screens
 
 log = logging.getLogger("shotsmith")
 
@@ -143,6 +144,7 @@ def _analyse(refs: list, want_ocr: list[bool], lang: str, binary: str | None) ->
     out: list[_Pixels] = []
     prepared: list[Image.Image] = []
     prepared_at: list[int] = []
+    deep: dict[int, Image.Image] = {}  # the longer band, read again if the first is sparse
     for ref, need in zip(refs, want_ocr):
         img = open_image(ref)  # InputImageError names the image when it cannot be decoded
         half = img.reduce(2) if min(img.size) >= 400 else img
@@ -158,22 +160,23 @@ def _analyse(refs: list, want_ocr: list[bool], lang: str, binary: str | None) ->
             )
         )
         if need and binary:
-            prepared.append(ocr_mod.prepare(half, dark=dark, scale=1))
+            gray = half.convert("L")  # converted once for both bands
+            prepared.append(ocr_mod.prepare(gray, dark=dark, scale=1))
             prepared_at.append(len(out) - 1)
+            band = (ocr_mod.BAND_TOP, ocr_mod.DEEP_BOTTOM)  # one band: no seam cuts a line
+            deep[len(out) - 1] = ocr_mod.prepare(gray, dark=dark, scale=1, band=band)
+            del gray
         del half, img
     if prepared:
         for i, res in zip(prepared_at, ocr_mod.recognize(prepared, lang=lang, binary=binary)):
             out[i].ocr = res
-        _read_deeper(refs, out, prepared_at, lang, binary)
+        _read_deeper(out, deep, lang, binary)
     return out
 
 
 def _few_words(text: str) -> bool:
     """Too few words a caption could use: the band held a photo, a chart, or only names
     and figures (a balance list of people above the table the screen is for)."""
-    from ...words import word_frequency
-    from .reading import is_person
-
     words = [
         w
         for w in re.findall(r"[^\W\d_]{3,}", text)
@@ -183,7 +186,7 @@ def _few_words(text: str) -> bool:
 
 
 def _read_deeper(
-    refs: list, out: list[_Pixels], read: list[int], lang: str, binary: str | None
+    out: list[_Pixels], deep: dict[int, Image.Image], lang: str, binary: str | None
 ) -> None:
     """Read further down the screens whose top band held almost no words.
 
@@ -195,19 +198,13 @@ def _read_deeper(
     deeper reading kept.
     """
     sparse = []
-    for i in read:
+    for i in deep:
         first = out[i].ocr
         if first is not None and not first.error and _few_words(first.text):
             sparse.append(i)
     if not sparse:
         return
-    deeper: list[Image.Image] = []
-    for i in sparse:
-        img = open_image(refs[i])
-        half = img.reduce(2) if min(img.size) >= 400 else img
-        band = (ocr_mod.BAND_TOP, ocr_mod.DEEP_BOTTOM)  # one band: no seam cuts a line
-        deeper.append(ocr_mod.prepare(half, dark=out[i].dark, scale=1, band=band))
-        del half, img
+    deeper = [deep[i] for i in sparse]
     for i, res in zip(sparse, ocr_mod.recognize(deeper, lang=lang, binary=binary)):
         upper = out[i].ocr
         if not res.error and upper is not None and res.words >= upper.words:
