@@ -457,11 +457,8 @@ class _Writer:
                 # a line naming the screen's feature before one naming an example of it
                 # ("Plan with your sowing calendar", not "Plan Runner Beans day by day")
                 named = [t for t in own if _NAMES_SUBJECT.search(t)]
-                own = named + [t for t in own if t not in named]
-                groups = [
-                    (f"voice:{slots.kind}", named),
-                    (f"voice:{slots.kind}", own[len(named) :]),
-                ]
+                rest = [t for t in own if t not in named]
+                groups = [(f"voice:{slots.kind}", named), (f"voice:{slots.kind}", rest)]
             else:
                 groups = [(f"voice:{slots.kind}", own)]
             groups.append(("voice:any", list(frames["any"])))
@@ -574,11 +571,6 @@ class _Writer:
             (named, 2, False),  # a template used twice beats a line that names nothing
             (late, 0, False),
             (late, 2, False),
-            (fallback, 0, False),
-            (fallback, 1, False),
-            (groups, 2, False),
-            (groups, 2, True),
-            (groups, 3, True),
         ]
         if self.ctx.english:
             # English frames around the app's name alone say nothing ("Meet Wanderly"):
@@ -586,8 +578,11 @@ class _Writer:
             # again, which still say something of the screen. (The other languages' name
             # group quotes the screen's title: "Küchenbuch: Einkaufsliste.")
             said = named + late
-            phases[5:] = [(said, 2, True), (said, 3, True), (fallback, 0, False)]
-            phases += [(fallback, 1, False), (groups, 3, True)]
+            phases += [(said, 2, True), (said, 3, True), (fallback, 0, False), (fallback, 1, False)]
+        else:
+            phases += [(fallback, 0, False), (fallback, 1, False), (groups, 2, False)]
+            phases += [(groups, 2, True)]
+        phases.append((groups, 3, True))
         for phase_groups, relax, again in phases:
             for name, templates in phase_groups:
                 rng = _rng(self.ctx.app_id, self.seed, position, kind, name)
