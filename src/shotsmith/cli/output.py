@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
+import logging
 import sys
+
+
+class _Stderr(logging.StreamHandler):
+    """A handler that writes to whatever ``sys.stderr`` is when a record comes."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.stream = sys.stderr
+        super().emit(record)
 
 
 def progress_lines(command: str, source, sizes: list[str] | None):
@@ -64,13 +73,6 @@ def log_to_stderr(command: str) -> None:
     The handler writes to whatever ``sys.stderr`` is when a warning comes (a second
     command in one process, or a test capturing stderr, gets its own), and the prefix
     names the command that runs now."""
-    import logging
-
-    class _Stderr(logging.StreamHandler):
-        def emit(self, record: logging.LogRecord) -> None:
-            self.stream = sys.stderr
-            super().emit(record)
-
     logger = logging.getLogger("shotsmith")
     ours = [h for h in logger.handlers if getattr(h, "_shotsmith_cli", False)]
     if not ours:
