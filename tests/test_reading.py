@@ -323,7 +323,8 @@ def test_real_apps_captions_are_clean_and_informative():
     from shotsmith.grounding import content_words
 
     lines = subtitles = informative = 0
-    problems = []
+    problems: list = []
+    left: list = []
     for folder in sorted(p for p in REALAPPS.iterdir() if p.is_dir()):
         frame = ss.read_screenshots(folder)
         out = ss.extract_features(frame, ocr=False).pipe(ss.detect_domain).pipe(ss.write_copy)
@@ -332,6 +333,9 @@ def test_real_apps_captions_are_clean_and_informative():
         for _, row in out.iterrows():
             for kind, column in (("headline", C.COPY_HEADLINE), ("subtitle", C.COPY_SUBTITLE)):
                 lines += 1
+                if not row[column]:  # left to the user: nothing on the screen to say
+                    left.append((folder.name, row[C.SCREEN], kind))
+                    continue
                 found = line_problems(row[column], kind=kind, project=project)
                 if found:
                     problems.append((folder.name, row[column], found))
@@ -340,7 +344,10 @@ def test_real_apps_captions_are_clean_and_informative():
             informative += bool(own)
     assert lines >= 50
     assert len(problems) <= lines * 0.05, problems
-    assert informative / subtitles >= 0.85, informative / subtitles
+    # a line left empty is better than filler, but most screens say enough for a line
+    assert len(left) <= lines * 0.1, left
+    assert not [x for x in left if x[2] == "headline"], left
+    assert informative / (subtitles - len(left)) >= 0.85, informative / subtitles
 
 
 def test_a_word_the_reader_cut_short_is_caught():
@@ -406,7 +413,9 @@ def test_a_form_titled_with_a_verb_keeps_its_verb():
     row = out.set_index(C.SCREEN).loc["write a comment"]
     assert row[C.COPY_HEADLINE].startswith("Write a comment"), row[C.COPY_HEADLINE]
     for line in (*out[C.COPY_HEADLINE], *out[C.COPY_SUBTITLE]):
-        assert line_problems(line, kind="subtitle", project="Isso") == [], line
+        if line:  # a line nothing on its screen supports is left to the user
+            assert line_problems(line, kind="subtitle", project="Isso") == [], line
+    assert (out[C.COPY_HEADLINE] != "").all()
 
 
 def test_a_name_english_does_not_know_keeps_its_capitals_and_is_no_fragment():

@@ -4,7 +4,8 @@
 list: about 7 for "the", 4.6 for "balance", 2.3 for "payee", 1.7 for the scrap "pric",
 0 for "ipyker"), which is how the copy critic tells a word cut in half from a real one.
 ``inflect`` gives the plural and singular of a noun and its indefinite article ("an
-income statement").
+income statement"). ``lemminflect`` says which parts of speech a word can be, so a screen
+called "Settle" or "Downloading" is not captioned as if it named a thing.
 
 Both load on first use, not at import (``wordfreq`` reads its large English list once,
 ~0.2 s).
@@ -97,3 +98,14 @@ def is_plural(noun: str) -> bool:
 def with_article(phrase: str) -> str:
     """The phrase with "a" or "an" before it ("an account", "a new transaction")."""
     return str(_engine().a(phrase)) if phrase else phrase
+
+
+@lru_cache(maxsize=4096)
+def can_be_noun(word: str) -> bool:
+    """True when ``word`` can be a noun ("devices", "board", "seeding"; an unknown word
+    such as "flowchart" too), False when it is only a verb, adjective or adverb
+    ("settle", "downloading", "important", "explore")."""
+    from lemminflect import getAllLemmas
+
+    parts = getAllLemmas(word.casefold())
+    return not parts or "NOUN" in parts or "PROPN" in parts

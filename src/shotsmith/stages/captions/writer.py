@@ -21,6 +21,7 @@ from importlib import resources
 from ...grounding import (
     Grounding,
     allowed_words,
+    content_words,
     grounding_problems,
     vocabulary,
     word_forms,
@@ -237,7 +238,8 @@ def _fill(
             value = examples[k] if len(examples) > k else None
         elif low.startswith("f") and low[1:].isdigit():
             k = int(low[1:]) - 1
-            value = slots.fields[k] if len(slots.fields) > k else None
+            fields = fresh(slots.fields)
+            value = fields[k] if len(fields) > k else None
         elif low.startswith("item") and low[4:].isdigit():
             k = int(low[4:]) - 1
             value = items[k] if len(items) > k else None
@@ -264,10 +266,17 @@ def _fill(
 
 
 def _features_phrase(evidence: Sequence[ScreenEvidence]) -> str:
-    """Two of the set's features as one phrase ("budget and accounts"), from its screens'
-    subjects: what a screen with little of its own may say of the app."""
+    """Two of the set's features as one phrase ("budgets and reports"), from its screens'
+    subjects: what the first slide may say of the whole app when it shows little itself."""
     features = [f for f in set_features(evidence) if len(f) <= 16]
     return " and ".join(features[:2]) if len(features) >= 2 else ""
+
+
+def _says_again(line: str, headline: str) -> bool:
+    """Whether a subtitle names nothing its headline has not named already."""
+    said = {f for w in content_words(headline) for f in word_forms(w.casefold())}
+    own = [word_forms(w.casefold()) for w in content_words(line)]
+    return bool(own) and all(forms & said for forms in own)
 
 
 def _short(slots: Slots) -> Slots:
@@ -435,12 +444,11 @@ class _Writer:
             groups[at:at] = [g for g in voiced if g[0] not in _LATE_VOICE]
             end = next((i for i, g in enumerate(groups) if g[0] in _FALLBACK_GROUPS), len(groups))
             groups[end:end] = late
-        else:  # a screen with nothing read: a line about the app's features, from the others
-            if kind == "headline":
-                lines = voice()["headline_app"]
-                groups.append(("voice:app", [lines.get("any", "")]))
-            else:
-                groups.append(("voice:set", list(voice()["subtitle"]["set"])))
+        if kind == "subtitle" and position == 0 and self.ctx.english:
+            # slide 1 may pitch the whole app when its screen says little of its own
+            # ("Pocket Budget brings your budgets and reports together"); on any other
+            # slide such a line says nothing of the screen under it
+            groups.append(("voice:set", list(voice()["subtitle"]["set"])))
         if kind == "subtitle" and position == 0:
             # slide 1: the user's own words (unless the tagline used them), then the app's
             first = ("about", "sentence") if not self.about_used else ("sentence",)
@@ -465,12 +473,12 @@ class _Writer:
             if slots.short is not None:  # "transactions" when "checking transactions" is long
                 groups += [(f"voice:short:{name[6:]}", t) for name, t in groups]
             lines = voice()["headline_app"]
-            app_line = lines.get(slots.kind) or lines.get("any")
+            app_line = lines.get(slots.kind)
             if app_line:
                 groups.append(("voice:app", [app_line]))
             return groups
         order = _SUBTITLE_ORDER.get(slots.kind, ("examples", "fields", "count", "actions"))
-        for part in (*order, "sentence", "subject", "set"):
+        for part in (*order, "sentence", "subject"):
             bank = frames[part]
             if isinstance(bank, dict):
                 groups.append((f"voice:{part}", [*bank.get(slots.kind, []), *bank["any"]]))
@@ -523,6 +531,8 @@ class _Writer:
             return False
         if pair is not None and relax < 2 and filler & _filler(pair.template):
             return False
+        if pair is not None and _says_again(line.text, pair.text):
+            return False  # "Steps and exercise at a glance" / "See steps and exercise ..."
         return True
 
     def _problems(self, text: str, kind: str) -> tuple[list[str], list[str]]:

@@ -33,7 +33,7 @@ from functools import lru_cache
 from importlib import resources
 
 from ...grounding import vocabulary as copy_vocabulary
-from ...words import is_plural, is_word, word_frequency
+from ...words import can_be_noun, is_plural, is_word, word_frequency
 from .evidence import Evidence, is_chrome
 from .intent import plausible_word, singular
 
@@ -296,7 +296,7 @@ def _fields(ev: Evidence, kind_hint: str) -> list[str]:
     items = ev.items
     for k, item in enumerate(items[:-1]):  # a label with its figure: "Balance 5,297.80"
         high = item.get("y") is None or item["y"] <= TOP_SHARE * 0.9  # a summary, not rows
-        if item["role"] in ("label", "text") and items[k + 1]["role"] == "number" and high:
+        if item["role"] in ("label", "text") and high and _has_figure(items, k):
             words = _words(item["text"])
             if words and all(word_frequency(w.casefold()) >= 3.5 for w in words):
                 add(item["text"])  # an everyday word, not a payee's name ("Chipotle")
@@ -307,6 +307,27 @@ def _fields(ev: Evidence, kind_hint: str) -> list[str]:
                 if not raw.endswith(("?", ".", "!")):
                     add(raw)
     return out[:6]
+
+
+#: A label's figure sits at most this share of the screen below it.
+FIGURE_GAP = 0.05
+
+
+def _has_figure(items: Sequence[dict], k: int) -> bool:
+    """Whether the label ``items[k]`` has its figure next: the next item, or, where two
+    tiles stand side by side and their lines interleave ("STEPS", "EXERCISE", "8,432",
+    "28 min"), a figure among the next three items just below it."""
+    label = items[k]
+    if items[k + 1]["role"] == "number":
+        return True
+    y = label.get("y")
+    if y is None:
+        return False
+    for other in items[k + 1 : k + 4]:
+        below = other.get("y")
+        if other["role"] == "number" and below is not None and 0 < below - y <= FIGURE_GAP:
+            return True
+    return False
 
 
 def _kind(
@@ -477,6 +498,14 @@ def _subject(
     return best[1], best[2], entities
 
 
+#: Section names that say where, not what: never a subject alone, even as a file name
+#: ("home", "today", "explore"); "library", "inbox" or "history" name what a screen holds.
+_NOT_A_NOUN = frozenset(
+    "home main start more all other me you today upcoming recent past saved explore "
+    "discover browse total details info options search".split()
+)
+
+
 def _named_subject(name: str, project_key: str, visible: set[str]) -> str:
     """The screen's file name as its subject ("bookmarks", "new bookmark", "weekly pulse")
     when the app shows its words (in a tab, a menu, a title), or "" when it names no
@@ -489,13 +518,16 @@ def _named_subject(name: str, project_key: str, visible: set[str]) -> str:
     if not text or key == project_key or is_generic(text) or is_person(text) or is_data(text):
         return ""
     voc = copy_vocabulary()
-    if _only_function_words(text) or key in voc.generic_sections:
+    if _only_function_words(text) or (key in voc.generic_sections and key in _NOT_A_NOUN):
         return ""
-    if not all(is_word(w.casefold()) for w in _words(text)):
-        return ""
+    words = _words(text)
+    if not all(is_word(w.casefold()) or singular(w.casefold()) in visible for w in words):
+        return ""  # "scr", "img2": no word; "yaml" counts when the app shows it
+    if not can_be_noun(words[-1]):
+        return ""  # "settle", "downloading", "important": what it does, not what it holds
     fw = voc.function_words
-    if any(singular(w.casefold()) not in visible for w in _words(text) if w.casefold() not in fw):
-        return ""
+    if any(singular(w.casefold()) not in visible for w in words if w.casefold() not in fw):
+        return ""  # what the user called it, but the app never says it: not its words
     return text
 
 
