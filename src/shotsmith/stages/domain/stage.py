@@ -51,7 +51,7 @@ from importlib import resources
 import numpy as np
 import pandas as pd
 
-from ..columns import (
+from ...columns import (
     APP_ID,
     BUNDLE_ID,
     DOMAIN_CATEGORY,
@@ -71,8 +71,8 @@ from ..columns import (
     SCREEN_TEXT,
     stage,
 )
-from ..errors import ShotsmithError
-from .features.intent import singular
+from ...errors import ShotsmithError
+from ..features.intent import singular
 
 __all__ = [
     "CATEGORIES",
