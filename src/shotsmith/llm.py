@@ -34,7 +34,7 @@ from typing import Any
 
 import httpx
 
-from .errors import InvalidOptionError, ShotsmithError
+from .errors import InvalidOptionError, LLMError, ShotsmithError
 
 ENV_BASE_URL = "SHOTSMITH_LLM_BASE_URL"
 ENV_MODEL = "SHOTSMITH_LLM_MODEL"
@@ -49,14 +49,6 @@ IMAGE_MAX_BYTES = 200_000
 
 _TRUE = frozenset({"1", "true", "yes", "on"})
 _FALSE = frozenset({"", "0", "false", "no", "off"})
-
-
-class LLMError(ShotsmithError):
-    """The LLM could not be used; ``short`` is a one-line reason for a status column."""
-
-    def __init__(self, reason: str):
-        super().__init__(reason)
-        self.short = " ".join(str(reason).split())[:120]
 
 
 @dataclass(frozen=True)

@@ -40,7 +40,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageOps
 
-from .errors import ShotsmithError
+from .errors import OCRUnavailableError
 from .locales import language_of
 
 #: Page segmentation mode 11 ("sparse text") reads scattered UI labels best; 3 and 6
@@ -67,10 +67,6 @@ def _locale_languages() -> dict[str, str]:
     """Locale language -> Tesseract language, loaded once from ``data/ocr_languages.json``."""
     raw = resources.files("shotsmith").joinpath("data/ocr_languages.json").read_text("utf-8")
     return dict(json.loads(raw)["languages"])
-
-
-class OCRUnavailableError(ShotsmithError):
-    """OCR was required but the tesseract program is not installed."""
 
 
 @dataclass(frozen=True)
