@@ -4,6 +4,7 @@ and writes the set's prediction to every row."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -125,39 +126,12 @@ def detect_domain(
     confident = np.zeros(n, dtype=bool)
     signals = np.empty(n, dtype=object)
 
-    names = frame[PROJECT_NAME].to_numpy(dtype=object)
-    bundles = frame[BUNDLE_ID].to_numpy(dtype=object)
-    screens = frame[SCREEN].to_numpy(dtype=object)
+    cells = _Cells.of(frame)
     positions = frame[POSITION].to_numpy(dtype=object)
-    text_columns = [
-        frame[c].to_numpy(dtype=object) for c in (SCREEN_TEXT, FEATURES_TEXT) if c in frame
-    ]
-    evidence_column = (
-        frame[FEATURES_EVIDENCE].to_numpy(dtype=object) if FEATURES_EVIDENCE in frame else None
-    )
-
-    def cells(name: str) -> np.ndarray | None:
-        return frame[name].to_numpy(dtype=object) if name in frame else None
-
-    kinds, subjects = cells(FEATURES_KIND), cells(FEATURES_SUBJECT)
-    fields, headings = cells(FEATURES_FIELDS), cells(FEATURES_HEADINGS)
-
     codes, _uniques = pd.factorize(frame[APP_ID], use_na_sentinel=False)
     for code in range(int(codes.max()) + 1 if n else 0):
         rows = np.flatnonzero(codes == code)
-        rows = rows[_store_order(positions[rows])]
-        texts = _set_texts(rows, text_columns, evidence_column)
-        evidence = Evidence(
-            name=_first_text(names[rows]),
-            bundle_id=_first_text(bundles[rows]),
-            screens=tuple(s for s in screens[rows] if isinstance(s, str)),
-            text="\n".join(dict.fromkeys(texts)),
-            readings=(
-                tuple(_reading(row, kinds, subjects, fields, headings) for row in rows)
-                if kinds is not None
-                else ()
-            ),
-        )
+        evidence = cells.evidence(rows[_store_order(positions[rows])])
         prediction = predict_domain(evidence, min_confidence=min_confidence, threshold=threshold)
         categories[rows] = prediction.category
         confidences[rows] = prediction.confidence
@@ -174,40 +148,72 @@ def detect_domain(
     return frame
 
 
-def _set_texts(
-    rows: np.ndarray, text_columns: list[np.ndarray], evidence_column: np.ndarray | None
-) -> list[str]:
-    """A set's visible text, screen by screen in store order."""
-    texts: list[str] = []
-    for row in rows:
-        for column in text_columns:
-            value = column[row]
-            if isinstance(value, str) and value.strip():
-                texts.append(value)
-        if evidence_column is not None:
-            texts += _evidence_texts(evidence_column[row])
-    return texts
+@dataclass(frozen=True)
+class _Cells:
+    """The frame's columns a set's evidence is read from, as arrays (None: not in the frame)."""
 
+    names: np.ndarray
+    bundles: np.ndarray
+    screens: np.ndarray
+    texts: list[np.ndarray]  # screen_text, features_text: whichever the frame has
+    evidence_items: np.ndarray | None
+    kinds: np.ndarray | None
+    subjects: np.ndarray | None
+    fields: np.ndarray | None
+    headings: np.ndarray | None
 
-def _reading(
-    row: int,
-    kinds: np.ndarray | None,
-    subjects: np.ndarray | None,
-    fields: np.ndarray | None,
-    headings: np.ndarray | None,
-) -> tuple[str, str, tuple[str, ...]]:
-    """One screen as the features stage read it: kind, subject, the names of its parts."""
-    kind = kinds[row] if kinds is not None else ""
-    subject = subjects[row] if subjects is not None else ""
-    names = [
-        t
-        for cells in (fields, headings)
-        if cells is not None and isinstance(cells[row], (list, tuple))
-        for t in cells[row]
-        if isinstance(t, str)
-    ]
-    return (
-        kind if isinstance(kind, str) else "",
-        subject if isinstance(subject, str) else "",
-        tuple(names),
-    )
+    @classmethod
+    def of(cls, frame: pd.DataFrame) -> _Cells:
+        def cells(name: str) -> np.ndarray | None:
+            return frame[name].to_numpy(dtype=object) if name in frame else None
+
+        return cls(
+            names=frame[PROJECT_NAME].to_numpy(dtype=object),
+            bundles=frame[BUNDLE_ID].to_numpy(dtype=object),
+            screens=frame[SCREEN].to_numpy(dtype=object),
+            texts=[c for c in (cells(SCREEN_TEXT), cells(FEATURES_TEXT)) if c is not None],
+            evidence_items=cells(FEATURES_EVIDENCE),
+            kinds=cells(FEATURES_KIND),
+            subjects=cells(FEATURES_SUBJECT),
+            fields=cells(FEATURES_FIELDS),
+            headings=cells(FEATURES_HEADINGS),
+        )
+
+    def evidence(self, rows: np.ndarray) -> Evidence:
+        """What the set of ``rows`` (in store order) shows."""
+        return Evidence(
+            name=_first_text(self.names[rows]),
+            bundle_id=_first_text(self.bundles[rows]),
+            screens=tuple(s for s in self.screens[rows] if isinstance(s, str)),
+            text="\n".join(dict.fromkeys(self.set_texts(rows))),
+            readings=(tuple(self.reading(row) for row in rows) if self.kinds is not None else ()),
+        )
+
+    def set_texts(self, rows: np.ndarray) -> list[str]:
+        """A set's visible text, screen by screen in store order."""
+        texts: list[str] = []
+        for row in rows:
+            for column in self.texts:
+                value = column[row]
+                if isinstance(value, str) and value.strip():
+                    texts.append(value)
+            if self.evidence_items is not None:
+                texts += _evidence_texts(self.evidence_items[row])
+        return texts
+
+    def reading(self, row: int) -> tuple[str, str, tuple[str, ...]]:
+        """One screen as the features stage read it: kind, subject, the names of its parts."""
+        kind = self.kinds[row] if self.kinds is not None else ""
+        subject = self.subjects[row] if self.subjects is not None else ""
+        names = [
+            t
+            for cells in (self.fields, self.headings)
+            if cells is not None and isinstance(cells[row], (list, tuple))
+            for t in cells[row]
+            if isinstance(t, str)
+        ]
+        return (
+            kind if isinstance(kind, str) else "",
+            subject if isinstance(subject, str) else "",
+            tuple(names),
+        )
