@@ -54,6 +54,8 @@ MODEL_FORMAT = "shotsmith-domain-model/1"
 
 @dataclass(frozen=True)
 class DomainModel:
+    """The fitted weights: one row per known feature, one column per category."""
+
     classes: tuple[str, ...]
     index: dict[str, int]  # feature -> row of ``weights``
     weights: np.ndarray  # (n_features, n_classes) float64

@@ -24,6 +24,8 @@ MAX_SIGNALS = 6
 
 @dataclass(frozen=True)
 class DomainPrediction:
+    """One set's category, how sure, the runner-up and the signals that decided."""
+
     category: str
     confidence: float  # calibrated probability of ``category``
     runner_up: str

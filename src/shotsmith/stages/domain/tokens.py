@@ -37,6 +37,8 @@ _APOSTROPHES = frozenset("'\u2019\u02bc")
 
 @dataclass(frozen=True)
 class FeaturizerConfig:
+    """The featuriser's settings, as ``data/domain_features.json`` gives them."""
+
     boilerplate: frozenset[str]
     generic_screen_words: frozenset[str]  # folded
     symbols: frozenset[str]
