@@ -47,8 +47,10 @@ from shotsmith.columns import (
     SCREEN,
     SCREEN_TEXT,
 )
-from shotsmith.stages import domain
-from shotsmith.stages.domain import Evidence, build_model, detect_domain, featurize, load_model
+from shotsmith.stages.domain import detect_domain, predict
+from shotsmith.stages.domain.evidence import Evidence, featurize
+from shotsmith.stages.domain.model import build_model, load_model
+from shotsmith.stages.domain.tokens import featurizer_config
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Screen names that say nothing about an app: the "generic" view.
@@ -108,7 +110,7 @@ def use_model(path: Path) -> None:
     """Make detect_domain use the model at ``path`` (the train-half model) for a while."""
     raw = json.loads(gzip.decompress(path.read_bytes()).decode("utf-8"))
     model = build_model(raw)
-    domain.load_model = lambda: model  # type: ignore[assignment]
+    predict.load_model = lambda: model  # type: ignore[assignment]
 
 
 def main(argv: list[str]) -> int:
@@ -141,7 +143,7 @@ def main(argv: list[str]) -> int:
 
         subprocess.run([*subprocess_args, "--cv-only"], check=True)
 
-    original = domain.load_model
+    original = predict.load_model
     use_model(ROOT / "tests" / "data" / "domain_model_train_half.json.gz")
     try:
         full_parts = []  # the full view of each test half, for the figures below
@@ -159,7 +161,7 @@ def main(argv: list[str]) -> int:
             f"dev list ({len(dev)} apps, no text), train-half model: {accuracy(dev, dev_half):.1%}"
         )
     finally:
-        domain.load_model = original
+        predict.load_model = original
     dev_shipped = predictions(dev)
     print(f"dev list, shipped model: {accuracy(dev, dev_shipped):.1%}")
     known = [a for apps in lists.values() for a in apps] + extra
@@ -205,7 +207,7 @@ def main(argv: list[str]) -> int:
     cold = []
     for _ in range(args.repeat):  # first call of a process: model and settings not loaded
         load_model.cache_clear()
-        domain.featurizer_config.cache_clear()
+        featurizer_config.cache_clear()
         start = time.perf_counter()
         detect_domain(one)
         cold.append(time.perf_counter() - start)

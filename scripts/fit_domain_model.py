@@ -17,8 +17,8 @@ This script refuses a list whose split column does not follow its rule. More tra
 
 What it does, numpy only:
 
-1. Features come from shotsmith.stages.domain.featurize -- the run-time code, so fitting
-   and prediction cannot drift apart. Each app gives four training views, because a real
+1. Features come from shotsmith.stages.domain.evidence.featurize -- the run-time code, so
+   fitting and prediction cannot drift apart. Each app gives four training views, because a real
    set does not always have every field: everything; no visible text (a folder of PNGs);
    no name or bundle id (screens and text only, so the model learns what apps *show*, not
    only their brands); no screen names.
@@ -63,15 +63,9 @@ from pathlib import Path
 
 import numpy as np
 
-from shotsmith.stages.domain import (
-    CATEGORIES,
-    FIELDS,
-    MODEL_FORMAT,
-    Evidence,
-    FeatureParams,
-    featurize,
-    featurizer_config,
-)
+from shotsmith.stages.domain.evidence import FIELDS, Evidence, FeatureParams, featurize
+from shotsmith.stages.domain.model import CATEGORIES, MODEL_FORMAT
+from shotsmith.stages.domain.tokens import featurizer_config
 
 ROOT = Path(__file__).resolve().parents[1]
 APPS_CSV = ROOT / "tests" / "data" / "domain_apps.csv"

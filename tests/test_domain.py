@@ -38,20 +38,19 @@ from shotsmith.columns import (
     SCREEN,
     SCREEN_TEXT,
 )
-from shotsmith.errors import MissingColumnError, ShotsmithError
-from shotsmith.stages import domain
+from shotsmith.errors import DomainModelError, MissingColumnError, ShotsmithError
 from shotsmith.stages.domain import (
     CATEGORIES,
     FALLBACK_CATEGORY,
-    MODEL_FILE,
-    DomainModelError,
-    build_model,
     detect_domain,
-    featurizer_config,
-    load_model,
-    phrases,
+    predict,
+    predict_domain,
     score_domains,
 )
+from shotsmith.stages.domain.evidence import Evidence
+from shotsmith.stages.domain.model import MODEL_FILE, build_model, load_model
+from shotsmith.stages.domain.screens import screen_scores
+from shotsmith.stages.domain.tokens import featurizer_config, phrases
 
 DATA = Path(__file__).parent / "data"
 APPS_CSV = DATA / "domain_apps.csv"
@@ -125,7 +124,7 @@ def train_half_model(monkeypatch):
     """detect_domain with the model that never saw the test half."""
     raw = json.loads(gzip.decompress(TRAIN_HALF_MODEL.read_bytes()).decode("utf-8"))
     model = build_model(raw)
-    monkeypatch.setattr(domain, "load_model", lambda: model)
+    monkeypatch.setattr(predict, "load_model", lambda: model)
     return model
 
 
@@ -259,9 +258,9 @@ def test_a_known_app_stays_known_under_generic_screen_names():
 
 def test_generic_screen_names_are_left_out_of_the_evidence():
     config = featurizer_config()
-    evidence = domain.Evidence(screens=("Home", "Sign In", "02", "Einstellungen", "ホーム"))
+    evidence = Evidence(screens=("Home", "Sign In", "02", "Einstellungen", "ホーム"))
     assert evidence.field_phrases(config)["screen"] == []
-    evidence = domain.Evidence(screens=("home", "search results", "map view"))
+    evidence = Evidence(screens=("home", "search results", "map view"))
     assert evidence.field_phrases(config)["screen"] == [["search", "results"], ["map", "view"]]
 
 
@@ -608,8 +607,6 @@ def test_nan_app_id_rows_form_their_own_set():
 def test_what_the_screens_are_moves_the_category_and_says_so():
     """Screens whose subjects are experiments, runs and registered models are a developer
     tool's, whatever listing words their text shares with other categories."""
-    from shotsmith.stages.domain import Evidence, predict_domain, screen_scores
-
     text = "Experiments\nRuns\nRegistered Models\nMetrics\nParameters\nCreated\nDuration"
     plain = Evidence(name="Orbit", screens=("experiments", "runs", "models"), text=text)
     read = Evidence(
@@ -641,8 +638,6 @@ def test_real_apps_filed_by_what_their_screens_are(app, category):
 
 
 def test_a_conversation_screen_counts_for_social_networking():
-    from shotsmith.stages.domain import Evidence, screen_scores
-
     scores = screen_scores(Evidence(readings=(("conversation", "", ()),)))
     assert scores["Social Networking"][0] > 0
     assert "conversation screen" in scores["Social Networking"][1]

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
-import os
 import sys
+
+from .settings import current
 
 M_TRIM_THRESHOLD = -1
 M_MMAP_THRESHOLD = -3
@@ -30,7 +31,7 @@ def tune_allocator() -> bool:
     if _tuned is not None:
         return _tuned
     _tuned = False
-    if not sys.platform.startswith("linux") or os.environ.get("SHOTSMITH_MALLOC_TUNING") == "0":
+    if not sys.platform.startswith("linux") or not current().malloc_tuning:
         return _tuned
     try:
         libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")

@@ -33,6 +33,14 @@ class MissingColumnError(ShotsmithError, KeyError):
         return str(self.args[0]) if self.args else ""
 
 
+class DomainOptionError(InvalidOptionError):
+    """An option of detect_domain is out of range."""
+
+
+class DomainModelError(ShotsmithError, RuntimeError):
+    """The shipped domain model is missing, damaged or does not match its featuriser."""
+
+
 class TemplateError(ShotsmithError, ValueError):
     """A layout template is missing or malformed."""
 
@@ -53,6 +61,10 @@ class ToolMissingError(ShotsmithError, RuntimeError):
     """A program or package shotsmith needs is not installed (Chromium, Tesseract, extras)."""
 
 
+class OCRUnavailableError(ToolMissingError):
+    """OCR was required but the tesseract program is not installed."""
+
+
 class StoreRuleError(ShotsmithError, ValueError):
     """A set breaks an App Store or Google Play rule (size, count, alpha)."""
 
@@ -71,6 +83,18 @@ class NotFoundError(ShotsmithError, LookupError):
 
 class RemoteError(ShotsmithError, RuntimeError):
     """A shotsmith server or an LLM endpoint answered something unusable."""
+
+
+class LLMError(RemoteError):
+    """The LLM could not be used; ``short`` is a one-line reason for a status column."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.short = " ".join(str(reason).split())[:120]
+
+
+class LLMRejected(LLMError):
+    """The LLM answered, but its copy broke a rule or claimed something not on the screens."""
 
 
 class ApiError(RemoteError):

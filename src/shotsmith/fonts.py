@@ -22,6 +22,7 @@ import os
 from pathlib import Path
 
 from .errors import InvalidOptionError, ToolMissingError
+from .settings import Settings, current
 
 EXTENSIONS = (".otf", ".ttf", ".ttc")
 
@@ -38,44 +39,40 @@ WEIGHT_NAMES = {
 }
 
 
-def _env_dirs() -> list[Path]:
+def _env_dirs(settings: Settings) -> list[Path]:
     """The folders named by SHOTSMITH_FONTS (and SHOTSMITH_FONT_DIRS); each must exist."""
     out: list[Path] = []
-    for name in ("SHOTSMITH_FONTS", "SHOTSMITH_FONT_DIRS"):
-        for part in os.environ.get(name, "").split(os.pathsep):
-            if not part:
-                continue
-            folder = Path(part).expanduser()
-            if not folder.is_dir():
-                raise InvalidOptionError(
-                    f"{name} names {part!r}, which is not a folder: point it at the folder "
-                    "that holds your .ttf/.otf files, or unset it."
-                )
-            out.append(folder)
+    for name, part in settings.font_dirs:
+        folder = Path(part).expanduser()
+        if not folder.is_dir():
+            raise InvalidOptionError(
+                f"{name} names {part!r}, which is not a folder: point it at the folder "
+                "that holds your .ttf/.otf files, or unset it."
+            )
+        out.append(folder)
     return out
 
 
 def font_dirs() -> list[Path]:
     """Every folder searched, in order (those that do not exist included)."""
+    settings = current()
     home = Path.home()
     dirs = [
-        *_env_dirs(),
+        *_env_dirs(settings),
         home / ".local/share/fonts",
         home / ".fonts",
         home / "Library/Fonts",
     ]
-    local_app_data = os.environ.get("LOCALAPPDATA")
-    if local_app_data:
-        dirs.append(Path(local_app_data) / "Microsoft" / "Windows" / "Fonts")
+    if settings.local_app_data:
+        dirs.append(Path(settings.local_app_data) / "Microsoft" / "Windows" / "Fonts")
     dirs += [
         Path("/usr/local/share/fonts"),
         Path("/usr/share/fonts"),
         Path("/Library/Fonts"),
         Path("/System/Library/Fonts"),
     ]
-    windir = os.environ.get("WINDIR") or os.environ.get("SystemRoot")
-    if windir:
-        dirs.append(Path(windir) / "Fonts")
+    if settings.windows_dir:
+        dirs.append(Path(settings.windows_dir) / "Fonts")
     return dirs
 
 

@@ -25,7 +25,6 @@ from __future__ import annotations
 import base64
 import io
 import json
-import os
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -34,7 +33,8 @@ from typing import Any
 
 import httpx
 
-from .errors import InvalidOptionError, ShotsmithError
+from .errors import InvalidOptionError, LLMError, ShotsmithError
+from .settings import current
 
 ENV_BASE_URL = "SHOTSMITH_LLM_BASE_URL"
 ENV_MODEL = "SHOTSMITH_LLM_MODEL"
@@ -51,14 +51,6 @@ _TRUE = frozenset({"1", "true", "yes", "on"})
 _FALSE = frozenset({"", "0", "false", "no", "off"})
 
 
-class LLMError(ShotsmithError):
-    """The LLM could not be used; ``short`` is a one-line reason for a status column."""
-
-    def __init__(self, reason: str):
-        super().__init__(reason)
-        self.short = " ".join(str(reason).split())[:120]
-
-
 @dataclass(frozen=True)
 class LLMConfig:
     base_url: str  # e.g. "https://api.openai.com/v1" or "http://localhost:11434/v1"
@@ -70,7 +62,7 @@ class LLMConfig:
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> LLMConfig | None:
         """The config from ``SHOTSMITH_LLM_*`` variables, or None when not configured."""
-        env = os.environ if environ is None else environ
+        env = dict(current().llm) if environ is None else environ
         base_url = (env.get(ENV_BASE_URL) or "").strip()
         model = (env.get(ENV_MODEL) or "").strip()
         if not base_url or not model:

@@ -25,7 +25,6 @@ to 62% of the height instead costs ~145 ms per image, the full height at half si
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import tempfile
@@ -40,8 +39,9 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageOps
 
-from .errors import ShotsmithError
+from .errors import OCRUnavailableError
 from .locales import language_of
+from .settings import child_environment, current
 
 #: Page segmentation mode 11 ("sparse text") reads scattered UI labels best; 3 and 6
 #: glue unrelated labels into lines and read icons as letters.
@@ -67,10 +67,6 @@ def _locale_languages() -> dict[str, str]:
     """Locale language -> Tesseract language, loaded once from ``data/ocr_languages.json``."""
     raw = resources.files("shotsmith").joinpath("data/ocr_languages.json").read_text("utf-8")
     return dict(json.loads(raw)["languages"])
-
-
-class OCRUnavailableError(ShotsmithError):
-    """OCR was required but the tesseract program is not installed."""
 
 
 @dataclass(frozen=True)
@@ -112,13 +108,14 @@ INPROCESS = "inprocess"
 @lru_cache(maxsize=1)
 def _inprocess_data() -> str | None:
     """The tessdata folder tesserocr can use, or None (no tesserocr, or no language data)."""
-    if os.environ.get("SHOTSMITH_OCR_ENGINE", "").lower() == "cli":
+    settings = current()
+    if settings.ocr_cli:
         return None
     try:
         import tesserocr  # noqa: F401
     except ImportError:
         return None
-    candidates = [os.environ.get("TESSDATA_PREFIX", "")]
+    candidates = [settings.tessdata]
     candidates += sorted(str(p) for p in Path("/usr/share/tesseract-ocr").glob("*/tessdata"))
     candidates += [
         "/usr/share/tessdata",
@@ -240,7 +237,7 @@ def _mean(gray: Image.Image) -> float:
 
 def _env() -> dict[str, str]:
     # one thread per tesseract: we run two processes side by side instead
-    return {**os.environ, "OMP_THREAD_LIMIT": "1"}
+    return child_environment({"OMP_THREAD_LIMIT": "1"})
 
 
 def recognize(

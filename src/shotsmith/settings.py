@@ -1,8 +1,10 @@
 """Settings from the environment, read in one place, and the threads policy.
 
-The library reads ``SHOTSMITH_*`` variables here only, into a frozen :class:`Settings`
-(:func:`current` builds one from ``os.environ`` when asked, so a variable set before a
-call is seen by it). Nothing in the library writes the environment.
+The library reads environment variables here only, into a frozen :class:`Settings`, and
+asks :func:`current` for them: the settings an edge (CLI, server, notebook) chose with
+:func:`use`, else the environment's as it is at the call (so a variable set before a call
+is seen by it). Nothing in the library writes the environment; a child process gets this
+one's with a few variables on top (:func:`child_environment`).
 
 Threads: a render uses one thread per core (at most 4) on its own, and one thread when it
 runs in a worker of a pool that already shares the cores (:func:`one_thread_per_worker`);
@@ -17,8 +19,10 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+from pathlib import Path
 
 _IN_WORKER: ContextVar[bool] = ContextVar("shotsmith_in_worker", default=False)
+_CHOSEN: Settings | None = None
 
 
 @dataclass(frozen=True)
@@ -26,17 +30,65 @@ class Settings:
     """What the environment asks of the library."""
 
     render_threads: int | None = None  # SHOTSMITH_RENDER_THREADS, a whole number >= 1
+    ocr_cli: bool = False  # SHOTSMITH_OCR_ENGINE=cli: the tesseract program, never tesserocr
+    tessdata: str = ""  # TESSDATA_PREFIX: the first folder tesserocr's language data is sought in
+    layouts: tuple[Path, ...] = ()  # SHOTSMITH_LAYOUTS, folders separated like PATH
+    font_dirs: tuple[tuple[str, str], ...] = ()  # (variable, folder): SHOTSMITH_FONT(_DIR)S
+    malloc_tuning: bool = True  # SHOTSMITH_MALLOC_TUNING=0 turns it off (allocator.py)
+    llm: tuple[tuple[str, str], ...] = ()  # the SHOTSMITH_LLM_* variables (llm.LLMConfig)
+    api_keys: tuple[str, ...] = ()  # SHOTSMITH_API_KEYS, comma-separated
+    playwright_browsers: str = ""  # PLAYWRIGHT_BROWSERS_PATH
+    cache_home: str = ""  # XDG_CACHE_HOME
+    local_app_data: str = ""  # LOCALAPPDATA (Windows)
+    windows_dir: str = ""  # WINDIR, else SystemRoot (Windows)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
         env = os.environ if environ is None else environ
         threads = env.get("SHOTSMITH_RENDER_THREADS", "").strip()
-        return cls(render_threads=int(threads) if threads.isdigit() else None)
+        return cls(
+            render_threads=int(threads) if threads.isdigit() else None,
+            ocr_cli=env.get("SHOTSMITH_OCR_ENGINE", "").lower() == "cli",
+            tessdata=env.get("TESSDATA_PREFIX", ""),
+            layouts=tuple(Path(p) for p in env.get("SHOTSMITH_LAYOUTS", "").split(os.pathsep) if p),
+            font_dirs=tuple(
+                (name, part)
+                for name in ("SHOTSMITH_FONTS", "SHOTSMITH_FONT_DIRS")
+                for part in env.get(name, "").split(os.pathsep)
+                if part
+            ),
+            malloc_tuning=env.get("SHOTSMITH_MALLOC_TUNING") != "0",
+            llm=tuple(sorted((k, v) for k, v in env.items() if k.startswith("SHOTSMITH_LLM_"))),
+            api_keys=tuple(
+                k.strip() for k in env.get("SHOTSMITH_API_KEYS", "").split(",") if k.strip()
+            ),
+            playwright_browsers=env.get("PLAYWRIGHT_BROWSERS_PATH", ""),
+            cache_home=env.get("XDG_CACHE_HOME", ""),
+            local_app_data=env.get("LOCALAPPDATA", ""),
+            windows_dir=env.get("WINDIR") or env.get("SystemRoot", ""),
+        )
 
 
 def current() -> Settings:
-    """The settings of the environment as it is now."""
-    return Settings.from_env()
+    """The settings in force: those chosen with :func:`use`, else the environment's now."""
+    return _CHOSEN if _CHOSEN is not None else Settings.from_env()
+
+
+@contextmanager
+def use(settings: Settings) -> Iterator[Settings]:
+    """Within: the library reads ``settings`` (in every thread of this process), not the
+    environment; for an edge that builds its settings once, or a test."""
+    global _CHOSEN
+    previous, _CHOSEN = _CHOSEN, settings
+    try:
+        yield settings
+    finally:
+        _CHOSEN = previous
+
+
+def child_environment(extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment of a child process: this process's, with ``extra`` on top."""
+    return {**os.environ, **(extra or {})}
 
 
 @contextmanager

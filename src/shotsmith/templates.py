@@ -25,6 +25,7 @@ from PIL import ImageFont
 from .color import to_hex, to_rgb
 from .devices import get_device
 from .errors import InvalidOptionError, ShotsmithError, TemplateError
+from .settings import current
 from .text import find_font
 
 #: The built-in templates, shipped inside the package (so a wheel install has them).
@@ -110,7 +111,7 @@ def layout_dirs() -> list[Path]:
     path list), the project's ``layouts/`` (see :func:`project_layouts_dir`), then the
     built-in templates. The first two are overlays: they add templates or override a
     built-in one of the same name."""
-    env = [Path(p) for p in os.environ.get("SHOTSMITH_LAYOUTS", "").split(os.pathsep) if p]
+    env = list(current().layouts)
     project = project_layouts_dir()
     return [*env, *([project] if project else []), BUILTIN_LAYOUTS]
 
@@ -316,7 +317,7 @@ def _check_font(text: dict[str, Any], role: str, where: str, folder: Path) -> No
 def default_layouts_dir() -> Path:
     """Where a tuned template is saved: $SHOTSMITH_LAYOUTS's first folder, else the
     nearest layouts/ folder in the working folder or its parents, else ./layouts."""
-    env = [p for p in os.environ.get("SHOTSMITH_LAYOUTS", "").split(os.pathsep) if p]
+    env = current().layouts
     if env:
         return Path(env[0])
     return project_layouts_dir() or Path.cwd() / "layouts"

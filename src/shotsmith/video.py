@@ -21,7 +21,6 @@ ffmpeg and ffprobe come from the system (Debian: ``apt-get install ffmpeg``).
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -35,6 +34,7 @@ from typing import Any
 from PIL import Image
 
 from .errors import CaptureError, ToolMissingError
+from .settings import current
 
 VIDEO_SUFFIXES = (".mp4", ".mov", ".m4v")
 APP_PREVIEW = "app-preview.mp4"
@@ -62,7 +62,8 @@ def tool(name: str) -> str:
 
 def _registry_dir() -> Path:
     """Where Playwright looks for what it downloads (its ``registryDirectory``)."""
-    env = os.environ.get("PLAYWRIGHT_BROWSERS_PATH", "")
+    settings = current()
+    env = settings.playwright_browsers
     if env == "0":
         import playwright
 
@@ -72,8 +73,8 @@ def _registry_dir() -> Path:
     if sys.platform == "darwin":
         return Path.home() / "Library" / "Caches" / "ms-playwright"
     if sys.platform.startswith("win"):
-        return Path(os.environ.get("LOCALAPPDATA", Path.home())) / "ms-playwright"
-    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+        return Path(settings.local_app_data or Path.home()) / "ms-playwright"
+    cache = settings.cache_home or str(Path.home() / ".cache")
     return Path(cache) / "ms-playwright"
 
 

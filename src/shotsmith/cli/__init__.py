@@ -18,6 +18,7 @@ import os
 import sys
 
 from ..errors import ShotsmithError
+from ..settings import Settings, use
 
 COMMANDS = (
     "design",
@@ -52,7 +53,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         try:
-            return int(args.func(args) or 0)
+            with use(Settings.from_env()):  # the environment, read once for the command
+                return int(args.func(args) or 0)
         except ShotsmithError as exc:
             print(f"shotsmith {args.command}: {exc}", file=sys.stderr)
             return 2

@@ -12,7 +12,6 @@ need (a throw-away data dir and a client; a process group to SIGKILL).
 from __future__ import annotations
 
 import atexit
-import os
 import shutil
 import signal
 import socket
@@ -26,6 +25,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from ..errors import RemoteError
+from ..settings import child_environment, current
 
 __all__ = ["LocalProcess", "free_port", "run_local", "serve_command"]
 
@@ -152,7 +152,7 @@ def run_local(
         stdin=subprocess.DEVNULL,
         stdout=output if output is not None else subprocess.DEVNULL,
         stderr=subprocess.STDOUT,
-        env={**os.environ, "SHOTSMITH_API_KEYS": api_keys, **(env or {})},
+        env=child_environment({"SHOTSMITH_API_KEYS": api_keys, **(env or {})}),
         start_new_session=own_session,
         preexec_fn=_die_with_parent if die_with_parent and sys.platform == "linux" else None,
     )
@@ -198,7 +198,7 @@ class LocalServer:
         self.log_path = self.data_dir / "server.log"
 
     def start(self) -> LocalServer:
-        keys = ",".join(k for k in (os.environ.get("SHOTSMITH_API_KEYS", ""), self.api_key) if k)
+        keys = ",".join((*current().api_keys, self.api_key))
         self.data_dir.mkdir(parents=True, exist_ok=True)
         log = open(self.log_path, "ab")
         try:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ... import llm as llm_mod
+from ...errors import LLMRejected
 from ...grounding import (
     Grounding,
     content_words,
@@ -64,10 +65,6 @@ def _claims(text: str, allowed: Grounding, locale: str) -> list[str]:
             continue
         out.append(problem)
     return out
-
-
-class LLMRejected(llm_mod.LLMError):
-    """The LLM answered, but its copy broke a rule or claimed something not on the screens."""
 
 
 def _clean_llm_line(text: object, *, headline: bool) -> str:
