@@ -18,7 +18,7 @@ from typing import Any
 
 from ..scene import DeviceFrame, Scene, boxes_overlap
 
-log = logging.getLogger("shotsmith.layout")
+log = logging.getLogger("shotsmith")
 
 
 def lay_out_strip_devices(
