@@ -60,7 +60,7 @@ def _straddle(own: Scene, following: Scene, spec: dict[str, Any], size: tuple[in
             "its own slide.",
             own.meta.get("app_id", "set"),
             int(own.meta.get("position", 0)) + 1,
-            int(following.meta.get("position", 0)) + 2,
+            int(following.meta.get("position", 0)) + 1,
         )
         return
     own.device = moved
