@@ -137,7 +137,7 @@ def preview_scene(
         )
     # decoded once per preview size (not per device size): twice the canvas width at most
     shot = _screenshot_for(ref, max(64, 2 * small.width))
-    shown = {
+    shown: dict[int, Any] = {
         int(d.source): _screenshot_for(given, max(64, 2 * small.width))
         for d in small.strip_devices
         if d.source is not None and (given := (neighbours or {}).get(d.source)) is not None
