@@ -69,14 +69,16 @@ def test_panorama_shapes_are_svg_circles(panorama_set: Path) -> None:
 # --- the device across a slide edge --------------------------------------------------------
 REAL = ROOT / "tests" / "data" / "realapps"
 # (raws, project, devices, sizes): a real iPhone app at the iPhone sizes and as an Android
-# phone set, a real iPad app at the iPad size; every slide at its exact store size
+# phone set, a real iPad app at the iPad size and as an Android tablet set (letterboxed:
+# another aspect); every slide at its exact store size
 STORE_SETS = [
     (REAL / "ihatemoney", "I Hate Money", None, ["6.9", "6.5", "6.3"]),
     (REAL / "ihatemoney", "I Hate Money", "pixel-9", ["android-phone"]),
     (REAL / "optuna", "Optuna", None, ["13"]),
+    (REAL / "optuna", "Optuna", "pixel-tablet", ["android-tablet"]),
 ]
 EXACT = {"6.9": (1320, 2868), "6.5": (1284, 2778), "6.3": (1206, 2622)}
-EXACT |= {"android-phone": (1080, 1920), "13": (2064, 2752)}
+EXACT |= {"android-phone": (1080, 1920), "13": (2064, 2752), "android-tablet": (1440, 2560)}
 
 
 @pytest.fixture(scope="module")
