@@ -219,3 +219,38 @@ def test_the_svg_draws_the_crossing_device_on_both_slides(panorama_set: Path) ->
     assert image.get("id") == "strip-2-screenshot"
     assert int(image.get("x")) < 0 < int(image.get("x")) + int(image.get("width"))
     assert int(image.get("x")) == crossing["x"] + crossing["band"] + crossing["bezel"]
+
+
+def test_a_moved_design_takes_the_crossing_display_from_the_png(
+    panorama_set: Path, tmp_path: Path
+) -> None:
+    """The raw screenshots are gone (the design output moved): the crossing device's
+    display is cut from the slide's own PNG, the part inside the canvas exactly."""
+    import base64
+    import io
+    import shutil
+    import xml.etree.ElementTree as ET
+
+    from shotsmith.export.svg import export_svg
+
+    moved = tmp_path / "moved"
+    shutil.copytree(panorama_set, moved)
+    rows = json.loads((moved / "design.json").read_text("utf-8"))
+    for row in rows:
+        scene = row[C.LAYOUT_SCENE]
+        for device in (scene["device"], *scene["strip_devices"]):
+            device["screenshot"] = str(tmp_path / "gone.png")
+    (moved / "design.json").write_text(json.dumps(rows), "utf-8")
+    svg = export_svg(moved)[2]
+    ns = "{http://www.w3.org/2000/svg}"
+    image = next(
+        i for i in ET.parse(svg).getroot().iter(f"{ns}image") if i.get("id") == "strip-2-screenshot"
+    )
+    href = image.get("{http://www.w3.org/1999/xlink}href")
+    shown = Image.open(io.BytesIO(base64.b64decode(href.split(",", 1)[1]))).convert("RGB")
+    x, y = int(image.get("x")), int(image.get("y"))
+    assert x < 0 and shown.size == (int(image.get("width")), int(image.get("height")))
+    png = Image.open(moved / Path(rows[2][C.RENDER_PATH]).name).convert("RGB")
+    inside = np.asarray(shown, dtype=np.int16)[400:1200, -x : -x + 200]
+    on_png = np.asarray(png, dtype=np.int16)[y + 400 : y + 1200, 0:200]
+    assert np.abs(inside - on_png).max() == 0
