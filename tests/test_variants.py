@@ -140,6 +140,7 @@ def batch(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+@pytest.mark.slow
 def test_a_batch_designs_the_variants_its_manifest_asks_for(batch: Path) -> None:
     out = batch / "out"
     pocket, tasklane = out / "pocket-budget", out / "tasklane"
@@ -171,6 +172,7 @@ def test_a_batch_designs_the_variants_its_manifest_asks_for(batch: Path) -> None
     assert not list(tasklane.glob("variant-*")) and (tasklane / "design.json").is_file()
 
 
+@pytest.mark.slow
 def test_a_batch_redesigns_an_app_whose_variant_count_changed(batch: Path) -> None:
     manifest = batch / "apps.csv"
     again = ss.run_batch(manifest, batch / "out", workers=0, ocr=False, progress=False)
