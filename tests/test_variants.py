@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from PIL import Image
 
@@ -118,3 +119,79 @@ def test_four_variants_take_another_template(tmp_path: Path) -> None:
     assert set(last["variant_differs"]) == {"template: spotlight instead of default"}
     assert set(frame[frame["variant"] != "variant-4"]["layout_template"]) == {"default"}
     assert len(frame) == 20
+
+
+# --- the batch's variants column -------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def batch(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A batch whose manifest asks for 3 variants of one app and leaves the other at 1."""
+    out = tmp_path_factory.mktemp("variants-batch")
+    manifest = out / "apps.csv"
+    manifest.write_text(
+        "source,project_name,variants\n"
+        f"{SAMPLES / 'pocket-budget'},Pocket Budget,3\n"
+        f"{SAMPLES / 'tasklane'},Tasklane,\n",
+        encoding="utf-8",
+    )
+    summary = ss.run_batch(manifest, out / "out", workers=0, ocr=False, progress=False)
+    assert list(summary["status"]) == ["designed", "designed"], summary["error"].tolist()
+    return out
+
+
+@pytest.mark.slow
+def test_a_batch_designs_the_variants_its_manifest_asks_for(batch: Path) -> None:
+    out = batch / "out"
+    pocket, tasklane = out / "pocket-budget", out / "tasklane"
+    assert sorted(p.name for p in pocket.glob("variant-*")) == [
+        "variant-1",
+        "variant-2",
+        "variant-3",
+    ]
+    firsts = []
+    for k in (1, 2, 3):
+        rows = _table(pocket / f"variant-{k}")
+        assert {r["variant"] for r in rows} == {f"variant-{k}"}
+        assert bool(rows[0]["variant_differs"]) == (k > 1)
+        first = min(rows, key=lambda row: row["position"])
+        # paths relative to the batch's output, as the batch keeps them
+        assert (
+            first["render_path"] == f"pocket-budget/variant-{k}/{Path(first['render_path']).name}"
+        )
+        with Image.open(out / first["render_path"]) as image:
+            assert image.mode == "RGB" and image.size == (1320, 2868)
+            firsts.append(np.asarray(image, dtype=np.int16))
+    assert np.abs(firsts[0] - firsts[1]).max(axis=2).astype(bool).mean() > 0.2
+    # the app's contact sheet: one row per variant; the other app keeps its one set
+    with (
+        Image.open(pocket / "contact-sheet.png") as sheet,
+        Image.open(tasklane / "contact-sheet.png") as single,
+    ):
+        assert sheet.height > 2.5 * single.height
+    assert not list(tasklane.glob("variant-*")) and (tasklane / "design.json").is_file()
+
+
+@pytest.mark.slow
+def test_a_batch_redesigns_an_app_whose_variant_count_changed(batch: Path) -> None:
+    manifest = batch / "apps.csv"
+    again = ss.run_batch(manifest, batch / "out", workers=0, ocr=False, progress=False)
+    assert list(again["status"]) == ["skipped", "skipped"]
+    fewer = pd.read_csv(manifest, dtype=str, keep_default_na=False).assign(variants=["", ""])
+    summary = ss.run_batch(fewer, batch / "out", workers=0, ocr=False, progress=False, variants=2)
+    assert list(summary["status"]) == ["designed", "designed"]
+    assert "variants 3 -> 2" in summary["note"][0] and "variants 1 -> 2" in summary["note"][1]
+    assert sorted(p.name for p in (batch / "out" / "tasklane").glob("variant-*")) == [
+        "variant-1",
+        "variant-2",
+    ]
+
+
+def test_a_bad_variants_cell_is_one_line_naming_the_app(tmp_path: Path) -> None:
+    manifest = tmp_path / "apps.csv"
+    manifest.write_text(f"source,variants\n{SAMPLES / 'pocket-budget'},7\n", encoding="utf-8")
+    with pytest.raises(
+        InvalidOptionError, match=r"app 'pocket-budget': variants must be .* 1 to 4"
+    ):
+        ss.run_batch(manifest, tmp_path / "out", workers=0, ocr=False, progress=False)
+    assert not (tmp_path / "out").exists()

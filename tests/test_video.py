@@ -165,3 +165,52 @@ def test_video_needs_a_web_app_and_an_out_folder(tmp_path):
         capture_report("http://127.0.0.1:9/", video=True)
     with pytest.raises(InvalidOptionError, match="web app"):
         capture_report(tmp_path, video=True, out_dir=tmp_path / "out")
+
+
+def _webm(path: Path, *parts: str) -> Path:
+    """A VP9 recording (Playwright's format) of lavfi sources played one after another."""
+    args = ["ffmpeg", "-v", "error", "-y"]
+    for part in parts:
+        args += ["-f", "lavfi", "-i", part]
+    joined = "".join(f"[{i}:v]" for i in range(len(parts))) + f"concat=n={len(parts)}:v=1:a=0"
+    args += ["-filter_complex", joined, "-c:v", "libvpx-vp9", "-deadline", "realtime"]
+    subprocess.run([*args, "-cpu-used", "8", str(path)], check=True)
+    return path
+
+
+WHITE = "color=c=white:size=440x894:rate=25:duration={}"
+SPINNER = WHITE + ",drawbox=x=200:y=427:w=40:h=40:color=0x3366ff:t=fill"
+APP = "testsrc=size=440x894:rate=25:duration=3"
+
+
+@needs_ffmpeg
+def test_blank_and_loading_frames_at_the_start_are_measured(tmp_path):
+    from shotsmith.video import blank_lead
+
+    assert blank_lead(_webm(tmp_path / "a.webm", WHITE.format(1.2), APP)) == pytest.approx(1.2)
+    # a spinner on the empty page is still loading; the app's first frame ends it
+    loading = _webm(tmp_path / "b.webm", WHITE.format(0.5), SPINNER.format(1.0), APP)
+    assert blank_lead(loading) == pytest.approx(1.5)
+    assert blank_lead(_webm(tmp_path / "c.webm", APP)) == 0.0
+    assert blank_lead(_webm(tmp_path / "d.webm", WHITE.format(2))) == pytest.approx(2.0)
+
+
+@needs_ffmpeg
+def test_the_preview_opens_on_the_app_not_on_a_loading_page(tmp_path):
+    from shotsmith.errors import CaptureError
+
+    empty = _webm(tmp_path / "1.webm", WHITE.format(2))  # a page that never drew
+    page = _webm(tmp_path / "2.webm", WHITE.format(1.5), SPINNER.format(1.0), APP)
+    written = make_previews([empty, page], tmp_path / "video")
+    preview = written["app_store"]
+    assert validate(tmp_path / "video") == []
+    first = _frame(preview, 0.05)
+    grey = first.mean(axis=2)
+    # the footage's first frame is the app's (testsrc's colour bars), not a white page
+    assert (np.abs(grey - np.median(grey)) > 24).mean() > 0.3
+    assert first.shape == (1920, 886, 3)
+    # the 3 s of footage that show the app are all that is kept, held to 15 s
+    assert np.abs(_frame(preview, 2.5) - _frame(preview, 3.5)).mean() > 1
+    assert np.abs(_frame(preview, 6) - _frame(preview, 14)).mean() < 2
+    with pytest.raises(CaptureError, match="only blank frames"):
+        make_previews([empty], tmp_path / "none")

@@ -8,7 +8,7 @@ top-left; boxes are ``[x, y, width, height]``.
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 
@@ -73,11 +73,24 @@ class DeviceFrame:
     # 90 when the device is drawn a quarter turn (a landscape set): x, y, width and height
     # are the turned frame's on the canvas, the island or camera hole sits at its left edge
     rotation: int = 0
+    # The store position of the slide whose screenshot this frame shows when it is not the
+    # scene's own: a panorama device crossing in from a neighbouring slide (``strip_devices``)
+    source: int | None = None
 
     @property
     def screen_box(self) -> tuple[int, int, int, int]:
         inset = self.band + self.bezel
         return (self.x + inset, self.y + inset, self.width - 2 * inset, self.height - 2 * inset)
+
+    def shifted(self, dx: int) -> DeviceFrame:
+        """The same frame ``dx`` px further right (island and camera hole with it)."""
+
+        def moved(box: list[int] | None) -> list[int] | None:
+            return None if box is None else [box[0] + dx, *box[1:]]
+
+        return replace(
+            self, x=self.x + dx, island=moved(self.island), punch_hole=moved(self.punch_hole)
+        )
 
     def visible_box(self, canvas_w: int, canvas_h: int) -> list[int]:
         """The part of the frame inside the canvas, as [x, y, w, h]."""
@@ -94,6 +107,10 @@ class Scene:
     texts: list[TextBlock]
     device: DeviceFrame
     meta: dict[str, Any] = field(default_factory=dict)
+    # A panorama's neighbouring devices that cross this slide's edges, in this slide's
+    # pixels (drawn before ``device``, each with ``source`` naming the slide it belongs to):
+    # the slides cut from one strip show the same frame on both sides of an edge
+    strip_devices: list[DeviceFrame] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -113,6 +130,7 @@ class Scene:
             texts=[TextBlock(**t) for t in data["texts"]],
             device=DeviceFrame(**data["device"]),
             meta=dict(data.get("meta", {})),
+            strip_devices=[DeviceFrame(**d) for d in data.get("strip_devices") or []],
         )
 
     @classmethod

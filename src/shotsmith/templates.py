@@ -62,7 +62,13 @@ TEMPLATE_DEFAULTS: dict[str, Any] = {
         "shadow": {"blur": 0.022, "offset_y": 0.010, "opacity": 0.30},
     },
     "palette": {"strategy": "accent-gradient", "rhythm": ["deep"]},
-    "panorama": {"shapes": [], "period": 2},
+    "panorama": {
+        "shapes": [],
+        "period": 2,
+        # a device across the edge after slide ``after`` (0: none): ``share`` of its width
+        # stays on its own slide, the next slide's device keeps ``gap`` (x width) from it
+        "straddle": {"after": 0, "share": 0.5, "gap": 0.07},
+    },
     "landscape": {
         "text": {
             "margin_x": 0.16,
@@ -265,6 +271,24 @@ def _validate_section(t: dict[str, Any], where: str, folder: Path, prefix: str =
     need(0 <= text["margin_x"] < 0.3, "text.margin_x must be a fraction of the width < 0.3")
     need(0.3 <= dev["width"] <= 1.0, "device.width must be a fraction of the width in 0.3..1")
     need(bool(dev["offsets_x"]), "device.offsets_x needs at least one value")
+    straddle = t["panorama"]["straddle"]
+    need(
+        isinstance(straddle["after"], int) and straddle["after"] >= 0,
+        "panorama.straddle.after must be a slide number (1 = the edge between slides 1 "
+        "and 2; 0 = no device across an edge)",
+    )
+    need(
+        0.1 <= straddle["share"] <= 0.9,
+        "panorama.straddle.share must be the part of the device left on its own slide, in 0.1..0.9",
+    )
+    need(0 <= straddle["gap"] < 0.5, "panorama.straddle.gap must be a fraction of the width < 0.5")
+    across = (1 - straddle["share"]) * dev["width"] + straddle["gap"] + dev["width"]
+    need(
+        not straddle["after"] or across <= 1.0 + 1e-9,
+        f"panorama.straddle: the next slide's device would run off its right edge (the part "
+        f"across the edge, the gap and the device take {across:.2f} of the width); raise "
+        "share, or lower gap or device.width",
+    )
     need(
         all(r in TONES for r in pal["rhythm"]) and bool(pal["rhythm"]),
         f"palette.rhythm must list tones from {TONES}",

@@ -11,7 +11,10 @@ cuts them into
 both H.264 (High profile, yuv420p), 30 fps, with a silent stereo AAC track (App Store
 Connect refuses a preview without an audio track), 15 to 30 s long: footage longer than
 30 s is cut at 30 s; shorter footage holds its last frame until 15 s. The status bar drawn
-on the first screenshot stands above the footage, as on the screenshots.
+on the first screenshot stands above the footage, as on the screenshots. Each page's
+recording starts with the blank page the browser shows while it loads: those frames
+(:func:`blank_lead`: one colour, or one colour and a spinner) are cut, and a recording
+that never shows more is left out, so a preview opens on the app.
 
 :func:`video_problems` checks a video file against the store's rules
 (``data/video.json``) through ``ffprobe``: size, codec, frame rate, duration, audio track.
@@ -235,6 +238,38 @@ def recordings_in(folder: str | Path) -> list[Path]:
     return sorted(files, key=lambda p: (p.stat().st_mtime_ns, p.name))
 
 
+BLANK_PROBE_FPS = 10  # frames a second looked at for blank ones
+BLANK_PROBE_SIZE = (96, 192)  # px: enough to tell a page from an empty one
+BLANK_LEVELS = 24  # grey levels from the frame's commonest grey that count as drawn
+BLANK_SHARE = 0.02  # a frame with less of it drawn is blank (a spinner, a "Loading" line)
+
+
+def blank_lead(path: str | Path, *, limit: float = 30.0) -> float:
+    """Seconds of blank frames at the start of a recording: frames where less than
+    ``BLANK_SHARE`` of the pixels differ from the frame's commonest grey (the empty page a
+    browser shows while it loads, with at most a spinner or a one-line "Loading").
+    The whole length read (up to ``limit`` s) when no frame shows more."""
+    import numpy as np
+
+    width, height = BLANK_PROBE_SIZE
+    done = subprocess.run(
+        [tool("ffmpeg"), "-v", "error", "-i", str(path), "-t", f"{limit:.3f}"]
+        + ["-vf", f"fps={BLANK_PROBE_FPS},scale={width}:{height}"]
+        + ["-f", "rawvideo", "-pix_fmt", "gray", "-"],
+        capture_output=True,
+        timeout=120,
+    )
+    count = len(done.stdout) // (width * height) if done.returncode == 0 else 0
+    if not count:
+        return 0.0
+    frames = np.frombuffer(done.stdout[: count * width * height], dtype=np.uint8)
+    frames = frames.reshape(count, width * height)
+    common = np.array([np.bincount(f, minlength=256).argmax() for f in frames], dtype=np.int16)
+    drawn = (np.abs(frames.astype(np.int16) - common[:, None]) > BLANK_LEVELS).mean(axis=1)
+    showing = np.flatnonzero(drawn > BLANK_SHARE)
+    return float(showing[0] if showing.size else count) / BLANK_PROBE_FPS
+
+
 def make_previews(
     recordings: list[Path],
     out_dir: str | Path,
@@ -254,6 +289,14 @@ def make_previews(
     recordings = [p for p in recordings if p in facts]
     if not recordings:
         raise CaptureError("no video was recorded (the browser wrote no readable recording).")
+    lead = {p: blank_lead(p, limit=facts[p].duration + 1.0) for p in recordings}
+    shown = [p for p in recordings if facts[p].duration - lead[p] >= 1.0 / BLANK_PROBE_FPS]
+    if not shown:
+        raise CaptureError(
+            "the recording shows only blank frames (the pages never drew); check that the "
+            "web app renders in a headless browser."
+        )
+    recordings = shown
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     rules = video_rules()
@@ -264,7 +307,7 @@ def make_previews(
     # (a desktop layout at a phone, explored again at a tablet) is the last one's size
     size = (facts[recordings[-1]].width, facts[recordings[-1]].height)
     recordings = [p for p in recordings if (facts[p].width, facts[p].height) == size]
-    length = sum(facts[p].duration for p in recordings)
+    length = sum(facts[p].duration - lead[p] for p in recordings)
     target = min(max(length, float(low)), float(high))
     w0, h0 = _even(facts[recordings[0]])
     outputs = {
@@ -277,7 +320,9 @@ def make_previews(
             args += ["-i", str(path)]
         n = len(recordings)
         graph = "".join(
-            f"[{i}:v]scale={w0}:{h0},setsar=1,fps={fps},format=yuv420p[r{i}];" for i in range(n)
+            f"[{i}:v]trim=start={lead[p]:.3f},setpts=PTS-STARTPTS,"
+            f"scale={w0}:{h0},setsar=1,fps={fps},format=yuv420p[r{i}];"
+            for i, p in enumerate(recordings)
         )
         graph += "".join(f"[r{i}]" for i in range(n)) + f"concat=n={n}:v=1:a=0,"
         hold = max(0.0, target - length) + 1.0  # a second more than needed; -t cuts it

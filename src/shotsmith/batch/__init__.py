@@ -8,13 +8,13 @@ A manifest is a CSV with one app per row::
 
 ``source`` is a folder of raw screenshots (relative paths are relative to the
 manifest's folder) or an http(s) URL; ``project_name``, ``bundle_id``, ``app_id``,
-``locale``, ``about`` (the user's own description of the app) and ``copy`` (a CSV of
+``locale``, ``about`` (the user's own description of the app), ``copy`` (a CSV of
 ``screen, headline, subtitle`` to use instead of generated copy, relative to the
-manifest's folder) are optional. Each app is one task: the task reads its own inputs from disk,
-designs the set, writes ``<out>/<app_id>/`` (PNGs, design.json/.csv, contact-sheet.png)
-and finally, atomically, a ``_done.json`` marker; only that small record comes
-back. At most ``window`` tasks are in flight, so memory stays flat however long the
-manifest is.
+manifest's folder) and ``variants`` (sets for a store experiment, 1 to 4) are optional.
+Each app is one task: the task reads its own inputs from disk, designs the set, writes
+``<out>/<app_id>/`` (PNGs, design.json/.csv, contact-sheet.png) and finally,
+atomically, a ``_done.json`` marker; only that small record comes back. At most
+``window`` tasks are in flight, so memory stays flat however long the manifest is.
 
 "Already done" means done *with the same key*: the marker records everything that
 decides an app's output (the digests of its input files, its manifest row, the
@@ -92,6 +92,7 @@ def run_batch(
     window: int | None = None,
     progress: bool = True,
     if_changed: str = "redesign",
+    variants: int = 1,
 ) -> pd.DataFrame:
     """Design every app of a manifest into ``out_dir``; returns the summary (one row per app).
 
@@ -109,9 +110,17 @@ def run_batch(
     changed; with ``if_changed="refuse"`` nothing is designed and a
     :class:`ShotsmithError` lists those apps and their changes. A failing app is
     reported (``status == "failed"``, ``error``) and the rest go on. Writes
-    ``summary.csv`` and ``contact-sheet.png`` (one hero per app) to ``out_dir``."""
+    ``summary.csv`` and ``contact-sheet.png`` (one hero per app) to ``out_dir``.
+
+    ``variants`` (1 to 4) designs that many sets of each app for a store experiment
+    (:mod:`shotsmith.variants`), each in ``<app_id>/variant-K/``; a manifest's
+    ``variants`` column sets it per app. The app's contact sheet then shows its variants
+    one under another, the first slides in one column."""
     if if_changed not in IF_CHANGED:
         raise InvalidOptionError(f"if_changed={if_changed!r}: use one of {', '.join(IF_CHANGED)}.")
+    from ..variants import check_variants
+
+    variants = check_variants(variants)
     apps = read_manifest(manifest)
     unsupported = _unsupported_user_copy(apps)
     if unsupported:
@@ -127,6 +136,7 @@ def run_batch(
     jobs = []
     for app in apps.to_dict("records"):
         job = {**app, "out_dir": str(out), **options}
+        job["variants"] = int(app.get("variants") or variants)
         job["key"] = design_key(job)
         jobs.append(job)
     records, todo, stale = _sort_jobs(jobs, out)

@@ -23,8 +23,9 @@ def design_key(job: dict[str, Any]) -> dict[str, Any]:
     that wrote it, and a run with another key designs the app again. The parts: the
     shotsmith code and data that ran, the digests of the input files (or the URL to
     capture), the app's manifest row, the user's ``about`` text and ``copy`` file, the
-    template's name and content, the output size, the OCR option and engine, and the
-    copy backend (with the LLM endpoint and model when one is used)."""
+    template's name and content, the output size, the OCR option and engine, the copy
+    backend (with the LLM endpoint and model when one is used) and the number of
+    experiment variants."""
     key = {
         "shotsmith": shotsmith_build(),
         "inputs": _inputs_key(job),
@@ -36,6 +37,7 @@ def design_key(job: dict[str, Any]) -> dict[str, Any]:
         "size": str(job.get("size") or ""),
         "ocr": _ocr_key(job.get("ocr", "auto")),
         "copy_backend": _backend_key(job.get("copy_backend", "grounded")),
+        "variants": int(job.get("variants") or 1),
     }
     return json.loads(json.dumps(key, default=str))  # exactly what a marker reads back
 

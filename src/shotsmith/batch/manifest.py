@@ -14,17 +14,28 @@ from ..errors import (
 )
 from ..ids import slugify
 from ..stages.read import manifest_project_name
+from ..variants import check_variants
 
 URL_RE = re.compile(r"^https?://", re.I)
 
 
-MANIFEST_COLUMNS = ("source", "project_name", "bundle_id", "app_id", "locale", "about", "copy")
+MANIFEST_COLUMNS = (
+    "source",
+    "project_name",
+    "bundle_id",
+    "app_id",
+    "locale",
+    "about",
+    "copy",
+    "variants",
+)
 
 
 def read_manifest(manifest: str | Path | pd.DataFrame) -> pd.DataFrame:
     """The apps of a manifest CSV (or frame), one row each, with resolved sources and
     unique ``app_id``s. Columns: source, project_name, bundle_id, app_id, locale, about,
-    copy (a resolved path or ""), kind."""
+    copy (a resolved path or ""), variants (the sets to design for a store experiment, 1
+    to 4; 0 where the row leaves it to the batch), kind."""
     base = Path.cwd()
     if isinstance(manifest, pd.DataFrame):
         table = manifest.copy()
@@ -72,6 +83,7 @@ def read_manifest(manifest: str | Path | pd.DataFrame) -> pd.DataFrame:
         while unique in seen:
             unique, n = f"{app_id}-{n}", n + 1
         seen.add(unique)
+        variants = _variants(rec.get("variants"), unique)
         rows.append(
             {
                 "source": source,
@@ -81,6 +93,7 @@ def read_manifest(manifest: str | Path | pd.DataFrame) -> pd.DataFrame:
                 "locale": str(rec.get("locale") or "").strip(),
                 "about": str(rec.get("about") or "").strip(),
                 "copy": copy_file,
+                "variants": variants,
                 "kind": kind,
             }
         )
@@ -89,9 +102,20 @@ def read_manifest(manifest: str | Path | pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _variants(value: Any, app_id: str) -> int:
+    """A row's ``variants`` cell as a count (0: blank, the batch's own count applies)."""
+    text = str(value if value is not None else "").strip()
+    if not text or text.lower() == "nan":
+        return 0
+    try:
+        return check_variants(text.removesuffix(".0"))
+    except InvalidOptionError as exc:
+        raise InvalidOptionError(f"manifest: app {app_id!r}: {exc}") from None
+
+
 def write_manifest(apps: list[dict[str, Any]] | pd.DataFrame, path: str | Path) -> Path:
     """Write a manifest CSV (columns source, project_name, bundle_id, and any of app_id,
-    locale, about, copy that the apps have)."""
+    locale, about, copy, variants that the apps have)."""
     table = pd.DataFrame(apps)
     if "source" not in table.columns:
         raise InvalidOptionError("write_manifest: every app needs a 'source'.")

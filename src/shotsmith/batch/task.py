@@ -190,17 +190,24 @@ def _design_into(frame: pd.DataFrame, job: dict[str, Any], out_dir: Path) -> dic
     )
     if job.get("single_thread", True):  # one thread per task, like the renderer
         pipe.set_params(extract_features__workers=1)
-    result = pipe.run(frame, keep_intermediates=False, progress=False).output
-    result = result.sort_values(C.POSITION, kind="stable")
+    count = int(job.get("variants") or 1)
+    if count > 1:
+        result = _design_variants(pipe, frame, count, out_dir)
+    else:
+        result = pipe.run(frame, keep_intermediates=False, progress=False).output
+        write_report(_relative(result, out_dir), out_dir)
+    result = result.sort_values([*_variant_order(result), C.POSITION], kind="stable")
     paths = [Path(p) for p in result[C.RENDER_PATH]]
-    table = result.drop(columns=[C.RENDER_MS])
-    table[C.RENDER_PATH] = [p.relative_to(out_dir).as_posix() for p in paths]
-    write_report(table, out_dir)
+    table = _relative(result, out_dir)
     first = result.iloc[0]
     app_id = str(first[C.APP_ID])
     small = [_reduced(p, 240) for p in paths]
-    sheet = contact_sheet(
-        small, thumb_width=240, title=f"{first[C.PROJECT_NAME]} - {first[C.COPY_TAGLINE]}"
+    sheet = contact_sheet(  # a variant a row: the first slides in one column
+        small,
+        thumb_width=240,
+        columns=len(small) // count,
+        title=f"{first[C.PROJECT_NAME]} - {first[C.COPY_TAGLINE]}"
+        + (f" ({count} variants)" if count > 1 else ""),
     )
     _save_png(sheet, out_dir / app_id / CONTACT_SHEET)
     # the app's tile on the batch's contact sheet, made here, in parallel, not at the end
@@ -216,6 +223,35 @@ def _design_into(frame: pd.DataFrame, job: dict[str, Any], out_dir: Path) -> dic
         "contact_sheet": f"{app_id}/{CONTACT_SHEET}",
         "hero": table[C.RENDER_PATH].iloc[0],
     }
+
+
+def _relative(result: pd.DataFrame, out_dir: Path) -> pd.DataFrame:
+    """The design table as a batch keeps it: paths relative to the output, no timings."""
+    table = result.drop(columns=[C.RENDER_MS])
+    table[C.RENDER_PATH] = [Path(p).relative_to(out_dir).as_posix() for p in result[C.RENDER_PATH]]
+    return table
+
+
+def _variant_order(result: pd.DataFrame) -> list[str]:
+    return [C.VARIANT] if C.VARIANT in result.columns else []
+
+
+def _design_variants(pipe: Any, frame: pd.DataFrame, count: int, out_dir: Path) -> pd.DataFrame:
+    """The app read and captioned once, then laid out and rendered ``count`` times, each
+    variant into ``<out>/<app_id>/variant-K/`` with its own design.json."""
+    from ..pipeline import Pipeline, write_report
+    from ..variants import design_variants
+
+    head, (plan, draw) = Pipeline(pipe.steps[:-2]), pipe.steps[-2:]
+    captioned = head.run(frame, keep_intermediates=False, progress=False).output
+
+    def run(steps: list[Any], rows: pd.DataFrame) -> pd.DataFrame:
+        return Pipeline(steps).run(rows, keep_intermediates=False, progress=False).output
+
+    def write(drawn: pd.DataFrame, where: Path, *, folder_name: str) -> None:
+        write_report(_relative(drawn, out_dir), where, folder_name=folder_name)
+
+    return design_variants(captioned, plan, draw, count, folder=out_dir, run=run, write=write)
 
 
 USER_COPY_COLUMNS = ("about", "copy")  # the user's own words, handed to the copy stage

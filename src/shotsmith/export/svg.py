@@ -134,12 +134,14 @@ def _round_rect(x: float, y: float, w: float, h: float, r: float, **attrs: Any) 
     return f'<path d="{d}"{extra}/>'
 
 
-def _device(dev: DeviceFrame, screen: Image.Image | None) -> list[str]:
-    out = ['<g id="device">']
+def _device(dev: DeviceFrame, screen: Image.Image | None, tag: str = "") -> list[str]:
+    """A device as vector shapes and its display's pixels; ``tag`` prefixes every id (a
+    panorama neighbour's device, ``strip-N-``, beside the slide's own)."""
+    out = [f'<g id="{tag}device">']
     if dev.shadow:
         blur = max(2, int(dev.shadow.get("blur", 40)))
         out.append(
-            '<filter id="device-shadow" x="-50%" y="-50%" width="200%" height="200%">'
+            f'<filter id="{tag}device-shadow" x="-50%" y="-50%" width="200%" height="200%">'
             f'<feGaussianBlur stdDeviation="{blur}"/></filter>'
         )
         out.append(
@@ -149,15 +151,21 @@ def _device(dev: DeviceFrame, screen: Image.Image | None) -> list[str]:
                 dev.width,
                 dev.height,
                 dev.outer_radius,
-                id="shadow",
+                id=f"{tag}shadow",
                 fill=dev.shadow.get("color", "#000000"),
                 fill_opacity=_num(float(dev.shadow.get("opacity", 0.3))),
-                filter="url(#device-shadow)",
+                filter=f"url(#{tag}device-shadow)",
             )
         )
     out.append(
         _round_rect(
-            dev.x, dev.y, dev.width, dev.height, dev.outer_radius, id="band", fill=dev.band_color
+            dev.x,
+            dev.y,
+            dev.width,
+            dev.height,
+            dev.outer_radius,
+            id=f"{tag}band",
+            fill=dev.band_color,
         )
     )
     b = dev.band
@@ -168,29 +176,29 @@ def _device(dev: DeviceFrame, screen: Image.Image | None) -> list[str]:
             dev.width - 2 * b,
             dev.height - 2 * b,
             dev.outer_radius - b,
-            id="bezel",
+            id=f"{tag}bezel",
             fill=dev.bezel_color,
         )
     )
     sx, sy, sw, sh = dev.screen_box
     if screen is not None:
         out.append(
-            '<clipPath id="display">'
+            f'<clipPath id="{tag}display">'
             + _round_rect(sx, sy, sw, sh, dev.screen_radius)
             + "</clipPath>"
         )
         out.append(
-            f'<image id="screenshot" x="{sx}" y="{sy}" width="{sw}" height="{sh}" '
-            f'preserveAspectRatio="none" clip-path="url(#display)" '
+            f'<image id="{tag}screenshot" x="{sx}" y="{sy}" width="{sw}" height="{sh}" '
+            f'preserveAspectRatio="none" clip-path="url(#{tag}display)" '
             f'xlink:href="{_png_data_uri(screen)}"/>'
         )
     if dev.island:
         ix, iy, iw, ih = dev.island
-        out.append(_round_rect(ix, iy, iw, ih, min(iw, ih) / 2, id="island", fill="#000000"))
+        out.append(_round_rect(ix, iy, iw, ih, min(iw, ih) / 2, id=f"{tag}island", fill="#000000"))
     if dev.punch_hole:
         hx, hy, hd, _ = dev.punch_hole
         out.append(
-            f'<circle id="camera" cx="{_num(hx + hd / 2)}" cy="{_num(hy + hd / 2)}" '
+            f'<circle id="{tag}camera" cx="{_num(hx + hd / 2)}" cy="{_num(hy + hd / 2)}" '
             f'r="{_num(hd / 2)}" fill="#000000"/>'
         )
     out.append("</g>")
@@ -229,13 +237,27 @@ def _text(block: TextBlock, width: int) -> str:
     )
 
 
-def scene_svg(scene: Scene | dict | str, screen: Image.Image | None = None) -> str:
+def scene_svg(
+    scene: Scene | dict | str,
+    screen: Image.Image | None = None,
+    strip_screens: list[Image.Image | None] | None = None,
+) -> str:
     """One slide as an SVG document at the scene's pixel size.
 
     ``screen`` is what the display shows, at the display's size (see
     :func:`shotsmith.stages.render.screen_pixels`); without it the display stays black.
+    ``strip_screens`` are the displays of a panorama's neighbouring devices that cross
+    this slide (``scene.strip_devices``, in order), each drawn under the slide's own
+    device in a group ``strip-N-device`` (N: the slide it belongs to).
     """
     scene = as_scene(scene)
+    screens = list(strip_screens or [])
+    screens += [None] * (len(scene.strip_devices) - len(screens))
+    neighbours = [
+        part
+        for other, shown in zip(scene.strip_devices, screens)
+        for part in _device(other, shown, f"strip-{(other.source or 0) + 1}-")
+    ]
     faces = dict.fromkeys(font_face(t.font) for t in scene.texts)
     parts = [
         '<?xml version="1.0" encoding="UTF-8"?>',
@@ -244,6 +266,7 @@ def scene_svg(scene: Scene | dict | str, screen: Image.Image | None = None) -> s
         f'viewBox="0 0 {scene.width} {scene.height}">',
         _font_faces(faces),
         *_background(scene),
+        *neighbours,
         *_device(scene.device, screen),
         '<g id="captions">',
         *(_text(t, scene.width) for t in scene.texts),
@@ -253,12 +276,15 @@ def scene_svg(scene: Scene | dict | str, screen: Image.Image | None = None) -> s
     return "\n".join(p for p in parts if p) + "\n"
 
 
-def _screen_for(scene: Scene, table: Path, row: dict) -> Image.Image | None:
-    """The display's pixels: from the raw screenshot when it is still where the scene
-    says, else cut from the rendered PNG (the part of the display inside the canvas)."""
+def _screen_for(
+    scene: Scene, table: Path, row: dict, dev: DeviceFrame | None = None
+) -> Image.Image | None:
+    """The display's pixels of ``dev`` (default: the slide's own device): from the raw
+    screenshot when it is still where the scene says, else cut from the rendered PNG
+    (the part of the display inside the canvas)."""
     from ..stages.render import screen_pixels
 
-    dev = scene.device
+    dev = dev or scene.device
     if dev.screenshot:
         for candidate in (Path(dev.screenshot), table.parent / dev.screenshot):
             if candidate.is_file():
@@ -313,7 +339,8 @@ def export_svg(
         folder = table.parent if dest is None else Path(dest) / str(row.get("app_id", "set"))
         folder.mkdir(parents=True, exist_ok=True)
         target = folder / f"{stem}.svg"
-        target.write_text(scene_svg(scene, _screen_for(scene, table, row)), encoding="utf-8")
+        strip = [_screen_for(scene, table, row, other) for other in scene.strip_devices]
+        target.write_text(scene_svg(scene, _screen_for(scene, table, row), strip), encoding="utf-8")
         written.append(target)
     if not written:
         what = f"no set {app_id!r}" if app_id is not None else "no designed slide"

@@ -8,11 +8,13 @@ JupyterLab, in a headless papermill run and in a test::
     frame.shotsmith.show()     # the same, as a pandas accessor
     ss.show_scene(frame)       # the first row's scene, rendered at preview size
     ss.show_set(frame)         # the finished set(s) as a grid
+    ss.notebook.show_variants(frame)  # design(variants=N)'s sets side by side
     tuner = ss.LayoutTuner(frame)   # ipywidgets tuner; tuner.save_template("mine")
 
 One job per module: ``images`` (thumbnails, :class:`ImageView`), ``frames`` (the table
 view), ``scenes`` (a scene as a picture or a table, sets as a grid), ``display``
-(``show``, which picks one) and ``tuner`` (:class:`LayoutTuner`; it saves templates with
+(``show``, which picks one), ``variants`` (experiment sets side by side,
+:func:`show_variants`) and ``tuner`` (:class:`LayoutTuner`; it saves templates with
 :mod:`shotsmith.templates`). ``LocalServer`` and ``start_server`` live beside the server
 (:mod:`shotsmith.server.local`; ``ss.start_server``). ipywidgets is imported only when a
 tuner builds its widgets.
@@ -27,6 +29,7 @@ from .frames import FIRST_COLUMNS, MAX_AUTO_COLUMNS, FrameView, frame_html, fram
 from .images import IMAGE_COLUMNS, PREVIEW_SCALE, ImageView, thumbnail_uri
 from .scenes import preview_scene, scale_scene, scene_table, show_scene, show_set
 from .tuner import COPY_FILE_SUFFIX, PREVIEW_GAP_PX, TUNER_MARK, LayoutTuner
+from .variants import VariantsView, show_variants
 
 PALETTES = palette_presets()  # the tuner's palette presets by name (data/palette_presets.json)
 
@@ -43,6 +46,7 @@ __all__ = [
     "HtmlView",
     "ImageView",
     "LayoutTuner",
+    "VariantsView",
     "default_layouts_dir",
     "frame_html",
     "frame_text",
@@ -52,6 +56,7 @@ __all__ = [
     "show",
     "show_scene",
     "show_set",
+    "show_variants",
     "template_toml",
     "thumbnail_uri",
 ]

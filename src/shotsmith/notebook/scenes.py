@@ -4,7 +4,7 @@ table (one row per layer, instead of its JSON), and finished sets as a grid."""
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
@@ -16,7 +16,7 @@ from PIL import Image
 from .. import columns as C
 from ..errors import InvalidOptionError, MissingColumnError
 from ..io import open_image
-from ..scene import Scene, as_scene
+from ..scene import DeviceFrame, Scene, as_scene
 from ..sheets import contact_sheet
 from ..stages.render import render_scene
 from .images import PREVIEW_SCALE, ImageView
@@ -44,35 +44,55 @@ def scale_scene(scene: Scene | dict | str, factor: float) -> Scene:
         )
         for t in s.texts
     ]
-    d = s.device
-    shadow = None
-    if d.shadow:
-        shadow = dict(d.shadow)
-        for key in ("blur", "offset_y"):
-            if key in shadow:
-                shadow[key] = max(1, n(shadow[key])) if key == "blur" else n(shadow[key])
-    device = replace(
-        d,
-        x=n(d.x),
-        y=n(d.y),
-        width=n(d.width),
-        height=n(d.height),
-        outer_radius=n(d.outer_radius),
-        band=max(1, n(d.band)),
-        bezel=max(1, n(d.bezel)),
-        screen_radius=n(d.screen_radius),
-        island=box(d.island),
-        punch_hole=box(d.punch_hole),
-        shadow=shadow,
-    )
+
+    def frame(d: DeviceFrame) -> DeviceFrame:
+        shadow = None
+        if d.shadow:
+            shadow = dict(d.shadow)
+            for key in ("blur", "offset_y"):
+                if key in shadow:
+                    shadow[key] = max(1, n(shadow[key])) if key == "blur" else n(shadow[key])
+        return replace(
+            d,
+            x=n(d.x),
+            y=n(d.y),
+            width=n(d.width),
+            height=n(d.height),
+            outer_radius=n(d.outer_radius),
+            band=max(1, n(d.band)),
+            bezel=max(1, n(d.bezel)),
+            screen_radius=n(d.screen_radius),
+            island=box(d.island),
+            punch_hole=box(d.punch_hole),
+            shadow=shadow,
+        )
+
+    background = copy.deepcopy(s.background)
+    background.shapes = [  # a panorama's shapes are in canvas px
+        dict(shape, cx=shape["cx"] * factor, cy=shape["cy"] * factor, r=shape["r"] * factor)
+        for shape in background.shapes
+    ]
     return Scene(
         n(s.width),
         n(s.height),
-        copy.deepcopy(s.background),
+        background,
         texts,
-        device,
+        frame(s.device),
         dict(s.meta, preview_scale=factor),
+        strip_devices=[_strip_frame(d, s, frame, n) for d in s.strip_devices],
     )
+
+
+def _strip_frame(
+    device: DeviceFrame,
+    scene: Scene,
+    frame: Callable[[DeviceFrame], DeviceFrame],
+    n: Callable[[float], int],
+) -> DeviceFrame:
+    """A neighbour's device scaled where it stands on its own slide, then moved back by
+    whole scaled slides: the halves of a preview strip meet as the store-size ones do."""
+    slides = int(scene.meta.get("position", device.source or 0)) - int(device.source or 0)
+    return frame(device.shifted(slides * scene.width)).shifted(-slides * n(scene.width))
 
 
 @lru_cache(maxsize=64)
@@ -99,9 +119,14 @@ def _screenshot_for(ref: Any, width: int) -> Image.Image | None:
 
 
 def preview_scene(
-    scene: Scene | dict | str, screenshot: Any = None, scale: float = PREVIEW_SCALE
+    scene: Scene | dict | str,
+    screenshot: Any = None,
+    scale: float = PREVIEW_SCALE,
+    neighbours: dict[int, Any] | None = None,
 ) -> Image.Image:
-    """Render a scene at ``scale`` x its size (fast; for previews, not for the store)."""
+    """Render a scene at ``scale`` x its size (fast; for previews, not for the store).
+    ``neighbours`` are the screenshots of a panorama's slides whose devices cross into
+    this one, by store position (default: the paths in the scene)."""
     full = as_scene(scene)
     small = scale_scene(full, scale)
     ref = screenshot if screenshot is not None else full.device.screenshot
@@ -112,7 +137,12 @@ def preview_scene(
         )
     # decoded once per preview size (not per device size): twice the canvas width at most
     shot = _screenshot_for(ref, max(64, 2 * small.width))
-    return render_scene(small, shot)
+    shown: dict[int, Any] = {
+        int(d.source): _screenshot_for(given, max(64, 2 * small.width))
+        for d in small.strip_devices
+        if d.source is not None and (given := (neighbours or {}).get(d.source)) is not None
+    }
+    return render_scene(small, shot, shown)
 
 
 def _describe_scene(scene: Scene) -> str:

@@ -214,24 +214,40 @@ class LayoutTuner:
         """One screenshot, designed, at preview size (PIL image)."""
         i = self.index if index is None else index
         return preview_scene(
-            self.scene(i), self.frame[C.IMAGE].iloc[i], scale or self.preview_scale
+            self.scene(i),
+            self.frame[C.IMAGE].iloc[i],
+            scale or self.preview_scale,
+            self._screenshots(),
         )
 
+    @property
+    def is_strip(self) -> bool:
+        """Whether the set is one panorama strip cut into slides (its shapes or a device
+        run across slide edges)."""
+        return self.planned is not None and "strip" in self.scene(0).get("meta", {})
+
     def set_preview(self, scale: float | None = None, gap: int = 12) -> Image.Image:
-        """The whole set side by side at preview size (PIL image)."""
+        """The whole set side by side at preview size (PIL image); a panorama set as one
+        strip, its slides edge to edge so shapes and devices run on across the cuts."""
         s = scale or self.set_scale
+        shots = self._screenshots()
         slides = [
-            preview_scene(self.scene(i), self.frame[C.IMAGE].iloc[i], s)
+            preview_scene(self.scene(i), self.frame[C.IMAGE].iloc[i], s, shots)
             for i in range(len(self.frame))
         ]
-        width = sum(im.width for im in slides) + gap * (len(slides) + 1)
+        between = 0 if self.is_strip else gap
+        width = sum(im.width for im in slides) + between * (len(slides) - 1) + 2 * gap
         height = max(im.height for im in slides) + 2 * gap
         strip = Image.new("RGB", (width, height), "#f2f2f5")
         x = gap
         for im in slides:
             strip.paste(im, (x, gap))
-            x += im.width + gap
+            x += im.width + between
         return strip
+
+    def _screenshots(self) -> dict[int, Any]:
+        """The set's screenshots by store position (a panorama's neighbours)."""
+        return dict(zip(self.frame[C.POSITION].astype(int), self.frame[C.IMAGE]))
 
     def measures(self, index: int | None = None) -> dict[str, Any]:
         """What the current settings really did on the canvas (px), for one screenshot:
@@ -525,6 +541,7 @@ class LayoutTuner:
         c["status"] = W.HTML(layout=W.Layout(width=f"{pw}px"))
         # the set strip at its own pixel width too: a column box stretches an auto-width
         # child to its full width (an upscaled, soft strip); narrower outputs scale it down
+        c["set_title"] = W.HTML("<b>the whole set</b>")
         c["set_preview"] = W.Image(
             format="png",
             layout=W.Layout(width="auto", max_width="100%", height="auto", align_self="flex-start"),
@@ -557,7 +574,7 @@ class LayoutTuner:
             [
                 W.HBox([controls, preview], layout=W.Layout(flex_flow="row wrap")),
                 headlines,
-                W.HTML("<b>the whole set</b>"),
+                c["set_title"],
                 c["set_preview"],
             ],
             layout=W.Layout(width="100%"),
@@ -691,6 +708,11 @@ class LayoutTuner:
                 strip = self.set_preview()
                 c["set_preview"].layout.width = f"{strip.width}px"
                 c["set_preview"].value = _png_bytes(strip)
+                c["set_title"].value = (
+                    "<b>the whole strip</b> (one panorama, cut into slides)"
+                    if self.is_strip
+                    else "<b>the whole set</b>"
+                )
             row = self.planned.iloc[self.index]
             info = (
                 f"tone {row[C.LAYOUT_VARIANT]} · caption contrast "

@@ -59,6 +59,7 @@ from ..text import (
     script_of,
     wrap_balanced,
 )
+from .panorama import lay_out_strip_devices
 from .render import background_region
 
 log = logging.getLogger("shotsmith")
@@ -1043,7 +1044,7 @@ def plan_layout(
         canvas = output_size_for(device, size, landscape=landscape)
         set_template = oriented(t, landscape=landscape)
         planned = _plan_set(rows, set_template, (canvas.width, canvas.height), device)
-        if set_template["panorama"]["shapes"]:
+        if set_template["panorama"]["shapes"] or set_template["panorama"]["straddle"]["after"]:
             _run_shapes_across(planned, set_template, (canvas.width, canvas.height))
         for idx, plan in zip(rows.index, planned):
             results[idx] = plan
@@ -1070,6 +1071,7 @@ def _run_shapes_across(plans: list[dict], template: dict[str, Any], size: tuple[
     widths, ``opacity``), repeated every ``period`` slides; they are drawn away from the
     caption colour (dark behind light text, light behind dark text) so they never lower a
     caption's contrast, which is measured again on each slide's own pixels."""
+    lay_out_strip_devices(plans, template, size)
     width, height = size
     spec = template["panorama"]
     period = max(1, int(spec["period"]))

@@ -164,7 +164,12 @@ def _device_key(dev: DeviceFrame) -> str:
 def _stage_base(bg_spec: str, dev_spec: str, width: int, height: int) -> Image.Image:
     """Background, shadow, metal band and bezel: identical for every slide of a variant."""
     canvas = _background_cached(bg_spec, width, height).copy()
-    dev = DeviceFrame(**json.loads(dev_spec))
+    _draw_frame(canvas, DeviceFrame(**json.loads(dev_spec)))
+    return canvas
+
+
+def _draw_frame(canvas: Image.Image, dev: DeviceFrame) -> None:
+    """A device's shadow, metal band and bezel (the part inside the canvas)."""
     if dev.shadow:
         blur = max(2, int(dev.shadow.get("blur", 40)))
         smask, pad = _shadow_mask(
@@ -188,7 +193,6 @@ def _stage_base(bg_spec: str, dev_spec: str, width: int, height: int) -> Image.I
         dev.x + b,
         dev.y + b,
     )
-    return canvas
 
 
 def screen_pixels(dev: DeviceFrame, shot: Image.Image, height: int | None = None) -> Image.Image:
@@ -276,20 +280,32 @@ def _letterboxed(shot: Image.Image, screen_w: int, screen_h: int) -> Image.Image
     return out
 
 
+ScreenshotRef = Image.Image | bytes | str | Path
+
+
 def render_scene(
-    scene: Scene | dict | str, screenshot: Image.Image | bytes | str | Path | None = None
+    scene: Scene | dict | str,
+    screenshot: ScreenshotRef | None = None,
+    neighbours: dict[int, ScreenshotRef] | None = None,
 ) -> Image.Image:
-    """Draw a scene; returns an RGB image of exactly ``scene.width x scene.height``."""
+    """Draw a scene; returns an RGB image of exactly ``scene.width x scene.height``.
+
+    ``screenshot`` is the slide's own (default: the path in the scene); ``neighbours``
+    maps a store position to the screenshot of that slide, for a panorama's devices that
+    cross in from a neighbouring slide (default: the paths in ``strip_devices``)."""
     scene = as_scene(scene)
-    canvas = _stage_base(
-        _bg_key(scene.background), _device_key(scene.device), scene.width, scene.height
-    ).copy()
-    ref = screenshot if screenshot is not None else scene.device.screenshot
-    if ref is None:
-        raise InvalidOptionError(
-            "render_scene: the scene has no screenshot path; pass the screenshot"
-        )
-    shot = ref if isinstance(ref, Image.Image) else open_image(ref)
+    shot = _screenshot(screenshot, scene.device.screenshot)
+    if not scene.strip_devices:
+        canvas = _stage_base(
+            _bg_key(scene.background), _device_key(scene.device), scene.width, scene.height
+        ).copy()
+    else:  # the neighbours' devices first, under this slide's own
+        canvas = draw_background(scene.background, scene.width, scene.height)
+        for other in scene.strip_devices:
+            given = (neighbours or {}).get(other.source) if other.source is not None else None
+            _draw_frame(canvas, other)
+            _draw_screen(canvas, other, _screenshot(given, other.screenshot))
+        _draw_frame(canvas, scene.device)
     _draw_screen(canvas, scene.device, shot)
     draw = ImageDraw.Draw(canvas)
     for block in scene.texts:
@@ -307,6 +323,15 @@ def render_scene(
                 rtl=rtl,
             )
     return canvas
+
+
+def _screenshot(given: ScreenshotRef | None, path: str | None) -> Image.Image:
+    ref = given if given is not None else path
+    if ref is None:
+        raise InvalidOptionError(
+            "render_scene: the scene has no screenshot path; pass the screenshot"
+        )
+    return ref if isinstance(ref, Image.Image) else open_image(ref)
 
 
 def output_name(app_id: str, position: int, screen: str) -> str:
@@ -349,7 +374,7 @@ def render(
         ref = row[C.IMAGE]
         if not isinstance(ref, Image.Image):  # threads share the GIL: a decoder that frees it
             ref = open_image(ref, release_gil=workers > 1)
-        image = render_scene(row[C.LAYOUT_SCENE], ref)
+        image = render_scene(row[C.LAYOUT_SCENE], ref, _neighbours(frame, row))
         if out_dir is None:
             path, blob = "", encode_png(image)
         else:
@@ -390,6 +415,18 @@ def render(
     if out_dir is None:
         frame[C.RENDER_PNG] = [r[1] for r in results]
     return frame
+
+
+def _neighbours(frame: pd.DataFrame, row: pd.Series) -> dict[int, Any] | None:
+    """The screenshots of the slides whose devices cross into this one (a panorama's),
+    by store position; None when none does."""
+    scene = row[C.LAYOUT_SCENE]
+    crossing = scene.get("strip_devices") if isinstance(scene, dict) else None
+    if not crossing:
+        return None
+    wanted = {d.get("source") for d in crossing}
+    same = frame[(frame[C.APP_ID] == row[C.APP_ID]) & frame[C.POSITION].isin(wanted)]
+    return {int(p): ref for p, ref in zip(same[C.POSITION], same[C.IMAGE])}
 
 
 def _refuse_another_set(frame: pd.DataFrame, out_dir: Path) -> None:
