@@ -812,7 +812,7 @@ _FORM_LEAD = re.compile(
 #: Words after a phrase's head noun ("Expenses by month", "History of changes").
 _HEAD_JOINS = frozenset(["by", "of", "for", "per", "in", "on", "from", "this", "with"])
 #: The verb a form's title leads with, as the caption says it ("New bookmark": add).
-_LEAD_VERB = {"new": "add", "create": "add"}
+_LEAD_VERB = {"new": "add"}  # "New bookmark": add one; "Create ..." keeps its verb
 _POSSESSIVE = re.compile(r"^[^\W\d_]+['’]s\s+(?=\S)")  # "sam's Collections": a user's name
 #: Section names that say what the user does there, not what they find ("Search",
 #: "Explore"): no subject for a caption ("Search your search").
@@ -880,7 +880,7 @@ def read_into(slots: Slots, ev: ScreenEvidence, policy: CasePolicy, project: str
             slots.subject = Phrase(policy.display(cleaned), ev.subject)
             text = slots.subject.text
             last = text.split()[-1]
-            if last.isalpha() and last.islower():
+            if last.isalpha() and last.islower() and is_word(last):  # not "a yaml"
                 if is_plural(text):
                     slots.countable, slots.ones, slots.one_of = True, text, singular_of(text)
                 elif ev.kind == "form":
