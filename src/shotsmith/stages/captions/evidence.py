@@ -412,18 +412,18 @@ def clean_sentence(text: str) -> str | None:
         return None
     if words[-1].casefold() in vocabulary().function_words:
         return None  # "... and record yields in the": a line cut short, not a sentence
-    if not _SECOND_PERSON & {w.casefold().strip(",;") for w in words}:
-        # the app speaking to its user ("Manage your shared expenses"), not a line of
-        # content: a book's sentence, a song or article title, a task ("Broad beans, early
-        # peas", "This was invitation enough")
-        return None
+    lower = [w.casefold().strip(",;") for w in words]
+    if not set(lower) & vocabulary().function_words:
+        return None  # "Broad beans, early peas": a list of things, not a sentence
+    if (
+        sum(w[:1].isupper() for w in words[1:] if w.casefold() not in vocabulary().function_words)
+        >= 2
+    ):
+        return None  # "Common Trees of Britain": a title, not the app speaking
     if len(words) >= 3 and words[-2].casefold().strip(",") in _MODALS:
         return None  # "... UI, you can use": the object was a link, cut off
     return t
 
-
-#: Words of a sentence the app addresses to its user.
-_SECOND_PERSON = frozenset("you your yours you're you'll you've".split())
 
 #: A sentence whose last two words are one of these and a verb is cut short.
 _MODALS = frozenset("can could will would may might must should shall to".split())

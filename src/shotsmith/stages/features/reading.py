@@ -191,6 +191,11 @@ def _only_function_words(text: str) -> bool:
     return all(w.casefold() in fw for w in _words(text))
 
 
+#: A path or an address: a leading slash, two slashes, an @ inside a word
+#: ("/bread/rye", "src/app/main", "sam@example.org"; not "free/busy" or "TCP/IP").
+_PATH = re.compile(r"^/\w|\w/[^/\s]+/|\w@\w")
+
+
 def clean_item(text: str, *, max_words: int = 5, place: bool = False) -> str:
     """An item as it may stand in a caption, or "": the part before a dash or a colon,
     without edge punctuation; no figures, no sentence, no OCR noise. ``place``: a title
@@ -199,6 +204,8 @@ def clean_item(text: str, *, max_words: int = 5, place: bool = False) -> str:
     t = _CUT.split(t)[0].strip(_EDGE)
     if not t or is_data(t) or t.endswith(("?", "!")):
         return ""
+    if _PATH.search(t):
+        return ""  # "/bread/rye", "src/app", "a@b.org": a path or an address, not a name
     words = t.split()
     if not 1 <= len(words) <= max_words:
         return ""
@@ -316,13 +323,13 @@ FIGURE_GAP = 0.05
 def _has_figure(items: Sequence[dict], k: int) -> bool:
     """Whether the label ``items[k]`` has its figure next: the next item, or, where two
     tiles stand side by side and their lines interleave ("STEPS", "EXERCISE", "8,432",
-    "28 min"), a figure among the next three items just below it."""
+    "28 min"), a figure among the next three items just below a label in capitals."""
     label = items[k]
     if items[k + 1]["role"] == "number":
         return True
     y = label.get("y")
-    if y is None:
-        return False
+    if y is None or not label["text"].isupper():
+        return False  # tiles' labels are set in capitals; a section's name is not
     for other in items[k + 1 : k + 4]:
         below = other.get("y")
         if other["role"] == "number" and below is not None and 0 < below - y <= FIGURE_GAP:
