@@ -87,6 +87,7 @@ class _Pixels:
     flat: list[tuple[str, float]] | None = None  # colours of flat areas only (the interface)
     height: int = 0  # the screenshot's height in px
     read_height: int = 0  # the height of the image OCR read (half size for large ones)
+    deep: Image.Image | None = None  # the longer band, prepared, until it is read or not needed
 
 
 def _set_accent(screens: list[_Pixels | None]) -> str:
@@ -164,7 +165,7 @@ def _analyse(refs: list, want_ocr: list[bool], lang: str, binary: str | None) ->
             prepared.append(ocr_mod.prepare(gray, dark=dark, scale=1))
             prepared_at.append(len(out) - 1)
             band = (ocr_mod.BAND_TOP, ocr_mod.DEEP_BOTTOM)  # one band: no seam cuts a line
-            deep[len(out) - 1] = ocr_mod.prepare(gray, dark=dark, scale=1, band=band)
+            deep[len(out) - 1] = out[-1].deep = ocr_mod.prepare(gray, dark=dark, scale=1, band=band)
             del gray
         del half, img
     if prepared:
@@ -172,6 +173,45 @@ def _analyse(refs: list, want_ocr: list[bool], lang: str, binary: str | None) ->
             out[i].ocr = res
         _read_deeper(out, deep, lang, binary)
     return out
+
+
+#: Kinds whose screens say what they are for without items (a sign-in form).
+_NO_ITEMS_NEEDED = frozenset(["sign-in"])
+
+
+def _thin(readings: list[Reading], pixels: list[_Pixels | None], sources: list[str]) -> list[int]:
+    """Screens read by OCR from the top band only whose reading found at most one item
+    and one field: a list whose items, a calendar whose days, a map whose places sit
+    lower down."""
+    return [
+        i
+        for i, (r, px, source) in enumerate(zip(readings, pixels, sources))
+        if source == "ocr"
+        and px is not None
+        and px.deep is not None
+        and len(r.examples) < 2
+        and len(r.fields) < 2
+        and r.kind not in _NO_ITEMS_NEEDED
+    ]
+
+
+def _read_further(
+    pixels: list[_Pixels | None], rows: list[int], lang: str, binary: str | None
+) -> list[int]:
+    """Read the screens ``rows`` down to ``ocr.DEEP_BOTTOM`` (one tesseract call); the
+    rows whose deeper reading is kept (it holds at least as many words as the top band's)."""
+    shown = [i for i in rows if (px := pixels[i]) is not None and px.deep is not None]
+    if not shown or binary is None:
+        return []
+    kept = []
+    bands = [pixels[i].deep for i in shown]  # type: ignore[union-attr]
+    for i, res in zip(shown, ocr_mod.recognize(bands, lang=lang, binary=binary)):
+        px = pixels[i]
+        assert px is not None
+        if not res.error and px.ocr is not None and res.words >= px.ocr.words:
+            px.ocr = res
+            kept.append(i)
+    return kept
 
 
 def _few_words(text: str) -> bool:
@@ -206,6 +246,7 @@ def _read_deeper(
         return
     deeper = [deep[i] for i in sparse]
     for i, res in zip(sparse, ocr_mod.recognize(deeper, lang=lang, binary=binary)):
+        out[i].deep = None  # read once
         upper = out[i].ocr
         if not res.error and upper is not None and res.words >= upper.words:
             out[i].ocr = res
@@ -285,20 +326,45 @@ def extract_features(
     elements = frame[SCREEN_ELEMENTS].tolist() if SCREEN_ELEMENTS in frame.columns else [None] * n
     intents, phrases, keywords, texts, sources, colors = [], [], [], [], [], []
     found: list[reader.Evidence] = []
-    for i in range(n):
+
+    def read_one(i: int) -> tuple:
         px = pixels[i]
         domain = domains[i] if isinstance(domains[i], str) else None
         ev = _evidence_of(elements[i], dom[i], px)
-        found.append(ev)
         text, source = _text_of(dom[i], px, mode, binary)
-        title = ev.title or ""
-        intent = screen_intent(screens[i], text, domain=domain, position=positions[i], title=title)
+        intent = screen_intent(
+            screens[i], text, domain=domain, position=positions[i], title=ev.title or ""
+        )
+        phrase = screen_phrase(intent, screens[i], domain, title=ev.title)
+        return ev, text, source, intent, phrase, keywords_of(screens[i], text, project=projects[i])
+
+    for i in range(n):
+        ev, text, source, intent, phrase, words = read_one(i)
+        found.append(ev)
         intents.append(intent)
-        phrases.append(screen_phrase(intent, screens[i], domain, title=ev.title))
-        keywords.append(keywords_of(screens[i], text, project=projects[i]))
+        phrases.append(phrase)
+        keywords.append(words)
         texts.append(text)
         sources.append(source)
+        px = pixels[i]
         colors.append([c for c, _ in px.colors] if px else [])
+
+    members_of: dict[object, list[int]] = {}
+    for i, app in enumerate(frame[APP_ID].tolist()):
+        members_of.setdefault(app, []).append(i)
+    frame[FEATURES_TEXT] = texts
+    readings = _read_sets(frame, members_of, found, screens, intents, projects, positions)
+    # a screen whose top band named nothing a caption could show (no item, no field) is
+    # read again further down, once, for the whole table in one tesseract call
+    thin = _read_further(pixels, _thin(readings, pixels, sources), lang, binary)
+    for i in thin:
+        found[i], texts[i], sources[i], intents[i], phrases[i], keywords[i] = read_one(i)
+    for px in pixels:
+        if px is not None:
+            px.deep = None
+    if thin:
+        frame[FEATURES_TEXT] = texts
+        readings = _read_sets(frame, members_of, found, screens, intents, projects, positions)
 
     frame[FEATURES_INTENT] = intents
     frame[FEATURES_PHRASE] = phrases
@@ -317,11 +383,6 @@ def extract_features(
         values = [list(getattr(ev, attribute)) for ev in found]
         frame[column] = pd.Series(values, index=frame.index, dtype=object)
     frame[FEATURES_COLORS] = pd.Series(colors, index=frame.index, dtype=object)
-
-    members_of: dict[object, list[int]] = {}
-    for i, app in enumerate(frame[APP_ID].tolist()):
-        members_of.setdefault(app, []).append(i)
-    readings = _read_sets(frame, members_of, found, screens, intents, projects, positions)
     frame[FEATURES_KIND] = [r.kind for r in readings]
     frame[FEATURES_SUBJECT] = [r.subject for r in readings]
     frame[FEATURES_SUBJECT_FROM] = [r.subject_from for r in readings]
