@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 import re
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pandas as pd
@@ -87,7 +87,8 @@ class _Pixels:
     flat: list[tuple[str, float]] | None = None  # colours of flat areas only (the interface)
     height: int = 0  # the screenshot's height in px
     read_height: int = 0  # the height of the image OCR read (half size for large ones)
-    deep: Image.Image | None = None  # the longer band, prepared, until it is read or not needed
+    lower: Image.Image | None = None  # the band below the top one, prepared, until read
+    lower_at: int = 0  # its top in the read image's px, below the top band's top
 
 
 def _set_accent(screens: list[_Pixels | None]) -> str:
@@ -165,7 +166,10 @@ def _analyse(refs: list, want_ocr: list[bool], lang: str, binary: str | None) ->
             prepared.append(ocr_mod.prepare(gray, dark=dark, scale=1))
             prepared_at.append(len(out) - 1)
             band = (ocr_mod.BAND_TOP, ocr_mod.DEEP_BOTTOM)  # one band: no seam cuts a line
-            deep[len(out) - 1] = out[-1].deep = ocr_mod.prepare(gray, dark=dark, scale=1, band=band)
+            deep[len(out) - 1] = ocr_mod.prepare(gray, dark=dark, scale=1, band=band)
+            below = (ocr_mod.BAND_BOTTOM, ocr_mod.DEEP_BOTTOM)
+            out[-1].lower = ocr_mod.prepare(gray, dark=dark, scale=1, band=below)
+            out[-1].lower_at = int(gray.height * below[0]) - int(gray.height * band[0])
             del gray
         del half, img
     if prepared:
@@ -188,7 +192,7 @@ def _thin(readings: list[Reading], pixels: list[_Pixels | None], sources: list[s
         for i, (r, px, source) in enumerate(zip(readings, pixels, sources))
         if source == "ocr"
         and px is not None
-        and px.deep is not None
+        and px.lower is not None
         and len(r.examples) < 2
         and len(r.fields) < 2
         and r.kind not in _NO_ITEMS_NEEDED
@@ -198,20 +202,33 @@ def _thin(readings: list[Reading], pixels: list[_Pixels | None], sources: list[s
 def _read_further(
     pixels: list[_Pixels | None], rows: list[int], lang: str, binary: str | None
 ) -> list[int]:
-    """Read the screens ``rows`` down to ``ocr.DEEP_BOTTOM`` (one tesseract call); the
-    rows whose deeper reading is kept (it holds at least as many words as the top band's)."""
-    shown = [i for i in rows if (px := pixels[i]) is not None and px.deep is not None]
+    """Read the screens ``rows`` below their top band, down to ``ocr.DEEP_BOTTOM`` (one
+    tesseract call), and add those lines to each screen's reading; the rows read."""
+    shown: list[tuple[int, _Pixels, Image.Image]] = []
+    for i in rows:
+        px = pixels[i]
+        if px is not None and px.lower is not None:
+            shown.append((i, px, px.lower))
     if not shown or binary is None:
         return []
     kept = []
-    bands = [pixels[i].deep for i in shown]  # type: ignore[union-attr]
-    for i, res in zip(shown, ocr_mod.recognize(bands, lang=lang, binary=binary)):
-        px = pixels[i]
-        assert px is not None
-        if not res.error and px.ocr is not None and res.words >= px.ocr.words:
-            px.ocr = res
+    bands = [band for _, _, band in shown]
+    for (i, px, _), res in zip(shown, ocr_mod.recognize(bands, lang=lang, binary=binary)):
+        if not res.error and px.ocr is not None and not px.ocr.error and res.words:
+            px.ocr = _below(px.ocr, res, px.lower_at)
             kept.append(i)
     return kept
+
+
+def _below(upper: ocr_mod.OCRResult, lower: ocr_mod.OCRResult, at: int) -> ocr_mod.OCRResult:
+    """One reading of a screen from its top band and the band below it (``at`` px lower)."""
+    return ocr_mod.OCRResult(
+        text="\n".join(t for t in (upper.text, lower.text) if t),
+        title=upper.title,
+        words=upper.words + lower.words,
+        lines=[*upper.lines, *lower.lines],
+        boxes=[*upper.boxes, *(replace(b, top=b.top + at) for b in lower.boxes)],
+    )
 
 
 def _few_words(text: str) -> bool:
@@ -246,7 +263,7 @@ def _read_deeper(
         return
     deeper = [deep[i] for i in sparse]
     for i, res in zip(sparse, ocr_mod.recognize(deeper, lang=lang, binary=binary)):
-        out[i].deep = None  # read once
+        out[i].lower = None  # read down to the bottom already
         upper = out[i].ocr
         if not res.error and upper is not None and res.words >= upper.words:
             out[i].ocr = res
@@ -361,7 +378,7 @@ def extract_features(
         found[i], texts[i], sources[i], intents[i], phrases[i], keywords[i] = read_one(i)
     for px in pixels:
         if px is not None:
-            px.deep = None
+            px.lower = None
     if thin:
         frame[FEATURES_TEXT] = texts
         readings = _read_sets(frame, members_of, found, screens, intents, projects, positions)
