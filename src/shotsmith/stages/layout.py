@@ -10,7 +10,11 @@ place when the caption names text that place would hide: the device is lifted
 
 from __future__ import annotations
 
+import copy
+import hashlib
+import json
 import logging
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from math import ceil
@@ -451,7 +455,7 @@ def _slide_place(
     geometry, device, caption = layout.geometry, layout.device, layout.captions[i]
     fit = _fit(row, geometry.screen_w, geometry.screen_h, device)
     band_spec = (  # a landscape screen has no status bar: no band either
-        screen_band(row[C.IMAGE], device, geometry.screen_w, geometry.screen_h)
+        _screen_band(row[C.IMAGE], device, geometry.screen_w, geometry.screen_h)
         if fit == "cover" and not geometry.sideways
         else None
     )
@@ -778,7 +782,7 @@ def _shrunk(
     width = min(geom.outer_w - 1, int(geom.outer_w * room / reach) + 1)
     while True:
         g = _geometry(device, max(width, floor), screen_aspect, geom.sideways)
-        b = screen_band(row[C.IMAGE], device, g.screen_w, g.screen_h) if band else None
+        b = _screen_band(row[C.IMAGE], device, g.screen_w, g.screen_h) if band else None
         reach_g = shown_to(g, b)
         if width <= floor or (reach_g is not None and reach_g <= room):
             return g, b
@@ -938,7 +942,57 @@ def _ringed(box: list[int], size) -> list[int]:
 
 
 def _contrast_on(background: Background, color: str, box: list[int], size) -> float:
-    return worst_contrast(color, background_region(background, size[0], size[1], box))
+    """The worst contrast of ``color`` on the background's pixels under ``box``."""
+    key = (json.dumps(background.__dict__, sort_keys=True, default=list), color, *box, *size)
+    return _remembered(
+        _CONTRASTS, key, lambda: worst_contrast(color, background_region(background, *size, box))
+    )
+
+
+# --- what a re-plan asks again ---------------------------------------------------------------
+# The tuner plans the same set again at every slider change, and most of what a plan measures
+# does not depend on the value that changed: the contrast behind a caption box that did not
+# move, a screenshot's status-bar band at an unchanged display size. Both are remembered by
+# everything they are computed from (a screenshot by its bytes), so a re-plan is exactly
+# the plan it would have been, only sooner.
+
+_CONTRASTS: dict[tuple, float] = {}
+_BANDS: dict[tuple, dict[str, Any] | None] = {}
+REMEMBERED = 4096  # entries per table; the oldest goes first
+
+
+def _remembered(table: dict[tuple, Any], key: tuple, compute: Callable[[], Any]) -> Any:
+    if key in table:
+        return table[key]
+    value = compute()
+    if len(table) >= REMEMBERED:
+        table.pop(next(iter(table)), None)
+    table[key] = value
+    return value
+
+
+def _screen_band(ref: Any, device: Device, screen_w: int, screen_h: int) -> dict[str, Any] | None:
+    """:func:`screen_band`, remembered by the screenshot's content, the device and the size
+    (each caller gets its own copy of the band)."""
+    key = (_content_key(ref), device, screen_w, screen_h)
+    if key[0] is None:
+        return screen_band(ref, device, screen_w, screen_h)
+    band = _remembered(_BANDS, key, lambda: screen_band(ref, device, screen_w, screen_h))
+    return copy.deepcopy(band)
+
+
+def _content_key(ref: Any) -> tuple | None:
+    """What identifies a screenshot's content: its bytes' digest, or a file's path, size and
+    modification time; None for anything else (then nothing is remembered)."""
+    if isinstance(ref, (bytes, bytearray, memoryview)):
+        return ("bytes", hashlib.blake2b(ref, digest_size=16).digest())
+    if isinstance(ref, (str, Path)):
+        try:
+            stat = os.stat(ref)
+        except OSError:
+            return None
+        return ("file", os.path.abspath(ref), stat.st_size, stat.st_mtime_ns)
+    return None
 
 
 def _palette(
