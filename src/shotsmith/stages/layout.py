@@ -31,6 +31,7 @@ from ..color import (
     OFF_WHITE,
     from_hls,
     hls,
+    luminance_array,
     mix,
     relative_luminance,
     to_hex,
@@ -243,6 +244,23 @@ def _lay_out_set(
 
 
 def _type_scale(
+    headlines: list[str],
+    subtitles: list[str],
+    text_spec: dict[str, Any],
+    width: int,
+    text_width: int,
+) -> _TypeScale:
+    """:func:`_fit_type_scale`, remembered by everything it is fitted from."""
+    spec = json.dumps(text_spec, sort_keys=True, default=str)
+    key = (tuple(headlines), tuple(subtitles), spec, width, text_width)
+    return _remembered(
+        _TYPE_SCALES,
+        key,
+        lambda: _fit_type_scale(headlines, subtitles, text_spec, width, text_width),
+    )
+
+
+def _fit_type_scale(
     headlines: list[str],
     subtitles: list[str],
     text_spec: dict[str, Any],
@@ -793,15 +811,18 @@ def _shot_size(row: pd.Series) -> tuple[int, int]:
     return int(row[C.IMAGE_WIDTH]), int(row[C.IMAGE_HEIGHT])
 
 
+def _shot_sizes(rows: pd.DataFrame) -> list[tuple[int, int]]:
+    """Every row's screenshot size, read from the columns (no row objects built)."""
+    return [(int(w), int(h)) for w, h in zip(rows[C.IMAGE_WIDTH], rows[C.IMAGE_HEIGHT])]
+
+
 def _set_screen_aspect(rows: pd.DataFrame, device: Device) -> float:
     """The aspect of the display drawn for a set: the frame's own, or the screenshots'
     when they are within a few per cent of it (a Pixel frame drawn for a 1080x2400
     Android phone), so no screenshot is cropped to fit a slightly different screen."""
     if C.IMAGE_WIDTH not in rows.columns or C.IMAGE_HEIGHT not in rows.columns:
         return device.aspect
-    aspects = [
-        max(w, h) / min(w, h) for w, h in (_shot_size(r) for _, r in rows.iterrows()) if w and h
-    ]
+    aspects = [max(w, h) / min(w, h) for w, h in _shot_sizes(rows) if w and h]
     if not aspects:
         return device.aspect
     common = max(set(aspects), key=aspects.count)
@@ -943,10 +964,45 @@ def _ringed(box: list[int], size) -> list[int]:
 
 def _contrast_on(background: Background, color: str, box: list[int], size) -> float:
     """The worst contrast of ``color`` on the background's pixels under ``box``."""
-    key = (json.dumps(background.__dict__, sort_keys=True, default=list), color, *box, *size)
-    return _remembered(
-        _CONTRASTS, key, lambda: worst_contrast(color, background_region(background, *size, box))
+    spec = json.dumps(background.__dict__, sort_keys=True, default=list)
+    key = (spec, color, *box, *size)
+    return _remembered(_CONTRASTS, key, lambda: _worst_contrast(background, spec, color, box, size))
+
+
+def _worst_contrast(
+    background: Background, spec: str, color: str, box: list[int], size: tuple[int, int]
+) -> float:
+    """:func:`worst_contrast` on the pixels under ``box``; for a background an earlier plan
+    drew too, found from its luminance measured once: the same two extreme pixels decide."""
+    luminance = _luminance_of(background, spec, size)
+    x, y, w, h = box
+    x0, y0, x1, y1 = max(0, x), max(0, y), min(size[0], x + w), min(size[1], y + h)
+    if luminance is None or x1 <= x0 or y1 <= y0:
+        return worst_contrast(color, background_region(background, *size, box))
+    region = luminance[y0:y1, x0:x1]
+    width = region.shape[1]
+    extremes = [divmod(int(at), width) for at in (region.argmin(), region.argmax())]
+    pixels = np.concatenate(
+        [background_region(background, *size, [x0 + i, y0 + j, 1, 1]) for j, i in extremes]
     )
+    return worst_contrast(color, pixels)
+
+
+def _luminance_of(background: Background, spec: str, size: tuple[int, int]) -> np.ndarray | None:
+    """Every pixel's luminance of a background that an earlier plan drew too (the tuner
+    re-planning a set), measured once; None for one first drawn in this plan (a batch plans
+    each set once: measuring only the caption boxes is cheaper there)."""
+    key = (spec, *size)
+    first = _remembered(_FIRST_PLAN, key, lambda: _plans[0])
+    if first == _plans[0]:
+        return None
+    found = _LUMINANCE.get(key)
+    if found is None:
+        found = luminance_array(background_region(background, *size, [0, 0, *size]))
+        if len(_LUMINANCE) >= LUMINANCE_KEPT:
+            _LUMINANCE.pop(next(iter(_LUMINANCE)), None)
+        _LUMINANCE[key] = found
+    return found
 
 
 # --- what a re-plan asks again ---------------------------------------------------------------
@@ -958,12 +1014,19 @@ def _contrast_on(background: Background, color: str, box: list[int], size) -> fl
 
 _CONTRASTS: dict[tuple, float] = {}
 _BANDS: dict[tuple, dict[str, Any] | None] = {}
+_TYPE_SCALES: dict[tuple, _TypeScale] = {}
+_FIRST_PLAN: dict[tuple, int] = {}  # a background -> the plan that first drew it
+_LUMINANCE: dict[tuple, np.ndarray] = {}
+LUMINANCE_KEPT = 4  # a canvas's luminance is 8 bytes a pixel: 30 MB at 1320x2868
+_plans = [0]  # plan_layout calls so far in this process
 REMEMBERED = 4096  # entries per table; the oldest goes first
+_UNKNOWN = object()
 
 
 def _remembered(table: dict[tuple, Any], key: tuple, compute: Callable[[], Any]) -> Any:
-    if key in table:
-        return table[key]
+    value = table.get(key, _UNKNOWN)
+    if value is not _UNKNOWN:
+        return value
     value = compute()
     if len(table) >= REMEMBERED:
         table.pop(next(iter(table)), None)
@@ -1089,6 +1152,7 @@ def plan_layout(
     ``layout_scene["device"]["lift"]`` records how far and why (``None`` elsewhere).
     """
     t = load_template(template)
+    _plans[0] += 1
     results: dict[Any, dict] = {}
     devices: dict[Any, str] = {}
     canvases: dict[Any, tuple[int, int]] = {}
@@ -1166,13 +1230,15 @@ def _set_device(app_id: Any, rows: pd.DataFrame, template_model: str) -> tuple[D
     landscape; a set that mixes phones and tablets, or platforms, or portrait and
     landscape screenshots, is refused."""
     choices, shapes = [], []
-    for _, row in rows.iterrows():
-        hint = str(row[C.DEVICE]) if C.DEVICE in rows.columns else ""
-        if C.IMAGE_WIDTH in rows.columns:
-            width, height = _shot_size(row)
-        else:
-            width, height = open_image(row[C.IMAGE]).size
-        shapes.append((int(row[C.POSITION]) + 1, str(row.get(C.SCREEN, "")), width, height))
+    hints = [str(d) for d in rows[C.DEVICE]] if C.DEVICE in rows.columns else [""] * len(rows)
+    screens = [str(s) for s in rows[C.SCREEN]] if C.SCREEN in rows.columns else [""] * len(rows)
+    pixels = (
+        _shot_sizes(rows)
+        if C.IMAGE_WIDTH in rows.columns
+        else [open_image(ref).size for ref in rows[C.IMAGE]]
+    )
+    for hint, position, screen, (width, height) in zip(hints, rows[C.POSITION], screens, pixels):
+        shapes.append((int(position) + 1, screen, width, height))
         choices.append(screenshot_device(hint, width, height, default_frame=template_model))
     landscape = [shape for shape in shapes if shape[2] > shape[3]]
     if landscape and len(landscape) < len(shapes):
