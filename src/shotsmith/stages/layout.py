@@ -1023,6 +1023,12 @@ REMEMBERED = 4096  # entries per table; the oldest goes first
 _UNKNOWN = object()
 
 
+def forget_replans() -> None:
+    """Drop everything kept for re-plans (the next plan measures all again)."""
+    for table in (_CONTRASTS, _BANDS, _TYPE_SCALES, _FIRST_PLAN, _LUMINANCE):
+        table.clear()
+
+
 def _remembered(table: dict[tuple, Any], key: tuple, compute: Callable[[], Any]) -> Any:
     value = table.get(key, _UNKNOWN)
     if value is not _UNKNOWN:
