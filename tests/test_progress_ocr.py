@@ -160,3 +160,15 @@ def test_a_listener_that_stops_the_run_stops_the_pool():
             progress.in_threads(pool, work, list(range(10)))
     assert started == [0]  # the items not started were dropped
     assert len(steps) < 50  # the running one stopped at its next step
+
+
+@needs_ocr
+def test_design_reports_extract_features_per_screenshot(tmp_path):
+    events: list[dict] = []
+    ss.design(SAMPLES / "pocket-budget", out_dir=tmp_path, ocr=True, progress=events.append)
+    done = [
+        e["done"]
+        for e in events
+        if e["event"] == "screenshots" and e["stage"] == "extract_features"
+    ]
+    assert done == [1, 2, 3, 4, 5]  # what `shotsmith design` logs as extract_features [k/5]
