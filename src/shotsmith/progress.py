@@ -19,8 +19,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, TypeVar
 
-T = TypeVar("T")
-R = TypeVar("R")
+_T = TypeVar("_T")
+_R = TypeVar("_R")
 
 
 def watching() -> bool:
@@ -179,7 +179,7 @@ def listening(listener: Callable[[int], None]) -> Iterator[None]:
 _FINISHED = -1  # what a worker thread tells when its item is done (a count is >= 0)
 
 
-def in_threads(pool: Executor, work: Callable[[T], R], items: Iterable[T]) -> list[R]:
+def in_threads(pool: Executor, work: Callable[[_T], _R], items: Iterable[_T]) -> list[_R]:
     """``list(pool.map(work, items))``, where the ``advance()`` calls made inside ``work``, in
     the pool's threads, are heard here, by this thread's listener, as they are made.
 
@@ -197,7 +197,7 @@ def in_threads(pool: Executor, work: Callable[[T], R], items: Iterable[T]) -> li
             raise _Stopped
         told.put(screenshots)
 
-    def run(item: T) -> R:
+    def run(item: _T) -> _R:
         token = _listener.set(tell)
         try:
             return work(item)

@@ -114,13 +114,15 @@ def _edges(gray: np.ndarray) -> np.ndarray:
 #: tuner, at every slider change) asks for the same rows of the same screenshots.
 _DECODED: dict[tuple[bytes, int], tuple[Image.Image, np.ndarray] | None] = {}
 DECODED_KEPT = 64
+_UNKNOWN = object()
 
 
 def _top_edges(data: bytes, rows: int) -> tuple[Image.Image, np.ndarray] | None:
     """The first ``rows`` rows of a PNG (:func:`read_top_rows`) and their edges."""
     key = (hashlib.blake2b(data, digest_size=16).digest(), rows)
-    if key in _DECODED:
-        return _DECODED.get(key)
+    known = _DECODED.get(key, _UNKNOWN)
+    if known is not _UNKNOWN:
+        return known  # type: ignore[return-value]
     top = read_top_rows(data, rows)
     found = None
     if top is not None:
