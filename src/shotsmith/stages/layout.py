@@ -1007,10 +1007,12 @@ def _luminance_of(background: Background, spec: str, size: tuple[int, int]) -> n
 
 # --- what a re-plan asks again ---------------------------------------------------------------
 # The tuner plans the same set again at every slider change, and most of what a plan measures
-# does not depend on the value that changed: the contrast behind a caption box that did not
-# move, a screenshot's status-bar band at an unchanged display size. Both are remembered by
-# everything they are computed from (a screenshot by its bytes), so a re-plan is exactly
-# the plan it would have been, only sooner.
+# does not depend on the value that changed: the type scale when the device moves, the
+# contrast behind a caption box that did not move, a screenshot's status-bar band at an
+# unchanged display size (and its decoded top rows at any size: ``screenband``), a caption
+# line's ink box (``text``), a background's luminance. Each is remembered by everything it
+# is computed from (a screenshot by its content), so a re-plan is exactly the plan it would
+# have been, only sooner (``tests/test_layout_replan.py``).
 
 _CONTRASTS: dict[tuple, float] = {}
 _BANDS: dict[tuple, dict[str, Any] | None] = {}
