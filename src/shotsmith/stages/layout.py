@@ -31,7 +31,6 @@ from ..color import (
     OFF_WHITE,
     from_hls,
     hls,
-    luminance_array,
     mix,
     relative_luminance,
     to_hex,
@@ -972,37 +971,33 @@ def _contrast_on(background: Background, color: str, box: list[int], size) -> fl
 def _worst_contrast(
     background: Background, spec: str, color: str, box: list[int], size: tuple[int, int]
 ) -> float:
-    """:func:`worst_contrast` on the pixels under ``box``; for a background an earlier plan
-    drew too, found from its luminance measured once: the same two extreme pixels decide."""
-    luminance = _luminance_of(background, spec, size)
+    """:func:`worst_contrast` on the pixels under ``box``; on a background whose rows are each
+    one colour (a plain gradient) that an earlier plan drew too, on the colours of the box's
+    rows: the same colours, so the same two extremes decide."""
+    rows = _row_colors(background, spec, size)
     x, y, w, h = box
     x0, y0, x1, y1 = max(0, x), max(0, y), min(size[0], x + w), min(size[1], y + h)
-    if luminance is None or x1 <= x0 or y1 <= y0:
+    if rows is None or x1 <= x0 or y1 <= y0:
         return worst_contrast(color, background_region(background, *size, box))
-    region = luminance[y0:y1, x0:x1]
-    width = region.shape[1]
-    extremes = [divmod(int(at), width) for at in (region.argmin(), region.argmax())]
-    pixels = np.concatenate(
-        [background_region(background, *size, [x0 + i, y0 + j, 1, 1]) for j, i in extremes]
-    )
-    return worst_contrast(color, pixels)
+    return worst_contrast(color, rows[y0:y1])
 
 
-def _luminance_of(background: Background, spec: str, size: tuple[int, int]) -> np.ndarray | None:
-    """Every pixel's luminance of a background that an earlier plan drew too (the tuner
-    re-planning a set), measured once; None for one first drawn in this plan (a batch plans
-    each set once: measuring only the caption boxes is cheaper there)."""
+def _row_colors(background: Background, spec: str, size: tuple[int, int]) -> np.ndarray | None:
+    """The colour of each row, (height, 1, 3), of a background drawn by an earlier plan too
+    (the tuner re-planning a set) whose every row is one colour; else None. A background
+    first drawn in this plan is not looked at whole (a batch plans each set once: measuring
+    only the caption boxes is cheaper there)."""
     key = (spec, *size)
     first = _remembered(_FIRST_PLAN, key, lambda: _plans[0])
     if first == _plans[0]:
         return None
-    found = _LUMINANCE.get(key)
-    if found is None:
-        found = luminance_array(background_region(background, *size, [0, 0, *size]))
-        if len(_LUMINANCE) >= LUMINANCE_KEPT:
-            _LUMINANCE.pop(next(iter(_LUMINANCE)), None)
-        _LUMINANCE[key] = found
-    return found
+
+    def uniform_rows() -> np.ndarray | None:
+        pixels = background_region(background, *size, [0, 0, *size])
+        column = pixels[:, :1]
+        return column.copy() if (pixels == column).all() else None
+
+    return _remembered(_ROWS, key, uniform_rows)
 
 
 # --- what a re-plan asks again ---------------------------------------------------------------
@@ -1010,7 +1005,7 @@ def _luminance_of(background: Background, spec: str, size: tuple[int, int]) -> n
 # does not depend on the value that changed: the type scale when the device moves, the
 # contrast behind a caption box that did not move, a screenshot's status-bar band at an
 # unchanged display size (and its decoded top rows at any size: ``screenband``), a caption
-# line's ink box (``text``), a background's luminance. Each is remembered by everything it
+# line's ink box (``text``), a background's row colours. Each is remembered by everything it
 # is computed from (a screenshot by its content), so a re-plan is exactly the plan it would
 # have been, only sooner (``tests/test_layout_replan.py``).
 
@@ -1018,8 +1013,7 @@ _CONTRASTS: dict[tuple, float] = {}
 _BANDS: dict[tuple, dict[str, Any] | None] = {}
 _TYPE_SCALES: dict[tuple, _TypeScale] = {}
 _FIRST_PLAN: dict[tuple, int] = {}  # a background -> the plan that first drew it
-_LUMINANCE: dict[tuple, np.ndarray] = {}
-LUMINANCE_KEPT = 4  # a canvas's luminance is 8 bytes a pixel: 30 MB at 1320x2868
+_ROWS: dict[tuple, np.ndarray | None] = {}  # a background -> its rows' colours
 _plans = [0]  # plan_layout calls so far in this process
 REMEMBERED = 4096  # entries per table; the oldest goes first
 _UNKNOWN = object()
@@ -1027,7 +1021,7 @@ _UNKNOWN = object()
 
 def forget_replans() -> None:
     """Drop everything kept for re-plans (the next plan measures all again)."""
-    for table in (_CONTRASTS, _BANDS, _TYPE_SCALES, _FIRST_PLAN, _LUMINANCE):
+    for table in (_CONTRASTS, _BANDS, _TYPE_SCALES, _FIRST_PLAN, _ROWS):
         table.clear()
 
 
