@@ -6,12 +6,16 @@ runs for each way of reading them, then the whole ``extract_features(ocr=True)``
 colours, OCR, evidence) on the same ten screens with each engine. The program engine is the
 baseline measured in the same run; ratios below 1 are faster. Target: ≤ 0.6 s for 10 screens.
 
-    .venv/bin/python benchmarks/ocr.py [--runs 7]
+``--against REV`` measures the code of git revision REV too, the two versions taking turns
+``--rounds`` times (``benchmarks/against.py``), and prints each row's ratio this tree / REV.
+
+    .venv/bin/python benchmarks/ocr.py [--runs 7] [--against REV --rounds 3]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import statistics
@@ -27,20 +31,29 @@ from shotsmith import ocr
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def median_seconds(fn, runs: int) -> float:
+def timings(fn, runs: int) -> list[float]:
+    """Wall time of ``runs`` calls of ``fn``, after one call that warms the caches."""
     fn()  # warm: models loaded, files cached
     times = []
     for _ in range(runs):
         start = time.perf_counter()
         fn()
         times.append(time.perf_counter() - start)
-    return statistics.median(times)
+    return times
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--against", metavar="REV", help="also measure git revision REV")
+    parser.add_argument("--rounds", type=int, default=3, help="runs of each version")
+    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.against:
+        from against import compare
+
+        compare(__file__, ["--runs", str(args.runs)], args.against, args.rounds)
+        return 0
     paths = sorted((ROOT / "sample_inputs").glob("*/*.png"))[:10]
     prepared = [ocr.prepare(Image.open(p).convert("RGB").reduce(2), scale=1) for p in paths]
     program = shutil.which("tesseract")
@@ -49,19 +62,19 @@ def main(argv: list[str] | None = None) -> int:
         f"{len(prepared)} screens; tesseract program: {program or 'missing'}; "
         f"in process (tesserocr): {'yes' if inprocess else 'missing'}"
     )
-    rows: list[tuple[str, float]] = []
+    rows: list[tuple[str, list[float]]] = []
     if program:
         rows.append(
             (
                 "program, one call",
-                median_seconds(lambda: ocr.recognize(prepared, binary=program), args.runs),
+                timings(lambda: ocr.recognize(prepared, binary=program), args.runs),
             )
         )
         pool = ThreadPoolExecutor(2)
         rows.append(
             (
                 "program, two calls side by side",
-                median_seconds(
+                timings(
                     lambda: list(
                         pool.map(
                             lambda part: ocr.recognize(part, binary=program),
@@ -76,14 +89,14 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(
             (
                 "in process, one thread",
-                median_seconds(lambda: ocr.recognize(prepared, binary=ocr.INPROCESS), args.runs),
+                timings(lambda: ocr.recognize(prepared, binary=ocr.INPROCESS), args.runs),
             )
         )
         pool = ThreadPoolExecutor(2)
         rows.append(
             (
                 "in process, two threads",
-                median_seconds(
+                timings(
                     lambda: list(
                         pool.map(
                             lambda part: ocr.recognize(part, binary=ocr.INPROCESS),
@@ -105,14 +118,18 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(
             (
                 f"extract_features(ocr=True), {label}",
-                median_seconds(lambda: ss.extract_features(frame, ocr=True), args.runs),
+                timings(lambda: ss.extract_features(frame, ocr=True), args.runs),
             )
         )
     os.environ.pop("SHOTSMITH_OCR_ENGINE", None)
     ocr._inprocess_data.cache_clear()
-    base = rows[0][1] if rows else 1.0
+    if args.json:
+        print(json.dumps(dict(rows)))
+        return 0
+    base = statistics.median(rows[0][1]) if rows else 1.0
     print(f"median of {args.runs} runs (wall time); baseline: {rows[0][0] if rows else '-'}")
-    for name, seconds in rows:
+    for name, times in rows:
+        seconds = statistics.median(times)
         print(f"  {name:<44} {seconds * 1000:8.0f} ms   {seconds / base:5.2f} x")
     return 0
 

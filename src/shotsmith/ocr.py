@@ -10,7 +10,9 @@ program. ``benchmarks/ocr.py`` measures both.
 
 Speed. Starting ``tesseract`` costs ~115 ms (it loads its LSTM model) before reading a
 single pixel, so one call reads many screenshots: the images are written to a temporary
-folder and handed over as a list file; each becomes one "page" of the TSV output.
+folder and handed over as a list file; each becomes one "page" of the TSV output. Each
+page is handed on (``recognize(on_page=...)``) as soon as Tesseract has written it, not when
+the call ends, so progress moves per screenshot inside one call at no cost in speed.
 What is read is prepared to be cheap and still legible (see :func:`prepare`): grayscale,
 half size, only the band from below the status bar to 45% of the height (navigation
 titles, headers and the first cards live there; the tab bar at the bottom, which repeats
@@ -25,11 +27,16 @@ to 62% of the height instead costs ~145 ms per image, the full height at half si
 from __future__ import annotations
 
 import json
+<<<<<<< HEAD
+=======
+import os
+import re
+>>>>>>> batch2
 import shutil
 import subprocess
 import tempfile
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -92,6 +99,10 @@ class OCRResult:
     boxes: list[OCRLine] = field(default_factory=list)  # the same lines with their boxes
 
 
+#: Told each screenshot's reading as soon as Tesseract has read it: ``(index, result)``.
+PageListener = Callable[[int, OCRResult], None]
+
+
 def tesseract_path() -> str | None:
     """The engine that reads: :data:`INPROCESS` when tesserocr and language data are there
     (preferred: no process to start, no files to write), else the path of the
@@ -144,16 +155,20 @@ def _api(lang: str, psm: int):
     return engines[key]
 
 
-def _recognize_inprocess(images: Sequence[Image.Image], lang: str, psm: int) -> list[OCRResult]:
+def _recognize_inprocess(
+    images: Sequence[Image.Image], lang: str, psm: int, on_page: PageListener | None
+) -> list[OCRResult]:
     try:
         api = _api(lang, psm)
     except RuntimeError as exc:  # a language whose data is not installed
-        return [OCRResult(error=f"tesserocr: {exc}"[:80]) for _ in images]
-    rows = [TSV_HEADER]
+        return _failed(f"tesserocr: {exc}"[:80], len(images), 0, on_page)
+    results = []
     for page, img in enumerate(images):
         api.SetImage(img)
-        rows.append(api.GetTSVText(page).rstrip("\n"))
-    return parse_tsv("\n".join(rows), len(images))
+        results.append(_result(_lines_by_page(api.GetTSVText(page)).get(page + 1, {})))
+        if on_page is not None:
+            on_page(page, results[-1])
+    return results
 
 
 TSV_HEADER = (
@@ -247,18 +262,22 @@ def recognize(
     psm: int = DEFAULT_PSM,
     timeout: float | None = None,
     binary: str | None = None,
+    on_page: PageListener | None = None,
 ) -> list[OCRResult]:
     """Read prepared grayscale images with ONE tesseract call; one result per image.
 
-    Never raises for a failed read: each result then carries ``error``.
+    ``on_page(index, result)`` is called once per image, in order, as soon as that image is
+    read (not when the whole call ends), so a progress bar moves per screenshot; an
+    exception it raises stops the reading. Never raises for a failed read: each result
+    then carries ``error``.
     """
     if not images:
         return []
     binary = binary or tesseract_path()
     if binary is None:
-        return [OCRResult(error="tesseract not installed") for _ in images]
+        return _failed("tesseract not installed", len(images), 0, on_page)
     if binary == INPROCESS:
-        return _recognize_inprocess(images, lang, psm)
+        return _recognize_inprocess(images, lang, psm, on_page)
     timeout = timeout if timeout is not None else TIMEOUT_BASE_S + TIMEOUT_PER_IMAGE_S * len(images)
     with tempfile.TemporaryDirectory(prefix="shotsmith-ocr-") as tmp:
         paths = []
@@ -269,28 +288,118 @@ def recognize(
         listing = Path(tmp) / "images.txt"
         listing.write_text("\n".join(paths) + "\n", encoding="utf-8")
         cmd = [binary, str(listing), "stdout", "-l", lang, "--psm", str(psm), "tsv"]
+        return _run_program(cmd, Path(tmp) / "out.tsv", len(images), timeout, on_page)
+
+
+def _run_program(
+    cmd: list[str], out: Path, pages: int, timeout: float, on_page: PageListener | None
+) -> list[OCRResult]:
+    """Run one tesseract call over ``pages`` images, telling ``on_page`` each page read.
+
+    The program writes each page's TSV to ``out`` (flushed) once that page is read, then
+    announces the next image on stderr ("Page 3 : path"): that line is the signal that
+    every page before it is complete in the file.
+    """
+    results: list[OCRResult] = []
+    reader = _PageReader(out)
+
+    def tell(upto: int) -> None:  # pages [len(results), upto) are complete in the file
+        if upto <= len(results):
+            return
+        found = reader.read()
+        for page in range(len(results), upto):
+            results.append(_result(found.get(page + 1, {})))
+            if on_page is not None:
+                on_page(page, results[-1])
+
+    timed_out = threading.Event()
+    errors: list[str] = []
+    with out.open("wb") as sink:
         try:
-            proc = subprocess.run(
-                cmd, capture_output=True, timeout=timeout, env=_env(), check=False
+            proc = subprocess.Popen(
+                cmd, stdout=sink, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, env=_env()
             )
-        except subprocess.TimeoutExpired:
-            return [OCRResult(error=f"timed out after {timeout:.0f} s") for _ in images]
         except OSError as exc:
-            return [
-                OCRResult(error=f"cannot run tesseract ({exc.strerror or exc})") for _ in images
-            ]
-    if proc.returncode != 0:
-        msg = proc.stderr.decode("utf-8", "replace").strip().splitlines()
-        reason = msg[-1][:80] if msg else f"exit status {proc.returncode}"
-        return [OCRResult(error=f"tesseract failed: {reason}") for _ in images]
-    return parse_tsv(proc.stdout.decode("utf-8", "replace"), len(images))
+            return _failed(f"cannot run tesseract ({exc.strerror or exc})", pages, 0, on_page)
+
+        def stop() -> None:
+            timed_out.set()
+            proc.kill()
+
+        timer = threading.Timer(timeout, stop)
+        timer.start()
+        with proc:  # closes the pipe and waits for the program, however this block ends
+            try:
+                assert proc.stderr is not None
+                for raw in proc.stderr:
+                    line = raw.decode("utf-8", "replace").strip()
+                    announced = _ANNOUNCED.match(line)
+                    if announced:
+                        tell(min(pages, int(announced.group(1))))
+                    elif line:
+                        errors.append(line)
+            except BaseException:  # on_page stopped the reading: so does the program
+                proc.kill()
+                raise
+            finally:
+                timer.cancel()
+    returncode = proc.returncode
+    if timed_out.is_set():
+        return results + _failed(f"timed out after {timeout:.0f} s", pages, len(results), on_page)
+    if returncode != 0:
+        reason = errors[-1][:80] if errors else f"exit status {returncode}"
+        return results + _failed(f"tesseract failed: {reason}", pages, len(results), on_page)
+    tell(pages)
+    return results
+
+
+#: The line tesseract writes to stderr as it starts on an image of a list ("Page 3 : path",
+#: counted from 0): every page before it is complete in its output.
+_ANNOUNCED = re.compile(r"^Page (\d+) : ")
+
+
+class _PageReader:
+    """The TSV file a running tesseract writes, read as it grows: whole lines only."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.offset = 0
+
+    def read(self) -> dict[int, dict[tuple[int, int, int], list[_Word]]]:
+        with self.path.open("rb") as handle:
+            handle.seek(self.offset)
+            data = handle.read()
+        data = data[: data.rfind(b"\n") + 1]
+        self.offset += len(data)
+        return _lines_by_page(data.decode("utf-8", "replace"))
+
+
+def _failed(reason: str, pages: int, start: int, on_page: PageListener | None) -> list[OCRResult]:
+    """Failed results for pages ``start`` to ``pages``, each told to ``on_page``."""
+    results = []
+    for page in range(start, pages):
+        results.append(OCRResult(error=reason))
+        if on_page is not None:
+            on_page(page, results[-1])
+    return results
 
 
 def parse_tsv(tsv: str, pages: int, *, min_confidence: float = MIN_CONFIDENCE) -> list[OCRResult]:
     """Tesseract TSV (one page per image) to per-image text, title and word count."""
-    # (page) -> (block, par, line) -> list of (left, top, height, text, width)
-    found: dict[int, dict[tuple[int, int, int], list[tuple[int, int, int, str, int]]]] = {}
-    for row in tsv.splitlines()[1:]:
+    found = _lines_by_page("\n".join(tsv.splitlines()[1:]), min_confidence=min_confidence)
+    return [_result(found.get(page, {})) for page in range(1, pages + 1)]
+
+
+#: One word of a line: (left, top, height, text, right).
+_Word = tuple[int, int, int, str, int]
+
+
+def _lines_by_page(
+    tsv: str, *, min_confidence: float = MIN_CONFIDENCE
+) -> dict[int, dict[tuple[int, int, int], list[_Word]]]:
+    """The confident words of TSV rows: page -> (block, paragraph, line) -> words."""
+    found: dict[int, dict[tuple[int, int, int], list[_Word]]] = {}
+    for row in tsv.splitlines():
         cells = row.split("\t")
         if len(cells) < 12 or cells[0] != "5":
             continue
@@ -306,34 +415,33 @@ def parse_tsv(tsv: str, pages: int, *, min_confidence: float = MIN_CONFIDENCE) -
         found.setdefault(page, {}).setdefault((block, par, line), []).append(
             (left, top, height, text, left + width)
         )
-    results = []
-    for page in range(1, pages + 1):
-        lines = found.get(page, {})
-        ordered = []  # (top, left, height, text, right)
-        for words in lines.values():
-            words.sort()
-            heights = sorted(w[2] for w in words)
-            ordered.append(
-                (
-                    min(w[1] for w in words),
-                    words[0][0],
-                    heights[len(heights) // 2],
-                    " ".join(w[3] for w in words),
-                    max(w[4] for w in words),
-                )
-            )
-        ordered.sort(key=lambda x: (x[0] // 12, x[1]))  # rows, then left to right
-        texts = [o[3] for o in ordered]
-        results.append(
-            OCRResult(
-                text="\n".join(texts),
-                title=_title([o[:4] for o in ordered]),
-                words=sum(len(t.split()) for t in texts),
-                lines=texts,
-                boxes=[OCRLine(t, x, y, right - x, h) for y, x, h, t, right in ordered],
+    return found
+
+
+def _result(lines: dict[tuple[int, int, int], list[_Word]]) -> OCRResult:
+    """One page's lines, top to bottom, with their boxes and the title."""
+    ordered = []  # (top, left, height, text, right)
+    for words in lines.values():
+        words.sort()
+        heights = sorted(w[2] for w in words)
+        ordered.append(
+            (
+                min(w[1] for w in words),
+                words[0][0],
+                heights[len(heights) // 2],
+                " ".join(w[3] for w in words),
+                max(w[4] for w in words),
             )
         )
-    return results
+    ordered.sort(key=lambda x: (x[0] // 12, x[1]))  # rows, then left to right
+    texts = [o[3] for o in ordered]
+    return OCRResult(
+        text="\n".join(texts),
+        title=_title([o[:4] for o in ordered]),
+        words=sum(len(t.split()) for t in texts),
+        lines=texts,
+        boxes=[OCRLine(t, x, y, right - x, h) for y, x, h, t, right in ordered],
+    )
 
 
 def _title(ordered: list[tuple[int, int, int, str]]) -> str:

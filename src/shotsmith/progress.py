@@ -10,12 +10,17 @@ is waiting for that one task, so they stay quiet. ``progress=True``/``False`` de
 from __future__ import annotations
 
 import multiprocessing
+import queue
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Executor
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any
+from typing import Any, TypeVar
+
+_T = TypeVar("_T")
+_R = TypeVar("_R")
 
 
 def watching() -> bool:
@@ -169,3 +174,53 @@ def listening(listener: Callable[[int], None]) -> Iterator[None]:
         yield
     finally:
         _listener.reset(token)
+
+
+_FINISHED = -1  # what a worker thread tells when its item is done (a count is >= 0)
+
+
+def in_threads(pool: Executor, work: Callable[[_T], _R], items: Iterable[_T]) -> list[_R]:
+    """``list(pool.map(work, items))``, where the ``advance()`` calls made inside ``work``, in
+    the pool's threads, are heard here, by this thread's listener, as they are made.
+
+    A listener belongs to the thread that set it (a context variable, which a pool's
+    threads do not inherit), and neither a bar nor a batch task expects calls from several
+    threads; so the threads only queue their counts, and this thread tells them on. If the
+    listener raises (a batch task told to stop), the items not yet started are dropped,
+    the ones running stop at their next ``advance()``, and the error is raised here.
+    """
+    told: queue.SimpleQueue[int] = queue.SimpleQueue()
+    stopped = threading.Event()
+
+    def tell(screenshots: int) -> None:
+        if stopped.is_set():
+            raise _Stopped
+        told.put(screenshots)
+
+    def run(item: _T) -> _R:
+        token = _listener.set(tell)
+        try:
+            return work(item)
+        finally:
+            _listener.reset(token)
+            told.put(_FINISHED)
+
+    futures = [pool.submit(run, item) for item in items]
+    try:
+        running = len(futures)
+        while running:
+            screenshots = told.get()
+            if screenshots == _FINISHED:
+                running -= 1
+            else:
+                advance(screenshots)
+    except BaseException:
+        stopped.set()
+        for future in futures:
+            future.cancel()
+        raise
+    return [future.result() for future in futures]
+
+
+class _Stopped(Exception):
+    """Raised in a pool's thread whose listener, on the waiting thread, has stopped the run."""

@@ -16,6 +16,7 @@ already keeps the inset clear (a status bar, or an empty band) is left exactly a
 
 from __future__ import annotations
 
+import hashlib
 import io
 import math
 import struct
@@ -109,6 +110,33 @@ def _edges(gray: np.ndarray) -> np.ndarray:
     return e
 
 
+#: The top rows last decoded, by (the PNG's digest, rows): planning a set again (the layout
+#: tuner, at every slider change) asks for the same rows of the same screenshots.
+_DECODED: dict[tuple[bytes, int], tuple[Image.Image, np.ndarray] | None] = {}
+DECODED_KEPT = 64
+_UNKNOWN = object()
+
+
+def _top_edges(data: bytes, rows: int) -> tuple[Image.Image, np.ndarray] | None:
+    """The first ``rows`` rows of a PNG (:func:`read_top_rows`) and their edges."""
+    key = (hashlib.blake2b(data, digest_size=16).digest(), rows)
+    known = _DECODED.get(key, _UNKNOWN)
+    if known is not _UNKNOWN:
+        return known  # type: ignore[return-value]
+    top = read_top_rows(data, rows)
+    found = None
+    if top is not None:
+        rgb = np.asarray(top, dtype=np.int32)
+        gray = (rgb[..., 0] * 299 + rgb[..., 1] * 587 + rgb[..., 2] * 114) // 1000
+        edges = _edges(gray)
+        edges.setflags(write=False)  # shared by every caller
+        found = top, edges
+    if len(_DECODED) >= DECODED_KEPT:
+        _DECODED.pop(next(iter(_DECODED)), None)
+    _DECODED[key] = found
+    return found
+
+
 def screen_band(
     ref: str | Path | bytes, device: Device, screen_w: int, screen_h: int
 ) -> dict[str, Any] | None:
@@ -132,12 +160,10 @@ def screen_band(
     left = (src_w - screen_w / cover) / 2
     k = s / cover  # source px per point
     inset_rows = math.ceil(device.top_inset_pt * k) + 1
-    top = read_top_rows(data, inset_rows)
-    if top is None:
+    found = _top_edges(data, inset_rows)
+    if found is None:
         return None
-    rgb = np.asarray(top, dtype=np.int32)
-    gray = (rgb[..., 0] * 299 + rgb[..., 1] * 587 + rgb[..., 2] * 114) // 1000
-    edges = _edges(gray)
+    top, edges = found
 
     def box(x0_pt: float, y0_pt: float, x1_pt: float, y1_pt: float) -> np.ndarray:
         x0 = max(0, int(left + x0_pt * k))

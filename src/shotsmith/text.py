@@ -758,19 +758,32 @@ def ink_box(
     rtl: bool | None = None,
 ) -> tuple[float, float, float, float]:
     """(left, top, right, bottom) of the pixels ``text`` covers when drawn at ``anchor``."""
-    parts = visual_runs(text, font, rtl)
-    total = sum(r.width() for r in parts)
+    total, parts = _ink_runs(text, str(font.path), int(font.size), anchor[1], rtl)
     cursor = x - total / 2 if anchor[0] == "m" else x - total if anchor[0] == "r" else x
     boxes = []
-    for run in parts:
-        left, top, right, bottom = run.font.getbbox(
-            run.drawn, anchor="l" + anchor[1], direction=run.direction
-        )
+    for left, top, right, bottom, width in parts:
         boxes.append((cursor + left, baseline + top, cursor + right, baseline + bottom))
-        cursor += run.width()
+        cursor += width
     return (
         min(b[0] for b in boxes),
         min(b[1] for b in boxes),
         max(b[2] for b in boxes),
         max(b[3] for b in boxes),
     )
+
+
+@functools.lru_cache(maxsize=4096)  # a re-plan measures the same caption lines again
+def _ink_runs(
+    text: str, path: str, size: int, vertical: str, rtl: bool | None
+) -> tuple[float, tuple[tuple[float, float, float, float, float], ...]]:
+    """The advance of ``text`` and, per visual run, its ink box from its pen position (at
+    vertical anchor ``vertical``) and its advance."""
+    parts = _visual_runs(text, path, size, rtl)
+    total = sum(r.width() for r in parts)
+    measured = []
+    for run in parts:
+        left, top, right, bottom = run.font.getbbox(
+            run.drawn, anchor="l" + vertical, direction=run.direction
+        )
+        measured.append((left, top, right, bottom, run.width()))
+    return total, tuple(measured)

@@ -10,7 +10,11 @@ place when the caption names text that place would hide: the device is lifted
 
 from __future__ import annotations
 
+import copy
+import hashlib
+import json
 import logging
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from math import ceil
@@ -246,6 +250,23 @@ def _type_scale(
     width: int,
     text_width: int,
 ) -> _TypeScale:
+    """:func:`_fit_type_scale`, remembered by everything it is fitted from."""
+    spec = json.dumps(text_spec, sort_keys=True, default=str)
+    key = (tuple(headlines), tuple(subtitles), spec, width, text_width)
+    return _remembered(
+        _TYPE_SCALES,
+        key,
+        lambda: _fit_type_scale(headlines, subtitles, text_spec, width, text_width),
+    )
+
+
+def _fit_type_scale(
+    headlines: list[str],
+    subtitles: list[str],
+    text_spec: dict[str, Any],
+    width: int,
+    text_width: int,
+) -> _TypeScale:
     """One headline size for the set, the largest at which every headline fits its lines
     (below the template's range down to a floor still legible), and one subtitle size."""
     smallest, largest = (round(v * width) for v in text_spec["headline_size"])
@@ -452,7 +473,7 @@ def _slide_place(
     geometry, device, caption = layout.geometry, layout.device, layout.captions[i]
     fit = _fit(row, geometry.screen_w, geometry.screen_h, device)
     band_spec = (  # a landscape screen has no status bar: no band either
-        screen_band(row[C.IMAGE], device, geometry.screen_w, geometry.screen_h)
+        _screen_band(row[C.IMAGE], device, geometry.screen_w, geometry.screen_h)
         if fit == "cover" and not geometry.sideways
         else None
     )
@@ -779,7 +800,7 @@ def _shrunk(
     width = min(geom.outer_w - 1, int(geom.outer_w * room / reach) + 1)
     while True:
         g = _geometry(device, max(width, floor), screen_aspect, geom.sideways)
-        b = screen_band(row[C.IMAGE], device, g.screen_w, g.screen_h) if band else None
+        b = _screen_band(row[C.IMAGE], device, g.screen_w, g.screen_h) if band else None
         reach_g = shown_to(g, b)
         if width <= floor or (reach_g is not None and reach_g <= room):
             return g, b
@@ -790,15 +811,18 @@ def _shot_size(row: pd.Series) -> tuple[int, int]:
     return int(row[C.IMAGE_WIDTH]), int(row[C.IMAGE_HEIGHT])
 
 
+def _shot_sizes(rows: pd.DataFrame) -> list[tuple[int, int]]:
+    """Every row's screenshot size, read from the columns (no row objects built)."""
+    return [(int(w), int(h)) for w, h in zip(rows[C.IMAGE_WIDTH], rows[C.IMAGE_HEIGHT])]
+
+
 def _set_screen_aspect(rows: pd.DataFrame, device: Device) -> float:
     """The aspect of the display drawn for a set: the frame's own, or the screenshots'
     when they are within a few per cent of it (a Pixel frame drawn for a 1080x2400
     Android phone), so no screenshot is cropped to fit a slightly different screen."""
     if C.IMAGE_WIDTH not in rows.columns or C.IMAGE_HEIGHT not in rows.columns:
         return device.aspect
-    aspects = [
-        max(w, h) / min(w, h) for w, h in (_shot_size(r) for _, r in rows.iterrows()) if w and h
-    ]
+    aspects = [max(w, h) / min(w, h) for w, h in _shot_sizes(rows) if w and h]
     if not aspects:
         return device.aspect
     common = max(set(aspects), key=aspects.count)
@@ -939,7 +963,102 @@ def _ringed(box: list[int], size) -> list[int]:
 
 
 def _contrast_on(background: Background, color: str, box: list[int], size) -> float:
-    return worst_contrast(color, background_region(background, size[0], size[1], box))
+    """The worst contrast of ``color`` on the background's pixels under ``box``."""
+    spec = json.dumps(background.__dict__, sort_keys=True, default=list)
+    key = (spec, color, *box, *size)
+    return _remembered(_CONTRASTS, key, lambda: _worst_contrast(background, spec, color, box, size))
+
+
+def _worst_contrast(
+    background: Background, spec: str, color: str, box: list[int], size: tuple[int, int]
+) -> float:
+    """:func:`worst_contrast` on the pixels under ``box``; on a background whose rows are each
+    one colour (a plain gradient) that an earlier plan drew too, on the colours of the box's
+    rows: the same colours, so the same two extremes decide."""
+    rows = _row_colors(background, spec, size)
+    x, y, w, h = box
+    x0, y0, x1, y1 = max(0, x), max(0, y), min(size[0], x + w), min(size[1], y + h)
+    if rows is None or x1 <= x0 or y1 <= y0:
+        return worst_contrast(color, background_region(background, *size, box))
+    return worst_contrast(color, rows[y0:y1])
+
+
+def _row_colors(background: Background, spec: str, size: tuple[int, int]) -> np.ndarray | None:
+    """The colour of each row, (height, 1, 3), of a background drawn by an earlier plan too
+    (the tuner re-planning a set) whose every row is one colour; else None. A background
+    first drawn in this plan is not looked at whole (a batch plans each set once: measuring
+    only the caption boxes is cheaper there)."""
+    key = (spec, *size)
+    first = _remembered(_FIRST_PLAN, key, lambda: _plans[0])
+    if first == _plans[0]:
+        return None
+
+    def uniform_rows() -> np.ndarray | None:
+        pixels = background_region(background, *size, [0, 0, *size])
+        column = pixels[:, :1]
+        return column.copy() if (pixels == column).all() else None
+
+    return _remembered(_ROWS, key, uniform_rows)
+
+
+# --- what a re-plan asks again ---------------------------------------------------------------
+# The tuner plans the same set again at every slider change, and most of what a plan measures
+# does not depend on the value that changed: the type scale when the device moves, the
+# contrast behind a caption box that did not move, a screenshot's status-bar band at an
+# unchanged display size (and its decoded top rows at any size: ``screenband``), a caption
+# line's ink box (``text``), a background's row colours. Each is remembered by everything it
+# is computed from (a screenshot by its content), so a re-plan is exactly the plan it would
+# have been, only sooner (``tests/test_layout_replan.py``).
+
+_CONTRASTS: dict[tuple, float] = {}
+_BANDS: dict[tuple, dict[str, Any] | None] = {}
+_TYPE_SCALES: dict[tuple, _TypeScale] = {}
+_FIRST_PLAN: dict[tuple, int] = {}  # a background -> the plan that first drew it
+_ROWS: dict[tuple, np.ndarray | None] = {}  # a background -> its rows' colours
+_plans = [0]  # plan_layout calls so far in this process
+REMEMBERED = 4096  # entries per table; the oldest goes first
+_UNKNOWN = object()
+
+
+def forget_replans() -> None:
+    """Drop everything kept for re-plans (the next plan measures all again)."""
+    for table in (_CONTRASTS, _BANDS, _TYPE_SCALES, _FIRST_PLAN, _ROWS):
+        table.clear()
+
+
+def _remembered(table: dict[tuple, Any], key: tuple, compute: Callable[[], Any]) -> Any:
+    value = table.get(key, _UNKNOWN)
+    if value is not _UNKNOWN:
+        return value
+    value = compute()
+    if len(table) >= REMEMBERED:
+        table.pop(next(iter(table)), None)
+    table[key] = value
+    return value
+
+
+def _screen_band(ref: Any, device: Device, screen_w: int, screen_h: int) -> dict[str, Any] | None:
+    """:func:`screen_band`, remembered by the screenshot's content, the device and the size
+    (each caller gets its own copy of the band)."""
+    key = (_content_key(ref), device, screen_w, screen_h)
+    if key[0] is None:
+        return screen_band(ref, device, screen_w, screen_h)
+    band = _remembered(_BANDS, key, lambda: screen_band(ref, device, screen_w, screen_h))
+    return copy.deepcopy(band)
+
+
+def _content_key(ref: Any) -> tuple | None:
+    """What identifies a screenshot's content: its bytes' digest, or a file's path, size and
+    modification time; None for anything else (then nothing is remembered)."""
+    if isinstance(ref, (bytes, bytearray, memoryview)):
+        return ("bytes", hashlib.blake2b(ref, digest_size=16).digest())
+    if isinstance(ref, (str, Path)):
+        try:
+            stat = os.stat(ref)
+        except OSError:
+            return None
+        return ("file", os.path.abspath(ref), stat.st_size, stat.st_mtime_ns)
+    return None
 
 
 def _palette(
@@ -1036,6 +1155,7 @@ def plan_layout(
     ``layout_scene["device"]["lift"]`` records how far and why (``None`` elsewhere).
     """
     t = load_template(template)
+    _plans[0] += 1
     results: dict[Any, dict] = {}
     devices: dict[Any, str] = {}
     canvases: dict[Any, tuple[int, int]] = {}
@@ -1114,13 +1234,15 @@ def _set_device(app_id: Any, rows: pd.DataFrame, template_model: str) -> tuple[D
     landscape; a set that mixes phones and tablets, or platforms, or portrait and
     landscape screenshots, is refused."""
     choices, shapes = [], []
-    for _, row in rows.iterrows():
-        hint = str(row[C.DEVICE]) if C.DEVICE in rows.columns else ""
-        if C.IMAGE_WIDTH in rows.columns:
-            width, height = _shot_size(row)
-        else:
-            width, height = open_image(row[C.IMAGE]).size
-        shapes.append((int(row[C.POSITION]) + 1, str(row.get(C.SCREEN, "")), width, height))
+    hints = [str(d) for d in rows[C.DEVICE]] if C.DEVICE in rows.columns else [""] * len(rows)
+    screens = [str(s) for s in rows[C.SCREEN]] if C.SCREEN in rows.columns else [""] * len(rows)
+    pixels = (
+        _shot_sizes(rows)
+        if C.IMAGE_WIDTH in rows.columns
+        else [open_image(ref).size for ref in rows[C.IMAGE]]
+    )
+    for hint, position, screen, (width, height) in zip(hints, rows[C.POSITION], screens, pixels):
+        shapes.append((int(position) + 1, screen, width, height))
         choices.append(screenshot_device(hint, width, height, default_frame=template_model))
     landscape = [shape for shape in shapes if shape[2] > shape[3]]
     if landscape and len(landscape) < len(shapes):

@@ -171,9 +171,12 @@ def _analyse(refs: list, want_ocr: list[bool], lang: str, binary: str | None) ->
             out[-1].lower = ocr_mod.prepare(gray, dark=dark, scale=1, band=below)
             out[-1].lower_at = int(gray.height * below[0]) - int(gray.height * band[0])
             del gray
+        else:
+            progress.advance()  # nothing to read: this screenshot is done
         del half, img
     if prepared:
-        for i, res in zip(prepared_at, ocr_mod.recognize(prepared, lang=lang, binary=binary)):
+        read = ocr_mod.recognize(prepared, lang=lang, binary=binary, on_page=_done_unless_sparse)
+        for i, res in zip(prepared_at, read):
             out[i].ocr = res
         _read_deeper(out, deep, lang, binary)
     return out
@@ -231,6 +234,19 @@ def _below(upper: ocr_mod.OCRResult, lower: ocr_mod.OCRResult, at: int) -> ocr_m
     )
 
 
+# Progress: a screenshot read by OCR is done once its reading is final, as Tesseract's
+# output for it arrives: after the top band, or (a sparse band) after the deeper reading.
+
+
+def _done_unless_sparse(page: int, result: ocr_mod.OCRResult) -> None:
+    if result.error or not _few_words(result.text):
+        progress.advance()
+
+
+def _done(page: int, result: ocr_mod.OCRResult) -> None:
+    progress.advance()
+
+
 def _few_words(text: str) -> bool:
     """Too few words a caption could use: the band held a photo, a chart, or only names
     and figures (a balance list of people above the table the screen is for)."""
@@ -262,7 +278,8 @@ def _read_deeper(
     if not sparse:
         return
     deeper = [deep[i] for i in sparse]
-    for i, res in zip(sparse, ocr_mod.recognize(deeper, lang=lang, binary=binary)):
+    read = ocr_mod.recognize(deeper, lang=lang, binary=binary, on_page=_done)
+    for i, res in zip(sparse, read):
         out[i].lower = None  # read down to the bottom already
         upper = out[i].ocr
         if not res.error and upper is not None and res.words >= upper.words:
@@ -424,7 +441,7 @@ def _read_pixels(
     chunk: int,
 ) -> list[_Pixels | None]:
     """Every screenshot decoded, measured and (where ``want``) OCR'd: rows dealt to
-    ``workers`` threads in chunks; progress told per chunk."""
+    ``workers`` threads in chunks; progress told per screenshot."""
     n = len(refs)
     rows = list(range(n))
     per_call = max(1, min(chunk, -(-n // max(1, workers)))) if n else 1
@@ -438,12 +455,10 @@ def _read_pixels(
 
     if len(batches) <= 1 or workers <= 1:
         for b in batches:
-            work(b)
-            progress.advance(len(b))  # read: screenshots done, for a bar or a batch
+            work(b)  # tells progress per screenshot (``_analyse``)
     else:
         with ThreadPoolExecutor(max_workers=workers) as pool:
-            for b, _ in zip(batches, pool.map(work, batches)):
-                progress.advance(len(b))
+            progress.in_threads(pool, work, batches)  # heard here, per screenshot
     return pixels
 
 
