@@ -27,11 +27,7 @@ to 62% of the height instead costs ~145 ms per image, the full height at half si
 from __future__ import annotations
 
 import json
-<<<<<<< HEAD
-=======
-import os
 import re
->>>>>>> batch2
 import shutil
 import subprocess
 import tempfile
