@@ -26,12 +26,16 @@ class Settings:
     """What the environment asks of the library."""
 
     render_threads: int | None = None  # SHOTSMITH_RENDER_THREADS, a whole number >= 1
+    login_password: str = ""  # SHOTSMITH_LOGIN_PASSWORD, for `capture --login USER`
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
         env = os.environ if environ is None else environ
         threads = env.get("SHOTSMITH_RENDER_THREADS", "").strip()
-        return cls(render_threads=int(threads) if threads.isdigit() else None)
+        return cls(
+            render_threads=int(threads) if threads.isdigit() else None,
+            login_password=env.get("SHOTSMITH_LOGIN_PASSWORD", ""),
+        )
 
 
 def current() -> Settings:

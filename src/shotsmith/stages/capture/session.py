@@ -30,10 +30,12 @@ from .network import BlockedRequest, NetworkPolicy
 from .pages import (
     SIGN_IN_OTHER_WORDS,
     Verdict,
+    blank_media,
     clean_info,
     clean_text,
     desktop_layout,
     dicts_in,
+    empty_picture,
     error_page,
     info_page,
     is_blank,
@@ -751,6 +753,8 @@ class PageSession:
                 )
             )
         png, offset = self.photo()
+        if not sign_in and (verdict := self._blank_pictures(info, png, url)):
+            raise Refused(verdict)
         screen = self._make_screen(url, via, via_label, info, png, offset, depth, order)
         screen.sign_in = sign_in
         if screen.words <= rules()["weak_page"]["near_empty_words"] and not sign_in:
@@ -773,6 +777,17 @@ class PageSession:
                 f"tablet screen ({wide}): kept, the widest screen capture has."
             )
         return screen
+
+    def _blank_pictures(self, info: dict[str, Any], png: bytes, url: str) -> Verdict | None:
+        """The page judged again without its pictures that draw nothing (an empty chart's
+        canvas, a blank frame), looked at in the photo."""
+        boxes = info["content"].get("mediaBoxes") or []
+        if not boxes or self._emulation is None:
+            return None
+        with Image.open(io.BytesIO(png)) as im:
+            im.load()
+            blank = blank_media(im, boxes, self._emulation.scale)
+        return empty_picture(info, blank, url)
 
     @staticmethod
     def _judge(info: dict[str, Any], url: str) -> Verdict | None:

@@ -45,23 +45,27 @@ from .screens import ExploreResult, Screen, Shot, Skipped
 from .urls import route_of
 
 
-def parse_login(login: str | tuple[str, str] | list[str] | None) -> tuple[str, str] | None:
+def parse_login(
+    login: str | tuple[str, str] | list[str] | None, password: str = ""
+) -> tuple[str, str] | None:
     """``"user:password"`` or ``(user, password)`` -> (user, password); a clear error if not.
 
-    A bare ``"user"`` takes the password from ``$SHOTSMITH_LOGIN_PASSWORD`` (so it need not
-    appear on a command line).
+    A bare ``"user"`` takes ``password`` (the command line passes
+    ``$SHOTSMITH_LOGIN_PASSWORD``, read by :mod:`shotsmith.settings`, so it need not appear
+    on a command line).
     """
     if login is None or login == "":
         return None
     if isinstance(login, str):
-        user, sep, password = login.partition(":")
-        if not sep:
-            password = os.environ.get("SHOTSMITH_LOGIN_PASSWORD", "")
-            if not password:
-                raise InvalidOptionError(
-                    "login must be USER:PASSWORD (or set $SHOTSMITH_LOGIN_PASSWORD and pass "
-                    "just USER); got a user name without a password."
-                )
+        user, sep, given = login.partition(":")
+        if sep:
+            password = given
+        elif not password:
+            raise InvalidOptionError(
+                "login must be USER:PASSWORD (or, on the command line, set "
+                "$SHOTSMITH_LOGIN_PASSWORD and pass just USER); got a user name without a "
+                "password."
+            )
     elif isinstance(login, (tuple, list)) and len(login) == 2:
         user, password = (str(v) for v in login)
     else:

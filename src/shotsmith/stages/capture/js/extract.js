@@ -95,20 +95,26 @@
   const elements = []; const byEl = new Map();
   let minTop = Infinity;
   // 4 = NodeFilter.SHOW_TEXT, 1/2 = FILTER_ACCEPT/REJECT: numbers, as a page may replace NodeFilter
+  // a text node of white space alone (a space between two words in elements of their own)
+  // is skipped, and said as a space between the words either side
+  let gap = false;
   const walker = document.createTreeWalker(root, 4, {acceptNode: (n) => {
     const p = n.parentElement; if (!p) return 2;
     if (/^(SCRIPT|STYLE|NOSCRIPT|TEMPLATE|TITLE)$/.test(p.tagName)) return 2;
-    return str(n.nodeValue).trim() ? 1 : 2;
+    if (str(n.nodeValue).trim()) return 1;
+    gap = true;
+    return 2;
   }});
   const range = document.createRange(); let n, total = 0;
   while ((n = walker.nextNode()) && total < 8000) {
+    const spaced = gap; gap = false;
     const p = n.parentElement; if (!shown(p)) continue;
     range.selectNodeContents(n);
     const rect = range.getBoundingClientRect();
     if (!inView(rect)) continue;
     const raw = str(n.nodeValue), t = norm(raw), b = blockOf(p);
     if (b !== curBlock) { if (cur) lines.push(cur); cur = t; curBlock = b; }
-    else cur += ((/\s$/.test(prevRaw) || /^\s/.test(raw)) ? ' ' : '') + t;
+    else cur += ((spaced || /\s$/.test(prevRaw) || /^\s/.test(raw)) ? ' ' : '') + t;
     prevRaw = raw; total += t.length;
     minTop = Math.min(minTop, rect.top);
     if (t.length >= 12 && rect.width < 40 && range.getClientRects().length >= t.length / 3) crushed++;
@@ -120,7 +126,7 @@
       if (r.level) entry.level = r.level;
       byEl.set(r.el, entry); elements.push(entry);
     }
-    entry.text += (entry.text && (b !== entry.block || /^\s/.test(raw) || entry.spaceAfter) ? ' ' : '') + t;
+    entry.text += (entry.text && (b !== entry.block || spaced || /^\s/.test(raw) || entry.spaceAfter) ? ' ' : '') + t;
     entry.spaceAfter = /\s$/.test(raw);
     entry.block = b;
     entry.box = union(entry.box, clip(rect));
@@ -357,7 +363,7 @@
   // main content: what is outside the navigation, header, footer and side panels
   const inChrome = (el) => { try { return !!(chrome && el.closest(chrome)); } catch (e) { return false; } };
   const countWords = (t) => norm(t).split(' ').filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
-  const content = {words: 0, formWords: 0, items: 0, media: 0, busy: 0, fields: 0, entries: 0, loading: [], tables: []};
+  const content = {words: 0, formWords: 0, items: 0, media: 0, frames: 0, busy: 0, fields: 0, entries: 0, loading: [], tables: [], mediaBoxes: []};
   const escRe = (w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const loadingRe = (busyText || []).length
     ? new RegExp('^(?:' + busyText.map(escRe).join('|') + ')(?![\\p{L}])[^\\n]*$', 'iu') : /(?!)/;
@@ -375,6 +381,8 @@
   };
   for (const el of document.querySelectorAll('li, [role=listitem], article, [role=article], [role=option], [role=treeitem]')) {
     if (content.items >= 50) break;
+    // a choice of a form (a radio button and its label in a list) is the form's, not an item
+    if (el.querySelector('input:not([type=hidden]), select, textarea, [role=radio], [role=checkbox]')) continue;
     if (visibleIn(el, 4, 4) && norm(el.innerText).length) content.items++;
   }
   for (const el of document.querySelectorAll('img, canvas, svg, video, picture, iframe, [role=img]')) {
@@ -382,7 +390,12 @@
     if (!visibleIn(el, 120, 80)) continue;
     const r = el.getBoundingClientRect();
     if (r.width * r.height >= 0.6 * vw * vh) continue;  // a backdrop behind the page, not a picture in it
-    content.media++; if (content.media >= 5) break;
+    content.media++;
+    if (el.tagName === 'IFRAME') content.frames++;
+    // where it is drawn: a picture that draws nothing (an empty chart's canvas, a frame left
+    // blank) is no picture (pages.py looks at these boxes in the photo)
+    content.mediaBoxes.push({kind: el.tagName === 'IFRAME' ? 'frame' : el.tagName.toLowerCase(), box: clip(r)});
+    if (content.media >= 5) break;
   }
   const busySel = ['[aria-busy="true"]', '[role="progressbar"]'].concat((busyWords || []).map((w) => `[class*="${w}" i]`)).join(',');
   try {
@@ -413,7 +426,10 @@
       if (row.querySelector('input:not([type=hidden]), select, textarea') && texts <= 2) formRows++;
     }
     const form = rows > 0 && formRows >= rows / 2;
-    content.tables.push({rows, words: countWords(t.innerText), form});
+    const tableWords = countWords(t.innerText);
+    // the labels of a form laid out in a table are the form's words
+    if (form && !t.closest('form, fieldset')) content.formWords += tableWords;
+    content.tables.push({rows, words: tableWords, form});
   }
 
   const doc = document.documentElement;
