@@ -58,6 +58,7 @@ from .similarity import (
     hamming,
     looks_same,
     mostly_same_page,
+    same_content,
     same_lines,
     shape_similarity,
 )
@@ -366,6 +367,9 @@ class Explorer(PageSession):
                 f"duplicate: mostly the same lines as {_where(dup)} (another query of the "
                 "same page)"
             )
+            kind = "duplicate"
+        elif (dup := next((s for s in screens if same_content(s, screen)), None)) is not None:
+            why = f"duplicate: nearly the same lines as {_where(dup)} on the same layout"
             kind = "duplicate"
         elif screens and len(run.kept(screen.template)) >= PER_TEMPLATE:
             why = (
@@ -796,6 +800,9 @@ def _state_verdict(
     dup = next((s for s in screens if looks_same(s, screen)), None)
     if dup is not None:
         return f"looks the same as {_where(dup)}", None, hamming(screen.dhash, base.dhash) > 0
+    dup = next((s for s in screens if same_content(s, screen)), None)
+    if dup is not None:
+        return f"nearly the same lines as {_where(dup)} on the same layout", None, True
     return "a new screen", screen, True
 
 

@@ -443,6 +443,8 @@ class PageSession:
                 "navWords": rules()["navigation_labels"]["words"],
                 "navPhrases": rules()["navigation_labels"]["phrases"],
                 "chrome": rules()["weak_page"]["chrome_selector"],
+                "panelHeight": rules()["weak_page"]["side_panel"]["min_height"],
+                "panelWidth": rules()["weak_page"]["side_panel"]["max_width"],
                 "busyWords": rules()["busy_words"],
                 "busyText": rules()["busy_text"],
                 "loadingWords": rules()["weak_page"]["loading"]["line_max_words"],

@@ -91,7 +91,11 @@ def shape_similarity(a: Mapping[str, int], b: Mapping[str, int]) -> float:
     return sum(min(a.get(k, 0), b.get(k, 0)) for k in keys) / top if top else 0.0
 
 
-MOSTLY_SAME = 0.8  # share of the smaller page's lines the other shows too: one page, reworded
+MOSTLY_SAME = 0.75  # share of the smaller page's lines the other shows too: one page, reworded
+
+NEAR_SAME = 0.75  # Jaccard of two screens' visible lines at or above which they are one screen
+
+NEAR_SAME_LINES = 6  # ... when each shows at least this many lines
 
 SMALL_ADDITION = 0.25  # at most this share of a state's lines new: the base screen, a menu open
 
@@ -123,3 +127,22 @@ def base_with_a_little_more(base: Screen, state: Screen) -> bool:
     if len(lb) < 3 or not lb <= ls:
         return False
     return len(ls - lb) <= SMALL_ADDITION * len(ls)
+
+
+def same_content(a: Screen, b: Screen) -> bool:
+    """Nearly the same visible lines on the same layout: one screen to a marketer, however
+    the pixels moved (two tabs showing a one-line note above the same card, a page shown
+    again with a line more).
+
+    Content: the Jaccard of the two screens' visible lines as sets (shared lines over all
+    lines) is at least NEAR_SAME, each showing NEAR_SAME_LINES lines or more. Layout: the
+    same page (a state of it, the same path and fragment), or pages alike in structure
+    (:func:`shape_similarity` at least SAME_SHAPE). Two records of one template differ in
+    their values, and two tabs in their panels, so either stays well below.
+    """
+    la, lb = _lines(a), _lines(b)
+    if min(len(la), len(lb)) < NEAR_SAME_LINES:
+        return False
+    if len(la & lb) < NEAR_SAME * len(la | lb):
+        return False
+    return _page(a.url) == _page(b.url) or shape_similarity(a.shape, b.shape) >= SAME_SHAPE

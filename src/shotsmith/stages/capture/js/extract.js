@@ -361,7 +361,32 @@
   }
   // --- what the main content is made of (pages.py judges it) ---------------------------
   // main content: what is outside the navigation, header, footer and side panels
-  const inChrome = (el) => { try { return !!(chrome && el.closest(chrome)); } catch (e) { return false; } };
+  // side panels by their geometry, whatever their markup (an assistant or details panel
+  // beside the main column): a child of a container as wide as the page, at least
+  // panelHeight of the screen high, at most panelWidth of it wide, against its left or right
+  // edge, beside a sibling at least twice as wide (the main column)
+  const panels = [];
+  const {panelHeight, panelWidth} = opts;
+  const rows = [root];
+  for (let i = 0; i < rows.length && i < 400; i++) {
+    const kids = Array.from(rows[i].children);
+    const boxes = kids.map((k) => k.getBoundingClientRect());
+    kids.forEach((k, j) => {
+      const r = boxes[j];
+      if (r.width >= vw * 0.5) { rows.push(k); return; }
+      const edge = r.left <= vw * 0.02 || r.right >= vw * 0.98;
+      if (!edge || r.height < vh * (panelHeight || 0.75) || r.width > vw * (panelWidth || 0.35) || r.width < 120) return;
+      const main = boxes.some((o, m) => m !== j && o.width >= 2 * r.width && o.height >= vh * 0.5
+        && (o.right <= r.left + 2 || o.left >= r.right - 2));
+      if (main && !k.querySelector('h1, main, [role=main]')) panels.push(k);
+    });
+  }
+  const inChrome = (el) => {
+    try {
+      if (chrome && el.closest(chrome)) return true;
+    } catch (e) { /* a selector this browser does not know */ }
+    return panels.some((p) => p.contains(el));
+  };
   const countWords = (t) => norm(t).split(' ').filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
   const content = {words: 0, formWords: 0, items: 0, media: 0, frames: 0, busy: 0, fields: 0, entries: 0, loading: [], tables: [], mediaBoxes: []};
   const escRe = (w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -379,10 +404,29 @@
     const r = el.getBoundingClientRect();
     return r.width >= minW && r.height >= minH && inView(r) && shown(el) && !inChrome(el);
   };
+  // a list laid out as a row of a few words each (tabs, pagination, breadcrumbs, chips),
+  // wrapped to two rows at most, is navigation or labels, not items of the content
+  const rowLists = new Map();
+  const inRow = (el) => {
+    const list = el.parentElement;
+    if (!list) return false;
+    if (!rowLists.has(list)) {
+      const kids = Array.from(list.children), r = list.getBoundingClientRect();
+      let row = false;
+      if (kids.length >= 2) {
+        const a = kids[0].getBoundingClientRect(), b = kids[1].getBoundingClientRect();
+        row = Math.abs(a.top - b.top) < 4 && b.left > a.left && r.height <= 2.5 * Math.max(a.height, b.height)
+          && kids.slice(0, 12).every((k) => countWords(k.innerText || '') <= 4);
+      }
+      rowLists.set(list, row);
+    }
+    return rowLists.get(list);
+  };
   for (const el of document.querySelectorAll('li, [role=listitem], article, [role=article], [role=option], [role=treeitem]')) {
     if (content.items >= 50) break;
     // a choice of a form (a radio button and its label in a list) is the form's, not an item
     if (el.querySelector('input:not([type=hidden]), select, textarea, [role=radio], [role=checkbox]')) continue;
+    if (inRow(el)) continue;
     if (visibleIn(el, 4, 4) && norm(el.innerText).length) content.items++;
   }
   for (const el of document.querySelectorAll('img, canvas, svg, video, picture, iframe, [role=img]')) {
