@@ -122,8 +122,9 @@ def run(args: argparse.Namespace) -> int:
 
     sizes = [s for group in (args.sizes or []) for s in group] or None
     login: str | tuple[str, str] | None = args.login
-    if login and ":" not in login and current().login_password:
-        login = (login, current().login_password)  # USER alone: the password from the settings
+    password = current().login_password
+    if args.login and ":" not in args.login and password:
+        login = (args.login, password)  # USER alone: the password from the settings
     if not log.handlers:  # the notes are printed below; the library's warnings need not be
         log.addHandler(logging.NullHandler())
     report = capture_report(

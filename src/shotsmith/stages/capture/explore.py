@@ -116,8 +116,11 @@ class _Run:
             self.progress.update(1)
 
 
-class DesktopLayout(Exception):
-    """The start page lays out as a desktop page at a phone's width: capture a tablet."""
+class DesktopLayout(RuntimeError):
+    """The start page lays out as a desktop page at a phone's width: capture a tablet.
+
+    A control-flow signal: raised out of :meth:`Explorer.explore` and caught by the
+    capture, which starts again at a tablet; never raised to the user."""
 
     def __init__(self, url: str, reason: str, device: str):
         super().__init__(f"{url}: {reason}")

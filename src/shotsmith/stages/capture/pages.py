@@ -202,7 +202,8 @@ def thin_page(info: Mapping[str, Any], url: str) -> Verdict | None:
     if share < (form["named_form_share"] if kind else form["min_form_share"]):
         return None
     if kind or small:
-        what = f"a {kind} form" if kind else f"a form of {fields} field(s)"
+        article = "an" if kind[:1] in ("a", "e", "i", "o", "u") else "a"
+        what = f"{article} {kind} form" if kind else f"a form of {fields} field(s)"
         return Verdict(f"only a form ({what}, nothing else to show), not a screen", "bare-form")
     return None
 

@@ -92,8 +92,10 @@ CONTENT_CAP_S = 5.0  # how long a page may show a skeleton / spinner before it i
 LOADING_RETRIES = 2  # a page judged still loading is let settle again this many times
 
 
-class Refused(Exception):
-    """A page was judged not to be a screen (carries the verdict)."""
+class Refused(ValueError):
+    """A page was judged not to be a screen (carries the verdict): a value the explorer
+    refuses, a control-flow signal caught where the page was taken, never raised out of
+    the capture."""
 
     def __init__(self, verdict: Verdict):
         super().__init__(verdict.reason)
