@@ -84,7 +84,7 @@ def _rejected(report, page: str):
         ("/ledger-usage.html", "empty-state", "an empty chart (its canvas draws no data)"),
         # an edit form whose choices are a list, beside a blank lookup frame and a side
         # panel of questions (told by its place, not its markup)
-        ("/ledger-payee.html", "bare-form", "only a form (an edit form"),
+        ("/ledger-payee.html", "bare-form", "only a form"),
     ],
 )
 def test_pages_no_marketer_would_pick_are_rejected_with_their_reason(judged, page, kind, words):
