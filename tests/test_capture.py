@@ -1244,3 +1244,15 @@ def test_an_empty_state_inside_a_long_page_is_rejected():
     assert weak_page({"text": filler, "elements": listed}) is None
     plain = frame + [{"role": "heading", "text": "Recent experiments"}]
     assert weak_page({"text": filler, "elements": plain}) is None
+
+
+def test_navigation_and_side_panels_around_an_empty_main_content_are_still_loading():
+    from shotsmith.stages.capture.pages import unfinished_page
+
+    empty = {"words": 0, "items": 0, "media": 0, "fields": 0, "tables": []}
+    verdict = unfinished_page({"words": 57, "content": empty})
+    assert verdict and verdict.kind == "loading" and "nothing in its main content" in verdict.reason
+    # a whiteboard's canvas fills the screen: the app itself, not an empty page
+    assert unfinished_page({"words": 57, "content": {**empty, "backdrops": 1}}) is None
+    assert unfinished_page({"words": 57, "content": {**empty, "words": 12}}) is None
+    assert unfinished_page({"words": 0, "content": empty}) is None  # blank: judged elsewhere

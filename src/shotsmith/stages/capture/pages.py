@@ -135,6 +135,14 @@ def unfinished_page(info: Mapping[str, Any]) -> Verdict | None:
     main content, which lists few items and shows no picture or chart yet."""
     table = rules()["weak_page"]["loading"]
     content = info.get("content") or {}
+    if int(info.get("words") or 0) and not any(
+        content.get(key) for key in ("words", "items", "media", "backdrops", "fields", "tables")
+    ):  # navigation and side panels around nothing: a skeleton, or a view not drawn yet
+        return Verdict(
+            "still loading when judged (nothing in its main content yet, only navigation and "
+            "side panels), not a screen",
+            "loading",
+        )
     lines = content.get("loading") or []
     if not lines and not content.get("busy"):
         return None
@@ -177,7 +185,7 @@ def thin_page(info: Mapping[str, Any], url: str) -> Verdict | None:
     if not fields or words == 0:
         return None
     small = fields <= form["small_form_fields"]
-    if entries <= form["small_form_fields"] and words <= form["small_form_words"]:
+    if 0 < entries <= form["small_form_fields"] and words <= form["small_form_words"]:
         # a field or three (and their checkboxes) and a paragraph
         return Verdict(
             f"only a form (a form of {fields} field(s) and {words} word(s) around it, "
@@ -430,7 +438,17 @@ def clean_info(raw: Any) -> dict[str, Any]:
     }
     content_raw = raw.get("content") if isinstance(raw.get("content"), dict) else {}
     content: dict[str, Any] = {}
-    for key in ("words", "formWords", "items", "media", "frames", "busy", "fields", "entries"):
+    for key in (
+        "words",
+        "formWords",
+        "items",
+        "media",
+        "frames",
+        "backdrops",
+        "busy",
+        "fields",
+        "entries",
+    ):
         value = content_raw.get(key)
         content[key] = int(value) if isinstance(value, (int, float)) and value == value else 0
     content["loading"] = _labels(content_raw.get("loading"))[:5]

@@ -388,7 +388,7 @@
     return panels.some((p) => p.contains(el));
   };
   const countWords = (t) => norm(t).split(' ').filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
-  const content = {words: 0, formWords: 0, items: 0, media: 0, frames: 0, busy: 0, fields: 0, entries: 0, loading: [], tables: [], mediaBoxes: []};
+  const content = {words: 0, formWords: 0, items: 0, media: 0, frames: 0, backdrops: 0, busy: 0, fields: 0, entries: 0, loading: [], tables: [], mediaBoxes: []};
   const escRe = (w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const loadingRe = (busyText || []).length
     ? new RegExp('^(?:' + busyText.map(escRe).join('|') + ')(?![\\p{L}])[^\\n]*$', 'iu') : /(?!)/;
@@ -433,7 +433,8 @@
     if (el.parentElement && el.parentElement.closest('svg')) continue;
     if (!visibleIn(el, 120, 80)) continue;
     const r = el.getBoundingClientRect();
-    if (r.width * r.height >= 0.6 * vw * vh) continue;  // a backdrop behind the page, not a picture in it
+    // a backdrop behind the page, not a picture in it (or a whiteboard's canvas: the app)
+    if (r.width * r.height >= 0.6 * vw * vh) { content.backdrops++; continue; }
     content.media++;
     if (el.tagName === 'IFRAME') content.frames++;
     // where it is drawn: a picture that draws nothing (an empty chart's canvas, a frame left
