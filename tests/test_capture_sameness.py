@@ -128,7 +128,9 @@ def test_a_page_whose_only_chart_is_empty_is_an_empty_state_and_a_blank_frame_no
     content = {"words": 17, "items": 0, "media": 1, "frames": 0, "tables": [], "fields": 0}
     verdict = empty_picture({"content": content}, ["canvas"], "http://a/stats/")
     assert verdict and verdict.kind == "empty-state" and "empty chart" in verdict.reason
-    # a chart beside a table of rows is a screen, whatever the chart draws
+    # a chart beside a table of rows, or below a long text, is a screen, whatever it draws
+    article = {**content, "words": 400}
+    assert empty_picture({"content": article}, ["canvas"], "http://a/post/") is None
     rows = {**content, "tables": [{"rows": 12, "words": 80, "form": False}], "words": 120}
     assert empty_picture({"content": rows}, ["canvas"], "http://a/stats/") is None
     form = {

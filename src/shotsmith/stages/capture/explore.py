@@ -23,6 +23,9 @@ itself lives in :mod:`.pages`, :mod:`.urls` and :mod:`.similarity`):
 * the right device: a start page that is a desktop layout at a phone's width raises
   :class:`DesktopLayout`, and the capture goes on at a tablet (or, the device pinned,
   keeps no desktop page and says why);
+* one photo per screen: a page or state that looks the same as one kept (perceptual
+  hashes), shows the same lines in another order, or nearly the same lines on the same
+  layout (:func:`.similarity.same_content`) is a duplicate, reported as one;
 * breadth: pages are grouped by template (the path without its query, id-like segments
   as one), at most two screens per template, the least-visited template first;
 * a sign-in wall is recognised and reported; with the user's credentials (``login``) the

@@ -238,8 +238,9 @@ def blank_media(image: Image.Image, boxes: list[dict[str, Any]], scale: float) -
 
 def empty_picture(info: Mapping[str, Any], blank: list[str], url: str) -> Verdict | None:
     """A page whose pictures draw nothing (``blank``: their kinds, see :func:`blank_media`):
-    an empty chart as its main content, or, without the blank ones, a page with nothing
-    else to show (a form beside a blank frame)."""
+    an empty chart as its main content (no other picture, no list or table of a few rows,
+    little text), or, without the blank ones, a page with nothing else to show (a form
+    beside a blank frame)."""
     content = info.get("content") or {}
     if not blank:
         return None
@@ -248,7 +249,9 @@ def empty_picture(info: Mapping[str, Any], blank: list[str], url: str) -> Verdic
     listed = (
         max(int(content.get("items") or 0), rows) >= rules()["weak_page"]["loading"]["min_items"]
     )
-    if "canvas" in blank and len(blank) >= media and not listed:
+    words = int(content.get("words") or 0)
+    few = words <= rules()["weak_page"]["near_empty_table"]["max_words"]
+    if "canvas" in blank and len(blank) >= media and not listed and few:
         return Verdict("an empty chart (its canvas draws no data), not a screen", "empty-state")
     rest = {
         **content,
