@@ -448,6 +448,7 @@ class PageSession:
                 "panelHeight": rules()["weak_page"]["side_panel"]["min_height"],
                 "panelWidth": rules()["weak_page"]["side_panel"]["max_width"],
                 "busyWords": rules()["busy_words"],
+                "cardWords": rules()["card_words"],
                 "busyText": rules()["busy_text"],
                 "loadingWords": rules()["weak_page"]["loading"]["line_max_words"],
             },

@@ -429,6 +429,17 @@
     if (inRow(el)) continue;
     if (visibleIn(el, 4, 4) && norm(el.innerText).length) content.items++;
   }
+  // cards: items of the content too, whatever element holds them (a class naming one)
+  const cardSel = (opts.cardWords || []).map((w) => `[class*="${w}" i]`).join(',');
+  if (cardSel) {
+    try {
+      for (const el of document.querySelectorAll(cardSel)) {
+        if (content.items >= 50) break;
+        if (el.parentElement && el.parentElement.closest(cardSel)) continue;  // a card's part
+        if (visibleIn(el, 40, 24) && countWords(el.innerText || '') >= 3) content.items++;
+      }
+    } catch (e) { /* a selector this browser does not know */ }
+  }
   for (const el of document.querySelectorAll('img, canvas, svg, video, picture, iframe, [role=img]')) {
     if (el.parentElement && el.parentElement.closest('svg')) continue;
     if (!visibleIn(el, 120, 80)) continue;
