@@ -424,8 +424,10 @@
   };
   for (const el of document.querySelectorAll('li, [role=listitem], article, [role=article], [role=option], [role=treeitem]')) {
     if (content.items >= 50) break;
-    // a choice of a form (a radio button and its label in a list) is the form's, not an item
-    if (el.querySelector('input:not([type=hidden]), select, textarea, [role=radio], [role=checkbox]')) continue;
+    // a choice of a form (a radio button and its short label in a list) is the form's, not
+    // an item (a to-do with its checkbox says more)
+    if (el.querySelector('input:not([type=hidden]), select, textarea, [role=radio], [role=checkbox]')
+      && countWords(el.innerText || '') <= 3) continue;
     if (inRow(el)) continue;
     if (visibleIn(el, 4, 4) && norm(el.innerText).length) content.items++;
   }
