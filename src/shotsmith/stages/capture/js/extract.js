@@ -361,7 +361,7 @@
   }
   // --- what the main content is made of (pages.py judges it) ---------------------------
   // main content: what is outside the navigation, header, footer and side panels
-  // side panels by their geometry, whatever their markup (an assistant or details panel
+  // side panels by their geometry, whatever their markup (a chat or details panel
   // beside the main column): a child of a container as wide as the page, at least
   // panelHeight of the screen high, at most panelWidth of it wide, against its left or right
   // edge, beside a sibling at least twice as wide (the main column)
