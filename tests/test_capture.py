@@ -805,6 +805,19 @@ def test_login_signs_in_once_and_captures_behind_the_wall(chatter):
 
 
 @needs_browser
+def test_the_command_takes_the_password_of_a_bare_user_from_the_environment(
+    chatter, tmp_path, monkeypatch
+):
+    monkeypatch.setenv("SHOTSMITH_LOGIN_PASSWORD", WALL_PASSWORD)
+    before = chatter.hits.count(("POST", "/login"))
+    argv = ["capture", chatter.url + "/", "--out", str(tmp_path / "in"), "--size", "6.9"]
+    assert _run_cli([*argv, "--max-screens", "3", "--login", WALL_USER]) == 0
+    assert chatter.hits.count(("POST", "/login")) - before == 1
+    manifest = json.loads((tmp_path / "in" / "manifest.json").read_text())
+    assert "/login" not in {urlsplit(s["url"]).path for s in manifest["screens"]}
+
+
+@needs_browser
 def test_wrong_password_is_a_clear_error(chatter):
     with pytest.raises(ShotsmithError, match=r"did not work.*Wrong user name or password"):
         capture(chatter.url + "/", device_sizes="6.9", max_screens=2, login=(WALL_USER, "nope"))
@@ -1231,3 +1244,15 @@ def test_an_empty_state_inside_a_long_page_is_rejected():
     assert weak_page({"text": filler, "elements": listed}) is None
     plain = frame + [{"role": "heading", "text": "Recent experiments"}]
     assert weak_page({"text": filler, "elements": plain}) is None
+
+
+def test_navigation_and_side_panels_around_an_empty_main_content_are_still_loading():
+    from shotsmith.stages.capture.pages import unfinished_page
+
+    empty = {"words": 0, "items": 0, "media": 0, "fields": 0, "tables": []}
+    verdict = unfinished_page({"words": 57, "content": empty})
+    assert verdict and verdict.kind == "loading" and "nothing in its main content" in verdict.reason
+    # a whiteboard's canvas fills the screen: the app itself, not an empty page
+    assert unfinished_page({"words": 57, "content": {**empty, "backdrops": 1}}) is None
+    assert unfinished_page({"words": 57, "content": {**empty, "words": 12}}) is None
+    assert unfinished_page({"words": 0, "content": empty}) is None  # blank: judged elsewhere

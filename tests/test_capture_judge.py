@@ -53,6 +53,15 @@ def test_a_loading_state_that_resolves_late_is_photographed_with_its_data(judged
     assert "/ledger-team.html" in kept  # a full table is a screen
 
 
+@needs_browser
+def test_a_chart_with_data_is_kept_and_words_in_elements_of_their_own_read_apart(judged):
+    _, report = judged
+    kept = {_path(u): t for u, t in zip(report.frame[C.SCREEN_URL], report.frame[C.SCREEN_TEXT])}
+    assert "/ledger-trend.html" in kept, sorted(kept)  # the same axes, with a line drawn
+    # each word and each space an element: the words are read with their spaces
+    assert "Your books closed on time every month" in kept["/ledger-story.html"]
+
+
 def _rejected(report, page: str):
     found = [s for s in report.skipped if s.url.endswith(page)]
     assert found, f"{page} not reported; skipped: {[str(s) for s in report.skipped]}"
@@ -71,6 +80,11 @@ def _rejected(report, page: str):
         ("/ledger-about.html", "about-page", "a page about the app"),
         ("/ledger-workflows.html", "near-empty", "a near-empty table (1 row(s)"),
         ("/ledger-preferences.html", "bare-form", "only a form"),
+        # a chart's axes and grid drawn on a canvas, and no data
+        ("/ledger-usage.html", "empty-state", "an empty chart (its canvas draws no data)"),
+        # an edit form whose choices are a list, beside a blank lookup frame and a side
+        # panel of questions (told by its place, not its markup)
+        ("/ledger-payee.html", "bare-form", "only a form"),
     ],
 )
 def test_pages_no_marketer_would_pick_are_rejected_with_their_reason(judged, page, kind, words):

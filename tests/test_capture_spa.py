@@ -105,6 +105,20 @@ def test_a_start_page_that_leads_straight_into_a_desktop_app_switches_to_a_table
     assert "/minwidth.html" in report.device_switch["reason"]
 
 
+def test_a_rejected_start_page_whose_next_page_is_a_desktop_app_switches_to_a_tablet(desktop_site):
+    # the start page is no screen (an empty state) but leads on; the first page after it
+    # is a desktop layout: with nothing kept yet, the app is captured at a tablet
+    report = capture_report(f"{desktop_site}/empty.html", max_screens=2, timeout_s=40)
+    switch = report.device_switch
+    assert switch["from"] == "iphone-16-pro-max" and switch["to"] == "ipad-pro-13"
+    assert "/minwidth.html" in switch["reason"] and "fixed width of 1200 px" in switch["reason"]
+    assert set(report.frame[C.DEVICE]) == {"ipad-pro-13"}
+    assert [urlsplit(u).path for u in report.frame[C.SCREEN_URL]] == ["/minwidth.html"]
+    rejected = {s.url: s for s in report.skipped}
+    start = next(s for url, s in rejected.items() if url.endswith("/empty.html"))
+    assert start.kind == "empty-state" and "no reports yet" in start.reason.lower()
+
+
 def test_a_pinned_phone_size_is_not_switched_and_the_error_says_why(desktop_site):
     with pytest.raises(CaptureError) as caught:
         capture_report(f"{desktop_site}/minwidth.html", device_sizes="6.3", timeout_s=30)

@@ -41,6 +41,7 @@ class Settings:
     cache_home: str = ""  # XDG_CACHE_HOME
     local_app_data: str = ""  # LOCALAPPDATA (Windows)
     windows_dir: str = ""  # WINDIR, else SystemRoot (Windows)
+    login_password: str = ""  # SHOTSMITH_LOGIN_PASSWORD, for `capture --login USER`
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -66,6 +67,7 @@ class Settings:
             cache_home=env.get("XDG_CACHE_HOME", ""),
             local_app_data=env.get("LOCALAPPDATA", ""),
             windows_dir=env.get("WINDIR") or env.get("SystemRoot", ""),
+            login_password=env.get("SHOTSMITH_LOGIN_PASSWORD", ""),
         )
 
 

@@ -114,12 +114,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..errors import InvalidOptionError
+    from ..settings import current
     from ..stages.capture.stage import capture_report, log
 
     if args.min_screens < 0:
         raise InvalidOptionError(f"--min-screens must be 0 or more, got {args.min_screens}")
 
     sizes = [s for group in (args.sizes or []) for s in group] or None
+    login: str | tuple[str, str] | None = args.login
+    password = current().login_password
+    if args.login and ":" not in args.login and password:
+        login = (args.login, password)  # USER alone: the password from the settings
     if not log.handlers:  # the notes are printed below; the library's warnings need not be
         log.addHandler(logging.NullHandler())
     report = capture_report(
@@ -137,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
         out_dir=args.out,
         browser_path=args.browser,
         progress=True,
-        login=args.login,
+        login=login,
         storage_state=args.storage_state,
         allow_writes=args.allow_writes,
         allow_write=args.allow_write,

@@ -23,6 +23,9 @@ itself lives in :mod:`.pages`, :mod:`.urls` and :mod:`.similarity`):
 * the right device: a start page that is a desktop layout at a phone's width raises
   :class:`DesktopLayout`, and the capture goes on at a tablet (or, the device pinned,
   keeps no desktop page and says why);
+* one photo per screen: a page or state that looks the same as one kept (perceptual
+  hashes), shows the same lines in another order, or nearly the same lines on the same
+  layout (:func:`.similarity.same_content`) is a duplicate, reported as one;
 * breadth: pages are grouped by template (the path without its query, id-like segments
   as one), at most two screens per template, the least-visited template first;
 * a sign-in wall is recognised and reported; with the user's credentials (``login``) the
@@ -58,6 +61,7 @@ from .similarity import (
     hamming,
     looks_same,
     mostly_same_page,
+    same_content,
     same_lines,
     shape_similarity,
 )
@@ -115,8 +119,11 @@ class _Run:
             self.progress.update(1)
 
 
-class DesktopLayout(Exception):
-    """The start page lays out as a desktop page at a phone's width: capture a tablet."""
+class DesktopLayout(RuntimeError):
+    """The start page lays out as a desktop page at a phone's width: capture a tablet.
+
+    A control-flow signal: raised out of :meth:`Explorer.explore` and caught by the
+    capture, which starts again at a tablet; never raised to the user."""
 
     def __init__(self, url: str, reason: str, device: str):
         super().__init__(f"{url}: {reason}")
@@ -191,47 +198,85 @@ class Explorer(PageSession):
 
     def _visit(self, url: str, depth: int, run: _Run, emu: Emulation, *, first: bool) -> bool:
         """Load one queued page and take what it offers; True when the start page failed."""
-        screens = run.screens
-        if (
-            len(screens) >= run.explore_limit
-            or run.visits >= run.max_visits
-            or self.remaining() < 1.0
-        ):
-            if len(screens) >= run.explore_limit:
-                why = "enough screens found"
-                run.stop(f"enough screens found ({len(screens)}: max_screens and a few more)")
-            elif run.visits >= run.max_visits:
-                why = "time or page budget used up"
-                run.stop(f"page budget used up ({run.visits} pages loaded)")
-            else:
-                why = "time or page budget used up"
-                run.stop("time budget used up (timeout_s / --timeout)")
-            self.skipped.append(Skipped(route_of(url), f"not visited: {why}", "budget"))
+        if self._out_of_budget(url, run) or self._template_full(url, run):
+            return False
+        run.visits += 1
+        template = template_key(url, self._collections)
+        run.visited_templates[template] = run.visited_templates.get(template, 0) + 1
+        log.debug("visit %s (template %s, %.1f s left)", url, template, self.remaining())
+        final = self._open_page(url, run, emu, first=first)
+        if final is None:
+            return run.failed_start is not None and first
+        screen = self._take_page(final, depth, run, emu, first=first)
+        if screen is None:
+            return False
+        links, candidates, forms = self._last_links, self._last_clicks, self._last_forms
+        if screen.sign_in:
+            self.sign_in_url = self.sign_in_url or final
+            if any(s.sign_in for s in run.screens):
+                self.skipped.append(
+                    Skipped(route_of(final), "another sign-in form: kept once", "sign-in")
+                )
+                return False
+        kept = self._keep_page(screen, final, run)
+        if not screen.sign_in:
+            self._note_not_pressed(final, run)
+        if forms and not run.forms_noted and not screen.sign_in:
+            run.forms_noted = True
+            self.skipped.append(
+                Skipped(
+                    route_of(final),
+                    f"{forms} form submit button(s) not pressed (allow_forms=False)",
+                    "form",
+                )
+            )
+        self._follow_links(links, depth, run.queue, run.queued, run.other_origin)
+        if not kept or screen.sign_in:
+            return False
+        now = [c for c in candidates if c["kind"] in ("tab", "hash", "choice")]
+        if len(now) < len(candidates):
+            run.deferred.append((screen, final, depth))
+        self._press(screen, final, depth, now, run)
+        return False
+
+    def _out_of_budget(self, url: str, run: _Run) -> bool:
+        """Enough screens found, or the page or time budget used up: the page is not visited
+        (and the report says why)."""
+        if len(run.screens) >= run.explore_limit:
+            why = "enough screens found"
+            run.stop(f"enough screens found ({len(run.screens)}: max_screens and a few more)")
+        elif run.visits >= run.max_visits:
+            why = "time or page budget used up"
+            run.stop(f"page budget used up ({run.visits} pages loaded)")
+        elif self.remaining() < 1.0:
+            why = "time or page budget used up"
+            run.stop("time budget used up (timeout_s / --timeout)")
+        else:
+            return False
+        self.skipped.append(Skipped(route_of(url), f"not visited: {why}", "budget"))
+        return True
+
+    def _template_full(self, url: str, run: _Run) -> bool:
+        """The page's template has its screens, or was visited enough: not visited."""
+        if not run.screens:
             return False
         template = template_key(url, self._collections)
         same = run.kept(template)
-        if screens and run.visited_templates.get(template, 0) > PER_TEMPLATE:
-            self.skipped.append(
-                Skipped(
-                    route_of(url),
-                    f"not visited: {PER_TEMPLATE + 1} pages of its template were visited already",
-                    "template",
-                )
+        if run.visited_templates.get(template, 0) > PER_TEMPLATE:
+            why = f"not visited: {PER_TEMPLATE + 1} pages of its template were visited already"
+        elif len(same) >= PER_TEMPLATE:
+            why = (
+                f"not visited: the same page template as {_where(same[0])} "
+                f"(at most {PER_TEMPLATE} screens per template)"
             )
+        else:
             return False
-        if screens and len(same) >= PER_TEMPLATE:
-            self.skipped.append(
-                Skipped(
-                    route_of(url),
-                    f"not visited: the same page template as {_where(same[0])} "
-                    f"(at most {PER_TEMPLATE} screens per template)",
-                    "template",
-                )
-            )
-            return False
-        run.visits += 1
-        run.visited_templates[template] = run.visited_templates.get(template, 0) + 1
-        log.debug("visit %s (template %s, %.1f s left)", url, template, self.remaining())
+        self.skipped.append(Skipped(route_of(url), why, "template"))
+        return True
+
+    def _open_page(self, url: str, run: _Run, emu: Emulation, *, first: bool) -> str | None:
+        """Load ``url``; where it landed, or None when it is no page to take (the start page
+        failing sets ``run.failed_start``)."""
         try:
             verdict = self.load(url)
         except ShotsmithError:
@@ -243,14 +288,16 @@ class Explorer(PageSession):
             if first:
                 run.failed_start = Skipped(url, verdict.reason, verdict.kind)
                 self.skipped.append(run.failed_start)
-                return True
-            self.skipped.append(Skipped(route_of(url), verdict.reason, verdict.kind, emu.device_id))
-            return False
+            else:
+                self.skipped.append(
+                    Skipped(route_of(url), verdict.reason, verdict.kind, emu.device_id)
+                )
+            return None
         final = normalize_url(self._page.url)
         if first:  # ... and where it lands is the app's origin
             self.origin = origin_of(final)
-        if final != url and any(s.url == final and not s.via for s in screens):
-            landed = next(s for s in screens if s.url == final and not s.via)
+        landed = next((s for s in run.screens if s.url == final and not s.via), None)
+        if final != url and landed is not None:
             self.skipped.append(
                 Skipped(
                     route_of(url),
@@ -260,14 +307,22 @@ class Explorer(PageSession):
                     "sign-in" if landed.sign_in else "duplicate",
                 )
             )
-            return False
+            return None
         run.queued.add(final)
+        return final
+
+    def _take_page(
+        self, final: str, depth: int, run: _Run, emu: Emulation, *, first: bool
+    ) -> Screen | None:
+        """Photograph the loaded page; None when it is no screen (the reason is recorded,
+        and the links of a page that is no screen but a way to others are followed)."""
         try:
-            screen = self.photograph(final, (), "", depth, len(screens), loaded=True)
+            return self.photograph(final, (), "", depth, len(run.screens), loaded=True)
         except Refused as refused:
             # the start page, or the first page after it (a start page that showed little,
             # a loading state, links into a desktop app), or any page while none is kept
             # yet (the start page was judged no screen): capture the app at a tablet
+            screens = run.screens
             early = self.switch_device and (
                 not screens or (len(screens) == 1 and not screens[0].via)
             )
@@ -280,7 +335,6 @@ class Explorer(PageSession):
             )
             if refused.verdict.kind in PASSED_THROUGH:  # no screen, but a way to the others
                 self._follow_links(self._last_links, depth, run.queue, run.queued, run.other_origin)
-            return False
         except ShotsmithError:
             raise
         except Exception as exc:
@@ -293,16 +347,12 @@ class Explorer(PageSession):
                 )
             )
             self._new_page()
-            return False
-        links, candidates, forms = self._last_links, self._last_clicks, self._last_forms
+        return None
 
-        if screen.sign_in:
-            self.sign_in_url = self.sign_in_url or final
-            if any(s.sign_in for s in screens):
-                self.skipped.append(
-                    Skipped(route_of(final), "another sign-in form: kept once", "sign-in")
-                )
-                return False
+    def _keep_page(self, screen: Screen, final: str, run: _Run) -> bool:
+        """Keep a page's screen unless it repeats one kept (the same look, mostly the same
+        lines through another query) or its template has its screens; True when kept."""
+        screens = run.screens
         twin = next(
             (
                 s
@@ -316,50 +366,27 @@ class Explorer(PageSession):
         )
         if twin is not None:  # another record shown by the same page template
             screen.template = twin.template
-        dup = next((s for s in screens if looks_same(s, screen)), None)
-        if dup is not None:
-            self.skipped.append(
-                Skipped(route_of(final), f"duplicate: looks the same as {_where(dup)}", "duplicate")
-            )
+        if (dup := next((s for s in screens if looks_same(s, screen)), None)) is not None:
+            why, kind = f"duplicate: looks the same as {_where(dup)}", "duplicate"
         elif (dup := next((s for s in screens if mostly_same_page(s, screen)), None)) is not None:
-            self.skipped.append(
-                Skipped(
-                    route_of(final),
-                    f"duplicate: mostly the same lines as {_where(dup)} (another query of the "
-                    "same page)",
-                    "duplicate",
-                )
+            why = (
+                f"duplicate: mostly the same lines as {_where(dup)} (another query of the "
+                "same page)"
             )
+            kind = "duplicate"
+        elif (dup := next((s for s in screens if same_content(s, screen)), None)) is not None:
+            why = f"duplicate: nearly the same lines as {_where(dup)} on the same layout"
+            kind = "duplicate"
         elif screens and len(run.kept(screen.template)) >= PER_TEMPLATE:
-            self.skipped.append(
-                Skipped(
-                    route_of(final),
-                    f"the same page template as {_where(run.kept(screen.template)[0])} "
-                    f"(at most {PER_TEMPLATE} screens per template)",
-                    "template",
-                )
+            why = (
+                f"the same page template as {_where(run.kept(screen.template)[0])} "
+                f"(at most {PER_TEMPLATE} screens per template)"
             )
-            dup = screen  # nothing more to learn from its buttons
+            kind = "template"
         else:
             run.add(screen)
-        if not screen.sign_in:
-            self._note_not_pressed(final, run)
-        if forms and not run.forms_noted and not screen.sign_in:
-            run.forms_noted = True
-            self.skipped.append(
-                Skipped(
-                    route_of(final),
-                    f"{forms} form submit button(s) not pressed (allow_forms=False)",
-                    "form",
-                )
-            )
-        self._follow_links(links, depth, run.queue, run.queued, run.other_origin)
-        if dup is not None or screen.sign_in:
-            return False
-        now = [c for c in candidates if c["kind"] in ("tab", "hash", "choice")]
-        if len(now) < len(candidates):
-            run.deferred.append((screen, final, depth))
-        self._press(screen, final, depth, now, run)
+            return True
+        self.skipped.append(Skipped(route_of(final), why, kind))
         return False
 
     def _desktop_start(self, url: str, reason: str, emu: Emulation) -> None:
@@ -597,10 +624,8 @@ class Explorer(PageSession):
         one, each other button is one. ``full(template)`` says that template has its
         screens already.
         """
-        page = self._page
-        before_nav, blocked_before = self._nav_requests, len(self._blocked)
         label = cand["label"] or "a button"
-        at = _after(base, label)
+        blocked_before = len(self._blocked)
 
         def done(outcome: str, found: Screen | None = None, restore: bool = True):
             self.pressed.append(
@@ -613,48 +638,20 @@ class Explorer(PageSession):
             )
             return found, restore
 
-        try:
-            self.click(cand["index"], cand["label"], cand.get("value"))
-            page.wait_for_timeout(120)
-            if self._nav_requests != before_nav:
-                page.wait_for_load_state("load", timeout=self._ms(self.page_timeout_s))
-        except Exception as exc:
-            log.debug("click %r on %s: %s", cand["label"], base.url, first_line(exc))
-            return done(f"could not be pressed ({first_line(exc)})")
+        def refused() -> str:
+            return self._policy_refusal(blocked_before, _after(base, label), other_origin)
 
-        def blocked_by_policy() -> str:
-            """What the press tried that the network policy refused ('' if nothing)."""
-            blocked = self._blocked[blocked_before:]
-            writes = [b for b in blocked if b.kind in ("write", "websocket")]
-            away = [b for b in blocked if b.kind == "other-origin" and b.navigation]
-            if not (writes or away):
-                return ""
-            first = (writes or away)[0]
-            key = f"{first.method} {first.url}"
-            if key not in other_origin:
-                other_origin.add(key)
-                self.skipped.append(
-                    Skipped(
-                        at,
-                        f"pressing it tried to write ({first.method} {first.url}): "
-                        "blocked, not photographed"
-                        if writes
-                        else f"it leads to another origin ({first.url}): not followed",
-                        "write" if writes else "other-origin",
-                    )
-                )
-            if writes:
-                return f"tried to write ({first.method} {first.url}): blocked"
-            return f"leads to another origin ({first.url})"
-
-        if why := blocked_by_policy():
+        if why := self._press_control(base, cand):
             return done(why)
+        if why := refused():
+            return done(why)
+        page = self._page
         now = page.url
         if not now.startswith(("http:", "https:")) or origin_of(now) != self.origin:
             return done("left the app")
         if self.settle(keep_scroll=True):
             return done("the page did not settle")
-        if why := blocked_by_policy():  # a write the page sent a moment later (a WebSocket message)
+        if why := refused():  # a write the page sent a moment later (a WebSocket message)
             return done(why)
         now = normalize_url(page.url)
         if now != base.url:  # the button navigated: a page of its own, judged as a link is
@@ -667,32 +664,57 @@ class Explorer(PageSession):
             return done(f"not photographed: {PER_TEMPLATE} screens of its kind already")
         try:
             screen = self.photograph(
-                base.url,
-                base.via + (cand["key"],),
-                cand["label"],
-                depth + 1,
-                order,
-                loaded=False,
+                base.url, base.via + (cand["key"],), cand["label"], depth + 1, order, loaded=False
             )
-        except Refused as refused:
-            self.skipped.append(Skipped(at, refused.verdict.reason, refused.verdict.kind))
-            return done(f"rejected: {refused.verdict.reason}")
+        except Refused as no:
+            self.skipped.append(Skipped(_after(base, label), no.verdict.reason, no.verdict.kind))
+            return done(f"rejected: {no.verdict.reason}")
         except ShotsmithError:
             raise
         except Exception as exc:
             return done(f"could not be photographed ({first_line(exc)})")
         screen.template = template
-        same = next((s for s in screens if same_lines(s, screen)), None)
-        if same is not None:
-            return done(f"the same content as {_where(same)} in another order")
-        if base_with_a_little_more(base, screen):
-            return done(f"the same screen as {_where(base)} with a few lines more (a menu)")
-        dup = next((s for s in screens if looks_same(s, screen)), None)
-        if dup is not None:
-            return done(
-                f"looks the same as {_where(dup)}", None, hamming(screen.dhash, base.dhash) > 0
+        return done(*_state_verdict(base, screen, screens))
+
+    def _press_control(self, base: Screen, cand: dict) -> str:
+        """Press a candidate and wait for what it started; why it could not be ('' if it
+        was pressed)."""
+        before_nav = self._nav_requests
+        try:
+            self.click(cand["index"], cand["label"], cand.get("value"))
+            self._page.wait_for_timeout(120)
+            if self._nav_requests != before_nav:
+                self._page.wait_for_load_state("load", timeout=self._ms(self.page_timeout_s))
+        except Exception as exc:
+            log.debug("click %r on %s: %s", cand["label"], base.url, first_line(exc))
+            return f"could not be pressed ({first_line(exc)})"
+        return ""
+
+    def _policy_refusal(self, blocked_before: int, at: str, other_origin: set[str]) -> str:
+        """What a press tried that the network policy refused since ``blocked_before``
+        ('' if nothing); reported once per request."""
+        blocked = self._blocked[blocked_before:]
+        writes = [b for b in blocked if b.kind in ("write", "websocket")]
+        away = [b for b in blocked if b.kind == "other-origin" and b.navigation]
+        if not (writes or away):
+            return ""
+        first = (writes or away)[0]
+        key = f"{first.method} {first.url}"
+        if key not in other_origin:
+            other_origin.add(key)
+            self.skipped.append(
+                Skipped(
+                    at,
+                    f"pressing it tried to write ({first.method} {first.url}): "
+                    "blocked, not photographed"
+                    if writes
+                    else f"it leads to another origin ({first.url}): not followed",
+                    "write" if writes else "other-origin",
+                )
             )
-        return done("a new screen", screen)
+        if writes:
+            return f"tried to write ({first.method} {first.url}): blocked"
+        return f"leads to another origin ({first.url})"
 
     def _back_to(self, base: Screen) -> bool:
         """Undo a press without reloading when Escape does it (a reload costs a heavy app
@@ -769,6 +791,25 @@ class Explorer(PageSession):
                 self._new_page()
         self.close()
         return out
+
+
+def _state_verdict(
+    base: Screen, screen: Screen, screens: list[Screen]
+) -> tuple[str, Screen | None, bool]:
+    """What the state a press left is: (the outcome, the screen when it is a new one,
+    whether the page needs restoring)."""
+    same = next((s for s in screens if same_lines(s, screen)), None)
+    if same is not None:
+        return f"the same content as {_where(same)} in another order", None, True
+    if base_with_a_little_more(base, screen):
+        return f"the same screen as {_where(base)} with a few lines more (a menu)", None, True
+    dup = next((s for s in screens if looks_same(s, screen)), None)
+    if dup is not None:
+        return f"looks the same as {_where(dup)}", None, hamming(screen.dhash, base.dhash) > 0
+    dup = next((s for s in screens if same_content(s, screen)), None)
+    if dup is not None:
+        return f"nearly the same lines as {_where(dup)} on the same layout", None, True
+    return "a new screen", screen, True
 
 
 def _state_template(base: str, cand: dict[str, Any]) -> str:

@@ -135,6 +135,14 @@ def unfinished_page(info: Mapping[str, Any]) -> Verdict | None:
     main content, which lists few items and shows no picture or chart yet."""
     table = rules()["weak_page"]["loading"]
     content = info.get("content") or {}
+    if int(info.get("words") or 0) and not any(
+        content.get(key) for key in ("words", "items", "media", "backdrops", "fields", "tables")
+    ):  # navigation and side panels around nothing: a skeleton, or a view not drawn yet
+        return Verdict(
+            "still loading when judged (nothing in its main content yet, only navigation and "
+            "side panels), not a screen",
+            "loading",
+        )
     lines = content.get("loading") or []
     if not lines and not content.get("busy"):
         return None
@@ -156,7 +164,11 @@ def thin_page(info: Mapping[str, Any], url: str) -> Verdict | None:
     tables = [t for t in content.get("tables") or [] if not t.get("form")]
     items = int(content.get("items") or 0)
     words = int(content.get("words") or 0)
-    if content.get("media") or items >= 3:
+    entries = int(content.get("entries") or 0)  # fields to type or choose in
+    media = int(content.get("media") or 0)
+    if entries >= 2:  # a frame beside a form (a lookup, a preview) is the form's helper
+        media -= int(content.get("frames") or 0)
+    if media > 0 or items >= 3:
         return None
     if tables:
         rows = max(t["rows"] for t in tables)
@@ -173,8 +185,7 @@ def thin_page(info: Mapping[str, Any], url: str) -> Verdict | None:
     if not fields or words == 0:
         return None
     small = fields <= form["small_form_fields"]
-    entries = int(content.get("entries") or 0)  # fields to type or choose in
-    if entries <= form["small_form_fields"] and words <= form["small_form_words"]:
+    if 0 < entries <= form["small_form_fields"] and words <= form["small_form_words"]:
         # a field or three (and their checkboxes) and a paragraph
         return Verdict(
             f"only a form (a form of {fields} field(s) and {words} word(s) around it, "
@@ -192,14 +203,62 @@ def thin_page(info: Mapping[str, Any], url: str) -> Verdict | None:
             "not a screen",
             "bare-form",
         )
-    share = int(content.get("formWords") or 0) / words
-    if share < form["min_form_share"]:
-        return None
+    share = min(1.0, int(content.get("formWords") or 0) / words)
     kind = phrase_in(named, kinds["form"])
+    # a page named a form (a new or edit form) shares its content with its buttons, a
+    # heading and a link back: a lower share of the words is still all it shows
+    if share < (form["named_form_share"] if kind else form["min_form_share"]):
+        return None
     if kind or small:
-        what = f"a {kind} form" if kind else f"a form of {fields} field(s)"
+        article = "an" if kind[:1] in ("a", "e", "i", "o", "u") else "a"
+        what = f"{article} {kind} form" if kind else f"a form of {fields} field(s)"
         return Verdict(f"only a form ({what}, nothing else to show), not a screen", "bare-form")
     return None
+
+
+def blank_media(image: Image.Image, boxes: list[dict[str, Any]], scale: float) -> list[str]:
+    """The kinds of the pictures (``boxes`` in CSS px of the photographed viewport) that
+    draw nothing: nearly one colour and next to no colour (an empty chart's axes and grid
+    on a canvas, a frame left blank)."""
+    table = rules()["weak_page"]["blank_media"]
+    rgb = np.asarray(image.convert("RGB"), dtype=np.int16)
+    out = []
+    for media in boxes:
+        x, y, w, h = (round(v * scale) for v in media["box"])
+        part = rgb[max(0, y) : max(0, y + h), max(0, x) : max(0, x + w)]
+        if part.shape[0] < 8 or part.shape[1] < 8:
+            continue
+        gray = part.mean(axis=2)
+        one = float((np.abs(gray - np.median(gray)) <= 8).mean())
+        colourful = float(((part.max(axis=2) - part.min(axis=2)) > table["chroma"]).mean())
+        if one >= table["uniform"] and colourful <= table["colourful"]:
+            out.append(media["kind"])
+    return out
+
+
+def empty_picture(info: Mapping[str, Any], blank: list[str], url: str) -> Verdict | None:
+    """A page whose pictures draw nothing (``blank``: their kinds, see :func:`blank_media`):
+    an empty chart as its main content (no other picture, no list or table of a few rows,
+    little text), or, without the blank ones, a page with nothing else to show (a form
+    beside a blank frame)."""
+    content = info.get("content") or {}
+    if not blank:
+        return None
+    media = int(content.get("media") or 0)
+    rows = max((t["rows"] for t in content.get("tables") or [] if not t.get("form")), default=0)
+    listed = (
+        max(int(content.get("items") or 0), rows) >= rules()["weak_page"]["loading"]["min_items"]
+    )
+    words = int(content.get("words") or 0)
+    few = words <= rules()["weak_page"]["near_empty_table"]["max_words"]
+    if "canvas" in blank and len(blank) >= media and not listed and few:
+        return Verdict("an empty chart (its canvas draws no data), not a screen", "empty-state")
+    rest = {
+        **content,
+        "media": media - len(blank),
+        "frames": int(content.get("frames") or 0) - blank.count("frame"),
+    }
+    return thin_page({**info, "content": rest}, url)
 
 
 def _empty(text: str) -> str:
@@ -382,7 +441,17 @@ def clean_info(raw: Any) -> dict[str, Any]:
     }
     content_raw = raw.get("content") if isinstance(raw.get("content"), dict) else {}
     content: dict[str, Any] = {}
-    for key in ("words", "formWords", "items", "media", "busy", "fields", "entries"):
+    for key in (
+        "words",
+        "formWords",
+        "items",
+        "media",
+        "frames",
+        "backdrops",
+        "busy",
+        "fields",
+        "entries",
+    ):
         value = content_raw.get(key)
         content[key] = int(value) if isinstance(value, (int, float)) and value == value else 0
     content["loading"] = _labels(content_raw.get("loading"))[:5]
@@ -395,6 +464,13 @@ def clean_info(raw: Any) -> dict[str, Any]:
         for t in dicts_in(content_raw.get("tables"))[:10]
         if isinstance(t.get("rows", 0), (int, float))
         and isinstance(t.get("words", 0), (int, float))
+    ]
+    content["mediaBoxes"] = [
+        {"kind": clean_text(m.get("kind")), "box": [float(v) for v in m["box"]]}
+        for m in dicts_in(content_raw.get("mediaBoxes"))[:5]
+        if isinstance(m.get("box"), list)
+        and len(m["box"]) == 4
+        and all(isinstance(v, (int, float)) and v == v for v in m["box"])
     ]
     shape_raw = raw.get("shape") if isinstance(raw.get("shape"), dict) else {}
     shape = {str(k): int(v) for k, v in shape_raw.items() if isinstance(v, (int, float))}

@@ -30,10 +30,12 @@ from .network import BlockedRequest, NetworkPolicy
 from .pages import (
     SIGN_IN_OTHER_WORDS,
     Verdict,
+    blank_media,
     clean_info,
     clean_text,
     desktop_layout,
     dicts_in,
+    empty_picture,
     error_page,
     info_page,
     is_blank,
@@ -90,8 +92,10 @@ CONTENT_CAP_S = 5.0  # how long a page may show a skeleton / spinner before it i
 LOADING_RETRIES = 2  # a page judged still loading is let settle again this many times
 
 
-class Refused(Exception):
-    """A page was judged not to be a screen (carries the verdict)."""
+class Refused(ValueError):
+    """A page was judged not to be a screen (carries the verdict): a value the explorer
+    refuses, a control-flow signal caught where the page was taken, never raised out of
+    the capture."""
 
     def __init__(self, verdict: Verdict):
         super().__init__(verdict.reason)
@@ -441,7 +445,10 @@ class PageSession:
                 "navWords": rules()["navigation_labels"]["words"],
                 "navPhrases": rules()["navigation_labels"]["phrases"],
                 "chrome": rules()["weak_page"]["chrome_selector"],
+                "panelHeight": rules()["weak_page"]["side_panel"]["min_height"],
+                "panelWidth": rules()["weak_page"]["side_panel"]["max_width"],
                 "busyWords": rules()["busy_words"],
+                "cardWords": rules()["card_words"],
                 "busyText": rules()["busy_text"],
                 "loadingWords": rules()["weak_page"]["loading"]["line_max_words"],
             },
@@ -751,6 +758,8 @@ class PageSession:
                 )
             )
         png, offset = self.photo()
+        if not sign_in and (verdict := self._blank_pictures(info, png, url)):
+            raise Refused(verdict)
         screen = self._make_screen(url, via, via_label, info, png, offset, depth, order)
         screen.sign_in = sign_in
         if screen.words <= rules()["weak_page"]["near_empty_words"] and not sign_in:
@@ -773,6 +782,17 @@ class PageSession:
                 f"tablet screen ({wide}): kept, the widest screen capture has."
             )
         return screen
+
+    def _blank_pictures(self, info: dict[str, Any], png: bytes, url: str) -> Verdict | None:
+        """The page judged again without its pictures that draw nothing (an empty chart's
+        canvas, a blank frame), looked at in the photo."""
+        boxes = info["content"].get("mediaBoxes") or []
+        if not boxes or self._emulation is None:
+            return None
+        with Image.open(io.BytesIO(png)) as im:
+            im.load()
+            blank = blank_media(im, boxes, self._emulation.scale)
+        return empty_picture(info, blank, url)
 
     @staticmethod
     def _judge(info: dict[str, Any], url: str) -> Verdict | None:

@@ -7,6 +7,9 @@ shown by one page template; a gradient measure says how busy a screen is (for ra
 
 from __future__ import annotations
 
+import difflib
+import hashlib
+import io
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
@@ -91,7 +94,13 @@ def shape_similarity(a: Mapping[str, int], b: Mapping[str, int]) -> float:
     return sum(min(a.get(k, 0), b.get(k, 0)) for k in keys) / top if top else 0.0
 
 
-MOSTLY_SAME = 0.8  # share of the smaller page's lines the other shows too: one page, reworded
+MOSTLY_SAME = 0.75  # share of the smaller page's lines the other shows too: one page, reworded
+
+NEAR_SAME = 0.75  # Jaccard of two screens' visible lines at or above which they are one screen
+
+NEAR_SAME_LINES = 6  # ... when each shows at least this many lines
+
+SAME_ROWS = 0.8  # ... and at least this share of their drawn pixel rows match, in order
 
 SMALL_ADDITION = 0.25  # at most this share of a state's lines new: the base screen, a menu open
 
@@ -123,3 +132,43 @@ def base_with_a_little_more(base: Screen, state: Screen) -> bool:
     if len(lb) < 3 or not lb <= ls:
         return False
     return len(ls - lb) <= SMALL_ADDITION * len(ls)
+
+
+def same_content(a: Screen, b: Screen) -> bool:
+    """Nearly the same visible lines on the same layout: one screen to a marketer, however
+    the pixels moved (two tabs showing a one-line note above the same card, a page shown
+    again with a line more).
+
+    Content: the Jaccard of the two screens' visible lines as sets (shared lines over all
+    lines) is at least NEAR_SAME, each showing NEAR_SAME_LINES lines or more. Layout: the
+    same page (a state of it, the same path and fragment), or pages alike in structure
+    (:func:`shape_similarity` at least SAME_SHAPE). Two records of one template differ in
+    their values, and two tabs in their panels, so either stays well below.
+    """
+    la, lb = _lines(a), _lines(b)
+    if min(len(la), len(lb)) < NEAR_SAME_LINES:
+        return False
+    if len(la & lb) < NEAR_SAME * len(la | lb):
+        return False
+    if _page(a.url) != _page(b.url) and shape_similarity(a.shape, b.shape) < SAME_SHAPE:
+        return False
+    return not (a.png and b.png) or same_rows(a.png, b.png) >= SAME_ROWS
+
+
+def _drawn_rows(png: bytes) -> list[bytes]:
+    """A digest of each pixel row of the photo that is not one colour, top to bottom."""
+    with Image.open(io.BytesIO(png)) as im:
+        pixels = np.asarray(im.convert("RGB"))
+    drawn = (pixels != pixels[:, :1]).any(axis=(1, 2))
+    return [hashlib.blake2b(row.tobytes(), digest_size=8).digest() for row in pixels[drawn]]
+
+
+def same_rows(a: bytes, b: bytes) -> float:
+    """The share of the drawn pixel rows (rows of one colour left out) of the smaller of
+    two photos that the other has too, in the same order: text moved down by a line still
+    matches, a chart drawn anew does not. 0..1."""
+    ra, rb = _drawn_rows(a), _drawn_rows(b)
+    if not ra or not rb:
+        return 0.0
+    matcher = difflib.SequenceMatcher(None, ra, rb, autojunk=False)
+    return sum(block.size for block in matcher.get_matching_blocks()) / min(len(ra), len(rb))

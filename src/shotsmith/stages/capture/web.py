@@ -15,6 +15,7 @@ import io
 import json
 import os
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -45,23 +46,27 @@ from .screens import ExploreResult, Screen, Shot, Skipped
 from .urls import route_of
 
 
-def parse_login(login: str | tuple[str, str] | list[str] | None) -> tuple[str, str] | None:
+def parse_login(
+    login: str | tuple[str, str] | list[str] | None, password: str = ""
+) -> tuple[str, str] | None:
     """``"user:password"`` or ``(user, password)`` -> (user, password); a clear error if not.
 
-    A bare ``"user"`` takes the password from ``$SHOTSMITH_LOGIN_PASSWORD`` (so it need not
-    appear on a command line).
+    A bare ``"user"`` takes ``password`` (the command line passes
+    ``$SHOTSMITH_LOGIN_PASSWORD``, read by :mod:`shotsmith.settings`, so it need not appear
+    on a command line).
     """
     if login is None or login == "":
         return None
     if isinstance(login, str):
-        user, sep, password = login.partition(":")
-        if not sep:
-            password = os.environ.get("SHOTSMITH_LOGIN_PASSWORD", "")
-            if not password:
-                raise InvalidOptionError(
-                    "login must be USER:PASSWORD (or set $SHOTSMITH_LOGIN_PASSWORD and pass "
-                    "just USER); got a user name without a password."
-                )
+        user, sep, given = login.partition(":")
+        if sep:
+            password = given
+        elif not password:
+            raise InvalidOptionError(
+                "login must be USER:PASSWORD (or, on the command line, set "
+                "$SHOTSMITH_LOGIN_PASSWORD and pass just USER); got a user name without a "
+                "password."
+            )
     elif isinstance(login, (tuple, list)) and len(login) == 2:
         user, password = (str(v) for v in login)
     else:
@@ -149,90 +154,34 @@ def capture_web(
         ) from exc
 
     policy = policy if policy is not None else NetworkPolicy(url)
-    device_switch: dict[str, Any] = {}
     t0 = time.monotonic()
-    deadline = t0 + timeout_s
-    page_timeout = page_timeout_s or min(15.0, max(3.0, timeout_s / 4))
     mark = marker()
     bar = _progress(progress, max_screens * len(devices))
-    skipped: list[Skipped] = []
-    shots: dict[str, list[Shot | Skipped]] = {}
+    run = _WebRun(
+        url=url,
+        devices=devices,
+        policy=policy,
+        started=t0,
+        timeout_s=timeout_s,
+        max_screens=max_screens,
+        bar=bar,
+        options={
+            "locale": locale,
+            "allow_forms": allow_forms,
+            "page_timeout_s": page_timeout_s or min(15.0, max(3.0, timeout_s / 4)),
+            "login": login,
+            "storage_state": storage_state,
+            "policy": policy,
+            "switch_device": not pinned,
+        },
+        video_dir=video_dir,
+    )
     try:
-        with Watchdog(mark, deadline + 15), sync_playwright() as pw:
+        with Watchdog(mark, t0 + timeout_s + 15), sync_playwright() as pw:
             browser, sandbox_note = _launch(pw, browser_path, mark, timeout_s)
             try:
-                major = (browser.version or "131").split(".")[0]
-
-                def explore() -> tuple[Explorer, ExploreResult]:
-                    explorer = Explorer(
-                        browser,
-                        url,
-                        locale=locale,
-                        allow_forms=allow_forms,
-                        deadline=t0 + timeout_s * (0.7 if len(devices) > 1 else 1.0),
-                        page_timeout_s=page_timeout,
-                        login=login,
-                        storage_state=storage_state,
-                        policy=policy,
-                        switch_device=not pinned,
-                    )
-                    explorer.record_video_dir = video_dir  # the exploration, as video
-                    # look beyond max_screens so ranking has a choice (the start page first)
-                    limit = 1 if max_screens == 1 else max_screens + max(4, max_screens)
-                    result = explorer.explore(
-                        emulation(devices[0], major),
-                        max_screens=max_screens,
-                        explore_limit=limit,
-                        progress=bar,
-                    )
-                    return explorer, result
-
-                try:
-                    explorer, result = explore()
-                except DesktopLayout as found:
-                    devices, device_switch = _tablets_instead(devices, found)
-                    if not device_switch.get("to"):
-                        raise CaptureError(
-                            f"could not capture {url}: {device_switch['reason']}"
-                        ) from None
-                    explorer, result = explore()
-                    result.notes.insert(0, _switch_line(device_switch))
-                if explorer.desktop_declined:
-                    device_switch = {
-                        "from": devices[0].id,
-                        "to": None,
-                        "reason": explorer.desktop_declined,
-                    }
-                if not result.screens:
-                    why = result.skipped[-1].reason if result.skipped else "unknown error"
-                    if explorer.desktop_declined:
-                        raise CaptureError(f"could not capture {url}: {explorer.desktop_declined}")
-                    blocked = "".join(f"\n  blocked {b}" for b in policy.blocked[:5])
-                    raise CaptureError(
-                        f"could not capture {url}: the start page could not be loaded: {why}. "
-                        f"Check that the web app is running and the URL is right.{blocked}"
-                    )
-                chosen = result.screens[:max_screens]
-                for extra in result.screens[max_screens:]:
-                    skipped.append(
-                        Skipped(
-                            route_of(extra.url),
-                            f"ranked below the first {max_screens} screens (max_screens)",
-                            "budget",
-                        )
-                    )
-                app = project_name or app_name_from(result.screens) or host_name(url)
-                name_screens(chosen, app)
-                shots[devices[0].id] = [
-                    Shot(s.png, s.text, s.offset, s.elements, s.url, s.title) for s in chosen
-                ]
-                explorer.deadline = deadline
-                explorer.record_video_dir = None  # the other devices are not filmed
-                for device in devices[1:]:
-                    shots[device.id] = explorer.recapture(emulation(device, major), chosen)
-                    if bar is not None:
-                        bar.update(sum(isinstance(s, Shot) for s in shots[device.id]))
-                skipped = explorer.skipped + skipped
+                run.explore(browser)
+                run.recapture(project_name)
             finally:
                 try:
                     browser.close()
@@ -241,35 +190,141 @@ def capture_web(
     finally:
         if bar is not None:
             bar.close()
-
-    rows, titles = _web_frame(
-        chosen,
-        shots,
-        devices,
-        app=app,
+    return run.report(
+        app=run.app,
         bundle_id=bundle_id,
         locale=locale,
         status_bar=status_bar,
-        skipped=skipped,
+        sandbox_note=sandbox_note,
     )
-    return CaptureReport(
-        frame=rows,
-        skipped=skipped,
-        devices=devices,
-        source=url,
-        explored=len(result.screens),
-        visited=result.visited,
-        sign_in_url=result.sign_in_url,
-        notes=list(dict.fromkeys(result.notes)),
-        sandbox=sandbox_note,
-        titles=titles,
-        blocked=list(policy.blocked),
-        network=policy.summary(),
-        stopped=result.stopped,
-        clicks=result.clicks,
-        device_switch=device_switch,
-        pressed=list(result.pressed),
-    )
+
+
+@dataclass
+class _WebRun:
+    """One capture of a web app: explored at the first device (a tablet instead when the
+    app is a desktop layout), the chosen screens photographed again at the others."""
+
+    url: str
+    devices: list[CaptureDevice]
+    policy: NetworkPolicy
+    started: float
+    timeout_s: float
+    max_screens: int
+    bar: Any
+    options: dict[str, Any]
+    video_dir: str | None
+    major: str = "131"
+    device_switch: dict[str, Any] = field(default_factory=dict)
+    skipped: list[Skipped] = field(default_factory=list)
+    shots: dict[str, list[Shot | Skipped]] = field(default_factory=dict)
+    chosen: list[Screen] = field(default_factory=list)
+    app: str = ""
+    explorer: Explorer = field(init=False)
+    result: ExploreResult = field(init=False)
+
+    def _explore(self, browser: Any) -> None:
+        devices = self.devices
+        share = 0.7 if len(devices) > 1 else 1.0  # the other devices need time too
+        explorer = Explorer(
+            browser,
+            self.url,
+            deadline=self.started + self.timeout_s * share,
+            **self.options,
+        )
+        explorer.record_video_dir = self.video_dir  # the exploration, as video
+        # look beyond max_screens so ranking has a choice (the start page first)
+        n = self.max_screens
+        limit = 1 if n == 1 else n + max(4, n)
+        self.result = explorer.explore(
+            emulation(devices[0], self.major), max_screens=n, explore_limit=limit, progress=self.bar
+        )
+        self.explorer = explorer
+
+    def explore(self, browser: Any) -> None:
+        """Explore at the first device; at tablets instead when the start is a desktop
+        layout. Raises CaptureError when no screen came back."""
+        self.major = (browser.version or "131").split(".")[0]
+        try:
+            self._explore(browser)
+        except DesktopLayout as found:
+            self.devices, self.device_switch = _tablets_instead(self.devices, found)
+            if not self.device_switch.get("to"):
+                raise CaptureError(
+                    f"could not capture {self.url}: {self.device_switch['reason']}"
+                ) from None
+            self._explore(browser)
+            self.result.notes.insert(0, _switch_line(self.device_switch))
+        declined = self.explorer.desktop_declined
+        if declined:
+            self.device_switch = {"from": self.devices[0].id, "to": None, "reason": declined}
+        if not self.result.screens:
+            why = self.result.skipped[-1].reason if self.result.skipped else "unknown error"
+            if declined:
+                raise CaptureError(f"could not capture {self.url}: {declined}")
+            blocked = "".join(f"\n  blocked {b}" for b in self.policy.blocked[:5])
+            raise CaptureError(
+                f"could not capture {self.url}: the start page could not be loaded: {why}. "
+                f"Check that the web app is running and the URL is right.{blocked}"
+            )
+
+    def recapture(self, project_name: str | None) -> None:
+        """Choose and name the screens, and photograph them at the other devices."""
+        result, n = self.result, self.max_screens
+        self.chosen = result.screens[:n]
+        for extra in result.screens[n:]:
+            self.skipped.append(
+                Skipped(
+                    route_of(extra.url),
+                    f"ranked below the first {n} screens (max_screens)",
+                    "budget",
+                )
+            )
+        self.app = project_name or app_name_from(result.screens) or host_name(self.url)
+        name_screens(self.chosen, self.app)
+        self.shots[self.devices[0].id] = [
+            Shot(s.png, s.text, s.offset, s.elements, s.url, s.title) for s in self.chosen
+        ]
+        explorer = self.explorer
+        explorer.deadline = self.started + self.timeout_s
+        explorer.record_video_dir = None  # the other devices are not filmed
+        for device in self.devices[1:]:
+            self.shots[device.id] = explorer.recapture(emulation(device, self.major), self.chosen)
+            if self.bar is not None:
+                self.bar.update(sum(isinstance(s, Shot) for s in self.shots[device.id]))
+        self.skipped = explorer.skipped + self.skipped
+
+    def report(
+        self, *, app: str, bundle_id: str, locale: str, status_bar: bool, sandbox_note: str
+    ) -> CaptureReport:
+        result = self.result
+        rows, titles = _web_frame(
+            self.chosen,
+            self.shots,
+            self.devices,
+            app=app,
+            bundle_id=bundle_id,
+            locale=locale,
+            status_bar=status_bar,
+            skipped=self.skipped,
+        )
+        return CaptureReport(
+            frame=rows,
+            skipped=self.skipped,
+            devices=self.devices,
+            source=self.url,
+            explored=len(result.screens),
+            visited=result.visited,
+            sign_in_url=result.sign_in_url,
+            notes=list(dict.fromkeys(result.notes)),
+            sandbox=sandbox_note,
+            titles=titles,
+            blocked=list(self.policy.blocked),
+            network=self.policy.summary(),
+            stopped=result.stopped,
+            clicks=result.clicks,
+            device_switch=self.device_switch,
+            pressed=list(result.pressed),
+        )
 
 
 def _launch(pw: Any, browser_path: str | None, mark: str, timeout_s: float) -> tuple[Any, str]:

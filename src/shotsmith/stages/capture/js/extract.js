@@ -95,20 +95,26 @@
   const elements = []; const byEl = new Map();
   let minTop = Infinity;
   // 4 = NodeFilter.SHOW_TEXT, 1/2 = FILTER_ACCEPT/REJECT: numbers, as a page may replace NodeFilter
+  // a text node of white space alone (a space between two words in elements of their own)
+  // is skipped, and said as a space between the words either side
+  let gap = false;
   const walker = document.createTreeWalker(root, 4, {acceptNode: (n) => {
     const p = n.parentElement; if (!p) return 2;
     if (/^(SCRIPT|STYLE|NOSCRIPT|TEMPLATE|TITLE)$/.test(p.tagName)) return 2;
-    return str(n.nodeValue).trim() ? 1 : 2;
+    if (str(n.nodeValue).trim()) return 1;
+    gap = true;
+    return 2;
   }});
   const range = document.createRange(); let n, total = 0;
   while ((n = walker.nextNode()) && total < 8000) {
+    const spaced = gap; gap = false;
     const p = n.parentElement; if (!shown(p)) continue;
     range.selectNodeContents(n);
     const rect = range.getBoundingClientRect();
     if (!inView(rect)) continue;
     const raw = str(n.nodeValue), t = norm(raw), b = blockOf(p);
     if (b !== curBlock) { if (cur) lines.push(cur); cur = t; curBlock = b; }
-    else cur += ((/\s$/.test(prevRaw) || /^\s/.test(raw)) ? ' ' : '') + t;
+    else cur += ((spaced || /\s$/.test(prevRaw) || /^\s/.test(raw)) ? ' ' : '') + t;
     prevRaw = raw; total += t.length;
     minTop = Math.min(minTop, rect.top);
     if (t.length >= 12 && rect.width < 40 && range.getClientRects().length >= t.length / 3) crushed++;
@@ -120,7 +126,7 @@
       if (r.level) entry.level = r.level;
       byEl.set(r.el, entry); elements.push(entry);
     }
-    entry.text += (entry.text && (b !== entry.block || /^\s/.test(raw) || entry.spaceAfter) ? ' ' : '') + t;
+    entry.text += (entry.text && (b !== entry.block || spaced || /^\s/.test(raw) || entry.spaceAfter) ? ' ' : '') + t;
     entry.spaceAfter = /\s$/.test(raw);
     entry.block = b;
     entry.box = union(entry.box, clip(rect));
@@ -355,9 +361,34 @@
   }
   // --- what the main content is made of (pages.py judges it) ---------------------------
   // main content: what is outside the navigation, header, footer and side panels
-  const inChrome = (el) => { try { return !!(chrome && el.closest(chrome)); } catch (e) { return false; } };
+  // side panels by their geometry, whatever their markup (a chat or details panel
+  // beside the main column): a child of a container as wide as the page, at least
+  // panelHeight of the screen high, at most panelWidth of it wide, against its left or right
+  // edge, beside a sibling at least twice as wide (the main column)
+  const panels = [];
+  const {panelHeight, panelWidth} = opts;
+  const rows = [root];
+  for (let i = 0; i < rows.length && i < 400; i++) {
+    const kids = Array.from(rows[i].children);
+    const boxes = kids.map((k) => k.getBoundingClientRect());
+    kids.forEach((k, j) => {
+      const r = boxes[j];
+      if (r.width >= vw * 0.5) { rows.push(k); return; }
+      const edge = r.left <= vw * 0.02 || r.right >= vw * 0.98;
+      if (!edge || r.height < vh * (panelHeight || 0.75) || r.width > vw * (panelWidth || 0.35) || r.width < 120) return;
+      const main = boxes.some((o, m) => m !== j && o.width >= 2 * r.width && o.height >= vh * 0.5
+        && (o.right <= r.left + 2 || o.left >= r.right - 2));
+      if (main && !k.querySelector('h1, main, [role=main]')) panels.push(k);
+    });
+  }
+  const inChrome = (el) => {
+    try {
+      if (chrome && el.closest(chrome)) return true;
+    } catch (e) { /* a selector this browser does not know */ }
+    return panels.some((p) => p.contains(el));
+  };
   const countWords = (t) => norm(t).split(' ').filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
-  const content = {words: 0, formWords: 0, items: 0, media: 0, busy: 0, fields: 0, entries: 0, loading: [], tables: []};
+  const content = {words: 0, formWords: 0, items: 0, media: 0, frames: 0, backdrops: 0, busy: 0, fields: 0, entries: 0, loading: [], tables: [], mediaBoxes: []};
   const escRe = (w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const loadingRe = (busyText || []).length
     ? new RegExp('^(?:' + busyText.map(escRe).join('|') + ')(?![\\p{L}])[^\\n]*$', 'iu') : /(?!)/;
@@ -373,16 +404,56 @@
     const r = el.getBoundingClientRect();
     return r.width >= minW && r.height >= minH && inView(r) && shown(el) && !inChrome(el);
   };
+  // a list laid out as a row of a few words each (tabs, pagination, breadcrumbs, chips),
+  // wrapped to two rows at most, is navigation or labels, not items of the content
+  const rowLists = new Map();
+  const inRow = (el) => {
+    const list = el.parentElement;
+    if (!list) return false;
+    if (!rowLists.has(list)) {
+      const kids = Array.from(list.children), r = list.getBoundingClientRect();
+      let row = false;
+      if (kids.length >= 2) {
+        const a = kids[0].getBoundingClientRect(), b = kids[1].getBoundingClientRect();
+        row = Math.abs(a.top - b.top) < 4 && b.left > a.left && r.height <= 2.5 * Math.max(a.height, b.height)
+          && kids.slice(0, 12).every((k) => countWords(k.innerText || '') <= 4);
+      }
+      rowLists.set(list, row);
+    }
+    return rowLists.get(list);
+  };
   for (const el of document.querySelectorAll('li, [role=listitem], article, [role=article], [role=option], [role=treeitem]')) {
     if (content.items >= 50) break;
+    // a choice of a form (a radio button and its short label in a list) is the form's, not
+    // an item (a to-do with its checkbox says more)
+    if (el.querySelector('input:not([type=hidden]), select, textarea, [role=radio], [role=checkbox]')
+      && countWords(el.innerText || '') <= 3) continue;
+    if (inRow(el)) continue;
     if (visibleIn(el, 4, 4) && norm(el.innerText).length) content.items++;
+  }
+  // cards: items of the content too, whatever element holds them (a class naming one)
+  const cardSel = (opts.cardWords || []).map((w) => `[class*="${w}" i]`).join(',');
+  if (cardSel) {
+    try {
+      for (const el of document.querySelectorAll(cardSel)) {
+        if (content.items >= 50) break;
+        if (el.parentElement && el.parentElement.closest(cardSel)) continue;  // a card's part
+        if (visibleIn(el, 40, 24) && countWords(el.innerText || '') >= 3) content.items++;
+      }
+    } catch (e) { /* a selector this browser does not know */ }
   }
   for (const el of document.querySelectorAll('img, canvas, svg, video, picture, iframe, [role=img]')) {
     if (el.parentElement && el.parentElement.closest('svg')) continue;
     if (!visibleIn(el, 120, 80)) continue;
     const r = el.getBoundingClientRect();
-    if (r.width * r.height >= 0.6 * vw * vh) continue;  // a backdrop behind the page, not a picture in it
-    content.media++; if (content.media >= 5) break;
+    // a backdrop behind the page, not a picture in it (or a whiteboard's canvas: the app)
+    if (r.width * r.height >= 0.6 * vw * vh) { content.backdrops++; continue; }
+    content.media++;
+    if (el.tagName === 'IFRAME') content.frames++;
+    // where it is drawn: a picture that draws nothing (an empty chart's canvas, a frame left
+    // blank) is no picture (pages.py looks at these boxes in the photo)
+    content.mediaBoxes.push({kind: el.tagName === 'IFRAME' ? 'frame' : el.tagName.toLowerCase(), box: clip(r)});
+    if (content.media >= 5) break;
   }
   const busySel = ['[aria-busy="true"]', '[role="progressbar"]'].concat((busyWords || []).map((w) => `[class*="${w}" i]`)).join(',');
   try {
@@ -413,7 +484,10 @@
       if (row.querySelector('input:not([type=hidden]), select, textarea') && texts <= 2) formRows++;
     }
     const form = rows > 0 && formRows >= rows / 2;
-    content.tables.push({rows, words: countWords(t.innerText), form});
+    const tableWords = countWords(t.innerText);
+    // the labels of a form laid out in a table are the form's words
+    if (form && !t.closest('form, fieldset')) content.formWords += tableWords;
+    content.tables.push({rows, words: tableWords, form});
   }
 
   const doc = document.documentElement;
