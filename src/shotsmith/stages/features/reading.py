@@ -442,7 +442,7 @@ def _subject(
     for raw, source, base in candidates:
         text = re.sub(r"(?:\s+#?\d+)+$", "", raw).strip(_EDGE)  # "Garden Plan 2025"
         text = _as_subject(text, max_words=5)
-        if not text or is_chrome(text) or is_person(text):
+        if not text or is_chrome(text) or is_person(text) or not _names_a_thing(text):
             continue
         key = _key(text)
         if not key or key == project_key or _only_function_words(text) or is_generic(text):
@@ -477,6 +477,8 @@ def _subject(
             text = _as_subject(item["text"], max_words=3)
             key = _key(text)
             if not text or not is_feature_phrase(text, strict=True) or _written_as_name(text):
+                continue
+            if not _names_a_thing(text):
                 continue
             capitals = [w for w in _words(text) if w[:1].isupper()]
             if item["role"] in ("label", "text") and len(capitals) >= 2:
@@ -513,6 +515,20 @@ _NOT_A_NOUN = frozenset(
 )
 
 
+def _names_a_thing(text: str) -> bool:
+    """Whether a phrase can name a thing ("Harvest Log", "Settings", "Now playing"), not an
+    act or a state ("Settle", "Saved", "Downloading", "To do"). A lone word must be able
+    to be a noun; a phrase must not end on a particle or a bare "do"."""
+    words = [w.casefold() for w in _words(text)]
+    if not words or words[-1] in _NOT_AN_END:
+        return False
+    return len(words) > 1 or can_be_noun(words[0])
+
+
+#: Words a subject phrase never ends on ("To do", "Sign in", "Set up").
+_NOT_AN_END = frozenset("do done in up on out off it to".split())
+
+
 def _named_subject(name: str, project_key: str, visible: set[str]) -> str:
     """The screen's file name as its subject ("bookmarks", "new bookmark", "weekly pulse")
     when the app shows its words (in a tab, a menu, a title), or "" when it names no
@@ -530,7 +546,7 @@ def _named_subject(name: str, project_key: str, visible: set[str]) -> str:
     words = _words(text)
     if not all(is_word(w.casefold()) or singular(w.casefold()) in visible for w in words):
         return ""  # "scr", "img2": no word; "yaml" counts when the app shows it
-    if not can_be_noun(words[-1]):
+    if not _names_a_thing(text):
         return ""  # "settle", "downloading", "important": what it does, not what it holds
     fw = voc.function_words
     if any(singular(w.casefold()) not in visible for w in words if w.casefold() not in fw):
@@ -617,6 +633,8 @@ def read_screens(
                 continue  # a section's name, not an item of content
             if _verb_led(text) or is_generic(text):
                 continue  # "Reload", "Sort descending", "Name": controls and furniture
+            if _words(text) and _words(text)[-1].casefold() in _NOT_AN_END:
+                continue  # "To do", "Sign in": a heading or a control, not an item
             if project_words and set(key.split()) <= project_words:
                 continue  # the app's own name ("BUKU")
             if len(_words(text)) == 1 and not text[:1].isupper() and not text.startswith("#"):
