@@ -531,7 +531,7 @@ class _Writer:
             return False
         if pair is not None and relax < 2 and filler & _filler(pair.template):
             return False
-        if pair is not None and _says_again(line.text, pair.text):
+        if pair is not None and self.ctx.english and _says_again(line.text, pair.text):
             return False  # "Steps and exercise at a glance" / "See steps and exercise ..."
         return True
 
