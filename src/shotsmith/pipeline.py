@@ -35,8 +35,8 @@ from .llm import LLMConfig
 from .locales import check_locale
 from .progress import advance, bar, listening, wanted
 from .settings import one_thread_per_worker
-from .stages.captions.user import check_copy_language
-from .stages.copywriting import read_user_copy, write_copy
+from .stages.copy import read_user_copy, write_copy
+from .stages.copy.user import check_copy_language
 from .stages.domain import detect_domain
 from .stages.features import extract_features
 from .stages.layout import plan_layout
