@@ -53,8 +53,8 @@ _EXPORTS: dict[str, str] = {
     "write_copy": ".stages.copy",
     "detect_domain": ".stages.domain",
     "extract_features": ".stages.features",
-    "available_templates": ".templates",
-    "load_template": ".templates",
+    "available_templates": ".stages.layout",
+    "load_template": ".stages.layout",
     "plan_layout": ".stages.layout",
     "render": ".stages.render",
     "render_scene": ".stages.render",
@@ -97,10 +97,9 @@ if TYPE_CHECKING:  # what editors and type checkers see
     from .stages.copy import write_copy
     from .stages.domain import detect_domain
     from .stages.features import extract_features
-    from .stages.layout import plan_layout
+    from .stages.layout import available_templates, load_template, plan_layout
     from .stages.read import concat_sets, read_screenshots
     from .stages.render import render, render_scene
-    from .templates import available_templates, load_template
 
 __all__ = [
     "STAGES",
