@@ -51,8 +51,8 @@ from shotsmith.columns import (
 )
 from shotsmith.errors import MissingColumnError, ShotsmithError
 from shotsmith.grounding import allowed_words, grounding_problems
-from shotsmith.stages import copywriting as cw
-from shotsmith.stages.copywriting import write_copy
+from shotsmith.stages.copy import stage as cw
+from shotsmith.stages.copy import write_copy
 
 from .conftest import ROOT, sample_apps
 

@@ -23,7 +23,7 @@ from shotsmith.cli import main
 from shotsmith.errors import InvalidOptionError, ShotsmithError
 from shotsmith.export.validate import validate
 from shotsmith.scene import Scene
-from shotsmith.sizes import (
+from shotsmith.stages.layout.sizes import (
     ANDROID_PHONE,
     ANDROID_TABLET,
     IPAD,

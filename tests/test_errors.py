@@ -97,7 +97,7 @@ def test_the_hierarchy_lives_in_errors_py():
 def test_an_error_is_one_class_wherever_it_is_imported_from():
     """Code that catches ``shotsmith.llm.LLMError`` catches what the copy stage raises."""
     from shotsmith import llm, ocr
-    from shotsmith.stages.captions import llm_copy
+    from shotsmith.stages.copy import llm_copy
 
     assert llm.LLMError is errors.LLMError
     assert llm_copy.LLMRejected is errors.LLMRejected

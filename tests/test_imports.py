@@ -16,7 +16,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import import_graph  # noqa: E402
 
 # Circles through modules other parts of the project still have to cut; the set only shrinks.
-KNOWN_CIRCLES = [{"shotsmith.devices", "shotsmith.sizes"}]
+KNOWN_CIRCLES = [{"shotsmith.devices", "shotsmith.stages.layout.sizes"}]
 
 
 def _run(code: str) -> str:

@@ -17,7 +17,7 @@ from shotsmith.scene import Scene, boxes_overlap
 
 from .conftest import fake_screen
 
-LIFT_MARGIN = 0.02  # shotsmith.stages.layout.LIFT_MARGIN: room kept below the named text
+LIFT_MARGIN = 0.02  # shotsmith.stages.layout.stage.LIFT_MARGIN: room kept below the named text
 PHONE, TABLET = (1206, 2622), (2064, 2752)  # iPhone 6.9" and iPad 13" screenshots
 BUTTON = (255, 0, 200)  # the "Add transaction" button, a colour nothing else uses
 NAMES = ["overview", "budgets", "transactions", "reports"]
@@ -226,7 +226,7 @@ def test_when_lifting_is_not_enough_the_device_is_drawn_smaller(tmp_path):
 
 
 def test_names_match_whole_words_either_way_ignoring_case():
-    from shotsmith.stages.layout import _names
+    from shotsmith.stages.layout.stage import _names
 
     assert _names("add transaction", "Add transaction") == 2
     assert _names("Budget", "To Budget 3,945.00") == 2  # the name inside the screen's text
@@ -242,8 +242,8 @@ def test_names_match_whole_words_either_way_ignoring_case():
 def test_a_name_also_in_the_tab_bar_counts_where_it_first_shows():
     """ "Budgets" is the screen's title and a tab label at the bottom: the title shows, so
     the slide keeps the set's place."""
-    from shotsmith.stages.layout import LIFT_MARGIN as margin
-    from shotsmith.stages.layout import _named_bottom
+    from shotsmith.stages.layout.stage import LIFT_MARGIN as margin
+    from shotsmith.stages.layout.stage import _named_bottom
 
     assert margin == LIFT_MARGIN
     row = pd.Series(

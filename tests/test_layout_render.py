@@ -229,7 +229,7 @@ def test_raw_screenshot_without_status_bar_is_framed_below_a_band(tmp_path):
 
 def test_screenshots_that_keep_their_inset_clear_are_unchanged(tmp_path):
     from shotsmith.devices import get_device
-    from shotsmith.screenband import screen_band
+    from shotsmith.stages.layout.screenband import screen_band
 
     from .conftest import sample_apps
 
@@ -244,7 +244,7 @@ def test_screenshots_that_keep_their_inset_clear_are_unchanged(tmp_path):
 
 
 def test_top_rows_decode_like_the_whole_image(tmp_path):
-    from shotsmith.screenband import read_top_rows
+    from shotsmith.stages.layout.screenband import read_top_rows
 
     source = web_screenshot((300, 700))
     alpha = source.convert("RGBA")

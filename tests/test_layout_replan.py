@@ -13,8 +13,7 @@ import pytest
 
 import shotsmith as ss
 from shotsmith import columns as C
-from shotsmith.stages.layout import forget_replans
-from shotsmith.templates import load_template
+from shotsmith.stages.layout import forget_replans, load_template
 
 from .conftest import fake_screen, png_bytes
 from .test_layout_lift import PHONE, TABLET, frame_for

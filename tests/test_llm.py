@@ -55,10 +55,10 @@ from shotsmith.llm import (
     parse_json_object,
     request_copy,
 )
-from shotsmith.stages.captions.evidence import screen_evidence
-from shotsmith.stages.captions.llm_copy import LLMRejected, llm_copy
-from shotsmith.stages.captions.writer import SetContext
-from shotsmith.stages.copywriting import write_copy
+from shotsmith.stages.copy import write_copy
+from shotsmith.stages.copy.evidence import screen_evidence
+from shotsmith.stages.copy.llm_copy import LLMRejected, llm_copy
+from shotsmith.stages.copy.writer import SetContext
 
 from .conftest import ROOT, SAMPLES, fake_screen, png_bytes, sample_apps
 from .test_copywriting import assert_grounded, assert_set_obeys_rules, budget_app

@@ -15,9 +15,9 @@ from PIL import Image, ImageDraw
 from shotsmith import text as T
 from shotsmith.cli import main
 from shotsmith.locales import check_locale, play_locale, reads_english
-from shotsmith.stages.captions import rules
-from shotsmith.stages.captions.store_text import store_text
-from shotsmith.stages.captions.user import read_user_copy, screens_without_copy
+from shotsmith.stages.copy import rules
+from shotsmith.stages.copy.store_text import store_text
+from shotsmith.stages.copy.user import read_user_copy, screens_without_copy
 
 from .conftest import SAMPLES
 
@@ -177,7 +177,7 @@ def test_frameit_strings_and_xcstrings_are_read_as_copy(tmp_path: Path):
 
 
 def test_store_text_keeps_the_limits_and_never_repeats_the_app_name():
-    from shotsmith.stages.captions.evidence import ScreenEvidence
+    from shotsmith.stages.copy.evidence import ScreenEvidence
 
     fields = ScreenEvidence.__dataclass_fields__
     evidence = []

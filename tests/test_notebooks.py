@@ -611,7 +611,7 @@ def test_tuner_in_jupyterlab_moves_a_slider_and_saves_a_template_design_uses(tmp
 def test_palette_presets_are_the_data_file_and_the_tuner_offers_them(with_copy, tmp_path):
     from importlib import resources
 
-    from shotsmith.palettes import palette_preset, palette_presets, preset_name
+    from shotsmith.stages.layout.palettes import palette_preset, palette_presets, preset_name
 
     table = json.loads(
         resources.files("shotsmith").joinpath("data/palette_presets.json").read_text("utf-8")

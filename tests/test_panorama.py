@@ -161,8 +161,8 @@ def test_a_device_runs_across_the_edge_at_every_store_size(
 def test_the_crossing_device_never_lies_on_the_next_caption() -> None:
     """A template whose straddling device would reach the next slide's caption leaves the
     device on its own slide (a device over the caption would hide it)."""
-    from shotsmith.stages.panorama import lay_out_strip_devices
-    from shotsmith.templates import load_template
+    from shotsmith.stages.layout import load_template
+    from shotsmith.stages.layout.panorama import lay_out_strip_devices
 
     template = load_template("panorama")
     apart = template | {"panorama": template["panorama"] | {"straddle": {"after": 0}}}
@@ -185,7 +185,7 @@ def test_the_crossing_device_never_lies_on_the_next_caption() -> None:
 
 def test_a_straddle_that_cannot_fit_is_refused_in_one_line() -> None:
     from shotsmith.errors import TemplateError
-    from shotsmith.templates import load_template
+    from shotsmith.stages.layout import load_template
 
     with pytest.raises(TemplateError, match="run off its right edge.*raise share"):
         load_template({"panorama": {"straddle": {"after": 1, "share": 0.3}}})

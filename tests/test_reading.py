@@ -13,9 +13,9 @@ from PIL import Image
 
 import shotsmith as ss
 from shotsmith import columns as C
-from shotsmith.stages.captions.critic import line_problems
-from shotsmith.stages.captions.store_text import store_text
-from shotsmith.stages.copywriting import screen_evidence
+from shotsmith.stages.copy import screen_evidence
+from shotsmith.stages.copy.critic import line_problems
+from shotsmith.stages.copy.store_text import store_text
 
 from .conftest import ROOT, png_bytes
 
@@ -419,8 +419,8 @@ def test_a_form_titled_with_a_verb_keeps_its_verb():
 
 
 def test_a_name_english_does_not_know_keeps_its_capitals_and_is_no_fragment():
-    from shotsmith.stages.captions.critic import fragments
-    from shotsmith.stages.captions.evidence import case_policy
+    from shotsmith.stages.copy.critic import fragments
+    from shotsmith.stages.copy.evidence import case_policy
 
     texts = ["Northwind Studio", "hello@northwind.studio", "München", "Englischer Garten"]
     policy = case_policy(texts, "Tasklane", english=True)

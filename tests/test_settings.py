@@ -71,8 +71,9 @@ def test_the_library_reads_the_environment_in_settings_only():
 
 
 def test_documented_variables_are_read(monkeypatch, tmp_path):
-    from shotsmith import templates, video
+    from shotsmith import video
     from shotsmith.llm import LLMConfig
+    from shotsmith.stages.layout import templates
 
     monkeypatch.setenv("SHOTSMITH_LAYOUTS", os.pathsep.join([str(tmp_path / "a"), "", "b"]))
     monkeypatch.setenv("SHOTSMITH_LLM_BASE_URL", "http://localhost:11434/v1")
@@ -89,9 +90,9 @@ def test_documented_variables_are_read(monkeypatch, tmp_path):
 
 
 def test_settings_an_edge_chose_win_over_the_environment(monkeypatch, tmp_path):
-    from shotsmith import templates
     from shotsmith.llm import LLMConfig
     from shotsmith.settings import current, use
+    from shotsmith.stages.layout import templates
 
     monkeypatch.setenv("SHOTSMITH_LAYOUTS", str(tmp_path / "from-env"))
     monkeypatch.setenv("SHOTSMITH_LLM_BASE_URL", "http://localhost:11434/v1")

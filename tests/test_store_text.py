@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from shotsmith.stages.captions.evidence import ScreenEvidence
-from shotsmith.stages.captions.store_text import store_text
+from shotsmith.stages.copy.evidence import ScreenEvidence
+from shotsmith.stages.copy.store_text import store_text
 
 
 def screen(name: str, subject: str, **parts) -> ScreenEvidence:

@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw
 from shotsmith import fonts
 from shotsmith import text as T
 from shotsmith.errors import InvalidOptionError, ToolMissingError
-from shotsmith.stages.captions import rules
+from shotsmith.stages.copy import rules
 
 CHROMIUM = "/usr/bin/chromium"
 

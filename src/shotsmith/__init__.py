@@ -50,11 +50,11 @@ _EXPORTS: dict[str, str] = {
     "capture_report": ".stages.capture",
     "concat_sets": ".stages.read",
     "read_screenshots": ".stages.read",
-    "write_copy": ".stages.copywriting",
+    "write_copy": ".stages.copy",
     "detect_domain": ".stages.domain",
     "extract_features": ".stages.features",
-    "available_templates": ".templates",
-    "load_template": ".templates",
+    "available_templates": ".stages.layout",
+    "load_template": ".stages.layout",
     "plan_layout": ".stages.layout",
     "render": ".stages.render",
     "render_scene": ".stages.render",
@@ -94,13 +94,12 @@ if TYPE_CHECKING:  # what editors and type checkers see
     from .server.local import LocalServer, start_server
     from .stages.capture import capture, capture_report
     from .stages.capture.localsite import LocalSite, serve_folder
-    from .stages.copywriting import write_copy
+    from .stages.copy import write_copy
     from .stages.domain import detect_domain
     from .stages.features import extract_features
-    from .stages.layout import plan_layout
+    from .stages.layout import available_templates, load_template, plan_layout
     from .stages.read import concat_sets, read_screenshots
     from .stages.render import render, render_scene
-    from .templates import available_templates, load_template
 
 __all__ = [
     "STAGES",

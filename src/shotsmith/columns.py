@@ -160,7 +160,7 @@ STAGES: dict[str, StageContract] = {}
 STAGE_MODULES = (
     "shotsmith.stages.features",
     "shotsmith.stages.domain",
-    "shotsmith.stages.copywriting",
+    "shotsmith.stages.copy",
     "shotsmith.stages.layout",
     "shotsmith.stages.render",
 )

@@ -35,8 +35,8 @@ from .llm import LLMConfig
 from .locales import check_locale
 from .progress import advance, bar, listening, wanted
 from .settings import one_thread_per_worker
-from .stages.captions.user import check_copy_language
-from .stages.copywriting import read_user_copy, write_copy
+from .stages.copy import read_user_copy, write_copy
+from .stages.copy.user import check_copy_language
 from .stages.domain import detect_domain
 from .stages.features import extract_features
 from .stages.layout import plan_layout
@@ -566,7 +566,8 @@ def design(
     ``strict_locale`` makes that an :class:`InvalidOptionError`.
 
     Each set is designed at its device's store size (iPhone 6.9", iPad 13", Android
-    Google Play sizes; :func:`shotsmith.sizes.output_size_for`) into ``out_dir/<app_id>/``.
+    Google Play sizes; :func:`shotsmith.stages.layout.sizes.output_size_for`) into
+    ``out_dir/<app_id>/``.
     ``size``/``sizes`` ask for store sizes by name (``sizes=["6.9", "6.5"]``): the
     screens are read and captioned once, and each size is laid out and rendered into
     its own folder, ``out_dir/<size>/<app_id>/``, so no size overwrites another.
@@ -602,7 +603,7 @@ def design(
     if not (copy_backend in ("llm", "auto") and LLMConfig.from_env() is not None):
         place = source if isinstance(source, str | Path) else "FOLDER"
         check_copy_language(frame, copy, source=str(place), strict=strict_locale)
-    from .sizes import StoreSize, parse_sizes
+    from .stages.layout.sizes import StoreSize, parse_sizes
 
     asked = parse_sizes([*([size] if size is not None else []), *(sizes or [])])
     pipe = Pipeline.default(

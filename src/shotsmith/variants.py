@@ -36,8 +36,8 @@ import pandas as pd
 
 from . import columns as C
 from .errors import InvalidOptionError
-from .palettes import palette_presets, preset_name
-from .templates import load_template
+from .stages.layout.palettes import palette_presets, preset_name
+from .stages.layout.templates import load_template
 
 VARIANTS_FILE = "data/variants.json"
 

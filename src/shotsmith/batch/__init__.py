@@ -258,7 +258,7 @@ def _clear_unfinished(out: Path, jobs: list[dict[str, Any]]) -> None:
 def _template_ref(template: str | Path | dict) -> dict[str, Any]:
     """The template, loaded here once: the workers get the dict itself, so they need
     neither this folder's layouts/ nor the same working directory (remote clusters)."""
-    from ..templates import load_template
+    from ..stages.layout.templates import load_template
 
     return load_template(template)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ..stages.captions.backends import BACKENDS, GROUNDED
+from ..stages.copy.backends import BACKENDS, GROUNDED
 
 DEFAULT_DATA_DIR = Path("data")
 DEFAULT_HOST = "127.0.0.1"

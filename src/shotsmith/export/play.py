@@ -237,7 +237,7 @@ def feature_graphic(rows: list[dict]) -> Image.Image | None:
 def _headline_type(template: str) -> tuple[str, int]:
     """The template's headline family and weight (Inter Display 800 when it has none)."""
     try:
-        from ..templates import load_template
+        from ..stages.layout.templates import load_template
 
         text = load_template(template).get("text", {})
         return str(text.get("headline_family", "Inter Display")), int(

@@ -15,15 +15,15 @@ One job per module: ``images`` (thumbnails, :class:`ImageView`), ``frames`` (the
 view), ``scenes`` (a scene as a picture or a table, sets as a grid), ``display``
 (``show``, which picks one), ``variants`` (experiment sets side by side,
 :func:`show_variants`) and ``tuner`` (:class:`LayoutTuner`; it saves templates with
-:mod:`shotsmith.templates`). ``LocalServer`` and ``start_server`` live beside the server
-(:mod:`shotsmith.server.local`; ``ss.start_server``). ipywidgets is imported only when a
+:mod:`shotsmith.stages.layout.templates`). ``LocalServer`` and ``start_server`` live beside
+the server (:mod:`shotsmith.server.local`; ``ss.start_server``). ipywidgets is imported only when a
 tuner builds its widgets.
 """
 
 from __future__ import annotations
 
-from ..palettes import palette_presets
-from ..templates import default_layouts_dir, template_toml
+from ..stages.layout.palettes import palette_presets
+from ..stages.layout.templates import default_layouts_dir, template_toml
 from .display import HtmlView, show
 from .frames import FIRST_COLUMNS, MAX_AUTO_COLUMNS, FrameView, frame_html, frame_text
 from .images import IMAGE_COLUMNS, PREVIEW_SCALE, ImageView, thumbnail_uri

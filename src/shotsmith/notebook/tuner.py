@@ -20,12 +20,12 @@ from PIL import Image
 
 from .. import columns as C
 from ..errors import ConflictError, InvalidOptionError, ShotsmithError, TemplateError
-from ..palettes import palette_preset, palette_presets
-from ..palettes import preset_name as _palette_name
 from ..scene import as_scene
 from ..stages.layout import load_template, plan_layout
+from ..stages.layout.palettes import palette_preset, palette_presets
+from ..stages.layout.palettes import preset_name as _palette_name
+from ..stages.layout.templates import default_layouts_dir, template_toml
 from ..stages.read import folder_project_name
-from ..templates import default_layouts_dir, template_toml
 from .frames import _breakable
 from .images import PREVIEW_SCALE, _png_bytes
 from .scenes import preview_scene

@@ -14,7 +14,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from .errors import TemplateError
+from ...errors import TemplateError
 
 PRESETS_FILE = "data/palette_presets.json"
 

@@ -28,10 +28,10 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
-from .color import to_hex
-from .devices import Device
-from .png import to_rgb
-from .statusbar import top_color
+from ...color import to_hex
+from ...devices import Device
+from ...png import to_rgb
+from ...statusbar import top_color
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 EDGE = 60  # grey-level step between neighbours that counts as an edge of text or an icon

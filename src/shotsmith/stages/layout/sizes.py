@@ -26,8 +26,8 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .devices import DEVICES, OUTPUT_SIZES, STORE_SIZES, Device
-from .errors import DeviceError, InvalidOptionError
+from ...devices import DEVICES, OUTPUT_SIZES, STORE_SIZES, Device
+from ...errors import DeviceError, InvalidOptionError
 
 log = logging.getLogger("shotsmith")
 
@@ -254,7 +254,7 @@ def screenshot_device(
     ``default_frame`` (the template's device) when it is of the same family, else the
     family's frame; among those, one whose screen has the screenshot's aspect.
     """
-    from .io import DEFAULT_DEVICE
+    from ...io import DEFAULT_DEVICE
 
     hint = (hint or "").strip()
     by_pixels = _family_of_pixels(width, height)

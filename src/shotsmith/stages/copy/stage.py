@@ -20,7 +20,7 @@ characters, unique across the set with varied first words, sentence case, store-
 words (:func:`headline_problems`, :func:`subtitle_problems`, :func:`set_problems`).
 
 Beside the captions, each set gets its App Store subtitle, promotional text and keyword
-field (``copy_store_text``, :mod:`shotsmith.stages.captions.store_text`), built from the
+field (``copy_store_text``, :mod:`shotsmith.stages.copy.store_text`), built from the
 same lines and evidence; ``shotsmith export --fastlane`` writes them for ``deliver``.
 
 A set in another language than English is captioned from the screens' own words in that
@@ -37,8 +37,9 @@ An optional LLM backend (any OpenAI-compatible endpoint, :mod:`shotsmith.llm`) g
 evidence in its prompt; its answer must pass the same grounding check and every rule,
 else the grounded writer takes over and ``copy_source`` and stderr say why.
 
-The parts live in :mod:`shotsmith.stages.captions` (rules, evidence, writer, user,
-llm_copy); the check in :mod:`shotsmith.grounding`. This module is the stage.
+The parts live beside this module in :mod:`shotsmith.stages.copy` (rules, evidence, writer,
+user, llm_copy, store_text, critic); the check in :mod:`shotsmith.grounding`. This module is
+the stage.
 """
 
 from __future__ import annotations
@@ -48,8 +49,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from .. import llm as llm_mod
-from ..columns import (
+from ... import llm as llm_mod
+from ...columns import (
     ABOUT,
     APP_ID,
     BUNDLE_ID,
@@ -79,12 +80,12 @@ from ..columns import (
     SCREEN_TEXT,
     stage,
 )
-from ..errors import InvalidOptionError
-from ..grounding import allowed_words, grounding_problems  # noqa: F401  (public here too)
-from ..locales import DEFAULT_LOCALE
-from .captions import rules as _rules
-from .captions.backends import BACKENDS, GROUNDED
-from .captions.evidence import (  # noqa: F401  (the public names of write_copy's parts)
+from ...errors import InvalidOptionError
+from ...grounding import allowed_words, grounding_problems  # noqa: F401  (public here too)
+from ...locales import DEFAULT_LOCALE
+from . import rules as _rules
+from .backends import BACKENDS, GROUNDED
+from .evidence import (  # noqa: F401  (the public names of write_copy's parts)
     CasePolicy,
     Phrase,
     ScreenEvidence,
@@ -95,8 +96,8 @@ from .captions.evidence import (  # noqa: F401  (the public names of write_copy'
     clean_phrase,
     screen_evidence,
 )
-from .captions.llm_copy import LLMRejected, llm_brief, llm_copy  # noqa: F401
-from .captions.rules import (  # noqa: F401
+from .llm_copy import LLMRejected, llm_brief, llm_copy  # noqa: F401
+from .rules import (  # noqa: F401
     HEADLINE_MAX_CHARS,
     HEADLINE_WORDS,
     SUBTITLE_MAX_CHARS,
@@ -107,15 +108,15 @@ from .captions.rules import (  # noqa: F401
     set_problems,
     subtitle_problems,
 )
-from .captions.store_text import StoreText, store_text  # noqa: F401
-from .captions.user import (  # noqa: F401
+from .store_text import StoreText, store_text  # noqa: F401
+from .user import (  # noqa: F401
     USER,
     read_user_copy,
     screen_key,
     user_lines,
     warn_user_lines,
 )
-from .captions.writer import (  # noqa: F401
+from .writer import (  # noqa: F401
     SetContext,
     SetCopy,
     about_lines,

@@ -16,7 +16,7 @@ import logging
 from dataclasses import replace
 from typing import Any
 
-from ..scene import DeviceFrame, Scene, boxes_overlap
+from ...scene import DeviceFrame, Scene, boxes_overlap
 
 log = logging.getLogger("shotsmith")
 

@@ -24,8 +24,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .. import columns as C
-from ..color import (
+from ... import columns as C
+from ...color import (
     DEFAULT_ACCENT,
     NEAR_BLACK,
     OFF_WHITE,
@@ -36,23 +36,11 @@ from ..color import (
     to_hex,
     worst_contrast,
 )
-from ..devices import Device
-from ..errors import CopyError, InputImageError, InvalidOptionError, TemplateError
-from ..io import open_image
-from ..scene import Background, DeviceFrame, Scene, TextBlock
-from ..screenband import screen_band
-from ..sizes import FAMILY_LABEL, aspect_fits, output_size_for, screenshot_device
-from ..templates import (  # noqa: F401  (re-exported: the old home of these names)
-    BUILTIN_LAYOUTS,
-    TEMPLATE_DEFAULTS,
-    TONES,
-    available_templates,
-    layout_dirs,
-    load_template,
-    oriented,
-    project_layouts_dir,
-)
-from ..text import (
+from ...devices import Device
+from ...errors import CopyError, InputImageError, InvalidOptionError, TemplateError
+from ...io import open_image
+from ...scene import Background, DeviceFrame, Scene, TextBlock
+from ...text import (
     caption_origin,
     fit_size,
     font_for,
@@ -63,8 +51,11 @@ from ..text import (
     script_of,
     wrap_balanced,
 )
+from ..render import background_region
 from .panorama import lay_out_strip_devices
-from .render import background_region
+from .screenband import screen_band
+from .sizes import FAMILY_LABEL, aspect_fits, output_size_for, screenshot_device
+from .templates import load_template, oriented
 
 log = logging.getLogger("shotsmith")
 
@@ -1139,8 +1130,8 @@ def plan_layout(
     """Design each set from a template: palette, type scale, device placement, one scene per row.
 
     The device follows the screenshots: each set's device (its ``device`` column and the
-    screenshots' pixel size, :func:`shotsmith.sizes.screenshot_device`) picks the frame
-    (``layout_device``) and the store size (:func:`shotsmith.sizes.output_size_for`):
+    screenshots' pixel size, :func:`.sizes.screenshot_device`) picks the frame
+    (``layout_device``) and the store size (:func:`.sizes.output_size_for`):
     iPhone -> 6.9", iPad -> 13", Android -> Google Play sizes. The template's device is
     the frame when nothing picks another. ``size`` asks for one store size for every set;
     a size the set's store does not take is refused. A set of landscape screenshots is

@@ -22,14 +22,14 @@ from typing import Any
 
 from PIL import ImageFont
 
-from .color import to_hex, to_rgb
-from .devices import get_device
-from .errors import InvalidOptionError, ShotsmithError, TemplateError
-from .settings import current
-from .text import find_font
+from ...color import to_hex, to_rgb
+from ...devices import get_device
+from ...errors import InvalidOptionError, ShotsmithError, TemplateError
+from ...settings import current
+from ...text import find_font
 
 #: The built-in templates, shipped inside the package (so a wheel install has them).
-BUILTIN_LAYOUTS = Path(__file__).resolve().parent / "data" / "layouts"
+BUILTIN_LAYOUTS = Path(__file__).resolve().parents[2] / "data" / "layouts"
 
 TEMPLATE_DEFAULTS: dict[str, Any] = {
     "name": "default",
