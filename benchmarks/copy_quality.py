@@ -22,6 +22,8 @@ against what the screenshots really show:
     "in", "the"), true/false/null as words, a filler subtitle (no content word) or a bare
     list of three or more items with no verb around them. These checks are written here
     on their own, not imported from the writer's critic;
+(left) how many lines were left empty for the user to write (the writer's answer when
+    nothing on a screen supports a line; counted as neither clean nor informative above);
 (informative) the share of subtitles with a content word that is neither generic (a
     section name such as "overview" or "home") nor a word of the app's name.
 
@@ -195,6 +197,7 @@ class Score:
     clean: int = 0
     subtitles: int = 0
     informative: int = 0
+    left: int = 0  # lines left empty for the user to write (no filler in their place)
 
     def add(self, other: Score) -> None:
         for name in self.__dataclass_fields__:
@@ -210,6 +213,7 @@ class Score:
             f"   informative {share(self.informative, self.subtitles)}"
             f"   (a) {share(self.grounded, self.words)} of {self.words:3d} words"
             f"   (b) {share(self.naming, self.lines)} of {self.lines:3d} lines"
+            f"   left {self.left:3d}"
         )
 
 
@@ -322,6 +326,7 @@ def measure(
             score.lines += 1
             score.naming += bool(on_own)
             score.clean += not faults
+            score.left += not line.strip()
             if verbose:
                 flag = "  " if on_own else "! "
                 extra = f"   not on the screens: {', '.join(missing)}" if missing else ""
