@@ -309,7 +309,7 @@ def _number(slot: str, slots: Slots, used: set[frozenset[str]]) -> Phrase | None
     return Phrase(with_article(slots.one_of), subject.evidence)
 
 
-_FALLBACK_GROUPS = ("name", "vocabulary")
+_FALLBACK_GROUPS = ("name", "vocabulary", "voice:set-last")
 #: Voice groups about the app rather than the screen: after every line that names the screen.
 _LATE_VOICE = frozenset(["voice:app", "voice:set"])
 #: Old phrase-bank groups that only fill frames with whatever labels a screen has ("6
@@ -370,7 +370,7 @@ class _Writer:
             "About": about_head,
             "AboutSentence": about_sub,
             "Verb": verb,
-            "features": _features_phrase(ctx.evidence) if ctx.english else "",
+            "features": "",
         }
         self._texts = [ctx.project, ctx.bundle_id, ctx.about]
         for ev in ctx.evidence:
@@ -403,6 +403,19 @@ class _Writer:
             self.subtitles.add(normalized(line.text))
         self.templates.add(line.template)
         self.fillers.update(_filler(line.template))
+
+    def _features_for(self, position: int) -> str:
+        """The features a line about the app names on slide ``position`` (see _groups)."""
+        if position == 0:
+            return _features_phrase(self.ctx.evidence)
+        if position >= len(self.ctx.evidence):
+            return ""
+        own = set_features([self.ctx.evidence[position]])
+        features = [f for f in set_features(self.ctx.evidence) if len(f) <= 16]
+        if not own or own[0] not in features:
+            return ""
+        others = [f for f in features if f != own[0]]
+        return f"{own[0]} and {others[0]}" if others else ""
 
     # --- candidates ----------------------------------------------------------------
     def _groups(
@@ -444,11 +457,15 @@ class _Writer:
             groups[at:at] = [g for g in voiced if g[0] not in _LATE_VOICE]
             end = next((i for i, g in enumerate(groups) if g[0] in _FALLBACK_GROUPS), len(groups))
             groups[end:end] = late
-        if kind == "subtitle" and position == 0 and self.ctx.english:
-            # slide 1 may pitch the whole app when its screen says little of its own
-            # ("Pocket Budget brings your budgets and reports together"); on any other
-            # slide such a line says nothing of the screen under it
-            groups.append(("voice:set", list(voice()["subtitle"]["set"])))
+        if kind == "subtitle" and self.ctx.english:
+            # the app's features, when the screen says little else of its own: on slide 1
+            # the app's first two ("Pocket Budget brings your budgets and reports
+            # together"), on any other the screen's own first ("... your reports and
+            # budgets together"), never a line that leaves the screen under it out
+            self.extra["features"] = self._features_for(position)
+            # after every line of the screen's own, even one naming its subject again
+            name = "voice:set" if position == 0 else "voice:set-last"
+            groups.append((name, list(voice()["subtitle"]["set"])))
         if kind == "subtitle" and position == 0:
             # slide 1: the user's own words (unless the tagline used them), then the app's
             first = ("about", "sentence") if not self.about_used else ("sentence",)
