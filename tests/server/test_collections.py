@@ -310,7 +310,10 @@ def test_folder_project_completes_at_the_folders_device_size(app_client):
     assert body["status"] == "completed", body
     assert body["devices"] == ["iphone-16-pro"] and body["totalScreenshots"] == 5
     assert [s["step"] for s in body["generatedScreenshots"]] == [1, 2, 3, 4, 5]
-    assert sum(bool(s["subtitle"]) for s in body["generatedScreenshots"]) >= 4  # OCR off
+    # OCR off: the screen names are all there is, so every slide has a headline and a
+    # subtitle that would only say the headline again is left empty (a string, not null)
+    assert all(s["headline"] for s in body["generatedScreenshots"])
+    assert all(isinstance(s["subtitle"], str) for s in body["generatedScreenshots"])
     for shot in body["generatedScreenshots"][:2]:
         assert shot["headline"] and isinstance(shot["subtitle"], str)
         assert png_info(client.get(shot["url"]).content) == ("PNG", (1206, 2622), "RGB")
