@@ -17,6 +17,7 @@ import os
 import re
 import tomllib
 from functools import lru_cache
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,7 @@ from ...settings import current
 from ...text import find_font
 
 #: The built-in templates, shipped inside the package (so a wheel install has them).
-BUILTIN_LAYOUTS = Path(__file__).resolve().parents[2] / "data" / "layouts"
+BUILTIN_LAYOUTS = Path(str(resources.files("shotsmith").joinpath("data/layouts")))
 
 TEMPLATE_DEFAULTS: dict[str, Any] = {
     "name": "default",
