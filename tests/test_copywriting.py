@@ -51,8 +51,8 @@ from shotsmith.columns import (
 )
 from shotsmith.errors import MissingColumnError, ShotsmithError
 from shotsmith.grounding import allowed_words, grounding_problems
-from shotsmith.stages.copy import stage as cw
-from shotsmith.stages.copy import write_copy
+from shotsmith.stages import copy as cw
+from shotsmith.stages.copy import rules, write_copy
 
 from .conftest import ROOT, sample_apps
 
@@ -466,11 +466,11 @@ def assert_set_obeys_rules(out: pd.DataFrame) -> None:
             assert not any(ord(c) >= 0x1F000 or 0x2600 <= ord(c) <= 0x27BF for c in text), text
             for w in re.findall(r"[A-Za-z]{2,}", text):
                 if w.isupper() and english:
-                    assert w in cw.ACRONYMS or w in seen_caps or w.rstrip("s") in cw.ACRONYMS
+                    assert w in rules.ACRONYMS or w in seen_caps or w.rstrip("s") in rules.ACRONYMS
         if english:  # sentence case: later capitals only for names seen on the screens
-            allowed = set(project.split()) | {w for t in cw.PROPER_TERMS for w in t.split()}
+            allowed = set(project.split()) | {w for t in rules.PROPER_TERMS for w in t.split()}
             for w in re.findall(r"[A-Za-z][\w'’-]*", h)[1:]:
-                if w[0].isupper() and w.upper() not in cw.ACRONYMS:
+                if w[0].isupper() and w.upper() not in rules.ACRONYMS:
                     assert w in allowed or w in seen_caps, f"sentence case: {h}"
     assert not forbidden_in(tagline)
     heads, subs = [h for h in heads if h], [s for s in subs if s]

@@ -81,58 +81,26 @@ from ...columns import (
     stage,
 )
 from ...errors import InvalidOptionError
-from ...grounding import allowed_words, grounding_problems  # noqa: F401  (public here too)
 from ...locales import DEFAULT_LOCALE
-from . import rules as _rules
 from .backends import BACKENDS, GROUNDED
-from .evidence import (  # noqa: F401  (the public names of write_copy's parts)
-    CasePolicy,
-    Phrase,
-    ScreenEvidence,
-    Slots,
+from .evidence import (
     as_text,
-    build_slots,
-    case_policy,
-    clean_phrase,
     screen_evidence,
 )
-from .llm_copy import LLMRejected, llm_brief, llm_copy  # noqa: F401
-from .rules import (  # noqa: F401
-    HEADLINE_MAX_CHARS,
-    HEADLINE_WORDS,
-    SUBTITLE_MAX_CHARS,
-    copy_problems,
-    first_word,
-    forbidden_words,
-    headline_problems,
-    set_problems,
-    subtitle_problems,
-)
-from .store_text import StoreText, store_text  # noqa: F401
-from .user import (  # noqa: F401
+from .llm_copy import LLMRejected, llm_copy
+from .store_text import store_text
+from .user import (
     USER,
-    read_user_copy,
-    screen_key,
     user_lines,
     warn_user_lines,
 )
-from .writer import (  # noqa: F401
+from .writer import (
     SetContext,
     SetCopy,
-    about_lines,
     grounded_copy,
-    is_english,
-    phrasebank,
 )
 
 log = logging.getLogger("shotsmith.copy")
-
-
-def __getattr__(name: str) -> object:
-    """FORBIDDEN, ACRONYMS, PROPER_TERMS: the word tables of the copy rules (data files)."""
-    if name in ("FORBIDDEN", "ACRONYMS", "PROPER_TERMS"):
-        return getattr(_rules, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # --------------------------------------------------------------------------------------
