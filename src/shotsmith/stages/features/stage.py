@@ -87,8 +87,8 @@ class _Pixels:
     flat: list[tuple[str, float]] | None = None  # colours of flat areas only (the interface)
     height: int = 0  # the screenshot's height in px
     read_height: int = 0  # the height of the image OCR read (half size for large ones)
-    lower: Image.Image | None = None  # the band below the top one, prepared, until read
-    lower_at: int = 0  # its top in the read image's px, below the top band's top
+    deep: Image.Image | None = None  # the long band (top to DEEP_BOTTOM), prepared, until read
+    lower_at: int = 0  # where the band below the top one starts in it, in px
 
 
 def _set_accent(screens: list[_Pixels | None]) -> str:
@@ -166,10 +166,8 @@ def _analyse(refs: list, want_ocr: list[bool], lang: str, binary: str | None) ->
             prepared.append(ocr_mod.prepare(gray, dark=dark, scale=1))
             prepared_at.append(len(out) - 1)
             band = (ocr_mod.BAND_TOP, ocr_mod.DEEP_BOTTOM)  # one band: no seam cuts a line
-            deep[len(out) - 1] = ocr_mod.prepare(gray, dark=dark, scale=1, band=band)
-            below = (ocr_mod.BAND_BOTTOM, ocr_mod.DEEP_BOTTOM)
-            out[-1].lower = ocr_mod.prepare(gray, dark=dark, scale=1, band=below)
-            out[-1].lower_at = int(gray.height * below[0]) - int(gray.height * band[0])
+            deep[len(out) - 1] = out[-1].deep = ocr_mod.prepare(gray, dark=dark, scale=1, band=band)
+            out[-1].lower_at = int(gray.height * ocr_mod.BAND_BOTTOM) - int(gray.height * band[0])
             del gray
         else:
             progress.advance()  # nothing to read: this screenshot is done
@@ -195,7 +193,7 @@ def _thin(readings: list[Reading], pixels: list[_Pixels | None], sources: list[s
         for i, (r, px, source) in enumerate(zip(readings, pixels, sources))
         if source == "ocr"
         and px is not None
-        and px.lower is not None
+        and px.deep is not None
         and len(r.examples) < 2
         and len(r.fields) < 2
         and r.kind not in _NO_ITEMS_NEEDED
@@ -210,8 +208,8 @@ def _read_further(
     shown: list[tuple[int, _Pixels, Image.Image]] = []
     for i in rows:
         px = pixels[i]
-        if px is not None and px.lower is not None:
-            shown.append((i, px, px.lower))
+        if px is not None and px.deep is not None:  # the band below the top one, cut from it
+            shown.append((i, px, px.deep.crop((0, px.lower_at, px.deep.width, px.deep.height))))
     if not shown or binary is None:
         return []
     kept = []
@@ -280,7 +278,7 @@ def _read_deeper(
     deeper = [deep[i] for i in sparse]
     read = ocr_mod.recognize(deeper, lang=lang, binary=binary, on_page=_done)
     for i, res in zip(sparse, read):
-        out[i].lower = None  # read down to the bottom already
+        out[i].deep = None  # read down to the bottom already
         upper = out[i].ocr
         if not res.error and upper is not None and res.words >= upper.words:
             out[i].ocr = res
@@ -395,7 +393,7 @@ def extract_features(
         found[i], texts[i], sources[i], intents[i], phrases[i], keywords[i] = read_one(i)
     for px in pixels:
         if px is not None:
-            px.lower = None
+            px.deep = None
     if thin:
         frame[FEATURES_TEXT] = texts
         readings = _read_sets(frame, members_of, found, screens, intents, projects, positions)
