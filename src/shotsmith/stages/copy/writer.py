@@ -265,13 +265,6 @@ def _fill(
     return Line(text, evidence, template)
 
 
-def _features_phrase(evidence: Sequence[ScreenEvidence]) -> str:
-    """Two of the set's features as one phrase ("budgets and reports"), from its screens'
-    subjects: what the first slide may say of the whole app when it shows little itself."""
-    features = [f for f in set_features(evidence) if len(f) <= 16]
-    return " and ".join(features[:2]) if len(features) >= 2 else ""
-
-
 def _says_again(line: str, headline: str) -> bool:
     """Whether a subtitle names nothing its headline has not named already."""
     said = {f for w in content_words(headline) for f in word_forms(w.casefold())}
@@ -372,6 +365,8 @@ class _Writer:
             "Verb": verb,
             "features": "",
         }
+        #: the set's features, from its screens' subjects ("budgets", "reports")
+        self._features = [f for f in set_features(ctx.evidence) if len(f) <= 16]
         self._texts = [ctx.project, ctx.bundle_id, ctx.about]
         for ev in ctx.evidence:
             self._texts += ev.strings()
@@ -406,12 +401,12 @@ class _Writer:
 
     def _features_for(self, position: int) -> str:
         """The features a line about the app names on slide ``position`` (see _groups)."""
-        if position == 0:
-            return _features_phrase(self.ctx.evidence)
+        features = self._features
+        if position == 0:  # the app's first two
+            return " and ".join(features[:2]) if len(features) >= 2 else ""
         if position >= len(self.ctx.evidence):
             return ""
         own = set_features([self.ctx.evidence[position]])
-        features = [f for f in set_features(self.ctx.evidence) if len(f) <= 16]
         if not own or own[0] not in features:
             return ""
         others = [f for f in features if f != own[0]]
