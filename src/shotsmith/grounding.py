@@ -50,6 +50,7 @@ class Vocabulary:
     units: frozenset[str]
     states: frozenset[str]
     verbs_also_nouns: frozenset[str]
+    mechanic_verbs: frozenset[str]
     by_language: dict[str, frozenset[str]]
 
     @property
@@ -84,6 +85,7 @@ def vocabulary() -> Vocabulary:
         units=words("units"),
         states=words("states"),
         verbs_also_nouns=words("verbs_also_nouns"),
+        mechanic_verbs=words("mechanic_verbs"),
         by_language={
             lang: frozenset(w.casefold() for w in ws)
             for lang, ws in data.get("function_words_by_language", {}).items()

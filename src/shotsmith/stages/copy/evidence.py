@@ -746,6 +746,8 @@ class _SlotMaker:
                 continue
             n_words = len(words_of(p.evidence))
             first = words_of(p.evidence)[0].casefold()
+            if first in voc.mechanic_verbs:
+                continue  # "Toggle status", "Hide workouts": the interface, not the app
             if first in voc.ui_verbs and p.evidence.casefold() not in voc.chrome:
                 if n_words == 1:
                     slots.verbs.append(p)  # "Filter": too bare for a caption of its own
@@ -863,6 +865,8 @@ def read_into(slots: Slots, ev: ScreenEvidence, policy: CasePolicy, project: str
             slots.lead = _LEAD_VERB.get(verb, verb)
             subject = subject[lead.end() :]
     voc = vocabulary()
+    if not subject and ev.title.strip().casefold() in voc.weak_titles:
+        subject = ev.title.strip()  # "Today": says little, but what it says is the screen's
     weak = subject.casefold() in voc.weak_titles or subject.casefold() in _NAMES_NOTHING
     if weak and subject.casefold() == "today" and policy.english:
         slots.subject = Phrase("day", ev.subject)  # "Your day at a glance"

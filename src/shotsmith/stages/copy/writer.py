@@ -452,6 +452,10 @@ class _Writer:
             groups[at:at] = [g for g in voiced if g[0] not in _LATE_VOICE]
             end = next((i for i, g in enumerate(groups) if g[0] in _FALLBACK_GROUPS), len(groups))
             groups[end:end] = late
+            if kind == "headline" and slots.weak_title and slots.title is not None:
+                # "Today, at a glance": the screen's own name before a line about the app
+                end = next((i for i, g in enumerate(groups) if g[0] in _FALLBACK_GROUPS), end)
+                groups.insert(end, ("title", ["{Title}, at a glance"]))
         if kind == "subtitle" and self.ctx.english:
             # the app's features, when the screen says little else of its own: on slide 1
             # the app's first two ("Pocket Budget brings your budgets and reports

@@ -204,8 +204,8 @@ def clean_item(text: str, *, max_words: int = 5, place: bool = False) -> str:
     t = _CUT.split(t)[0].strip(_EDGE)
     if not t or is_data(t) or t.endswith(("?", "!")):
         return ""
-    if _PATH.search(t):
-        return ""  # "/bread/rye", "src/app", "a@b.org": a path or an address, not a name
+    if _PATH.search(t) or _MARKUP.search(t):
+        return ""  # "/bread/rye", "a@b.org", 'series:"=Holmes"': a path, an address, a query
     words = t.split()
     if not 1 <= len(words) <= max_words:
         return ""
@@ -225,8 +225,10 @@ def clean_item(text: str, *, max_words: int = 5, place: bool = False) -> str:
 
 def _as_subject(text: str, *, max_words: int) -> str:
     """A phrase as a subject: "All accounts" -> "accounts", "To Budget" -> "Budget",
-    "Search experiments" -> "experiments"; "" when it cannot be one."""
-    return _VERB_LEAD.sub("", _LEAD.sub("", clean_item(text, max_words=max_words)))
+    "Search experiments" -> "experiments", "sam's Collections" -> "Collections"; "" when
+    it cannot be one."""
+    text = _OWNER.sub("", clean_item(text, max_words=max_words))
+    return _VERB_LEAD.sub("", _LEAD.sub("", text))
 
 
 def _screen_words(screen: str) -> set[str]:
@@ -400,18 +402,29 @@ def _kind(
     return kind
 
 
-def _subject(
-    ev: Evidence,
-    screen: str,
-    project: str,
-    repeated: set[str],
-    content_keys: set[str],
-    field_keys: set[str] = frozenset(),  # type: ignore[assignment]
-    visible: set[str] = frozenset(),  # type: ignore[assignment]
-) -> tuple[str, str, list[str]]:
-    """The subject, where it came from, and titles that were content (examples)."""
-    screen_words = _screen_words(screen)
-    project_key = _key(project)
+#: A label that names a field, not a thing: "Group by thread:", "Direction: MINIMIZE".
+_FIELD_LABEL = re.compile(r":\s*$|[^\W\d_]:\s*\S")
+#: A query or a piece of markup, not a name: 'series:"=Sherlock Holmes"', "{name}".
+_MARKUP = re.compile(r"[=<>{}\"“”]")
+#: The owner before a possessive ("sam's Collections"): the subject is what is owned.
+_OWNER = re.compile(r"^[\w.]+['’]s\s+(?=\S)")
+#: A status or an empty state, not an item: "Username is empty", "No description",
+#: "Showing books matching".
+_STATUS = re.compile(r"^(?:no|showing|loading)\b|\b(?:is|are|was|were)\b", re.I)
+
+
+def _is_control(item: dict) -> bool:
+    """A label that is a control or a field's name ("Group by thread:", "Hide workouts",
+    "Mark as read"), never what a screen is for."""
+    raw = item["text"].strip()
+    if _FIELD_LABEL.search(raw):
+        return True
+    return item["role"] in ("label", "text", "tab") and _verb_led(raw)
+
+
+def _candidates(ev: Evidence, screen_words: set[str]) -> list[tuple[str, str, float]]:
+    """Where a screen may name its feature, with a base weight: the title, the last step
+    of a breadcrumb, a heading near the top, a label the file name confirms."""
     candidates: list[tuple[str, str, float]] = []
     if ev.title:
         candidates.append((ev.title, "title", 2.0))
@@ -424,87 +437,127 @@ def _subject(
         elif item["role"] == "heading" and top:
             candidates.append((item["text"], "heading", 1.0))
         elif item["role"] in ("label", "tab", "text") and top and screen_words:
+            if _is_control(item):
+                continue
             if {singular(w.casefold()) for w in _words(item["text"])} & screen_words:
                 candidates.append((item["text"], "label", 0.0))
+    return candidates
+
+
+def _screen_name(screen: str) -> str:
+    """The words of a screenshot's file name: "03_write-a-comment.png" -> "write a comment"."""
     name = " ".join(
         w for w in re.sub(r"^\d+[_\-. ]*", "", re.sub(r"\.\w+$", "", screen)).split() if w
     )
-    name = re.sub(r"[_\-]+", " ", name).strip()
-    read = bool(ev.items)
-    if (
-        name
-        and not read  # a file name confirms what the screen says; alone only on a bare screen
-        and not re.fullmatch(r"(screen|screenshot|image|shot|page)?\s*\d*", name, re.I)
-    ):
+    return re.sub(r"[_\-]+", " ", name).strip()
+
+
+@dataclass
+class _SubjectContext:
+    """What the set tells about one screen's subject."""
+
+    screen_words: set[str]
+    project_key: str
+    repeated: set[str]
+    content_keys: set[str]
+    field_keys: set[str]
+    visible: set[str]
+
+
+def _score(text: str, source: str, base: float, cx: _SubjectContext) -> tuple[float, bool] | None:
+    """A candidate's score and whether it is content (a name: an example, not the
+    subject), or None when it cannot be a subject at all."""
+    if not text or is_chrome(text) or is_person(text) or not _names_a_thing(text):
+        return None
+    key = _key(text)
+    if not key or key == cx.project_key or _only_function_words(text) or is_generic(text):
+        return None
+    if key in _ACCOUNT_CHROME or _tab_row(text):
+        return None
+    if source == "title" and set(key.split()) <= set(cx.project_key.split()):
+        return None  # the logo ("money?" of I Hate Money), not what the screen is for
+    score = base
+    feature = is_feature_phrase(text)
+    if feature:
+        score += 3
+    words = {singular(w.casefold()) for w in _words(text)}
+    confirmed = bool(cx.screen_words and words & cx.screen_words)
+    if confirmed and source != "screen name":
+        score += 3
+    content = False
+    long_name = len(_words(text)) > 3 and not feature  # "Aladino y la lámpara maravillosa"
+    if key in cx.content_keys or long_name or (_written_as_name(text) and len(_words(text)) >= 2):
+        content = source in ("title", "heading") and not confirmed
+        score -= 4
+    if key in cx.repeated and source != "screen name" and not confirmed:
+        score -= 3  # the set's header or tab bar, on every screen: no one screen's feature
+    return score, content
+
+
+def _late_subject(ev: Evidence, cx: _SubjectContext) -> list[tuple[float, str]]:
+    """Feature phrases anywhere on a screen whose titles name none, the ones the file
+    name confirms first; never the set's navigation, a control or a field's name."""
+    late: list[tuple[float, str]] = []
+    for item in ev.items:
+        if item["role"] not in ("heading", "label", "tab", "title", "text") or _is_control(item):
+            continue
+        text = _as_subject(item["text"], max_words=3)
+        key = _key(text)
+        if not text or not is_feature_phrase(text, strict=True) or _written_as_name(text):
+            continue
+        if not _names_a_thing(text):
+            continue
+        capitals = [w for w in _words(text) if w[:1].isupper()]
+        if item["role"] in ("label", "text") and len(capitals) >= 2:
+            continue  # "Paper Lantern Books" in a list is a name, not a section
+        low = item.get("y") is not None and item["y"] > TOP_SHARE
+        if item["role"] in ("label", "text") and low:
+            continue  # rows further down are content ("Books & music")
+        if _only_function_words(text) or is_generic(text):
+            continue
+        if key == cx.project_key or is_chrome(text) or key in cx.field_keys:
+            continue  # "Balance" beside its figure names a field, not the screen
+        words = {singular(w.casefold()) for w in _words(text)}
+        confirmed = bool(cx.screen_words and words & cx.screen_words)
+        if key in cx.repeated and not confirmed:
+            continue
+        late.append((2.0 if confirmed else 1.0, text))
+    late.sort(key=lambda c: -c[0])
+    return late
+
+
+def _subject(ev: Evidence, screen: str, cx: _SubjectContext) -> tuple[str, str, list[str]]:
+    """The subject, where it came from, and titles that were content (examples)."""
+    name = _screen_name(screen)
+    candidates = _candidates(ev, cx.screen_words)
+    bare = not re.fullmatch(r"(screen|screenshot|image|shot|page)?\s*\d*", name, re.I)
+    if name and not ev.items and bare:
+        # a file name confirms what the screen says; alone only on a bare screen
         candidates.append((name, "screen name", 1.0))
     best: tuple[float, str, str] | None = None
     entities: list[str] = []
     for raw, source, base in candidates:
         text = re.sub(r"(?:\s+#?\d+)+$", "", raw).strip(_EDGE)  # "Garden Plan 2025"
         text = _as_subject(text, max_words=5)
-        if not text or is_chrome(text) or is_person(text) or not _names_a_thing(text):
+        scored = _score(text, source, base, cx)
+        if scored is None:
             continue
-        key = _key(text)
-        if not key or key == project_key or _only_function_words(text) or is_generic(text):
-            continue
-        if key in _ACCOUNT_CHROME or _tab_row(text):
-            continue
-        if source == "title" and set(key.split()) <= set(project_key.split()):
-            continue  # the logo ("money?" of I Hate Money), not what the screen is for
-        score = base
-        feature = is_feature_phrase(text)
-        if feature:
-            score += 3
-        words = {singular(w.casefold()) for w in _words(text)}
-        if screen_words and words & screen_words and source != "screen name":
-            score += 3
-        long_name = len(_words(text)) > 3 and not feature  # "Aladino y la lámpara maravillosa"
-        if key in content_keys or long_name or (_written_as_name(text) and len(_words(text)) >= 2):
-            if source in ("title", "heading") and not (screen_words and words & screen_words):
-                entities.append(text)
-            score -= 4
-        if key in repeated and source != "screen name" and not (words & screen_words):
-            score -= 3  # the set's header or tab bar, on every screen: no one screen's feature
+        score, content = scored
+        if content:
+            entities.append(text)
         if best is None or score > best[0]:
             best = (score, text, source)
-    if best is None or best[0] < 2:
-        # no title names a feature: a feature phrase anywhere on the screen, the one the
-        # file name confirms first, else the first that is not the set's navigation
-        late: list[tuple[float, str]] = []
-        for item in ev.items:
-            if item["role"] not in ("heading", "label", "tab", "title", "text"):
-                continue
-            text = _as_subject(item["text"], max_words=3)
-            key = _key(text)
-            if not text or not is_feature_phrase(text, strict=True) or _written_as_name(text):
-                continue
-            if not _names_a_thing(text):
-                continue
-            capitals = [w for w in _words(text) if w[:1].isupper()]
-            if item["role"] in ("label", "text") and len(capitals) >= 2:
-                continue  # "Paper Lantern Books" in a list is a name, not a section
-            low = item.get("y") is not None and item["y"] > TOP_SHARE
-            if item["role"] in ("label", "text") and low:
-                continue  # rows further down are content ("Books & music")
-            if _only_function_words(text) or is_generic(text):
-                continue
-            if key == project_key or is_chrome(text) or key in field_keys:
-                continue  # "Balance" beside its figure names a field, not the screen
-            words = {singular(w.casefold()) for w in _words(text)}
-            confirmed = bool(screen_words and words & screen_words)
-            if key in repeated and not confirmed:
-                continue
-            late.append((2.0 if confirmed else 1.0, text))
-        late.sort(key=lambda c: -c[0])
-        if late and late[0][0] >= 2:
-            return late[0][1], "label", entities
-        named = _named_subject(name, project_key, visible)
-        if named:  # what the file is called, in words the app shows
-            return named, "screen name", entities
-        if late:
-            return late[0][1], "label", entities
-        return "", "", entities
-    return best[1], best[2], entities
+    if best is not None and best[0] >= 2:
+        return best[1], best[2], entities
+    late = _late_subject(ev, cx)
+    if late and late[0][0] >= 2:
+        return late[0][1], "label", entities
+    named = _named_subject(name, cx.project_key, cx.visible)
+    if named:  # what the file is called, in words the app shows
+        return named, "screen name", entities
+    if late:
+        return late[0][1], "label", entities
+    return "", "", entities
 
 
 #: Section names that say where, not what: never a subject alone, even as a file name
@@ -554,14 +607,12 @@ def _named_subject(name: str, project_key: str, visible: set[str]) -> str:
     return text
 
 
-def read_screens(
-    evidence: Sequence[Evidence],
-    screens: Sequence[str],
-    intents: Sequence[str],
-    project: str = "",
-    texts: Sequence[str] | None = None,
-) -> list[Reading]:
-    """The reading of every screen of one set (chrome repeated across the set is known)."""
+def _set_context(
+    evidence: Sequence[Evidence], project: str, texts: Sequence[str] | None
+) -> tuple[set[str], set[str], set[str]]:
+    """What the whole set tells: the labels repeated on most screens (its navigation), the
+    labels that stand in a list somewhere (content: "Everyday Checking") and every word
+    the app shows (a file name in them names a screen in the app's own words)."""
     n = len(evidence)
     per_screen = [
         {
@@ -573,7 +624,6 @@ def read_screens(
     ]
     counts = Counter(k for keys in per_screen for k in keys)
     repeated = {k for k, c in counts.items() if c >= 3 and c > 0.6 * n}
-    # a label that stands in a list on some screen is content there ("Everyday Checking")
     content_keys: set[str] = set()
     for ev in evidence:
         labels = [i for i in ev.items if i["role"] == "label"]
@@ -581,78 +631,160 @@ def read_screens(
             content_keys |= {
                 _key(i["text"]) for i in labels if _written_as_name(i["text"]) and i["text"]
             }
-    out: list[Reading] = []
-    project_words = set(_key(project).split())
-    # the words the app shows anywhere in the set: a file name in them names a screen
-    # in the app's own words ("bookmarks", in the menu of another screen)
     visible = {singular(w.casefold()) for text in texts or () for w in _words(text)}
     visible |= {
         singular(w.casefold()) for ev in evidence for i in ev.items for w in _words(i["text"])
     }
+    return repeated, content_keys, visible
+
+
+def _row_controls(ev: Evidence) -> set[str]:
+    """Labels that are controls or states of a screen's rows: on three rows or more
+    ("Logs", "Edit" under each device), or short labels on a button's row."""
+    on_screen = Counter(_key(i["text"]) for i in ev.items)
+    per_row = {k for k, c in on_screen.items() if c >= 3}
+    action_rows = [i["y"] for i in ev.items if i["role"] == "action" and i.get("y") is not None]
+    per_row |= {
+        _key(i["text"])
+        for i in ev.items
+        if i["role"] == "label"
+        and i.get("y") is not None
+        and len(_words(i["text"])) <= 2
+        and any(abs(i["y"] - y) <= ROW_TOLERANCE for y in action_rows)
+    }
+    return per_row
+
+
+def _is_value(item: dict) -> bool:
+    """A field's value: a figure, a date, a path, or a lower-case word ("photos")."""
+    raw = item["text"].strip()
+    return (
+        item["role"] == "number"
+        or is_data(raw)
+        or bool(_PATH.search(raw) or raw.startswith("~"))
+        or (item["role"] == "text" and raw[:1].islower() and len(_words(raw)) <= 2)
+    )
+
+
+def _field_names(items: Sequence[dict]) -> set[int]:
+    """The labels of a screen's key-value rows: a common-word label with a value on its
+    own row ("Created at  25-11-2026"); and labels stacked over their values ("Folder
+    Path" over "~/Sync/Photos", "Global State" over "7 files") where three or more such
+    short labels stand in one column over values of more than one sort (a path, a word, a
+    figure: a record's fields, not cards of workouts each with its minutes), with every
+    short common-word label among them ("Local State", whose value is a picture)."""
+    stacked: set[int] = set()
+    beside: set[int] = set()
+    for k, item in enumerate(items[:-1]):
+        y, below = item.get("y"), items[k + 1].get("y")
+        if item["role"] != "label" or y is None or below is None or not _common(item["text"]):
+            continue
+        if abs(below - y) <= ROW_TOLERANCE and _is_value(items[k + 1]):
+            beside.add(k)
+        elif 0 < below - y <= FIGURE_GAP and _is_value(items[k + 1]):
+            if len(_words(item["text"])) <= 2:
+                stacked.add(k)
+    if len(stacked) < 3 or all(items[k + 1]["role"] == "number" for k in stacked):
+        return beside
+    top = min(items[k]["y"] for k in stacked)
+    bottom = max(items[k]["y"] for k in stacked) + 2 * FIGURE_GAP
+    return (
+        beside
+        | stacked
+        | {
+            k
+            for k, i in enumerate(items)
+            if i["role"] == "label"
+            and i.get("y") is not None
+            and top <= i["y"] <= bottom
+            and _common(i["text"])
+            and len(_words(i["text"])) <= 2
+        }
+    )
+
+
+def _examples(ev: Evidence, seen: set[str], skip: set[str], project_words: set[str]) -> list[str]:
+    """The content items a screen shows, kept whole, in reading order."""
+    examples: list[str] = []
+    field_names = _field_names(ev.items)
+    for k, item in enumerate(ev.items):
+        if item["role"] not in ("label", "heading", "title", "text"):
+            continue
+        raw = item["text"].strip()
+        if item["role"] == "text" and (
+            len(_words(raw)) > 5 or raw[:1].islower() or raw.endswith((".", "!", "?", ","))
+        ):
+            continue  # a line of prose, or the rest of one: not an item's name
+        if _FIELD_LABEL.search(raw) or _STATUS.search(raw) or k in field_names:
+            continue  # "Direction: MINIMIZE", "No description", "Uptime  2h": fields, states
+        text = clean_item(item["text"], place=item["role"] == "title")
+        key = _key(text)
+        if not text or key in seen or key in skip or is_chrome(text):
+            continue
+        if is_feature_phrase(text) and not _written_as_name(text):
+            continue  # a section's name, not an item of content
+        if _verb_led(text) or is_generic(text):
+            continue  # "Reload", "Sort descending", "Name": controls and furniture
+        if _words(text) and _words(text)[-1].casefold() in _NOT_AN_END:
+            continue  # "To do", "Sign in": a heading or a control, not an item
+        if project_words and set(key.split()) <= project_words:
+            continue  # the app's own name ("BUKU")
+        if len(_words(text)) == 1 and not text[:1].isupper() and not text.startswith("#"):
+            continue  # a lone lower-case word is a label, not an item
+        seen.add(key)
+        examples.append(text)
+    single = [e for e in examples if len(_words(e)) == 1]
+    if len(single) >= 2 and sum(is_person(e) for e in single) * 2 >= len(single):
+        examples = [e for e in examples if len(_words(e)) > 1]  # a list of people
+    return [e for e in examples if not is_person(e)]  # people: never named
+
+
+def read_screens(
+    evidence: Sequence[Evidence],
+    screens: Sequence[str],
+    intents: Sequence[str],
+    project: str = "",
+    texts: Sequence[str] | None = None,
+) -> list[Reading]:
+    """The reading of every screen of one set (chrome repeated across the set is known)."""
+    repeated, content_keys, visible = _set_context(evidence, project, texts)
+    out: list[Reading] = []
+    project_words = set(_key(project).split())
     for ev, screen, intent in zip(evidence, screens, intents):
         fields_hint = _fields(ev, "")
         field_keys = {_key(f) for f in fields_hint}
-        # a label on every card of one screen ("Logs", "Edit" under each device) is a control
-        # and so is a short label on the row of a button ("Edit" "Logs" under a device)
-        on_screen = Counter(_key(i["text"]) for i in ev.items)
-        per_row = {k for k, c in on_screen.items() if c >= 3}
-        action_rows = [i["y"] for i in ev.items if i["role"] == "action" and i.get("y") is not None]
-        per_row |= {
-            _key(i["text"])
-            for i in ev.items
-            if i["role"] == "label"
-            and i.get("y") is not None
-            and len(_words(i["text"])) <= 2
-            and any(abs(i["y"] - y) <= ROW_TOLERANCE for y in action_rows)
-        }
-        subject, source, entities = _subject(
-            ev, screen, project, repeated | per_row, content_keys, field_keys | per_row, visible
+        per_row = _row_controls(ev)
+        cx = _SubjectContext(
+            screen_words=_screen_words(screen),
+            project_key=_key(project),
+            repeated=repeated | per_row,
+            content_keys=content_keys,
+            field_keys=field_keys | per_row,
+            visible=visible,
         )
-        reading = Reading(subject=subject, subject_from=source)
+        subject, source, entities = _subject(ev, screen, cx)
         seen = {_key(subject)} if subject else set()
         examples: list[str] = []
         for text in entities:
             if _key(text) not in seen:
                 examples.append(text)
                 seen.add(_key(text))
-        for item in ev.items:
-            if item["role"] not in ("label", "heading", "title", "text"):
-                continue
-            raw = item["text"].strip()
-            if item["role"] == "text" and (
-                len(_words(raw)) > 5 or raw[:1].islower() or raw.endswith((".", "!", "?", ","))
-            ):
-                continue  # a line of prose, or the rest of one: not an item's name
-            text = clean_item(item["text"], place=item["role"] == "title")
-            key = _key(text)
-            if not text or key in seen or key in repeated or key in field_keys or is_chrome(text):
-                continue
-            if key in per_row:
-                continue  # on every row of this screen: a control or a status, not an item
-            if is_feature_phrase(text) and not _written_as_name(text):
-                continue  # a section's name, not an item of content
-            if _verb_led(text) or is_generic(text):
-                continue  # "Reload", "Sort descending", "Name": controls and furniture
-            if _words(text) and _words(text)[-1].casefold() in _NOT_AN_END:
-                continue  # "To do", "Sign in": a heading or a control, not an item
-            if project_words and set(key.split()) <= project_words:
-                continue  # the app's own name ("BUKU")
-            if len(_words(text)) == 1 and not text[:1].isupper() and not text.startswith("#"):
-                continue  # a lone lower-case word is a label, not an item
-            seen.add(key)
-            examples.append(text)
-        single = [e for e in examples if len(_words(e)) == 1]
-        if len(single) >= 2 and sum(is_person(e) for e in single) * 2 >= len(single):
-            examples = [e for e in examples if len(_words(e)) > 1]  # a list of people
-        examples = [e for e in examples if not is_person(e)]  # people: never named
-        kind = _kind(ev, intent, subject, _screen_words(screen), examples)
+        examples += _examples(ev, seen, repeated | field_keys | per_row, project_words)
+        kind = _kind(ev, intent, subject, cx.screen_words, examples)
         fields = _fields(ev, kind) if kind in ("form", "sign-in") else fields_hint
-        reading.kind = kind
-        # the items a caption may name: not a common one-word label or category chip
-        # ("Published", "Beaches", "Upcoming"), which still counted as items for the kind
-        reading.examples = [
-            e for e in examples if len(_words(e)) > 1 or word_frequency(e.casefold()) < COMMON_WORD
-        ][:6]
-        reading.fields = [f for f in fields if _key(f) != _key(subject)][:6]
-        out.append(reading)
+        out.append(
+            Reading(
+                kind=kind,
+                subject=subject,
+                subject_from=source,
+                # the items a caption may name: not a common one-word label or category
+                # chip ("Published", "Beaches"), which still counted as items for the kind
+                examples=[
+                    e
+                    for e in examples
+                    if len(_words(e)) > 1 or word_frequency(e.casefold()) < COMMON_WORD
+                ][:6],
+                fields=[f for f in fields if _key(f) != _key(subject)][:6],
+            )
+        )
     return out
