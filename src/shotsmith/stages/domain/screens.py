@@ -132,7 +132,7 @@ def screen_scores(evidence: Evidence) -> dict[str, tuple[float, list[str]]]:
 
 #: How much of one screen's text is read for cues (a long page says what it is early on).
 SCREEN_TEXT_CHARS = 6000
-#: A line of more words than this is a sentence of content, not a label: no cue is read there.
+#: A line of more words (numbers aside) than this is a sentence of content, not a label: no cue is read there.
 LABEL_WORDS = 8
 
 
@@ -148,7 +148,7 @@ def _label_grams(texts: list[str]) -> set[tuple[str, ...]]:
     for text in texts:
         for line in text[:SCREEN_TEXT_CHARS].splitlines():
             words = _lex_words(line)
-            if not words or len(words) > LABEL_WORDS:
+            if not words or sum(not w.isdigit() for w in words) > LABEL_WORDS:
                 continue
             words = [_singular(w) for w in words]
             grams.update((w,) for w in words)
