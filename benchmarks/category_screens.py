@@ -134,11 +134,7 @@ def run(ocr_only: bool, verbose: bool, cache: Path | None) -> dict[str, bool]:
             ok = got == want
             right[folder.name] = ok
             half = (
-                "tuning"
-                if folder.name in TUNING
-                else "check"
-                if folder.name in CHECK
-                else corpus
+                "tuning" if folder.name in TUNING else "check" if folder.name in CHECK else corpus
             )
             mark = "ok  " if ok else "MISS"
             print(

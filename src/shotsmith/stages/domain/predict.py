@@ -117,7 +117,8 @@ def predict_domain(
         evidence_lines.insert(0, f"screens show {said} → {category} (+{screen[category][0]:.2f})")
     for shown in sorted(surfaces, key=lambda s: s.says(category)):
         if shown.says(category) > 0:
-            evidence_lines.insert(0, f"{shown.describe()} → {category} (+{shown.says(category):.2f})")
+            points = shown.says(category) * screen_lexicon().surface_scale
+            evidence_lines.insert(0, f"{shown.describe()} → {category} (+{points:.2f})")
     tail = f"runner-up {runner_up} {runner_confidence:.0%} vs {category} {confidence:.0%}"
     if confidence < min_confidence:
         head = (

@@ -46,7 +46,8 @@ class ScreenLexicon:
     scale: float
     surfaces: tuple[Surface, ...] = ()
     surface_scale: float = 0.0
-    min_screens: int = 2
+    min_screens: int = 2  # a surface counts when at least this many screens show it
+    full_screens: int = 3  # ...and at full strength when this many do
 
 
 @lru_cache(maxsize=1)
@@ -63,7 +64,9 @@ def screen_lexicon() -> ScreenLexicon:
         surfaces=tuple(
             Surface(
                 name=name,
-                cues=tuple(dict.fromkeys(tuple(singular(w) for w in _lex_words(c)) for c in spec["cues"])),
+                cues=tuple(
+                    dict.fromkeys(tuple(singular(w) for w in _lex_words(c)) for c in spec["cues"])
+                ),
                 min_cues=int(spec["min_cues"]),
                 categories={c: float(v) for c, v in spec["categories"].items()},
             )
@@ -71,6 +74,7 @@ def screen_lexicon() -> ScreenLexicon:
         ),
         surface_scale=float(raw.get("surface_scale", 0.0)),
         min_screens=int(raw.get("min_screens", 2)),
+        full_screens=int(raw.get("full_screens", 3)),
     )
 
 
@@ -164,10 +168,13 @@ class Shown:
     screens: int  # screens that show it
     of: int  # screens in the set
     cues: tuple[str, ...]  # the cues found, most screens first
+    full: int  # screens that give it full strength
 
     def says(self, category: str) -> float:
-        """Its weight for ``category``: the surface's weight times the share of screens."""
-        return self.surface.categories.get(category, 0.0) * self.screens / self.of
+        """Its weight for ``category``: the surface's weight times its strength, the
+        screens that show it over ``full_screens`` (at most 1)."""
+        strength = min(1.0, self.screens / max(1, min(self.full, self.of)))
+        return self.surface.categories.get(category, 0.0) * strength
 
     def describe(self) -> str:
         said = ", ".join(self.cues[:4])
@@ -202,5 +209,5 @@ def screen_surfaces(evidence: Evidence) -> list[Shown]:
                     found[cue] = found.get(cue, 0) + 1
         if screens >= need:
             ranked = sorted(found, key=lambda c: -found[c])
-            shown.append(Shown(surface, screens, n, tuple(ranked)))
+            shown.append(Shown(surface, screens, n, tuple(ranked), lex.full_screens))
     return shown
