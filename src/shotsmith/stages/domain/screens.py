@@ -55,7 +55,7 @@ def screen_lexicon() -> ScreenLexicon:
     raw = json.loads(resources.files("shotsmith").joinpath(SCREENS_FILE).read_text("utf-8"))
     return ScreenLexicon(
         categories={  # one entry per word, singular and plural alike ("run", "runs")
-            c: tuple(dict.fromkeys(tuple(singular(w) for w in _lex_words(p)) for p in phrases))
+            c: tuple(dict.fromkeys(_phrase(p) for p in phrases))
             for c, phrases in raw["categories"].items()
         },
         kinds={k: tuple(v) for k, v in raw["kinds"].items()},
@@ -64,9 +64,7 @@ def screen_lexicon() -> ScreenLexicon:
         surfaces=tuple(
             Surface(
                 name=name,
-                cues=tuple(
-                    dict.fromkeys(tuple(singular(w) for w in _lex_words(c)) for c in spec["cues"])
-                ),
+                cues=tuple(dict.fromkeys(_phrase(c) for c in spec["cues"])),
                 min_cues=int(spec["min_cues"]),
                 categories={c: float(v) for c, v in spec["categories"].items()},
             )
@@ -76,6 +74,11 @@ def screen_lexicon() -> ScreenLexicon:
         min_screens=int(raw.get("min_screens", 2)),
         full_screens=int(raw.get("full_screens", 3)),
     )
+
+
+def _phrase(text: str) -> tuple[str, ...]:
+    """A cue or lexicon phrase as singular words ("API keys" -> ("api", "key"))."""
+    return tuple(singular(w) for w in _lex_words(text))
 
 
 def _lex_words(text: str) -> list[str]:
@@ -136,7 +139,8 @@ def screen_scores(evidence: Evidence) -> dict[str, tuple[float, list[str]]]:
 
 #: How much of one screen's text is read for cues (a long page says what it is early on).
 SCREEN_TEXT_CHARS = 6000
-#: A line of more words (numbers aside) than this is a sentence of content, not a label: no cue is read there.
+#: A line of more words (numbers aside) than this is a sentence of content, not a label:
+#: no cue is read there.
 LABEL_WORDS = 8
 
 
