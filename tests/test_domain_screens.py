@@ -134,3 +134,14 @@ def test_strong_screen_evidence_outweighs_a_name_of_another_category():
     assert prediction.category == "Utilities"
     assert prediction.signals[0].startswith("screens show devices and their status (")
     assert "on 3 of 3 → Utilities" in prediction.signals[0]
+
+
+@pytest.mark.parametrize("app", ["pocket-budget", "stepstreak", "tasklane", "wanderly"])
+def test_consumer_apps_show_no_technical_surface(app):
+    """The bundled samples (a budget, a fitness tracker, a to-do list, a travel planner)
+    show none of the surfaces, so their category is the model's and their nouns'."""
+    folder = Path(__file__).parents[1] / "sample_inputs" / app
+    frame = ss.extract_features(ss.read_screenshots(folder), ocr=True)
+    out = ss.detect_domain(frame.copy())
+    assert out[DOMAIN_CATEGORY].iloc[0] == person_category(app)
+    assert not any(" on " in s and "screens show" in s for s in out[DOMAIN_SIGNALS].iloc[0])
