@@ -145,3 +145,20 @@ def test_consumer_apps_show_no_technical_surface(app):
     out = ss.detect_domain(frame.copy())
     assert out[DOMAIN_CATEGORY].iloc[0] == person_category(app)
     assert not any(" on " in s and "screens show" in s for s in out[DOMAIN_SIGNALS].iloc[0])
+
+
+def test_conversation_screens_and_member_lists_are_a_chat():
+    """A chat client: a conversation screen (its kind, as extract_features read it) and a
+    member list of a channel agree; a listing model reading "network" and "server" filed
+    such a client elsewhere."""
+    talk = (("conversation", "#3d-printing", ()), "#3d-printing\nmaya\nanyone tried PETG?")
+    members = (("list", "Members", ()), "Members\n5 users\nOperators\njonah\nchannel settings")
+    server = (("form", "Network", ()), "Network\nServer\nPort\nNick\nJoin channels")
+    (shown,) = screen_surfaces(evidence_of(talk, members, server))
+    assert shown.surface.name == "a conversation between people"
+    assert shown.screens == 2 and "conversation screen" in shown.cues
+    prediction = predict_domain(evidence_of(talk, members, server, name="The Lounge"))
+    assert prediction.category == "Social Networking"
+    assert prediction.signals[0].startswith("screens show a conversation between people (")
+    alone = evidence_of(talk, (("form", "Settings", ()), "Settings\nTheme"))
+    assert screen_surfaces(alone) == []  # one conversation screen is not several

@@ -32,6 +32,7 @@ class Surface:
     cues: tuple[tuple[str, ...], ...]  # singular word tuples
     min_cues: int
     categories: dict[str, float]
+    kinds: frozenset[str] = frozenset()  # screen kinds (features_kind) that show it outright
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,7 @@ def screen_lexicon() -> ScreenLexicon:
                 cues=tuple(dict.fromkeys(_phrase(c) for c in spec["cues"])),
                 min_cues=int(spec["min_cues"]),
                 categories={c: float(v) for c, v in spec["categories"].items()},
+                kinds=frozenset(spec.get("kinds", ())),
             )
             for name, spec in raw.get("surfaces", {}).items()
         ),
@@ -193,21 +195,23 @@ def screen_surfaces(evidence: Evidence) -> list[Shown]:
     n = max(len(evidence.readings), len(texts))
     if not n or not lex.surfaces:
         return []
-    per_screen: list[set[tuple[str, ...]]] = []
+    per_screen: list[tuple[str, set[tuple[str, ...]]]] = []
     for i in range(n):
-        parts = [texts[i] if i < len(texts) else ""]
+        parts, kind = [texts[i] if i < len(texts) else ""], ""
         if i < len(evidence.readings):
-            _kind, subject, names = evidence.readings[i]
+            kind, subject, names = evidence.readings[i]
             parts += [subject, *names]
-        per_screen.append(_label_grams(parts))
+        per_screen.append((kind, _label_grams(parts)))
     need = min(lex.min_screens, n)
     shown: list[Shown] = []
     for surface in lex.surfaces:
         found: dict[str, int] = {}
         screens = 0
-        for grams in per_screen:
+        for kind, grams in per_screen:
             cues = [" ".join(c) for c in surface.cues if c in grams]
-            if len(cues) >= surface.min_cues:
+            if kind in surface.kinds:
+                cues.append(f"{kind} screen")
+            if len(cues) >= surface.min_cues or kind in surface.kinds:
                 screens += 1
                 for cue in cues:
                     found[cue] = found.get(cue, 0) + 1
