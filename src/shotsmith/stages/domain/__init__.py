@@ -27,6 +27,16 @@ script (Han, kana and Hangul runs get 1-3 character grams). Each field's block i
 normalised on its own, so a long wall of OCR text weighs as much as, not more than, a name.
 The settings live in ``data/domain_features.json``.
 
+What the screens are (when extract_features ran first) is weighed beside the model:
+the nouns that name each category's screens, telling screen kinds (a conversation), and
+*surfaces* -- a config editor, devices and their status, runs and their metrics, a chat --
+found from cue words shown together on one screen and counted when several screens agree.
+Their points are added to the model's log-odds (``data/category_screens.json``), so a set
+whose screens plainly are a developer's or a device manager's is filed by what they are,
+whatever listing words its name shares with another category; the signals say which
+screens and words did it ("screens show devices and their status (offline, device) on 3 of
+4 → Utilities").
+
 Outputs, set-level: the best category, a calibrated probability (temperature fitted on
 cross-validated predictions of the training half), the runner-up, the features that moved
 the decision most (``name token 'spotify' → Music (+1.20)``), and ``domain_confident``: whether the
@@ -42,7 +52,7 @@ module        job
 ``tokens``    the featuriser's settings; words, phrases and n-grams of any script
 ``evidence``  what one set shows (:class:`Evidence`) and its feature vector
 ``model``     the categories, the shipped weights and their loading
-``screens``   what the screens show of each category (``category_screens.json``)
+``screens``   what the screens are: nouns, kinds and surfaces (``category_screens.json``)
 ``predict``   one set's category, confidence, runner-up and signals
 ``stage``     :func:`detect_domain`, the stage over a frame
 ============  ==================================================================

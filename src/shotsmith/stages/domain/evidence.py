@@ -30,6 +30,8 @@ class Evidence:
     text: str = ""
     #: per screen, what extract_features read: (kind, subject, field names and headings)
     readings: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
+    #: per screen (aligned with ``readings``), the text it shows
+    screen_texts: tuple[str, ...] = ()
 
     def field_phrases(self, config: FeaturizerConfig) -> dict[str, list[list[str]]]:
         screen_phrases: list[list[str]] = []

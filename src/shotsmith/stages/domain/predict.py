@@ -11,7 +11,7 @@ import numpy as np
 
 from .evidence import FIELDS, Evidence, Origins, featurize
 from .model import FALLBACK_CATEGORY, DomainModel, load_model
-from .screens import screen_lexicon, screen_scores
+from .screens import screen_lexicon, screen_scores, screen_surfaces
 
 SOURCE_LABEL = {
     "name": "name token",
@@ -92,9 +92,16 @@ def predict_domain(
         )
     probs = model.probabilities(logits)
     screen = screen_scores(evidence) if evidence.readings else {}
-    if screen:  # what the screens are, beside what the listing words say
-        scale = screen_lexicon().scale
-        boost = np.array([screen.get(c, (0.0, []))[0] for c in model.classes]) * scale
+    surfaces = screen_surfaces(evidence) if evidence.readings else []
+    if screen or surfaces:  # what the screens are, beside what the listing words say
+        lex = screen_lexicon()
+        boost = np.array(
+            [
+                screen.get(c, (0.0, []))[0] * lex.scale
+                + sum(s.says(c) for s in surfaces) * lex.surface_scale
+                for c in model.classes
+            ]
+        )
         raised = np.log(np.clip(probs, 1e-12, 1.0)) + boost
         raised = np.exp(raised - raised.max())
         probs = raised / raised.sum()
@@ -108,6 +115,10 @@ def predict_domain(
     if category in screen:
         said = ", ".join(f"'{word}'" for word in screen[category][1][:4])
         evidence_lines.insert(0, f"screens show {said} → {category} (+{screen[category][0]:.2f})")
+    for shown in sorted(surfaces, key=lambda s: s.says(category)):
+        if shown.says(category) > 0:
+            points = shown.says(category) * screen_lexicon().surface_scale
+            evidence_lines.insert(0, f"{shown.describe()} → {category} (+{points:.2f})")
     tail = f"runner-up {runner_up} {runner_confidence:.0%} vs {category} {confidence:.0%}"
     if confidence < min_confidence:
         head = (

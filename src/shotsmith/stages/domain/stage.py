@@ -187,7 +187,18 @@ class _Cells:
             screens=tuple(s for s in self.screens[rows] if isinstance(s, str)),
             text="\n".join(dict.fromkeys(self.set_texts(rows))),
             readings=(tuple(self.reading(row) for row in rows) if self.kinds is not None else ()),
+            screen_texts=(
+                tuple(self.screen_text(row) for row in rows) if self.kinds is not None else ()
+            ),
         )
+
+    def screen_text(self, row: int) -> str:
+        """The text one screen shows: what extract_features read, else the DOM's."""
+        for column in reversed(self.texts):  # features_text first
+            value = column[row]
+            if isinstance(value, str) and value.strip():
+                return value
+        return ""
 
     def set_texts(self, rows: np.ndarray) -> list[str]:
         """A set's visible text, screen by screen in store order."""

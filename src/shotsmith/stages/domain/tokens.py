@@ -72,6 +72,8 @@ def featurizer_config() -> FeaturizerConfig:
 
 def _unspaced(ch: str) -> bool:
     code = ord(ch)
+    if code < 0x0E00:  # Latin, Greek, Cyrillic, Arabic, Indic...: the common case
+        return False
     return any(lo <= code <= hi for lo, hi in _UNSPACED_RANGES)
 
 

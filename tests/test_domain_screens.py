@@ -1,0 +1,164 @@
+"""detect_domain files a set by what its screens are: surfaces that several screens show
+(a config editor, devices and their status, runs and their metrics) outweigh listing words
+a name happens to share with another category, and the signals say which screens did it.
+
+Real screenshots from tests/data/realapps through the real extract_features (Tesseract
+included where a screen has no DOM text); no mocks.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import shotsmith as ss
+from shotsmith.columns import DOMAIN_CATEGORY, DOMAIN_SIGNALS
+from shotsmith.stages.domain import predict_domain
+from shotsmith.stages.domain.evidence import Evidence
+from shotsmith.stages.domain.screens import screen_lexicon, screen_surfaces
+
+REALAPPS = Path(__file__).parent / "data" / "realapps"
+PURPOSES = Path(__file__).parent / "data" / "copy_purposes"
+
+
+def person_category(app: str) -> str:
+    return json.loads((PURPOSES / f"{app}.json").read_text(encoding="utf-8"))["category"]
+
+
+@functools.cache
+def read(app: str, ocr: bool) -> pd.DataFrame:
+    """One real app's screenshots as extract_features reads them (read once per run)."""
+    return ss.extract_features(ss.read_screenshots(REALAPPS / app), ocr=ocr)
+
+
+def designed(app: str, *, ocr: bool) -> tuple[str, list[str]]:
+    frame = ss.detect_domain(read(app, ocr).copy())
+    return str(frame[DOMAIN_CATEGORY].iloc[0]), list(frame[DOMAIN_SIGNALS].iloc[0])
+
+
+def test_device_list_and_yaml_editor_are_a_utility_not_lifestyle():
+    """ESPHome's screens: a device list marked OFFLINE, a YAML config editor, a device menu
+    (Validate, Install). Its name and device names ("Garden irrigation", "Living room")
+    share listing words with smart-home apps filed under Lifestyle."""
+    category, signals = designed("esphome", ocr=True)
+    assert category == person_category("esphome") == "Utilities"
+    assert signals[0].startswith("screens show devices and their status (")
+    assert "offline" in signals[0] and "device" in signals[0]
+    assert signals[0].endswith("→ Utilities (+6.00)")
+
+
+def test_study_trial_dashboard_is_a_developer_tool_not_education():
+    """Optuna Dashboard: studies, trials, objective values, hyperparameter importance. The
+    listing-fitted model reads "study" and "learning" as a course's words."""
+    category, signals = designed("optuna", ocr=False)
+    assert category == "Developer Tools"
+    said = signals[0]
+    assert said.startswith("screens show experiments, runs and their metrics (")
+    assert "trial" in said and "→ Developer Tools" in said
+
+
+@pytest.mark.parametrize(
+    ("app", "ocr", "right"), [("esphome", True, "Utilities"), ("optuna", False, "Developer Tools")]
+)
+def test_without_the_screens_reading_the_same_words_file_them_elsewhere(app, ocr, right):
+    """The same sets' names, screen names and visible text without the screens' reading
+    (kinds, subjects, fields): the listing-fitted model alone files them elsewhere, so the
+    reading is what moves them."""
+    frame = read(app, ocr)
+    kept = [c for c in frame.columns if not c.startswith("features_") or c == "features_text"]
+    alone = ss.detect_domain(frame[kept].copy())
+    assert alone[DOMAIN_CATEGORY].iloc[0] != right
+    assert not any(s.startswith("screens show") for s in alone[DOMAIN_SIGNALS].iloc[0])
+
+
+def reading(text: str, subject: str = "") -> tuple[tuple[str, str, tuple[str, ...]], str]:
+    return ("detail", subject, ()), text
+
+
+def evidence_of(*screens: tuple[tuple[str, str, tuple[str, ...]], str], name: str = "") -> Evidence:
+    return Evidence(
+        name=name,
+        text="\n".join(t for _, t in screens),
+        readings=tuple(r for r, _ in screens),
+        screen_texts=tuple(t for _, t in screens),
+    )
+
+
+CONFIG = "garden-pump.yaml\nlogger:\napi:\n  encryption:\n    key: !secret api_key\nota:\nSAVE"
+
+
+def test_one_config_screen_is_not_enough_two_are():
+    one = evidence_of(reading(CONFIG), reading("Settings\nTheme\nLanguage"))
+    assert screen_surfaces(one) == []
+    two = evidence_of(reading(CONFIG), reading(CONFIG.replace("garden", "porch")))
+    (shown,) = screen_surfaces(two)
+    assert shown.surface.name == "a code or config editor"
+    assert {"yaml", "logger", "api key", "secret"} <= set(shown.cues)
+    assert shown.says("Developer Tools") == 1.0 and shown.says("Utilities") == 0.5
+
+
+def test_words_in_sentences_of_content_are_not_cues():
+    """A comment that mentions a script, an import and an XML file is a conversation,
+    not a code editor: cues are read from labels, keys and menu items, not sentences."""
+    comment = (
+        "Did you import the old comments into the new xml config without the tracking "
+        "script and the json token that the endpoint needed?"
+    )
+    shown = screen_surfaces(evidence_of(reading(comment), reading(comment)))
+    assert shown == []
+
+
+def test_strength_grows_with_the_screens_that_agree_and_saturates():
+    runs = "Experiments\nRuns\nMetrics\nParameters\naccuracy\nloss"
+    plain = "Settings\nTheme"
+    full = screen_lexicon().full_screens
+    for agreeing in range(2, full + 2):
+        sets = [reading(runs)] * agreeing + [reading(plain)] * 3
+        (shown,) = screen_surfaces(evidence_of(*sets))
+        assert shown.screens == agreeing
+        assert shown.says("Developer Tools") == pytest.approx(min(1.0, agreeing / full))
+
+
+def test_strong_screen_evidence_outweighs_a_name_of_another_category():
+    """A set named like a gardening app whose every screen is a device list with status:
+    the screens win, and the first signal says which screens and words did it."""
+    devices = "Devices\nGreenhouse fan\nONLINE\nSoil sensor\nOFFLINE\nFirmware 2024.6\nReboot"
+    sets = [reading(devices, "Devices")] * 3
+    named = evidence_of(*sets, name="Garden Planner")
+    assert predict_domain(Evidence(name="Garden Planner")).category != "Utilities"
+    prediction = predict_domain(named)
+    assert prediction.category == "Utilities"
+    assert prediction.signals[0].startswith("screens show devices and their status (")
+    assert "on 3 of 3 → Utilities" in prediction.signals[0]
+
+
+@pytest.mark.parametrize("app", ["pocket-budget", "stepstreak", "tasklane", "wanderly"])
+def test_consumer_apps_show_no_technical_surface(app):
+    """The bundled samples (a budget, a fitness tracker, a to-do list, a travel planner)
+    show none of the surfaces, so their category is the model's and their nouns'."""
+    folder = Path(__file__).parents[1] / "sample_inputs" / app
+    frame = ss.extract_features(ss.read_screenshots(folder), ocr=True)
+    out = ss.detect_domain(frame.copy())
+    assert out[DOMAIN_CATEGORY].iloc[0] == person_category(app)
+    assert not any(" on " in s and "screens show" in s for s in out[DOMAIN_SIGNALS].iloc[0])
+
+
+def test_conversation_screens_and_member_lists_are_a_chat():
+    """A chat client: a conversation screen (its kind, as extract_features read it) and a
+    member list of a channel agree; a listing model reading "network" and "server" filed
+    such a client elsewhere."""
+    talk = (("conversation", "#3d-printing", ()), "#3d-printing\nmaya\nanyone tried PETG?")
+    members = (("list", "Members", ()), "Members\n5 users\nOperators\njonah\nchannel settings")
+    server = (("form", "Network", ()), "Network\nServer\nPort\nNick\nJoin channels")
+    (shown,) = screen_surfaces(evidence_of(talk, members, server))
+    assert shown.surface.name == "a conversation between people"
+    assert shown.screens == 2 and "conversation screen" in shown.cues
+    prediction = predict_domain(evidence_of(talk, members, server, name="The Lounge"))
+    assert prediction.category == "Social Networking"
+    assert prediction.signals[0].startswith("screens show a conversation between people (")
+    alone = evidence_of(talk, (("form", "Settings", ()), "Settings\nTheme"))
+    assert screen_surfaces(alone) == []  # one conversation screen is not several
