@@ -66,6 +66,26 @@ def _describe(
     ]
 
 
+def _with_screens(
+    probs: np.ndarray, classes: Sequence[str], screen: dict, surfaces: list
+) -> np.ndarray:
+    """The listing model's probabilities raised by what the screens are: the words that
+    name a category's screens and the surfaces (a config editor, devices) they show."""
+    if not screen and not surfaces:
+        return probs
+    lex = screen_lexicon()
+    boost = np.array(
+        [
+            screen.get(c, (0.0, []))[0] * lex.scale
+            + sum(s.says(c) for s in surfaces) * lex.surface_scale
+            for c in classes
+        ]
+    )
+    raised = np.log(np.clip(probs, 1e-12, 1.0)) + boost
+    raised = np.exp(raised - raised.max())
+    return raised / raised.sum()
+
+
 def predict_domain(
     evidence: Evidence,
     *,
@@ -90,21 +110,9 @@ def predict_domain(
             ),
             ranking=tuple((c, 0.0) for c in model.classes),
         )
-    probs = model.probabilities(logits)
     screen = screen_scores(evidence) if evidence.readings else {}
     surfaces = screen_surfaces(evidence) if evidence.readings else []
-    if screen or surfaces:  # what the screens are, beside what the listing words say
-        lex = screen_lexicon()
-        boost = np.array(
-            [
-                screen.get(c, (0.0, []))[0] * lex.scale
-                + sum(s.says(c) for s in surfaces) * lex.surface_scale
-                for c in model.classes
-            ]
-        )
-        raised = np.log(np.clip(probs, 1e-12, 1.0)) + boost
-        raised = np.exp(raised - raised.max())
-        probs = raised / raised.sum()
+    probs = _with_screens(model.probabilities(logits), model.classes, screen, surfaces)
     order = sorted(range(len(probs)), key=lambda i: (-round(float(probs[i]), 12), i))
     best, second = order[0], order[1]
     confidence = round(float(probs[best]), 4)

@@ -538,6 +538,7 @@ def _subject(ev: Evidence, screen: str, cx: _SubjectContext) -> tuple[str, str, 
     entities: list[str] = []
     for raw, source, base in candidates:
         text = re.sub(r"(?:\s+#?\d+)+$", "", raw).strip(_EDGE)  # "Garden Plan 2025"
+        text = re.sub(r"^\d[\d,.]*\s+(?=[^\W\d_])", "", text)  # "6 Comments": comments
         text = _as_subject(text, max_words=5)
         scored = _score(text, source, base, cx)
         if scored is None:

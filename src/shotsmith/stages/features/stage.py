@@ -324,14 +324,8 @@ def extract_features(
     binary = ocr_mod.tesseract_path() if mode is not False else None
     if mode is True and binary is None:
         ocr_mod.require_tesseract()
-
-    n = len(frame)
-    refs = frame[IMAGE].tolist()
-    dom = [
-        str(t) if isinstance(t, str) else ""
-        for t in (frame[SCREEN_TEXT].tolist() if SCREEN_TEXT in frame.columns else [""] * n)
-    ]
-    want = [not t.strip() for t in dom]
+    rows = _Rows.of(frame)
+    want = [not t.strip() for t in rows.dom]
     if mode is None and binary is None and any(want):
         log.warning(
             "extract_features: Tesseract is not installed, so %d screenshot(s) without DOM "
@@ -345,64 +339,102 @@ def extract_features(
     if binary and any(want) and LOCALE in frame.columns:
         locales = frame[LOCALE].dropna().astype(str)
         lang = ocr_mod.language_for(locales.iloc[0] if len(locales) else None)
-
-    pixels = _read_pixels(refs, want, lang, binary, workers=workers, chunk=chunk)
-
-    screens = frame[SCREEN].astype(str).tolist()
-    positions = frame[POSITION].tolist()
-    domains = frame[DOMAIN_CATEGORY].tolist() if DOMAIN_CATEGORY in frame.columns else [None] * n
-    projects = (
-        frame[PROJECT_NAME].astype(str).tolist() if PROJECT_NAME in frame.columns else [""] * n
-    )
-
-    elements = frame[SCREEN_ELEMENTS].tolist() if SCREEN_ELEMENTS in frame.columns else [None] * n
-    intents, phrases, keywords, texts, sources, colors = [], [], [], [], [], []
-    found: list[reader.Evidence] = []
-
-    def read_one(i: int) -> tuple:
-        px = pixels[i]
-        domain = domains[i] if isinstance(domains[i], str) else None
-        ev = _evidence_of(elements[i], dom[i], px)
-        text, source = _text_of(dom[i], px, mode, binary)
-        intent = screen_intent(
-            screens[i], text, domain=domain, position=positions[i], title=ev.title or ""
-        )
-        phrase = screen_phrase(intent, screens[i], domain, title=ev.title)
-        return ev, text, source, intent, phrase, keywords_of(screens[i], text, project=projects[i])
-
-    for i in range(n):
-        ev, text, source, intent, phrase, words = read_one(i)
-        found.append(ev)
-        intents.append(intent)
-        phrases.append(phrase)
-        keywords.append(words)
-        texts.append(text)
-        sources.append(source)
-        px = pixels[i]
-        colors.append([c for c, _ in px.colors] if px else [])
+    pixels = _read_pixels(frame[IMAGE].tolist(), want, lang, binary, workers=workers, chunk=chunk)
+    reads = [rows.read(i, pixels[i], mode, binary) for i in range(len(frame))]
 
     members_of: dict[object, list[int]] = {}
     for i, app in enumerate(frame[APP_ID].tolist()):
         members_of.setdefault(app, []).append(i)
-    frame[FEATURES_TEXT] = texts
-    readings = _read_sets(frame, members_of, found, screens, intents, projects, positions)
+    frame[FEATURES_TEXT] = [r.text for r in reads]
+    readings = _read_sets(frame, members_of, reads, rows)
     # a screen whose top band named nothing a caption could show (no item, no field) is
     # read again further down, once, for the whole table in one tesseract call
+    sources = [r.source for r in reads]
     thin = _read_further(pixels, _thin(readings, pixels, sources), lang, binary)
     for i in thin:
-        found[i], texts[i], sources[i], intents[i], phrases[i], keywords[i] = read_one(i)
+        reads[i] = rows.read(i, pixels[i], mode, binary)
     for px in pixels:
         if px is not None:
             px.deep = None
     if thin:
-        frame[FEATURES_TEXT] = texts
-        readings = _read_sets(frame, members_of, found, screens, intents, projects, positions)
+        frame[FEATURES_TEXT] = [r.text for r in reads]
+        readings = _read_sets(frame, members_of, reads, rows)
+    _write_columns(frame, reads, readings, pixels)
+    _add_set_colors(frame, pixels, members_of)
+    return frame
 
-    frame[FEATURES_INTENT] = intents
-    frame[FEATURES_PHRASE] = phrases
-    frame[FEATURES_KEYWORDS] = pd.Series(keywords, index=frame.index, dtype=object)
-    frame[FEATURES_TEXT] = texts
-    frame[FEATURES_TEXT_SOURCE] = sources
+
+@dataclass
+class _Read:
+    """One screenshot's evidence, text and what it is for."""
+
+    evidence: reader.Evidence
+    text: str
+    source: str
+    intent: str
+    phrase: str
+    keywords: list[str]
+
+
+@dataclass
+class _Rows:
+    """The columns of the frame that reading a screen needs, as lists."""
+
+    dom: list[str]
+    screens: list[str]
+    positions: list
+    domains: list
+    projects: list[str]
+    elements: list
+
+    @classmethod
+    def of(cls, frame: pd.DataFrame) -> _Rows:
+        n = len(frame)
+
+        def column(name: str) -> list:
+            return frame[name].tolist() if name in frame.columns else [None] * n
+
+        return cls(
+            dom=[t if isinstance(t, str) else "" for t in column(SCREEN_TEXT)],
+            screens=frame[SCREEN].astype(str).tolist(),
+            positions=frame[POSITION].tolist(),
+            domains=column(DOMAIN_CATEGORY),
+            projects=[str(p) if p is not None else "" for p in column(PROJECT_NAME)],
+            elements=column(SCREEN_ELEMENTS),
+        )
+
+    def read(self, i: int, px: _Pixels | None, mode: object, binary: str | None) -> _Read:
+        domain = self.domains[i] if isinstance(self.domains[i], str) else None
+        screen = self.screens[i]
+        ev = _evidence_of(self.elements[i], self.dom[i], px)
+        text, source = _text_of(self.dom[i], px, mode, binary)
+        intent = screen_intent(
+            screen, text, domain=domain, position=self.positions[i], title=ev.title or ""
+        )
+        return _Read(
+            evidence=ev,
+            text=text,
+            source=source,
+            intent=intent,
+            phrase=screen_phrase(intent, screen, domain, title=ev.title),
+            keywords=keywords_of(screen, text, project=self.projects[i]),
+        )
+
+
+def _write_columns(
+    frame: pd.DataFrame, reads: list[_Read], readings: list[Reading], pixels: list
+) -> None:
+    """Every screen's evidence, reading and colours as the stage's columns."""
+
+    def objects(values: list) -> pd.Series:
+        return pd.Series(values, index=frame.index, dtype=object)
+
+    found = [r.evidence for r in reads]
+    frame[FEATURES_INTENT] = [r.intent for r in reads]
+    frame[FEATURES_PHRASE] = [r.phrase for r in reads]
+    frame[FEATURES_KEYWORDS] = objects([r.keywords for r in reads])
+    frame[FEATURES_TEXT] = [r.text for r in reads]
+    frame[FEATURES_TEXT_SOURCE] = [r.source for r in reads]
     frame[FEATURES_TITLE] = [ev.title for ev in found]
     for column, attribute in (
         (FEATURES_HEADINGS, "headings"),
@@ -412,21 +444,13 @@ def extract_features(
         (FEATURES_NUMBERS, "numbers"),
         (FEATURES_EVIDENCE, "items"),
     ):
-        values = [list(getattr(ev, attribute)) for ev in found]
-        frame[column] = pd.Series(values, index=frame.index, dtype=object)
-    frame[FEATURES_COLORS] = pd.Series(colors, index=frame.index, dtype=object)
+        frame[column] = objects([list(getattr(ev, attribute)) for ev in found])
+    frame[FEATURES_COLORS] = objects([[c for c, _ in px.colors] if px else [] for px in pixels])
     frame[FEATURES_KIND] = [r.kind for r in readings]
     frame[FEATURES_SUBJECT] = [r.subject for r in readings]
     frame[FEATURES_SUBJECT_FROM] = [r.subject_from for r in readings]
-    frame[FEATURES_EXAMPLES] = pd.Series(
-        [list(r.examples) for r in readings], index=frame.index, dtype=object
-    )
-    frame[FEATURES_FIELDS] = pd.Series(
-        [list(r.fields) for r in readings], index=frame.index, dtype=object
-    )
-
-    _add_set_colors(frame, pixels, members_of)
-    return frame
+    frame[FEATURES_EXAMPLES] = objects([list(r.examples) for r in readings])
+    frame[FEATURES_FIELDS] = objects([list(r.fields) for r in readings])
 
 
 def _read_pixels(
@@ -489,23 +513,17 @@ def _text_of(dom: str, px: _Pixels | None, mode: object, binary: str | None) -> 
 
 
 def _read_sets(
-    frame: pd.DataFrame,
-    members_of: dict[object, list[int]],
-    found: list[reader.Evidence],
-    screens: list[str],
-    intents: list[str],
-    projects: list[str],
-    positions: list[Any],
+    frame: pd.DataFrame, members_of: dict[object, list[int]], reads: list[_Read], rows: _Rows
 ) -> list[Reading]:
     """Each set's screens read together (kind, subject, examples, fields), in store order."""
     readings: list[Reading] = [Reading() for _ in range(len(frame))]
     for members in members_of.values():
-        members = sorted(members, key=lambda i: (positions[i], i))
+        members = sorted(members, key=lambda i: (rows.positions[i], i))
         found_here = read_screens(
-            [found[i] for i in members],
-            [screens[i] for i in members],
-            [intents[i] for i in members],
-            projects[members[0]],
+            [reads[i].evidence for i in members],
+            [rows.screens[i] for i in members],
+            [reads[i].intent for i in members],
+            rows.projects[members[0]],
             texts=[str(frame[FEATURES_TEXT].iat[i] or "") for i in members],
         )
         for i, reading in zip(members, found_here):
