@@ -716,6 +716,8 @@ def _examples(ev: Evidence, seen: set[str], skip: set[str], project_words: set[s
             len(_words(raw)) > 5 or raw[:1].islower() or raw.endswith((".", "!", "?", ","))
         ):
             continue  # a line of prose, or the rest of one: not an item's name
+        if re.search(r"\(\d+\)$", raw):
+            continue  # "Pending (2)", "Valid (6)": a filter with its count, not an item
         if _FIELD_LABEL.search(raw) or _STATUS.search(raw) or k in field_names:
             continue  # "Direction: MINIMIZE", "No description", "Uptime  2h": fields, states
         text = clean_item(item["text"], place=item["role"] == "title")
