@@ -553,7 +553,8 @@ def _subject(ev: Evidence, screen: str, cx: _SubjectContext) -> tuple[str, str, 
     late = _late_subject(ev, cx)
     if late and late[0][0] >= 2:
         return late[0][1], "label", entities
-    named = _named_subject(name, cx.project_key, cx.visible)
+    here = frozenset(singular(w.casefold()) for i in ev.items for w in _words(i["text"]))
+    named = _named_subject(name, cx.project_key, cx.visible, here)
     if named:  # what the file is called, in words the app shows
         return named, "screen name", entities
     if late:
@@ -583,11 +584,15 @@ def _names_a_thing(text: str) -> bool:
 _NOT_AN_END = frozenset("do done in up on out off it to".split())
 
 
-def _named_subject(name: str, project_key: str, visible: set[str]) -> str:
+def _named_subject(
+    name: str, project_key: str, visible: set[str], here: frozenset[str] = frozenset()
+) -> str:
     """The screen's file name as its subject ("bookmarks", "new bookmark", "weekly pulse")
-    when the app shows its words (in a tab, a menu, a title), or "" when it names no
-    feature: a number, a generic place ("home", "main"), the app's own name, a person, a
-    value, a word no dictionary knows ("img", "scr") or one the screen does not show."""
+    when the app shows its words (in a tab, a menu, a title), or at least half of them on
+    that very screen ("device menu" over a device's menu, "book details" on a book's
+    page: what the user called the screen, which the screen bears out); "" when it names
+    no feature: a number, a generic place ("home", "main"), the app's own name, a person,
+    a value, a word no dictionary knows ("img", "scr") or words the screen does not show."""
     if re.fullmatch(r"(screen|screenshot|image|shot|page|img|scr)?\s*\d*", name, re.I):
         return ""
     text = _as_subject(name, max_words=4)
@@ -603,9 +608,12 @@ def _named_subject(name: str, project_key: str, visible: set[str]) -> str:
     if not _names_a_thing(text):
         return ""  # "settle", "downloading", "important": what it does, not what it holds
     fw = voc.function_words
-    if any(singular(w.casefold()) not in visible for w in words if w.casefold() not in fw):
-        return ""  # what the user called it, but the app never says it: not its words
-    return text
+    content = [singular(w.casefold()) for w in words if w.casefold() not in fw]
+    if all(w in visible for w in content):
+        return text
+    if len(content) >= 2 and 2 * sum(w in here for w in content) >= len(content):
+        return text  # "device menu": the menu of a device, named by the user
+    return ""  # what the user called it, but the app never says it: not its words
 
 
 def _set_context(
