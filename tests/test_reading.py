@@ -468,3 +468,84 @@ def test_a_user_name_in_lower_case_is_a_person_and_a_word_is_not():
 
     assert is_person("maya") and is_person("Maya") and is_person("Ana Ruiz")
     assert not is_person("grace") and not is_person("will") and not is_person("workouts")
+
+
+def admin_set() -> pd.DataFrame:
+    """An admin screen, a record's page and a list of cards, as real apps lay them out."""
+    admin = [
+        el("heading", "Administration", 0.05, 0.03, level=1),
+        el("label", "Valid (6)", 0.10),
+        el("label", "Pending (2)", 0.10, x=0.3),
+        el("text", "Group by thread:", 0.13),
+        el("button", "Hide workouts", 0.16),
+        el("button", "Toggle status", 0.16, x=0.4),
+        el("text", "Direction: MINIMIZE", 0.20),
+        el("text", "No description", 0.24),
+        el("listitem", "Harbour Lights", 0.30),
+        el("listitem", "Lantern Walk", 0.36),
+    ]
+    record = [
+        el("heading", "Photos", 0.05, 0.03, level=1),
+        el("label", "Folder ID", 0.20),
+        el("text", "photos", 0.23),
+        el("label", "Folder Path", 0.27),
+        el("text", "~/Sync/Photos", 0.30),
+        el("label", "Global State", 0.34),
+        el("text", "7 files, 1.5 MiB", 0.37),
+        el("label", "Local State", 0.41),
+    ]
+    cards = [
+        el("heading", "Workouts", 0.05, 0.03, level=1),
+        el("label", "Upper Body Strength", 0.20),
+        el("text", "45 min", 0.23),
+        el("label", "Morning Mobility", 0.30),
+        el("text", "20 min", 0.33),
+        el("label", "Hill Sprints", 0.40),
+        el("text", "30 min", 0.43),
+    ]
+    return dom_set("Ledgerly", [("admin", admin), ("folder", record), ("workouts", cards)])
+
+
+def test_controls_field_names_filters_and_states_are_neither_subject_nor_item():
+    frame = ss.extract_features(admin_set(), ocr=False).set_index(C.SCREEN)
+    admin = frame.loc["admin"]
+    # "Group by thread:" names a control's field; "Hide workouts" is a button
+    assert admin[C.FEATURES_SUBJECT] not in ("Group by thread", "Hide workouts", "Toggle status")
+    examples = set(admin[C.FEATURES_EXAMPLES])
+    assert {"Harbour Lights", "Lantern Walk"} <= examples
+    for noise in ("Valid", "Pending", "Direction", "No description", "Group by thread"):
+        assert not any(e.startswith(noise) for e in examples), (noise, examples)
+    # a record's fields over their values are fields, not items; cards keep their names
+    assert not {"Folder ID", "Global State", "Local State"} & set(
+        frame.loc["folder", C.FEATURES_EXAMPLES]
+    )
+    assert {"Upper Body Strength", "Morning Mobility"} <= set(
+        frame.loc["workouts", C.FEATURES_EXAMPLES]
+    )
+
+
+def test_interface_and_destructive_buttons_make_no_caption():
+    out = ss.write_copy(ss.detect_domain(ss.extract_features(admin_set(), ocr=False)))
+    for line in (*out[C.COPY_HEADLINE], *out[C.COPY_SUBTITLE]):
+        assert not line.startswith(("Toggle", "Hide", "Delete")), line
+
+
+def test_a_count_before_a_title_and_a_file_name_half_shown_name_the_screen():
+    thread = [
+        el("heading", "6 Comments", 0.05, 0.03, level=1),
+        el("listitem", "Great write-up on sourdough starters", 0.2),
+    ]
+    menu = [
+        el("listitem", "Garden irrigation", 0.1),
+        el("text", "Pick what to do with this device and its firmware.", 0.12),
+        el("button", "Validate", 0.2),
+        el("button", "Install", 0.25),
+    ]
+    frame = dom_set("Isso", [("comments", thread), ("device menu", menu)])
+    read = ss.extract_features(frame, ocr=False).set_index(C.SCREEN)
+    assert read.loc["comments", C.FEATURES_SUBJECT] == "Comments"
+    # "device" is on the screen, "menu" is the user's word for it
+    assert read.loc["device menu", C.FEATURES_SUBJECT] == "device menu"
+    frame[C.SCREEN] = ["comments", "sharing options"]  # neither word shown: not its name
+    read = ss.extract_features(frame, ocr=False).set_index(C.SCREEN)
+    assert read.loc["sharing options", C.FEATURES_SUBJECT] != "sharing options"
