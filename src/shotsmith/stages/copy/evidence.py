@@ -735,7 +735,12 @@ class _SlotMaker:
         ):  # "Search messages" is no plural noun: not "Every search message in view"
             slots.plural = True
             words = slots.title.text.split()
-            words[-1] = singular(words[-1]) if words[-1].islower() else words[-1]
+            last = words[-1]
+            if last.islower():
+                words[-1] = singular(last)
+            elif last[:1].isupper() and last[1:].islower():  # "Scrobbles": "Scrobble"
+                one = singular(last.casefold())
+                words[-1] = one[:1].upper() + one[1:]
             slots.one = Phrase(" ".join(words), slots.title.evidence)
 
     def _actions(self, slots: Slots, ev: ScreenEvidence, taken: set[frozenset[str]]) -> None:

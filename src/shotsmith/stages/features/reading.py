@@ -462,6 +462,8 @@ class _SubjectContext:
     content_keys: set[str]
     field_keys: set[str]
     visible: set[str]
+    #: titles more than one screen bears (the set's header, not one screen's name)
+    shared_titles: set[str] = field(default_factory=set)
 
 
 def _score(text: str, source: str, base: float, cx: _SubjectContext) -> tuple[float, bool] | None:
@@ -485,11 +487,16 @@ def _score(text: str, source: str, base: float, cx: _SubjectContext) -> tuple[fl
     if confirmed and source != "screen name":
         score += 3
     content = False
+    own_title = source == "title" and key not in cx.shared_titles
+    # one screen's own title in the plural ("Scrobbles") names a collection, even where
+    # the set's menu lists it among other labels
+    collection = own_title and len(_words(text)) == 1 and is_plural(text)
     long_name = len(_words(text)) > 3 and not feature  # "Aladino y la lámpara maravillosa"
-    if key in cx.content_keys or long_name or (_written_as_name(text) and len(_words(text)) >= 2):
+    named = key in cx.content_keys and not collection
+    if named or long_name or (_written_as_name(text) and len(_words(text)) >= 2):
         content = source in ("title", "heading") and not confirmed
         score -= 4
-    if key in cx.repeated and source != "screen name" and not confirmed:
+    if key in cx.repeated and source != "screen name" and not confirmed and not own_title:
         score -= 3  # the set's header or tab bar, on every screen: no one screen's feature
     return score, content
 
@@ -577,7 +584,8 @@ def _names_a_thing(text: str) -> bool:
     words = [w.casefold() for w in _words(text)]
     if not words or words[-1] in _NOT_AN_END:
         return False
-    return len(words) > 1 or can_be_noun(words[0])
+    # a word no dictionary knows is the app's own noun ("Scrobbles", "Tiddlers")
+    return len(words) > 1 or can_be_noun(words[0]) or not is_word(words[0])
 
 
 #: Words a subject phrase never ends on ("To do", "Sign in", "Set up").
@@ -759,6 +767,8 @@ def read_screens(
 ) -> list[Reading]:
     """The reading of every screen of one set (chrome repeated across the set is known)."""
     repeated, content_keys, visible = _set_context(evidence, project, texts)
+    titles = Counter(_key(ev.title) for ev in evidence if ev.title)
+    shared_titles = {k for k, c in titles.items() if c > 1}
     out: list[Reading] = []
     project_words = set(_key(project).split())
     for ev, screen, intent in zip(evidence, screens, intents):
@@ -772,6 +782,7 @@ def read_screens(
             content_keys=content_keys,
             field_keys=field_keys | per_row,
             visible=visible,
+            shared_titles=shared_titles,
         )
         subject, source, entities = _subject(ev, screen, cx)
         seen = {_key(subject)} if subject else set()
