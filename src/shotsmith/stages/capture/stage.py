@@ -125,6 +125,12 @@ def _check_limits(max_screens: int, timeout_s: float, page_timeout_s: float | No
         raise InvalidOptionError(f"page_timeout_s must be > 0 seconds, got {page_timeout_s!r}")
 
 
+def _checked_locale(locale: str) -> str:
+    if not is_locale(locale):
+        raise InvalidOptionError(f"locale must be a BCP 47 tag such as en-US, got {locale!r}")
+    return locale.strip().replace("_", "-")
+
+
 def _check_folder_options(source: object, *, video: bool, signs_in: bool) -> None:
     """Refuse what only a web app's capture does: a video, signing in."""
     if video:
@@ -151,12 +157,6 @@ def _folder(source: object, text: str) -> Path:
         f"{source!r} is neither a web app URL (http:// or https://) nor "
         "an existing folder of screenshots."
     )
-
-
-def _checked_locale(locale: str) -> str:
-    if not is_locale(locale):
-        raise InvalidOptionError(f"locale must be a BCP 47 tag such as en-US, got {locale!r}")
-    return locale.strip().replace("_", "-")
 
 
 def _network_policy(
