@@ -18,13 +18,15 @@ test-fast: setup
 	@.venv/bin/python -m pytest -q -m "not slow and not browser and not live_server and not notebook" \
 		-p no:nb_regression -p no:schemathesis -p no:hypothesispytest
 
-# ruff, the import layers (pyproject's [tool.importlinter] contracts) and no import
-# circle (scripts/import_graph.py draws the package's imports and lists any circle).
+# ruff, the import layers (pyproject's [tool.importlinter] contracts), no import
+# circle (scripts/import_graph.py draws the package's imports and lists any circle) and
+# no function over 80 lines (scripts/long_functions.py lists them).
 lint: setup
 	@.venv/bin/ruff check src tests benchmarks scripts
 	@.venv/bin/ruff format --check src tests benchmarks scripts
 	@.venv/bin/lint-imports --no-cache
 	@.venv/bin/python scripts/import_graph.py --check
+	@.venv/bin/python scripts/long_functions.py --check
 
 format: setup
 	@.venv/bin/ruff format src tests benchmarks scripts

@@ -8,8 +8,9 @@ What it makes, in a temporary folder:
   default options (``shotsmith.design(folder)``): the PNGs and ``design.json``;
 * ``capture/<site>/...``: the sample web app ``sample_inputs/webapps/pocket-budget`` and the
   explorer's test site ``tests/capture_site`` captured at 6.9" with the default options
-  (served by ``serve_folder``), and Trailbook, the trap-laden app of ``tests/test_capture.py``:
-  the raw PNGs and ``manifest.json``; and each captured set designed (``design-captured/``).
+  (served by ``serve_folder``), and Trailbook, the trap-laden app of
+  ``tests/stages/capture/test_capture.py``: the raw PNGs and ``manifest.json``; and each
+  captured set designed (``design-captured/``).
 
 Files that hold the run's own circumstances are normalised before hashing: the temporary
 folder, the checkout and the served site's port become ``<out>``, ``<repo>`` and ``<site>``
@@ -70,9 +71,9 @@ def _hashes(out: Path) -> dict[str, str]:
 
 @contextmanager
 def _trailbook() -> Iterator[str]:
-    """Trailbook, served as tests/test_capture.py serves it."""
+    """Trailbook, served as tests/stages/capture/test_capture.py serves it."""
     sys.path.insert(0, str(ROOT))
-    from tests.test_capture import TrailbookServer
+    from tests.stages.capture.test_capture import TrailbookServer
 
     server = TrailbookServer()
     try:

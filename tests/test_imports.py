@@ -76,3 +76,14 @@ def test_the_version_is_the_projects():
     from shotsmith._version import __version__
 
     assert __version__ is shotsmith.__version__
+
+
+def test_notebook_helpers_are_public_names_loaded_on_first_use():
+    loaded = _run(
+        "import sys, shotsmith\n"
+        "print('shotsmith.notebook' in sys.modules)\n"
+        "shown = shotsmith.show_variants\n"
+        "from shotsmith.notebook import show_variants\n"
+        "print(shown is show_variants, 'show_variants' in shotsmith.__all__)"
+    ).split()
+    assert loaded == ["False", "True", "True"]

@@ -58,7 +58,7 @@ PLACEHOLDER_HOSTS = ("scheduler", "HOST")
 #: Commands (as written, comment dropped) that are not run, and why.
 NOT_RUN = {
     "make test": "it runs this very test suite (CI runs it: .ci/run)",
-    ".venv/bin/python -m pytest tests/test_notebooks.py tests/test_batch.py": (
+    ".venv/bin/python -m pytest tests/test_notebooks.py tests/batch/test_batch.py": (
         "it runs tests of this suite"
     ),
     ".venv/bin/python -m pytest tests/test_readme.py": "it runs this very test",

@@ -195,3 +195,35 @@ def test_a_bad_variants_cell_is_one_line_naming_the_app(tmp_path: Path) -> None:
     ):
         ss.run_batch(manifest, tmp_path / "out", workers=0, ocr=False, progress=False)
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.slow
+def test_the_batch_command_designs_the_variants_it_is_told(tmp_path: Path) -> None:
+    manifest = tmp_path / "apps.csv"
+    manifest.write_text(
+        f"source,variants\n{SAMPLES / 'tasklane'},\n{SAMPLES / 'pocket-budget'},1\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "out"
+    code = main(["batch", str(manifest), "--workers", "0", "--variants", "2"] + _quick(out))
+    assert code == 0
+    # the option for the app whose cell is blank, the manifest's own count for the other
+    assert sorted(p.name for p in (out / "tasklane").glob("variant-*")) == [
+        "variant-1",
+        "variant-2",
+    ]
+    assert not list((out / "pocket-budget").glob("variant-*"))
+    assert {row["variant"] for row in _table(out / "tasklane" / "variant-2")} == {"variant-2"}
+
+
+def test_the_batch_command_refuses_a_bad_variant_count_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    manifest = tmp_path / "apps.csv"
+    manifest.write_text(f"source\n{SAMPLES / 'tasklane'}\n", encoding="utf-8")
+    out = tmp_path / "out"
+    code = main(["batch", str(manifest), "--workers", "0", "--variants", "5"] + _quick(out))
+    err = capsys.readouterr().err.strip()
+    assert code == 2
+    assert len(err.splitlines()) == 1 and "from 1 to 4" in err and err.endswith("got 5.")
+    assert not out.exists()  # refused before anything is written

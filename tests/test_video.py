@@ -18,7 +18,7 @@ from shotsmith.export.validate import validate
 from shotsmith.stages.capture.stage import capture_report
 from shotsmith.video import make_previews
 
-from .test_capture import SITE, Server, needs_browser
+from .stages.capture.test_capture import SITE, Server, needs_browser
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 needs_ffmpeg = pytest.mark.skipif(not shutil.which("ffmpeg"), reason="no ffmpeg")

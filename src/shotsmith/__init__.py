@@ -39,6 +39,7 @@ _EXPORTS: dict[str, str] = {
     "show": ".notebook",
     "show_scene": ".notebook",
     "show_set": ".notebook",
+    "show_variants": ".notebook",
     "start_server": ".server.local",
     "Pipeline": ".pipeline",
     "PipelineRun": ".pipeline",
@@ -88,7 +89,7 @@ if TYPE_CHECKING:  # what editors and type checkers see
     from .errors import InputImageError, MissingColumnError, ShotsmithError, TemplateError
     from .io import open_image
     from .llm import LLMConfig
-    from .notebook import LayoutTuner, scene_table, show, show_scene, show_set
+    from .notebook import LayoutTuner, scene_table, show, show_scene, show_set, show_variants
     from .pipeline import Pipeline, PipelineRun, design, report, write_report
     from .scene import Scene
     from .server.local import LocalServer, start_server
@@ -137,6 +138,7 @@ __all__ = [
     "show",
     "show_scene",
     "show_set",
+    "show_variants",
     "start_server",
     "write_copy",
     "write_manifest",

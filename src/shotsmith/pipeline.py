@@ -40,6 +40,7 @@ from .stages.copy.user import check_copy_language
 from .stages.domain import detect_domain
 from .stages.features import extract_features
 from .stages.layout import plan_layout
+from .stages.layout.sizes import StoreSize, parse_sizes
 from .stages.render import render
 
 Stage = Callable[..., pd.DataFrame]
@@ -579,9 +580,47 @@ def design(
     each in ``<app_id>/variant-K/``, differing in the lead screen, the palette and the
     template (:mod:`shotsmith.variants`).
     """
-    from .variants import check_variants, design_variants
+    from .variants import check_variants
 
     variants = check_variants(variants)
+    frame = _input_frame(
+        source,
+        locale=locale,
+        about=about,
+        project_name=project_name,
+        bundle_id=bundle_id,
+        screens=screens,
+        images_base64=images_base64,
+        devices=devices,
+    )
+    copy = _checked_copy(frame, copy, source, copy_backend=copy_backend, strict=strict_locale)
+    asked = parse_sizes([*([size] if size is not None else []), *(sizes or [])])
+    pipe = Pipeline.default(
+        template=template,
+        out_dir=out_dir,
+        ocr=ocr,
+        copy_backend=copy_backend,
+        about=about,
+        copy=copy,
+    )
+    return _run_at_sizes(
+        pipe, frame, asked, out_dir, variants, executor, progress=progress, write_table=write_table
+    )
+
+
+def _input_frame(
+    source: str | Path | pd.DataFrame | Sequence[str | Path | bytes] | None,
+    *,
+    locale: str | None,
+    about: str | None,
+    project_name: str | None,
+    bundle_id: str | None,
+    screens: Sequence[str] | None,
+    images_base64: Sequence[str] | None,
+    devices: Sequence[str] | str | None,
+) -> pd.DataFrame:
+    """The screens read (or the frame given), in the set's locale (checked), with the
+    user's ``about`` (recorded in design.json with the copy)."""
     if locale is not None:
         locale = check_locale(locale)
     if isinstance(source, pd.DataFrame):
@@ -596,70 +635,111 @@ def design(
             devices=devices,
             locale=locale,
         )
-    if about is not None:
-        frame = frame.assign(**{C.ABOUT: about})  # recorded in design.json with the copy
+    return frame if about is None else frame.assign(**{C.ABOUT: about})
+
+
+def _checked_copy(
+    frame: pd.DataFrame,
+    copy: str | Path | pd.DataFrame | None,
+    source: object,
+    *,
+    copy_backend: str,
+    strict: bool,
+) -> pd.DataFrame | None:
+    """The user's own captions read (a bad file fails before any pixel is read), and the
+    set's screens without copy in its language named (an error when ``strict``), unless a
+    language model writes the copy."""
     if copy is not None and not isinstance(copy, pd.DataFrame):
-        copy = read_user_copy(copy)  # a bad file fails before any pixel is read
+        copy = read_user_copy(copy)
     if not (copy_backend in ("llm", "auto") and LLMConfig.from_env() is not None):
         place = source if isinstance(source, str | Path) else "FOLDER"
-        check_copy_language(frame, copy, source=str(place), strict=strict_locale)
-    from .stages.layout.sizes import StoreSize, parse_sizes
+        check_copy_language(frame, copy, source=str(place), strict=strict)
+    return copy
 
-    asked = parse_sizes([*([size] if size is not None else []), *(sizes or [])])
-    pipe = Pipeline.default(
-        template=template,
-        size=asked[0].name if len(asked) == 1 else None,
-        out_dir=_size_folder(out_dir, asked[0]) if len(asked) == 1 else out_dir,
-        ocr=ocr,
-        copy_backend=copy_backend,
-        about=about,
-        copy=copy,
-    )
+
+def _run_at_sizes(
+    pipe: Pipeline,
+    frame: pd.DataFrame,
+    asked: Sequence[StoreSize],
+    out_dir: str | Path | None,
+    variants: int,
+    executor: Executor | None,
+    *,
+    progress: bool | Callable[[dict[str, Any]], None],
+    write_table: bool,
+) -> pd.DataFrame:
+    """Run the pipeline over the frame: in one go for one size and one set that nobody
+    follows, else stage by stage at each size, telling ``progress``. ``pipe`` lays out at
+    the device's own size into ``out_dir``."""
     report = _reporter(progress, len(frame) * max(1, len(asked)) * variants)
     if len(asked) <= 1 and report is None and variants == 1:
+        if asked:
+            pipe.set_params(
+                plan_layout__size=asked[0].name, render__out_dir=_size_folder(out_dir, asked[0])
+            )
         result = pipe.run(frame, executor=executor, keep_intermediates=False).output
         folder = _size_folder(out_dir, asked[0] if asked else None)
         if write_table and folder is not None:
             write_report(result, folder)
         return result
-    head, (plan, draw) = Pipeline(pipe.steps[:-2]), pipe.steps[-2:]
     try:
-        frame = _run_reported(head, frame, executor, report)  # read and captioned once
-        results = []
-        runs: list[StoreSize | None] = [*asked] if asked else [None]
-        for each in runs:
-            folder = _size_folder(out_dir, each)
-            if variants > 1:
-                sized = Step(plan.name, plan.fn, {**plan.options, "size": each and each.name})
-                drawn = Step(draw.name, draw.fn, {**draw.options, "out_dir": folder})
-                results.append(
-                    design_variants(
-                        frame,
-                        sized,
-                        drawn,
-                        variants,
-                        folder=folder,
-                        run=lambda steps, rows: _run_reported(
-                            Pipeline(steps), rows, executor, report
-                        ),
-                        write=write_report if write_table else None,
-                    )
-                )
-                continue
-            tail = Pipeline(
-                [
-                    Step(plan.name, plan.fn, {**plan.options, "size": each and each.name}),
-                    Step(draw.name, draw.fn, {**draw.options, "out_dir": folder}),
-                ]
-            )
-            result = _run_reported(tail, frame, executor, report)
-            if write_table and folder is not None:
-                write_report(result, folder)
-            results.append(result)
+        results = _run_each_size(
+            pipe,
+            frame,
+            asked,
+            out_dir=out_dir,
+            variants=variants,
+            executor=executor,
+            report=report,
+            write_table=write_table,
+        )
     finally:
         if report is not None:
             report({"event": "close"})
     return pd.concat(results, ignore_index=True) if len(results) > 1 else results[0]
+
+
+def _run_each_size(
+    pipe: Pipeline,
+    frame: pd.DataFrame,
+    asked: Sequence[StoreSize],
+    *,
+    out_dir: str | Path | None,
+    variants: int,
+    executor: Executor | None,
+    report: Callable[[dict[str, Any]], None] | None,
+    write_table: bool,
+) -> list[pd.DataFrame]:
+    """Read and caption the screens once, then lay out and render them at each asked size
+    (the device's own when none), each variant of each, into its own folder."""
+    from .variants import design_variants
+
+    head, (plan, draw) = Pipeline(pipe.steps[:-2]), pipe.steps[-2:]
+    frame = _run_reported(head, frame, executor, report)
+    results = []
+    runs: list[StoreSize | None] = [*asked] if asked else [None]
+    for each in runs:
+        folder = _size_folder(out_dir, each)
+        sized = Step(plan.name, plan.fn, {**plan.options, "size": each and each.name})
+        drawn = Step(draw.name, draw.fn, {**draw.options, "out_dir": folder})
+        if variants > 1:
+            results.append(
+                design_variants(
+                    frame,
+                    sized,
+                    drawn,
+                    variants,
+                    folder=folder,
+                    run=lambda steps, rows: _run_reported(Pipeline(steps), rows, executor, report),
+                    write=write_report if write_table else None,
+                )
+            )
+            continue
+        result = _run_reported(Pipeline([sized, drawn]), frame, executor, report)
+        if write_table and folder is not None:
+            write_report(result, folder)
+        results.append(result)
+    return results
 
 
 def _size_folder(out_dir: str | Path | None, size: Any) -> Path | None:

@@ -284,29 +284,13 @@ def make_previews(
     cover (the sides of the wider Play clip). Returns {"app_store": path, "google_play":
     path}.
     """
-    read = {p: probe(p) for p in recordings}  # a page closed at once may leave no frame
-    facts = {p: f for p, f in read.items() if f is not None and f.width and f.height}
-    recordings = [p for p in recordings if p in facts]
-    if not recordings:
-        raise CaptureError("no video was recorded (the browser wrote no readable recording).")
-    lead = {p: blank_lead(p, limit=facts[p].duration + 1.0) for p in recordings}
-    shown = [p for p in recordings if facts[p].duration - lead[p] >= 1.0 / BLANK_PROBE_FPS]
-    if not shown:
-        raise CaptureError(
-            "the recording shows only blank frames (the pages never drew); check that the "
-            "web app renders in a headless browser."
-        )
-    recordings = shown
+    recordings, facts, lead = _footage(recordings)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     rules = video_rules()
     low, high = rules["app_store"]["duration_s"]
     fps = rules["app_store"]["fps"]
     ffmpeg = tool("ffmpeg")
-    # one device's recordings share a size: an exploration restarted at another device
-    # (a desktop layout at a phone, explored again at a tablet) is the last one's size
-    size = (facts[recordings[-1]].width, facts[recordings[-1]].height)
-    recordings = [p for p in recordings if (facts[p].width, facts[p].height) == size]
     length = sum(facts[p].duration - lead[p] for p in recordings)
     target = min(max(length, float(low)), float(high))
     w0, h0 = _even(facts[recordings[0]])
@@ -351,6 +335,29 @@ def make_previews(
             args += ["-t", f"{target:.3f}", "-movflags", "+faststart", str(path)]
         _run(args, "writing the preview videos (ffmpeg)")
     return {store: path for store, (path, _) in outputs.items()}
+
+
+def _footage(
+    recordings: list[Path],
+) -> tuple[list[Path], dict[Path, VideoFacts], dict[Path, float]]:
+    """The recordings that show something, of one size, with their facts and the seconds of
+    blank frames each starts with; a CaptureError when none does."""
+    read = {p: probe(p) for p in recordings}  # a page closed at once may leave no frame
+    facts = {p: f for p, f in read.items() if f is not None and f.width and f.height}
+    recordings = [p for p in recordings if p in facts]
+    if not recordings:
+        raise CaptureError("no video was recorded (the browser wrote no readable recording).")
+    lead = {p: blank_lead(p, limit=facts[p].duration + 1.0) for p in recordings}
+    shown = [p for p in recordings if facts[p].duration - lead[p] >= 1.0 / BLANK_PROBE_FPS]
+    if not shown:
+        raise CaptureError(
+            "the recording shows only blank frames (the pages never drew); check that the "
+            "web app renders in a headless browser."
+        )
+    # one device's recordings share a size: an exploration restarted at another device
+    # (a desktop layout at a phone, explored again at a tablet) is the last one's size
+    size = (facts[shown[-1]].width, facts[shown[-1]].height)
+    return [p for p in shown if (facts[p].width, facts[p].height) == size], facts, lead
 
 
 def _even(facts: VideoFacts) -> tuple[int, int]:

@@ -21,8 +21,8 @@ from . import options
 HELP = "design every app listed in a manifest CSV"
 DESCRIPTION = (
     "Design many apps from a manifest CSV (columns: source = folder of screenshots or web "
-    "app URL; optional project_name, bundle_id, app_id, locale, about, copy) on a local "
-    "process pool or a Dask cluster. Writes OUT/<app_id>/ per app, OUT/summary.csv and "
+    "app URL; optional project_name, bundle_id, app_id, locale, about, copy, variants) on a "
+    "local process pool or a Dask cluster. Writes OUT/<app_id>/ per app, OUT/summary.csv and "
     "OUT/contact-sheet.png. Re-running skips apps finished with the same inputs and settings "
     "and designs the others again."
 )
@@ -73,6 +73,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=None,
         help="apps in flight at once (default: twice the workers)",
     )
+    p.add_argument(
+        "--variants",
+        metavar="N",
+        default=1,
+        help="design N sets of each app for a store experiment (1-4), each in "
+        "OUT/<app_id>/variant-K/ (as `shotsmith design --variants`); a manifest's variants "
+        "column sets it per app",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
@@ -107,6 +115,7 @@ def _run(args: argparse.Namespace) -> int:
         progress=not args.quiet,
         copy_backend=args.copy_backend,
         if_changed=args.if_changed,
+        variants=args.variants,
     )
     counts = summary["status"].value_counts()
     print(status_counts(summary))

@@ -22,6 +22,13 @@ DESCRIPTION = (
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    _add_what_to_capture(p)
+    _add_write_guards(p)
+    _add_run_options(p)
+
+
+def _add_what_to_capture(p: argparse.ArgumentParser) -> None:
+    """The source, the output folder, the devices, the locale, the limits and the app."""
     p.add_argument("source", help="web app URL (http://...) or folder of screenshots")
     p.add_argument("--out", type=Path, required=True, help="output folder")
     p.add_argument(
@@ -48,6 +55,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--timeout", type=float, default=60, help="overall time limit, seconds")
     options.identity(p, name_help="the app's name (default: from the pages' titles)")
     p.add_argument("--no-status-bar", action="store_true", help="do not draw a status bar")
+
+
+def _add_write_guards(p: argparse.ArgumentParser) -> None:
+    """What a press may send and which origins may load (by default: nothing, the app's own)."""
     p.add_argument(
         "--allow-forms",
         action="store_true",
@@ -77,6 +88,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="let another origin load (https://cdn.example.com); by default only the app's "
         "own origin does; repeat for several",
     )
+
+
+def _add_run_options(p: argparse.ArgumentParser) -> None:
+    """How many screens must come out, signing in, a video and the browser to drive."""
     p.add_argument(
         "--min-screens",
         type=int,

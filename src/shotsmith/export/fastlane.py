@@ -36,6 +36,7 @@ import shutil
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import ConflictError, InputFileError, InvalidOptionError
 from ..locales import DEFAULT_LOCALE, app_store_locale, is_english, play_locale, reads_english
@@ -50,6 +51,9 @@ from .rules import (
 )
 from .store_text import FILES, write_store_text
 from .validate import IMAGE_SUFFIXES
+
+if TYPE_CHECKING:
+    from PIL import Image
 
 log = logging.getLogger("shotsmith.export")
 
@@ -119,9 +123,12 @@ def _one_app(design_out: Path, rows: list, app_id: str | None) -> list:
     return rows
 
 
-def _store_groups(rows: list) -> dict[tuple[str, str, str], list[tuple[int, Path, dict]]]:
+Groups = dict[tuple[str, str, str], list[tuple[int, Path, dict]]]
+
+
+def _store_groups(rows: list) -> Groups:
     """(store, locale folder, display class or device type) -> its (position, PNG, row)s."""
-    groups: dict[tuple[str, str, str], list[tuple[int, Path, dict]]] = defaultdict(list)
+    groups: Groups = defaultdict(list)
     for table, row in rows:
         ref = Path(str(row.get("render_path") or ""))
         source = ref if ref.exists() else table.parent / ref.name
@@ -186,10 +193,17 @@ def export_fastlane(
         icon_image = check_icon(icon)  # a wrong icon fails before anything is written
 
     groups = _store_groups(rows)
+    classes, replaced = _held(groups, dest)
+    plan = _targets(groups, classes, dest)
+    _copy(plan, replaced, overwrite)
+    return plan + _store_text([r for _, r in rows], dest, icon_image)
 
-    # App Store: the classes each locale folder holds after this export (kept + new)
+
+def _held(groups: Groups, dest: Path) -> tuple[dict[str, set[str]], dict[Path, list[Path]]]:
+    """The App Store display classes each locale folder holds after this export (kept and
+    new), and the files already in ``dest`` this export replaces, by folder."""
     classes: dict[str, set[str]] = defaultdict(set)
-    replaced: dict[Path, list[Path]] = defaultdict(list)  # folder -> files this export replaces
+    replaced: dict[Path, list[Path]] = defaultdict(list)
     for store, locale, key in groups:
         if store == APP_STORE:
             folder = dest / "screenshots" / locale
@@ -205,7 +219,11 @@ def export_fastlane(
             folder = dest / "metadata" / "android" / locale / "images" / PLAY_FOLDERS[key]
             if folder.is_dir():
                 replaced[folder] += [p for p in sorted(folder.iterdir()) if _is_image(p)]
+    return classes, replaced
 
+
+def _targets(groups: Groups, classes: dict[str, set[str]], dest: Path) -> list[Exported]:
+    """Where each screenshot goes, numbered in store order within its group."""
     plan: list[Exported] = []
     for (store, locale, key), members in sorted(groups.items()):
         members.sort(key=lambda m: m[0])
@@ -220,7 +238,12 @@ def export_fastlane(
                 folder = dest / "metadata" / "android" / locale / "images" / PLAY_FOLDERS[key]
                 target = folder / f"{n}{source.suffix}"
             plan.append(Exported(source, target, store, locale))
+    return plan
 
+
+def _copy(plan: list[Exported], replaced: dict[Path, list[Path]], overwrite: bool) -> None:
+    """Copy the screenshots in place (each file whole or not at all), removing the files of
+    the same device they replace; a ConflictError when there are some and not ``overwrite``."""
     busy = sorted(folder for folder, files in replaced.items() if files)
     if busy and not overwrite:
         raise ConflictError(
@@ -240,18 +263,21 @@ def export_fastlane(
         shutil.copyfile(e.source, tmp)
         os.replace(tmp, e.target)
 
-    plain = [r for _, r in rows]
-    app_rows = [r for r in plain if _row_store(r) == APP_STORE]
+
+def _store_text(rows: list[dict], dest: Path, icon_image: Image.Image | None) -> list[Exported]:
+    """The App Store text and the Play listing of the set's rows, written into ``dest``."""
+    written: list[Exported] = []
+    app_rows = [r for r in rows if _row_store(r) == APP_STORE]
     if app_rows:
         for path in write_store_text(_in_language(app_rows, APP_STORE), dest):
-            plan.append(Exported(path, path, "app-store-text", path.parent.name))
-    play_rows = [r for r in plain if _row_store(r) == GOOGLE_PLAY]
+            written.append(Exported(path, path, "app-store-text", path.parent.name))
+    play_rows = [r for r in rows if _row_store(r) == GOOGLE_PLAY]
     if play_rows:
         from .play import write_play_listing
 
         for path in write_play_listing(play_rows, dest, icon=icon_image):
-            plan.append(Exported(path, path, "play-listing", path.parent.name))
-    return plan
+            written.append(Exported(path, path, "play-listing", path.parent.name))
+    return written
 
 
 def _row_store(row: dict) -> str:

@@ -8,7 +8,7 @@ JupyterLab, in a headless papermill run and in a test::
     frame.shotsmith.show()     # the same, as a pandas accessor
     ss.show_scene(frame)       # the first row's scene, rendered at preview size
     ss.show_set(frame)         # the finished set(s) as a grid
-    ss.notebook.show_variants(frame)  # design(variants=N)'s sets side by side
+    ss.show_variants(frame)    # design(variants=N)'s sets side by side
     tuner = ss.LayoutTuner(frame)   # ipywidgets tuner; tuner.save_template("mine")
 
 One job per module: ``images`` (thumbnails, :class:`ImageView`), ``frames`` (the table

@@ -46,6 +46,18 @@ def _ready_for_layout(frame: pd.DataFrame, ocr: bool | str) -> pd.DataFrame:
 COALESCE_S = 0.03  # a slider's changes within this (and during a plan) make one plan
 COPY_FILE_SUFFIX = ".copy.csv"  # <template>.<app_id>.copy.csv: the tuned set's own copy
 PREVIEW_GAP_PX = 16
+LABEL_STYLE = {"description_width": "92px"}  # the controls' labels line up
+TEMPLATE_CONTROLS = (  # the controls that change the template (each re-plans the preview)
+    "headline_size",
+    "device_width",
+    "device_offset_x",
+    "device_alternate",
+    "device_top",
+    "device_bleed",
+    "palette",
+    "caption_align",
+    "caption_top",
+)
 
 
 def _design_takes(option: str) -> bool:
@@ -410,41 +422,77 @@ class LayoutTuner:
         )
 
     def _build(self):
+        """The whole UI: the controls and the preview side by side, the headlines below,
+        then the set strip."""
         import ipywidgets as W
 
-        t = self._template
-        style = {"description_width": "92px"}
+        c = self.controls
+        rows = [*self._template_controls(), *self._save_controls()]
+        headline_boxes = self._headline_boxes()
+        width = self._preview_widgets()
+        self._observe_controls()
+        controls = W.VBox(rows, layout=W.Layout(width="480px", flex="0 0 480px"))
+        preview = W.VBox(
+            [c["preview"], c["status"]],
+            layout=W.Layout(
+                width=f"{width}px", flex="0 0 auto", margin=f"0 0 0 {PREVIEW_GAP_PX}px"
+            ),
+        )
+        headlines = W.Accordion(children=[W.VBox(headline_boxes)])
+        headlines.set_title(0, "headlines (per screenshot)")
+        return W.VBox(
+            [
+                W.HBox([controls, preview], layout=W.Layout(flex_flow="row wrap")),
+                headlines,
+                c["set_title"],
+                c["set_preview"],
+            ],
+            layout=W.Layout(width="100%"),
+        )
+
+    def _readout(self, key: str):
+        """The note beside a control saying what it did."""
+        import ipywidgets as W
+
+        self.readouts[key] = W.HTML(layout=W.Layout(width="150px", margin="0 0 0 6px"))
+        return self.readouts[key]
+
+    def _slider(self, key: str, label: str, value: float, lo: float, hi: float, step: float):
+        """A slider with a number box beside it (type a value, or slide) and its readout."""
+        import ipywidgets as W
+
+        c = self.controls
+        c[key] = W.FloatSlider(
+            value=value,
+            min=lo,
+            max=hi,
+            step=step,
+            description=label,
+            readout=False,  # the number box beside it is the value; the readout what it did
+            style=LABEL_STYLE,
+            layout=W.Layout(width="236px"),
+            continuous_update=True,
+        )
+        c[f"{key}_number"] = number = W.BoundedFloatText(
+            value=value, min=lo, max=hi, step=step, layout=W.Layout(width="72px")
+        )
+        W.link((c[key], "value"), (number, "value"))
+        return W.HBox([c[key], number, self._readout(key)])
+
+    def _checkbox(self, key: str, label: str, value: bool):
+        import ipywidgets as W
+
+        self.controls[key] = W.Checkbox(
+            value=value, description=label, indent=False, layout=W.Layout(width="auto")
+        )
+        return W.HBox([self.controls[key], self._readout(key)])
+
+    def _template_controls(self) -> list:
+        """The template and palette pickers and the controls of the template's values."""
+        import ipywidgets as W
+
+        t, c = self._template, self.controls
         wide = W.Layout(width="392px")
-        c, r = self.controls, self.readouts
-
-        def readout(key: str):
-            r[key] = W.HTML(layout=W.Layout(width="150px", margin="0 0 0 6px"))
-            return r[key]
-
-        def slider(key: str, label: str, value: float, lo: float, hi: float, step: float):
-            c[key] = W.FloatSlider(
-                value=value,
-                min=lo,
-                max=hi,
-                step=step,
-                description=label,
-                readout=False,  # the number box beside it is the value; the readout what it did
-                style=style,
-                layout=W.Layout(width="236px"),
-                continuous_update=True,
-            )
-            c[f"{key}_number"] = number = W.BoundedFloatText(
-                value=value, min=lo, max=hi, step=step, layout=W.Layout(width="72px")
-            )
-            W.link((c[key], "value"), (number, "value"))  # type a value, or slide
-            return W.HBox([c[key], number, readout(key)])
-
-        def checkbox(key: str, label: str, value: bool):
-            c[key] = W.Checkbox(
-                value=value, description=label, indent=False, layout=W.Layout(width="auto")
-            )
-            return W.HBox([c[key], readout(key)])
-
         names = list(dict.fromkeys([*_available(), t["name"]]))
         palette_options = list(palette_presets())
         current = _palette_name(t["palette"])
@@ -454,52 +502,59 @@ class LayoutTuner:
         self._custom_palette = (current, copy.deepcopy(t["palette"]))
         offsets = t["device"]["offsets_x"]
         c["template"] = W.Dropdown(
-            options=names, value=t["name"], description="template", style=style, layout=wide
+            options=names, value=t["name"], description="template", style=LABEL_STYLE, layout=wide
         )
         c["palette"] = W.Dropdown(
-            options=palette_options, value=current, description="palette", style=style, layout=wide
-        )
-        rows = [c["template"], c["palette"]]
-        rows.append(
-            slider("headline_size", "headline", t["text"]["headline_size"][1], 0.04, 0.14, 0.001)
+            options=palette_options,
+            value=current,
+            description="palette",
+            style=LABEL_STYLE,
+            layout=wide,
         )
         c["caption_align"] = W.ToggleButtons(
             options=["center", "left"],
             value=t["text"]["align"],
             description="caption",
-            style={**style, "button_width": "70px"},
+            style={**LABEL_STYLE, "button_width": "70px"},
         )
-        rows.append(c["caption_align"])
-        rows.append(slider("caption_top", "caption area", t["text"]["top"], 0.0, 0.2, 0.002))
-        rows.append(slider("device_width", "device width", t["device"]["width"], 0.4, 1.0, 0.01))
-        rows.append(slider("device_top", "device top", t["device"]["min_top"], 0.12, 0.6, 0.005))
-        rows.append(slider("device_offset_x", "device x", offsets[0], -0.2, 0.2, 0.005))
-        rows.append(
-            checkbox(
+        slider = self._slider
+        return [
+            c["template"],
+            c["palette"],
+            slider("headline_size", "headline", t["text"]["headline_size"][1], 0.04, 0.14, 0.001),
+            c["caption_align"],
+            slider("caption_top", "caption area", t["text"]["top"], 0.0, 0.2, 0.002),
+            slider("device_width", "device width", t["device"]["width"], 0.4, 1.0, 0.01),
+            slider("device_top", "device top", t["device"]["min_top"], 0.12, 0.6, 0.005),
+            slider("device_offset_x", "device x", offsets[0], -0.2, 0.2, 0.005),
+            self._checkbox(
                 "device_alternate",
                 "mirror the x offset on every other slide",
                 len(offsets) > 1 and offsets[1] == -offsets[0],
-            )
-        )
-        rows.append(
-            checkbox(
+            ),
+            self._checkbox(
                 "device_bleed",
                 "let a tall device run off the bottom (else shrink it to fit)",
                 bool(t["device"]["bleed"]),
-            )
-        )
+            ),
+        ]
+
+    def _save_controls(self) -> list:
+        """The screenshot to preview, and saving the tuned template."""
+        import ipywidgets as W
+
+        t, c = self._template, self.controls
         c["screenshot"] = W.Dropdown(
             options=[(f"{i + 1}. {s}", i) for i, s in enumerate(self.frame[C.SCREEN])],
             value=self.index,
             description="preview",
-            style=style,
-            layout=wide,
+            style=LABEL_STYLE,
+            layout=W.Layout(width="392px"),
         )
-        rows.append(c["screenshot"])
         c["save_name"] = W.Text(
             value=f"{t['name']}-tuned",
             description="save as",
-            style=style,
+            style=LABEL_STYLE,
             layout=W.Layout(width="252px"),
         )
         c["save"] = W.Button(
@@ -515,9 +570,18 @@ class LayoutTuner:
             layout=W.Layout(width="auto"),
         )
         c["save_status"] = W.HTML(layout=W.Layout(width="392px"))
-        rows += [W.HBox([c["save_name"], c["save"]]), c["overwrite"], c["save_status"]]
+        return [
+            c["screenshot"],
+            W.HBox([c["save_name"], c["save"]]),
+            c["overwrite"],
+            c["save_status"],
+        ]
 
-        headline_boxes = []
+    def _headline_boxes(self) -> list:
+        """One text box per screenshot for its headline."""
+        import ipywidgets as W
+
+        boxes = []
         for i, head in enumerate(self.headlines):
             box = W.Text(
                 value=head,
@@ -526,19 +590,25 @@ class LayoutTuner:
                 style={"description_width": "140px"},
                 layout=W.Layout(width="560px"),
             )
-            c[f"headline_{i}"] = box
+            self.controls[f"headline_{i}"] = box
             box.observe(self._on_headline(i), names="value")
-            headline_boxes.append(box)
+            boxes.append(box)
+        return boxes
 
+    def _preview_widgets(self) -> int:
+        """The preview, its status line and the set strip; returns the preview's width."""
+        import ipywidgets as W
+
+        c = self.controls
         shown = self.preview_image() if self.planned is not None else None
-        pw, ph = shown.size if shown is not None else (330, 717)
+        width, height = shown.size if shown is not None else (330, 717)
         # the preview keeps its own pixel size: never stretched by the column, never
         # squeezed by a long message beside it (the status wraps inside its width)
         c["preview"] = W.Image(
             format="png",
-            layout=W.Layout(width=f"{pw}px", height=f"{ph}px", object_fit="contain"),
+            layout=W.Layout(width=f"{width}px", height=f"{height}px", object_fit="contain"),
         )
-        c["status"] = W.HTML(layout=W.Layout(width=f"{pw}px"))
+        c["status"] = W.HTML(layout=W.Layout(width=f"{width}px"))
         # the set strip at its own pixel width too: a column box stretches an auto-width
         # child to its full width (an upscaled, soft strip); narrower outputs scale it down
         c["set_title"] = W.HTML("<b>the whole set</b>")
@@ -546,39 +616,15 @@ class LayoutTuner:
             format="png",
             layout=W.Layout(width="auto", max_width="100%", height="auto", align_self="flex-start"),
         )
+        return width
 
+    def _observe_controls(self) -> None:
+        c = self.controls
         c["template"].observe(self._on_template, names="value")
-        for key in (
-            "headline_size",
-            "device_width",
-            "device_offset_x",
-            "device_alternate",
-            "device_top",
-            "device_bleed",
-            "palette",
-            "caption_align",
-            "caption_top",
-        ):
+        for key in TEMPLATE_CONTROLS:
             c[key].observe(self._on_control, names="value")
         c["screenshot"].observe(self._on_screenshot, names="value")
         c["save"].on_click(lambda _: self._on_save())
-
-        controls = W.VBox(rows, layout=W.Layout(width="480px", flex="0 0 480px"))
-        preview = W.VBox(
-            [c["preview"], c["status"]],
-            layout=W.Layout(width=f"{pw}px", flex="0 0 auto", margin=f"0 0 0 {PREVIEW_GAP_PX}px"),
-        )
-        headlines = W.Accordion(children=[W.VBox(headline_boxes)])
-        headlines.set_title(0, "headlines (per screenshot)")
-        return W.VBox(
-            [
-                W.HBox([controls, preview], layout=W.Layout(flex_flow="row wrap")),
-                headlines,
-                c["set_title"],
-                c["set_preview"],
-            ],
-            layout=W.Layout(width="100%"),
-        )
 
     def _sync_controls(self) -> None:
         """Put the template's values into the controls without re-planning for each."""

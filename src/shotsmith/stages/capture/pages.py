@@ -373,8 +373,56 @@ def _labels(value: Any) -> list[str]:
 def clean_info(raw: Any) -> dict[str, Any]:
     """The in-page extract, every value coerced to the type the explorer expects."""
     raw = raw if isinstance(raw, dict) else {}
+    min_top = raw.get("minTop")
+    shape_raw = _dict_in(raw, "shape")
+    return {
+        "shape": {str(k): int(v) for k, v in shape_raw.items() if isinstance(v, (int, float))},
+        "url": clean_text(raw.get("url")),
+        "title": clean_text(raw.get("title")),
+        "h1": clean_text(raw.get("h1")),
+        "appName": clean_text(raw.get("appName")),
+        "text": "\n".join(
+            line for line in (clean_text(t) for t in str(raw.get("text") or "").split("\n")) if line
+        ),
+        "elements": _clean_elements(raw.get("elements")),
+        "links": _clean_links(raw.get("links")),
+        "clicks": _clean_clicks(raw.get("clicks")),
+        "formsSkipped": int(_number(raw, "formsSkipped")),
+        "actions": _labels(raw.get("actions")),
+        "unclear": _labels(raw.get("unclear")),
+        "risky": int(_number(raw, "risky")),
+        "words": int(_number(raw, "words")),
+        "password": int(_number(raw, "password")),
+        "passwordWords": int(_number(raw, "passwordWords")),
+        "userField": bool(raw.get("userField")),
+        "cover": bool(raw.get("cover")),
+        "overflowX": bool(raw.get("overflowX")),
+        "wide": {
+            key: float(value)
+            for key, value in _dict_in(raw, "wide").items()
+            if key in WIDE_KEYS and isinstance(value, (int, float)) and value == value
+        },
+        "minTop": float(min_top) if isinstance(min_top, (int, float)) else None,
+        "content": _clean_content(_dict_in(raw, "content")),
+    }
+
+
+def _dict_in(raw: dict[str, Any], key: str) -> dict[str, Any]:
+    value = raw.get(key)
+    return value if isinstance(value, dict) else {}
+
+
+def _number(raw: dict[str, Any], key: str) -> float:
+    try:
+        return float(raw.get(key) or 0)
+    except (TypeError, ValueError):
+        return 0.0
+
+
+def _clean_links(value: Any) -> list[dict[str, Any]]:
+    """The page's links that have an address: where, what they say, whether shown."""
     links = []
-    for link in dicts_in(raw.get("links")):
+    for link in dicts_in(value):
         href = link.get("href")
         if isinstance(href, dict):
             href = href.get("baseVal", "")
@@ -388,8 +436,13 @@ def clean_info(raw: Any) -> dict[str, Any]:
                     "inList": bool(link.get("inList")),
                 }
             )
+    return links
+
+
+def _clean_clicks(value: Any) -> list[dict[str, Any]]:
+    """The things a press could open, each with the index the page numbered it by."""
     clicks = []
-    for c in dicts_in(raw.get("clicks")):
+    for c in dicts_in(value):
         raw_index: Any = c.get("index")
         try:
             index = int(raw_index)
@@ -407,8 +460,13 @@ def clean_info(raw: Any) -> dict[str, Any]:
                 "header": bool(c.get("header")),  # a column header (sorts the table)
             }
         )
+    return clicks
+
+
+def _clean_elements(value: Any) -> list[dict[str, Any]]:
+    """The page's text elements that say something, with their role, level and box."""
     elements = []
-    for e in dicts_in(raw.get("elements")):
+    for e in dicts_in(value):
         box = e.get("box")
         if not (isinstance(box, list) and len(box) == 4):
             continue
@@ -425,33 +483,26 @@ def clean_info(raw: Any) -> dict[str, Any]:
         item["box"] = box
         if item["text"]:
             elements.append(item)
+    return elements
 
-    def number(key: str) -> float:
-        try:
-            return float(raw.get(key) or 0)
-        except (TypeError, ValueError):
-            return 0.0
 
-    min_top = raw.get("minTop")
-    wide_raw = raw.get("wide") if isinstance(raw.get("wide"), dict) else {}
-    wide = {
-        key: float(value)
-        for key, value in wide_raw.items()
-        if key in WIDE_KEYS and isinstance(value, (int, float)) and value == value
-    }
-    content_raw = raw.get("content") if isinstance(raw.get("content"), dict) else {}
+CONTENT_COUNTS = (  # what the page holds, counted in the page (0 when it is not a number)
+    "words",
+    "formWords",
+    "items",
+    "media",
+    "frames",
+    "backdrops",
+    "busy",
+    "fields",
+    "entries",
+)
+
+
+def _clean_content(content_raw: dict[str, Any]) -> dict[str, Any]:
+    """What the page holds: counts, loading notes, tables and media boxes."""
     content: dict[str, Any] = {}
-    for key in (
-        "words",
-        "formWords",
-        "items",
-        "media",
-        "frames",
-        "backdrops",
-        "busy",
-        "fields",
-        "entries",
-    ):
+    for key in CONTENT_COUNTS:
         value = content_raw.get(key)
         content[key] = int(value) if isinstance(value, (int, float)) and value == value else 0
     content["loading"] = _labels(content_raw.get("loading"))[:5]
@@ -472,31 +523,4 @@ def clean_info(raw: Any) -> dict[str, Any]:
         and len(m["box"]) == 4
         and all(isinstance(v, (int, float)) and v == v for v in m["box"])
     ]
-    shape_raw = raw.get("shape") if isinstance(raw.get("shape"), dict) else {}
-    shape = {str(k): int(v) for k, v in shape_raw.items() if isinstance(v, (int, float))}
-    return {
-        "shape": shape,
-        "url": clean_text(raw.get("url")),
-        "title": clean_text(raw.get("title")),
-        "h1": clean_text(raw.get("h1")),
-        "appName": clean_text(raw.get("appName")),
-        "text": "\n".join(
-            line for line in (clean_text(t) for t in str(raw.get("text") or "").split("\n")) if line
-        ),
-        "elements": elements,
-        "links": links,
-        "clicks": clicks,
-        "formsSkipped": int(number("formsSkipped")),
-        "actions": _labels(raw.get("actions")),
-        "unclear": _labels(raw.get("unclear")),
-        "risky": int(number("risky")),
-        "words": int(number("words")),
-        "password": int(number("password")),
-        "passwordWords": int(number("passwordWords")),
-        "userField": bool(raw.get("userField")),
-        "cover": bool(raw.get("cover")),
-        "overflowX": bool(raw.get("overflowX")),
-        "wide": wide,
-        "minTop": float(min_top) if isinstance(min_top, (int, float)) else None,
-        "content": content,
-    }
+    return content

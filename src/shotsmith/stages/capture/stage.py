@@ -62,15 +62,8 @@ def capture_report(
 ) -> CaptureReport:
     """Like :func:`capture`, returning a :class:`CaptureReport` (frame + skipped + notes,
     the requests blocked, why exploring stopped)."""
-    if not isinstance(max_screens, int) or isinstance(max_screens, bool) or max_screens < 1:
-        raise InvalidOptionError(f"max_screens must be a whole number >= 1, got {max_screens!r}")
-    if not timeout_s or timeout_s <= 0:
-        raise InvalidOptionError(f"timeout_s must be > 0 seconds, got {timeout_s!r}")
-    if page_timeout_s is not None and page_timeout_s <= 0:
-        raise InvalidOptionError(f"page_timeout_s must be > 0 seconds, got {page_timeout_s!r}")
-    if not is_locale(locale):
-        raise InvalidOptionError(f"locale must be a BCP 47 tag such as en-US, got {locale!r}")
-    locale = locale.strip().replace("_", "-")
+    _check_limits(max_screens, timeout_s, page_timeout_s)
+    locale = _checked_locale(locale)
     if video and out_dir is None:
         raise InvalidOptionError("video=True needs out_dir: the preview videos are files.")
     credentials = parse_login(login)
@@ -79,23 +72,11 @@ def capture_report(
     text = str(source).strip() if isinstance(source, (str, Path)) else ""
     recording: tempfile.TemporaryDirectory[str] | None = None
     if re.match(r"^https?://", text, re.I):
-        parts = urlsplit(text)
-        if not parts.hostname:
+        if not urlsplit(text).hostname:
             raise InvalidOptionError(f"{text!r} is not a usable URL (no host).")
         devices = resolve_devices(platforms, device_sizes, supports_ipad=supports_ipad)
-        policy = NetworkPolicy(
-            text,
-            allow_writes=bool(allow_writes),
-            allow_write=[allow_write] if isinstance(allow_write, str) else list(allow_write),
-            allow_origins=(
-                [allow_origins] if isinstance(allow_origins, str) else list(allow_origins)
-            ),
-        )
-        if video:
-            from ...video import playwright_ffmpeg
-
-            playwright_ffmpeg()
-            recording = tempfile.TemporaryDirectory(prefix="shotsmith-rec-")
+        policy = _network_policy(text, allow_writes, allow_write, allow_origins)
+        recording = _recording_folder() if video else None
         report = run_outside_event_loop(
             capture_web,
             text,
@@ -116,19 +97,10 @@ def capture_report(
             pinned=isinstance(device_sizes, (int, float)) or bool(device_sizes),
             video_dir=recording.name if recording is not None else None,
         )
-    elif video:
-        raise InvalidOptionError(
-            f"video=True records a web app's exploration (an http(s):// URL), not a folder "
-            f"of screenshots ({source!r})."
-        )
-    elif credentials or state is not None:
-        raise InvalidOptionError(
-            "login and storage_state are for capturing a web app (an http(s):// URL), "
-            f"not a folder of screenshots ({source!r})."
-        )
-    elif text and Path(text).is_dir():
+    else:
+        _check_folder_options(source, video=video, signs_in=bool(credentials) or state is not None)
         report = capture_folder(
-            Path(text),
+            _folder(source, text),
             platforms=platforms,
             device_sizes=device_sizes,
             locale=locale,
@@ -137,16 +109,86 @@ def capture_report(
             bundle_id=bundle_id,
             supports_ipad=supports_ipad,
         )
-    elif text and Path(text).exists():
+    report.seconds = time.monotonic() - started
+    _log_report(report)
+    if out_dir is not None:
+        _write_report(report, Path(out_dir), recording)
+    return report
+
+
+def _check_limits(max_screens: int, timeout_s: float, page_timeout_s: float | None) -> None:
+    if not isinstance(max_screens, int) or isinstance(max_screens, bool) or max_screens < 1:
+        raise InvalidOptionError(f"max_screens must be a whole number >= 1, got {max_screens!r}")
+    if not timeout_s or timeout_s <= 0:
+        raise InvalidOptionError(f"timeout_s must be > 0 seconds, got {timeout_s!r}")
+    if page_timeout_s is not None and page_timeout_s <= 0:
+        raise InvalidOptionError(f"page_timeout_s must be > 0 seconds, got {page_timeout_s!r}")
+
+
+def _checked_locale(locale: str) -> str:
+    if not is_locale(locale):
+        raise InvalidOptionError(f"locale must be a BCP 47 tag such as en-US, got {locale!r}")
+    return locale.strip().replace("_", "-")
+
+
+def _check_folder_options(source: object, *, video: bool, signs_in: bool) -> None:
+    """Refuse what only a web app's capture does: a video, signing in."""
+    if video:
+        raise InvalidOptionError(
+            f"video=True records a web app's exploration (an http(s):// URL), not a folder "
+            f"of screenshots ({source!r})."
+        )
+    if signs_in:
+        raise InvalidOptionError(
+            "login and storage_state are for capturing a web app (an http(s):// URL), "
+            f"not a folder of screenshots ({source!r})."
+        )
+
+
+def _folder(source: object, text: str) -> Path:
+    """The folder of screenshots ``source`` names, or an error saying what it is instead."""
+    if text and Path(text).is_dir():
+        return Path(text)
+    if text and Path(text).exists():
         raise InvalidOptionError(
             f"{text}: a file; capture takes a web app URL (http://...) or a folder of screenshots."
         )
-    else:
-        raise InvalidOptionError(
-            f"{source!r} is neither a web app URL (http:// or https://) nor "
-            "an existing folder of screenshots."
-        )
-    report.seconds = time.monotonic() - started
+    raise InvalidOptionError(
+        f"{source!r} is neither a web app URL (http:// or https://) nor "
+        "an existing folder of screenshots."
+    )
+
+
+def _network_policy(
+    url: str,
+    allow_writes: bool,
+    allow_write: Sequence[str] | str,
+    allow_origins: Sequence[str] | str,
+) -> NetworkPolicy:
+    """What the capture of ``url`` lets through: its own origin and those allowed, and
+    no write unless allowed (one pattern or several)."""
+
+    def listed(value: Sequence[str] | str) -> list[str]:
+        return [value] if isinstance(value, str) else list(value)
+
+    return NetworkPolicy(
+        url,
+        allow_writes=bool(allow_writes),
+        allow_write=listed(allow_write),
+        allow_origins=listed(allow_origins),
+    )
+
+
+def _recording_folder() -> tempfile.TemporaryDirectory[str]:
+    """A folder for the browser's recordings, once ffmpeg is known to be there."""
+    from ...video import playwright_ffmpeg
+
+    playwright_ffmpeg()
+    return tempfile.TemporaryDirectory(prefix="shotsmith-rec-")
+
+
+def _log_report(report: CaptureReport) -> None:
+    """The pages skipped (info), the notes and the browser's sandbox (warnings)."""
     for s in report.skipped:
         log.info("capture skipped %s: %s", s.url, s.reason)
     for note in report.notes:
@@ -154,21 +196,28 @@ def capture_report(
     if report.sandbox and not _said["sandbox"]:  # once per process: it is the machine's
         _said["sandbox"] = True
         log.warning("capture: %s", report.sandbox)
-    if out_dir is not None:
-        report.frame = write_capture(
-            report.frame,
-            out_dir,
-            skipped=report.skipped,
-            source=report.source,
-            titles=report.titles,
-            notes=report.notes,
-            sign_in_url=report.sign_in_url,
-            report=report.as_dict() if report.network else None,
-        )
-    if recording is not None and out_dir is not None:
+
+
+def _write_report(
+    report: CaptureReport,
+    out_dir: Path,
+    recording: tempfile.TemporaryDirectory[str] | None,
+) -> None:
+    """The screenshots and manifest into ``out_dir``, and the preview videos made from
+    the recordings (removed after)."""
+    report.frame = write_capture(
+        report.frame,
+        out_dir,
+        skipped=report.skipped,
+        source=report.source,
+        titles=report.titles,
+        notes=report.notes,
+        sign_in_url=report.sign_in_url,
+        report=report.as_dict() if report.network else None,
+    )
+    if recording is not None:
         with recording:
-            _write_videos(report, Path(recording.name), Path(out_dir) / "video")
-    return report
+            _write_videos(report, Path(recording.name), out_dir / "video")
 
 
 def _write_videos(report: CaptureReport, recorded: Path, out: Path) -> None:

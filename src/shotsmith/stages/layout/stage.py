@@ -999,7 +999,7 @@ def _row_colors(background: Background, spec: str, size: tuple[int, int]) -> np.
 # unchanged display size (and its decoded top rows at any size: ``screenband``), a caption
 # line's ink box (``text``), a background's row colours. Each is remembered by everything it
 # is computed from (a screenshot by its content), so a re-plan is exactly the plan it would
-# have been, only sooner (``tests/test_layout_replan.py``).
+# have been, only sooner (``tests/stages/layout/test_layout_replan.py``).
 
 _CONTRASTS: dict[tuple, float] = {}
 _BANDS: dict[tuple, dict[str, Any] | None] = {}

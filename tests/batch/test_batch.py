@@ -20,7 +20,7 @@ from shotsmith.batch import fanout as batch_fanout
 from shotsmith.batch import task as batch_task
 from shotsmith.cli import main as cli_main
 
-from .conftest import SAMPLES
+from ..conftest import SAMPLES
 
 pytestmark = pytest.mark.slow
 
@@ -447,7 +447,7 @@ def test_summary_table_in_chromium_at_1440_keeps_every_word_on_one_line():
 
     from shotsmith.notebook.frames import frame_html
 
-    from .notebooks.lab import chromium
+    from ..notebooks.lab import chromium
 
     html_page = (
         "<!doctype html><html><head><style>"

@@ -15,7 +15,8 @@ from shotsmith import columns as C
 from shotsmith.scene import Scene
 from shotsmith.stages.render import draw_background
 
-ROOT = Path(__file__).resolve().parents[1]
+from ...conftest import ROOT
+
 SAMPLES = ROOT / "sample_inputs"
 
 

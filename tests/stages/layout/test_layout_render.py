@@ -184,7 +184,7 @@ def web_screenshot(size=(1206, 2622)) -> Image.Image:
     title sits where the Dynamic Island goes and a menu button where the corner curves."""
     from PIL import ImageDraw, ImageFont
 
-    from .conftest import INTER_BOLD
+    from ...conftest import INTER_BOLD
 
     im = Image.new("RGB", size, (246, 246, 246))
     draw = ImageDraw.Draw(im)
@@ -231,13 +231,13 @@ def test_screenshots_that_keep_their_inset_clear_are_unchanged(tmp_path):
     from shotsmith.devices import get_device
     from shotsmith.stages.layout.screenband import screen_band
 
-    from .conftest import sample_apps
+    from ...conftest import sample_apps
 
     device = get_device("iphone-16-pro")
     for app in sample_apps():
         for path in sorted(app.glob("*.png")):  # drawn status bars, nothing under the island
             assert screen_band(str(path), device, 1010, 2196) is None, path
-    from .conftest import fake_screen
+    from ...conftest import fake_screen
 
     planned = _planned(tmp_path, [fake_screen()])
     assert planned[C.LAYOUT_SCENE].iloc[0]["device"]["screen_band"] is None

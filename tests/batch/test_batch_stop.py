@@ -16,7 +16,7 @@ import pytest
 
 from shotsmith import batch
 
-from .conftest import SAMPLES
+from ..conftest import SAMPLES
 
 pytestmark = pytest.mark.slow
 

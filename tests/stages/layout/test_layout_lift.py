@@ -15,7 +15,7 @@ from shotsmith import columns as C
 from shotsmith.color import worst_contrast
 from shotsmith.scene import Scene, boxes_overlap
 
-from .conftest import fake_screen
+from ...conftest import fake_screen
 
 LIFT_MARGIN = 0.02  # shotsmith.stages.layout.stage.LIFT_MARGIN: room kept below the named text
 PHONE, TABLET = (1206, 2622), (2064, 2752)  # iPhone 6.9" and iPad 13" screenshots

@@ -21,7 +21,7 @@ from shotsmith.cli import main
 from shotsmith.errors import TemplateError
 from shotsmith.scene import Scene
 
-from .test_devices import captioned, raw_set
+from ...test_devices import captioned, raw_set
 
 NOTO_SERIF_BOLD = "/usr/share/fonts/truetype/noto/NotoSerif-Bold.ttf"
 ORANGE = "#e4572e"

@@ -20,7 +20,7 @@ from shotsmith.errors import CaptureError
 from shotsmith.stages.capture import capture_report
 from shotsmith.stages.capture.network import NetworkPolicy, same_site
 
-from .conftest import serve_quietly
+from ...conftest import TESTS, serve_quietly
 
 pytest.importorskip("playwright.sync_api")
 
@@ -33,7 +33,7 @@ pytestmark = [
     ),
 ]
 
-SITE = Path(__file__).resolve().parent / "capture_site" / "egress"
+SITE = TESTS / "capture_site" / "egress"
 SECRET = "SECRET-INTERNAL-7731"
 
 

@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from ...conftest import ROOT
+
 RUN = ROOT / "benchmarks" / "realapps" / "run.py"
 
 SERVER = """

@@ -18,7 +18,8 @@ from shotsmith.cli import main
 from shotsmith.export.svg import export_svg, font_face
 from shotsmith.scene import Scene
 
-ROOT = Path(__file__).resolve().parents[1]
+from ..conftest import ROOT
+
 SAMPLES = ROOT / "sample_inputs"
 SVG = "{http://www.w3.org/2000/svg}"
 CHROMIUM = Path("/usr/bin/chromium")

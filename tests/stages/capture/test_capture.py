@@ -30,13 +30,12 @@ from shotsmith.stages.capture import (
 from shotsmith.stages.read import read_screenshots
 from shotsmith.statusbar import StatusBarStyle, draw_status_bar
 
-from .conftest import serve_quietly
+from ...conftest import ROOT, TESTS, serve_quietly
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-ROOT = Path(__file__).resolve().parents[1]
 WEBAPP = ROOT / "sample_inputs" / "webapps" / "pocket-budget"
-SITE = Path(__file__).resolve().parent / "capture_site"
+SITE = TESTS / "capture_site"
 
 pytest.importorskip("playwright.sync_api")
 needs_browser = pytest.mark.skipif(

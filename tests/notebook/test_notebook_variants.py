@@ -14,9 +14,11 @@ from shotsmith import columns as C
 from shotsmith.errors import InputFileError, InvalidOptionError
 from shotsmith.notebook import show_variants
 
+from ..conftest import ROOT
+
 pytestmark = pytest.mark.slow
 
-SAMPLES = Path(__file__).resolve().parents[1] / "sample_inputs"
+SAMPLES = ROOT / "sample_inputs"
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,9 @@ from shotsmith.color import to_rgb
 from shotsmith.errors import ShotsmithError
 from shotsmith.export import export_fastlane, validate
 
-SAMPLES = Path(__file__).resolve().parents[1] / "sample_inputs"
+from ..conftest import ROOT
+
+SAMPLES = ROOT / "sample_inputs"
 
 
 @pytest.fixture(scope="module")

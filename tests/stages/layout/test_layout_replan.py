@@ -15,7 +15,7 @@ import shotsmith as ss
 from shotsmith import columns as C
 from shotsmith.stages.layout import forget_replans, load_template
 
-from .conftest import fake_screen, png_bytes
+from ...conftest import fake_screen, png_bytes
 from .test_layout_lift import PHONE, TABLET, frame_for
 from .test_layout_render import web_screenshot
 

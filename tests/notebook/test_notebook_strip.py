@@ -3,17 +3,16 @@ the device across an edge running on from slide to slide."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 import shotsmith as ss
 from shotsmith.notebook.tuner import LayoutTuner
 
+from ..conftest import ROOT
+
 pytestmark = pytest.mark.slow
 
-ROOT = Path(__file__).resolve().parents[1]
 POCKET = ROOT / "sample_inputs" / "pocket-budget"
 PAPER = (0xF2, 0xF2, 0xF5)  # the tuner's backdrop between slides
 

@@ -36,7 +36,7 @@ from shotsmith.stages.capture.similarity import (
     phash,
 )
 
-from .conftest import serve_quietly
+from ...conftest import TESTS, serve_quietly
 
 pytest.importorskip("playwright.sync_api")
 
@@ -49,8 +49,7 @@ pytestmark = [
     ),
 ]
 
-HERE = Path(__file__).resolve().parent
-DESKTOP = HERE / "capture_site" / "desktop"
+DESKTOP = TESTS / "capture_site" / "desktop"
 
 
 @pytest.fixture(scope="module")
@@ -129,7 +128,7 @@ def test_a_pinned_phone_size_is_not_switched_and_the_error_says_why(desktop_site
 
 # --- the single-page apps (tests/data/spa_apps/) -----------------------------------------
 
-SPA = HERE / "data" / "spa_apps"
+SPA = TESTS / "data" / "spa_apps"
 WS_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript", ".css": "text/css"}
 

@@ -22,7 +22,7 @@ from shotsmith.errors import ShotsmithError
 from shotsmith.export.validate import validate
 from shotsmith.scene import Scene
 
-from .conftest import INTER_BOLD
+from ...conftest import INTER_BOLD
 
 EDGE_GREEN = (0, 200, 0)
 BOTTOM_RED = (220, 0, 0)

@@ -17,7 +17,7 @@ from shotsmith import columns as C
 from shotsmith.cli import main
 from shotsmith.stages.capture import capture_report
 
-from .conftest import serve_quietly
+from ...conftest import TESTS, serve_quietly
 
 pytest.importorskip("playwright.sync_api")
 
@@ -30,7 +30,7 @@ pytestmark = [
     ),
 ]
 
-SITE = Path(__file__).resolve().parent / "capture_site" / "readonly"
+SITE = TESTS / "capture_site" / "readonly"
 PAGES = {
     "/": "index.html",
     "/alerts": "alerts.html",
