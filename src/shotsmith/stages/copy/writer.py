@@ -348,7 +348,7 @@ class _Writer:
         self.proper += [w for ev in ctx.evidence for e in ev.examples for w in e.split()]
         self.proper = list(dict.fromkeys(self.proper))
         self.headlines: set[str] = set()
-        self.first_words: set[str] = set()
+        self.first_words: Counter[str] = Counter()  # headlines' first words, how often
         self.subtitles: set[str] = set()
         self.templates: set[str] = set()
         self.fillers: Counter[str] = Counter()
@@ -385,7 +385,7 @@ class _Writer:
         """Lines the user wrote: others must not repeat them."""
         if headline:
             self.headlines.add(normalized(headline))
-            self.first_words.add(first_word(headline))
+            self.first_words[first_word(headline)] += 1
         if subtitle:
             self.subtitles.add(normalized(subtitle))
 
@@ -393,7 +393,7 @@ class _Writer:
         line.rejected = list(self.rejected)
         if kind == "headline":
             self.headlines.add(normalized(line.text))
-            self.first_words.add(first_word(line.text))
+            self.first_words[first_word(line.text)] += 1
         else:
             self.subtitles.add(normalized(line.text))
         self.templates.add(line.template)
@@ -514,13 +514,17 @@ class _Writer:
             self._kind_grounding[kind] = replace(base, forms=base.forms | added)
         return self._kind_grounding[kind]
 
-    def _ok(self, line: Line, kind: str, relax: int, pair: Line | None) -> bool:
+    def _ok(
+        self, line: Line, kind: str, relax: int, pair: Line | None, bend_first: bool = False
+    ) -> bool:
         # the set's rules first (cheap), then the line's own checks, each worked out once
-        # per line however often a phase meets it again
+        # per line however often a phase meets it again. ``bend_first``: a first word the
+        # set has used once may start a second headline
         if kind == "headline":
             if normalized(line.text) in self.headlines:
                 return False
-            if relax < 3 and first_word(line.text) in self.first_words:
+            seen = self.first_words[first_word(line.text)]
+            if relax < 3 and seen and not (bend_first and seen < 2):
                 return False
         elif normalized(line.text) in self.subtitles:
             return False
@@ -591,7 +595,14 @@ class _Writer:
         # a line that names nothing; the first word and the template stay unique longest
         # (groups, how much the set rules bend, whether the headline's evidence may return:
         # a thin screen's subtitle may name the title again rather than nothing)
-        phases = [
+        phases: list[tuple[list[tuple[str, list[str]]], int, bool]] = []
+        if kind == "headline" and slots.subject is not None and self.ctx.english:
+            # a headline that names the screen's subject with a first word used once
+            # already ("Your tempo run, row by row") before one that names an example
+            # ("See avg pace at a glance"); relax -1: only the first word bends
+            subject = [(n, [t for t in ts if _NAMES_SUBJECT.search(t)]) for n, ts in named]
+            phases = [(subject, 0, False), (subject, -1, False)]
+        phases += [
             (named, 0, False),
             (named, 1, False),
             (named, 2, False),  # a template used twice beats a line that names nothing
@@ -609,7 +620,8 @@ class _Writer:
             phases += [(fallback, 0, False), (fallback, 1, False), (groups, 2, False)]
             phases += [(groups, 2, True)]
         phases.append((groups, 3, True))
-        for phase_groups, relax, again in phases:
+        for phase_groups, phase_relax, again in phases:
+            relax, bend_first = max(phase_relax, 0), phase_relax < 0
             for name, templates in phase_groups:
                 rng = _rng(self.ctx.app_id, self.seed, position, kind, name)
                 order = list(templates)
@@ -620,7 +632,7 @@ class _Writer:
                     if line is None:
                         continue
                     line.group = name
-                    if not self._ok(line, kind, relax, pair):
+                    if not self._ok(line, kind, relax, pair, bend_first):
                         continue
                     if name == "about":
                         self.about_used = True
