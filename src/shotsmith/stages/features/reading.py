@@ -720,6 +720,19 @@ def _field_names(items: Sequence[dict]) -> set[int]:
     )
 
 
+#: A word read by OCR this short that no dictionary knows is more likely a misreading
+#: ("Tawn", "Dact", "Heare") than a name ("Sintel", "Aladino").
+MISREAD_LETTERS = 5
+
+
+def _misread(text: str) -> bool:
+    """Whether an item read off the pixels holds a short word no dictionary knows."""
+    return any(
+        len(w) <= MISREAD_LETTERS and not is_word(w.casefold()) and not w.isupper()
+        for w in _words(text)
+    )
+
+
 def _examples(ev: Evidence, seen: set[str], skip: set[str], project_words: set[str]) -> list[str]:
     """The content items a screen shows, kept whole, in reading order."""
     examples: list[str] = []
@@ -740,6 +753,8 @@ def _examples(ev: Evidence, seen: set[str], skip: set[str], project_words: set[s
         key = _key(text)
         if not text or key in seen or key in skip or is_chrome(text):
             continue
+        if item.get("source") == "ocr" and _misread(text):
+            continue  # "Tawn", "Widget Por": a short word no dictionary knows, read off pixels
         if is_feature_phrase(text) and not _written_as_name(text):
             continue  # a section's name, not an item of content
         if _verb_led(text) or is_generic(text):
