@@ -549,3 +549,22 @@ def test_a_count_before_a_title_and_a_file_name_half_shown_name_the_screen():
     frame[C.SCREEN] = ["comments", "sharing options"]  # neither word shown: not its name
     read = ss.extract_features(frame, ocr=False).set_index(C.SCREEN)
     assert read.loc["sharing options", C.FEATURES_SUBJECT] != "sharing options"
+
+
+def test_a_short_word_no_dictionary_knows_is_an_item_from_the_dom_not_from_ocr():
+    from shotsmith.stages.features.evidence import Evidence
+    from shotsmith.stages.features.reading import read_screens
+
+    def screen(source: str) -> Evidence:
+        ev = Evidence()
+        ev.add("title", "Albums", source, (0.05, 0.03))
+        for k, name in enumerate(["Tawn", "Sintel", "Harbour Lights", "Widget Dact"]):
+            ev.add("label", name, source, (0.2 + 0.1 * k, 0.012))
+        return ev
+
+    read_ocr, read_dom = (
+        read_screens([screen(s)], ["albums"], ["browse"], "Player")[0] for s in ("ocr", "dom")
+    )
+    assert {"Sintel", "Harbour Lights"} <= set(read_ocr.examples)
+    assert not {"Tawn", "Widget Dact"} & set(read_ocr.examples)  # misread off the pixels
+    assert {"Tawn", "Widget Dact"} <= set(read_dom.examples)  # the app's own text: kept
