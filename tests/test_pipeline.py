@@ -7,6 +7,7 @@ import os
 import re
 import subprocess
 import sys
+from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -60,7 +61,10 @@ def test_copy_rules_hold_for_every_set(designed):
     for _, rows in designed.groupby(C.APP_ID):
         heads = list(rows[C.COPY_HEADLINE])
         assert len(set(h.lower() for h in heads)) == len(heads)  # unique
-        assert len({h.split()[0].lower() for h in heads}) == len(heads)  # no "Track X, Track Y"
+        # no "Track X, Track Y, Track Z": a first word starts at most two headlines (a
+        # second only where it lets a headline name its screen's subject)
+        firsts = Counter(h.split()[0].lower() for h in heads)
+        assert max(firsts.values()) <= 2, heads
         assert len(heads[0]) <= 30
         for head, sub in zip(heads, rows[C.COPY_SUBTITLE]):
             words = [w for w in head.split() if any(c.isalnum() for c in w)]  # "&" is no word

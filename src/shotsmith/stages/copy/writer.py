@@ -385,7 +385,7 @@ class _Writer:
         """Lines the user wrote: others must not repeat them."""
         if headline:
             self.headlines.add(normalized(headline))
-            self.first_words[first_word(headline)] += 1
+            self.first_words[first_word(headline)] += 2  # the user's: never a second time
         if subtitle:
             self.subtitles.add(normalized(subtitle))
 
