@@ -767,8 +767,8 @@ def main(argv: list[str]) -> int:
             TRAIN_HALF_MODEL_PATH,
             train_only,
             "fitted on the train halves only (and the extra rows): the model the test "
-            "accuracy above was measured with (tests/test_domain.py scores it on the test "
-            "halves again)",
+            "accuracy above was measured with (tests/stages/domain/test_domain.py scores it on "
+            "the test halves again)",
         ),
     ]
     for path, fitted, weights_note in outputs:

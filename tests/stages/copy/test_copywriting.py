@@ -54,7 +54,7 @@ from shotsmith.grounding import allowed_words, grounding_problems
 from shotsmith.stages import copy as cw
 from shotsmith.stages.copy import rules, write_copy
 
-from .conftest import ROOT, sample_apps
+from ...conftest import ROOT, sample_apps
 
 VOCABULARY_FILE = ROOT / "src/shotsmith/data/copy_vocabulary.json"
 FORBIDDEN = [

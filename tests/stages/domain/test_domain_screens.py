@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import json
-from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -21,8 +20,10 @@ from shotsmith.stages.domain import predict_domain
 from shotsmith.stages.domain.evidence import Evidence
 from shotsmith.stages.domain.screens import screen_lexicon, screen_surfaces
 
-REALAPPS = Path(__file__).parent / "data" / "realapps"
-PURPOSES = Path(__file__).parent / "data" / "copy_purposes"
+from ...conftest import ROOT, TESTS
+
+REALAPPS = TESTS / "data" / "realapps"
+PURPOSES = TESTS / "data" / "copy_purposes"
 
 
 def person_category(app: str) -> str:
@@ -140,7 +141,7 @@ def test_strong_screen_evidence_outweighs_a_name_of_another_category():
 def test_consumer_apps_show_no_technical_surface(app):
     """The bundled samples (a budget, a fitness tracker, a to-do list, a travel planner)
     show none of the surfaces, so their category is the model's and their nouns'."""
-    folder = Path(__file__).parents[1] / "sample_inputs" / app
+    folder = ROOT / "sample_inputs" / app
     frame = ss.extract_features(ss.read_screenshots(folder), ocr=True)
     out = ss.detect_domain(frame.copy())
     assert out[DOMAIN_CATEGORY].iloc[0] == person_category(app)

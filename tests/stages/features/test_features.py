@@ -32,7 +32,7 @@ from shotsmith.errors import MissingColumnError, ShotsmithError
 from shotsmith.stages import features as feat
 from shotsmith.stages.features import INTENTS, extract_features, keywords_of, screen_intent
 
-from .conftest import INTER_BOLD, fake_screen, png_bytes
+from ...conftest import INTER_BOLD, fake_screen, png_bytes
 
 # OCR is a required feature: in CI (where `make test` installs tesseract-ocr) a missing
 # binary fails these tests instead of skipping them.

@@ -52,7 +52,9 @@ from shotsmith.stages.domain.model import MODEL_FILE, build_model, load_model
 from shotsmith.stages.domain.screens import screen_scores
 from shotsmith.stages.domain.tokens import featurizer_config, phrases
 
-DATA = Path(__file__).parent / "data"
+from ...conftest import TESTS
+
+DATA = TESTS / "data"
 APPS_CSV = DATA / "domain_apps.csv"
 APPS2_CSV = DATA / "domain_apps_2.csv"
 EXTRA_CSV = DATA / "domain_apps_extra.csv"
@@ -631,7 +633,7 @@ def test_what_the_screens_are_moves_the_category_and_says_so():
 )
 def test_real_apps_filed_by_what_their_screens_are(app, category):
     """Two real apps the listing-fitted model alone filed under Business and Productivity."""
-    folder = Path(__file__).parent / "data" / "realapps" / app
+    folder = TESTS / "data" / "realapps" / app
     frame = detect_domain(ss.extract_features(ss.read_screenshots(folder), ocr=False))
     assert frame[DOMAIN_CATEGORY].iloc[0] == category
     assert any(s.startswith("screens show") for s in frame[DOMAIN_SIGNALS].iloc[0])

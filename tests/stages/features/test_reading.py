@@ -17,7 +17,7 @@ from shotsmith.stages.copy import screen_evidence
 from shotsmith.stages.copy.critic import line_problems
 from shotsmith.stages.copy.store_text import store_text
 
-from .conftest import ROOT, png_bytes
+from ...conftest import ROOT, png_bytes
 
 W, H = 1206, 2622
 REALAPPS = ROOT / "tests" / "data" / "realapps"

@@ -28,7 +28,7 @@ from shotsmith.columns import (
 from shotsmith.stages.features import evidence as reader
 from shotsmith.stages.features import keywords_of
 
-from .conftest import INTER_BOLD, ROOT, png_bytes
+from ...conftest import INTER_BOLD, ROOT, png_bytes
 
 REALAPPS = ROOT / "tests" / "data" / "realapps"
 CLOCK = re.compile(r"^\d{1,2}:\d{2}$")
