@@ -36,7 +36,7 @@ class _QuietServer(http.server.ThreadingHTTPServer):
         self.requests = 0  # GETs served
         self.lock = threading.Lock()
 
-    def handle_error(self, request, client_address) -> None:  # a browser hung up: fine
+    def handle_error(self, request, _client_address) -> None:  # a browser hung up: fine
         pass
 
 
