@@ -62,7 +62,7 @@ from shotsmith.stages.copy.llm_copy import LLMRejected, llm_copy
 from shotsmith.stages.copy.writer import SetContext
 
 from .conftest import ROOT, SAMPLES, fake_screen, png_bytes, sample_apps
-from .test_copywriting import assert_grounded, assert_set_obeys_rules, budget_app
+from .stages.copy.test_copywriting import assert_grounded, assert_set_obeys_rules, budget_app
 
 #: A grounded answer for budget_app(): every word is on its screens or neutral.
 GOOD = [
@@ -425,7 +425,7 @@ def test_request_copy_round_trip(fake_llm):
 
 
 def japanese_set() -> pd.DataFrame:
-    from .test_copywriting import evidence, evidence_set
+    from .stages.copy.test_copywriting import evidence, evidence_set
 
     frame = evidence_set(
         "kb",
