@@ -314,6 +314,9 @@ _TOKEN_GROUPS = frozenset(
 #: Kinds whose content is what the user came for (the book read, the song played): their
 #: example frames stand beside the subject's.
 _CONTENT_KINDS = frozenset(["reader", "player"])
+#: A phase's relax level that bends only the first-word rule: a first word the set has
+#: used once may start a second headline.
+_BEND_FIRST = -1
 #: A frame slot that names the screen's subject.
 _NAMES_SUBJECT = re.compile(r"\{(?:s|S|one|ones|Ones|a_one|a_new_one)\}")
 #: Per kind: which kinds of subtitle say most about it, in order.
@@ -453,9 +456,9 @@ class _Writer:
             end = next((i for i, g in enumerate(groups) if g[0] in _FALLBACK_GROUPS), len(groups))
             groups[end:end] = late
             if kind == "headline" and slots.weak_title and slots.title is not None:
-                # "Today, at a glance": the screen's own name before a line about the app
-                end = next((i for i, g in enumerate(groups) if g[0] in _FALLBACK_GROUPS), end)
-                groups.insert(end, ("title", ["{Title}, at a glance"]))
+                # "Today, at a glance": the screen's own name after the lines about the
+                # app, before the fallbacks
+                groups.insert(end + len(late), ("title", ["{Title}, at a glance"]))
         if kind == "subtitle" and self.ctx.english:
             # the app's features, when the screen says little else of its own: on slide 1
             # the app's first two ("Pocket Budget brings your budgets and reports
@@ -599,9 +602,9 @@ class _Writer:
         if kind == "headline" and slots.subject is not None and self.ctx.english:
             # a headline that names the screen's subject with a first word used once
             # already ("Your tempo run, row by row") before one that names an example
-            # ("See avg pace at a glance"); relax -1: only the first word bends
+            # ("See avg pace at a glance")
             subject = [(n, [t for t in ts if _NAMES_SUBJECT.search(t)]) for n, ts in named]
-            phases = [(subject, 0, False), (subject, -1, False)]
+            phases = [(subject, 0, False), (subject, _BEND_FIRST, False)]
         phases += [
             (named, 0, False),
             (named, 1, False),
@@ -621,7 +624,7 @@ class _Writer:
             phases += [(groups, 2, True)]
         phases.append((groups, 3, True))
         for phase_groups, phase_relax, again in phases:
-            relax, bend_first = max(phase_relax, 0), phase_relax < 0
+            relax, bend_first = max(phase_relax, 0), phase_relax == _BEND_FIRST
             for name, templates in phase_groups:
                 rng = _rng(self.ctx.app_id, self.seed, position, kind, name)
                 order = list(templates)

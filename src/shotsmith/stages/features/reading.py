@@ -406,6 +406,8 @@ def _kind(
 _FIELD_LABEL = re.compile(r":\s*$|[^\W\d_]:\s*\S")
 #: A query or a piece of markup, not a name: 'series:"=Sherlock Holmes"', "{name}".
 _MARKUP = re.compile(r"[=<>{}\"“”]")
+#: A filter or a section with its count: "Pending (2)", "Valid (6)".
+_COUNTED = re.compile(r"\(\d+\)$")
 #: The owner before a possessive ("sam's Collections"): the subject is what is owned.
 _OWNER = re.compile(r"^[\w.]+['’]s\s+(?=\S)")
 #: A status or an empty state, not an item: "Username is empty", "No description",
@@ -466,6 +468,11 @@ class _SubjectContext:
     shared_titles: set[str] = field(default_factory=set)
 
 
+def _confirmed(text: str, cx: _SubjectContext) -> bool:
+    """Whether the screen's file name shares a word with ``text``."""
+    return bool(cx.screen_words & {singular(w.casefold()) for w in _words(text)})
+
+
 def _score(text: str, source: str, base: float, cx: _SubjectContext) -> tuple[float, bool] | None:
     """A candidate's score and whether it is content (a name: an example, not the
     subject), or None when it cannot be a subject at all."""
@@ -482,8 +489,7 @@ def _score(text: str, source: str, base: float, cx: _SubjectContext) -> tuple[fl
     feature = is_feature_phrase(text)
     if feature:
         score += 3
-    words = {singular(w.casefold()) for w in _words(text)}
-    confirmed = bool(cx.screen_words and words & cx.screen_words)
+    confirmed = _confirmed(text, cx)
     if confirmed and source != "screen name":
         score += 3
     content = False
@@ -524,8 +530,7 @@ def _late_subject(ev: Evidence, cx: _SubjectContext) -> list[tuple[float, str]]:
             continue
         if key == cx.project_key or is_chrome(text) or key in cx.field_keys:
             continue  # "Balance" beside its figure names a field, not the screen
-        words = {singular(w.casefold()) for w in _words(text)}
-        confirmed = bool(cx.screen_words and words & cx.screen_words)
+        confirmed = _confirmed(text, cx)
         if key in cx.repeated and not confirmed:
             continue
         late.append((2.0 if confirmed else 1.0, text))
@@ -625,7 +630,7 @@ def _named_subject(
 
 
 def _set_context(
-    evidence: Sequence[Evidence], project: str, texts: Sequence[str] | None
+    evidence: Sequence[Evidence], texts: Sequence[str] | None
 ) -> tuple[set[str], set[str], set[str]]:
     """What the whole set tells: the labels repeated on most screens (its navigation), the
     labels that stand in a list somewhere (content: "Everyday Checking") and every word
@@ -696,11 +701,12 @@ def _field_names(items: Sequence[dict]) -> set[int]:
         y, below = item.get("y"), items[k + 1].get("y")
         if item["role"] != "label" or y is None or below is None or not _common(item["text"]):
             continue
-        if abs(below - y) <= ROW_TOLERANCE and _is_value(items[k + 1]):
+        if not _is_value(items[k + 1]):
+            continue
+        if abs(below - y) <= ROW_TOLERANCE:
             beside.add(k)
-        elif 0 < below - y <= FIGURE_GAP and _is_value(items[k + 1]):
-            if len(_words(item["text"])) <= 2:
-                stacked.add(k)
+        elif 0 < below - y <= FIGURE_GAP and len(_words(item["text"])) <= 2:
+            stacked.add(k)
     if len(stacked) < 3 or all(items[k + 1]["role"] == "number" for k in stacked):
         return beside
     top = min(items[k]["y"] for k in stacked)
@@ -745,7 +751,7 @@ def _examples(ev: Evidence, seen: set[str], skip: set[str], project_words: set[s
             len(_words(raw)) > 5 or raw[:1].islower() or raw.endswith((".", "!", "?", ","))
         ):
             continue  # a line of prose, or the rest of one: not an item's name
-        if re.search(r"\(\d+\)$", raw):
+        if _COUNTED.search(raw):
             continue  # "Pending (2)", "Valid (6)": a filter with its count, not an item
         if _FIELD_LABEL.search(raw) or _STATUS.search(raw) or k in field_names:
             continue  # "Direction: MINIMIZE", "No description", "Uptime  2h": fields, states
@@ -767,10 +773,15 @@ def _examples(ev: Evidence, seen: set[str], skip: set[str], project_words: set[s
             continue  # a lone lower-case word is a label, not an item
         seen.add(key)
         examples.append(text)
+    return examples
+
+
+def _without_people(examples: list[str]) -> list[str]:
+    """Items without people's names: never named in a caption."""
     single = [e for e in examples if len(_words(e)) == 1]
     if len(single) >= 2 and sum(is_person(e) for e in single) * 2 >= len(single):
         examples = [e for e in examples if len(_words(e)) > 1]  # a list of people
-    return [e for e in examples if not is_person(e)]  # people: never named
+    return [e for e in examples if not is_person(e)]
 
 
 def read_screens(
@@ -781,18 +792,19 @@ def read_screens(
     texts: Sequence[str] | None = None,
 ) -> list[Reading]:
     """The reading of every screen of one set (chrome repeated across the set is known)."""
-    repeated, content_keys, visible = _set_context(evidence, project, texts)
+    repeated, content_keys, visible = _set_context(evidence, texts)
     titles = Counter(_key(ev.title) for ev in evidence if ev.title)
     shared_titles = {k for k, c in titles.items() if c > 1}
     out: list[Reading] = []
-    project_words = set(_key(project).split())
+    project_key = _key(project)
+    project_words = set(project_key.split())
     for ev, screen, intent in zip(evidence, screens, intents):
         fields_hint = _fields(ev, "")
         field_keys = {_key(f) for f in fields_hint}
         per_row = _row_controls(ev)
         cx = _SubjectContext(
             screen_words=_screen_words(screen),
-            project_key=_key(project),
+            project_key=project_key,
             repeated=repeated | per_row,
             content_keys=content_keys,
             field_keys=field_keys | per_row,
@@ -807,6 +819,7 @@ def read_screens(
                 examples.append(text)
                 seen.add(_key(text))
         examples += _examples(ev, seen, repeated | field_keys | per_row, project_words)
+        examples = _without_people(examples)
         kind = _kind(ev, intent, subject, cx.screen_words, examples)
         fields = _fields(ev, kind) if kind in ("form", "sign-in") else fields_hint
         out.append(

@@ -345,8 +345,7 @@ def extract_features(
     members_of: dict[object, list[int]] = {}
     for i, app in enumerate(frame[APP_ID].tolist()):
         members_of.setdefault(app, []).append(i)
-    frame[FEATURES_TEXT] = [r.text for r in reads]
-    readings = _read_sets(frame, members_of, reads, rows)
+    readings = _read_sets(members_of, reads, rows)
     # a screen whose top band named nothing a caption could show (no item, no field) is
     # read again further down, once, for the whole table in one tesseract call
     sources = [r.source for r in reads]
@@ -357,8 +356,7 @@ def extract_features(
         if px is not None:
             px.deep = None
     if thin:
-        frame[FEATURES_TEXT] = [r.text for r in reads]
-        readings = _read_sets(frame, members_of, reads, rows)
+        readings = _read_sets(members_of, reads, rows)
     _write_columns(frame, reads, readings, pixels)
     _add_set_colors(frame, pixels, members_of)
     return frame
@@ -513,10 +511,10 @@ def _text_of(dom: str, px: _Pixels | None, mode: object, binary: str | None) -> 
 
 
 def _read_sets(
-    frame: pd.DataFrame, members_of: dict[object, list[int]], reads: list[_Read], rows: _Rows
+    members_of: dict[object, list[int]], reads: list[_Read], rows: _Rows
 ) -> list[Reading]:
     """Each set's screens read together (kind, subject, examples, fields), in store order."""
-    readings: list[Reading] = [Reading() for _ in range(len(frame))]
+    readings: list[Reading] = [Reading() for _ in reads]
     for members in members_of.values():
         members = sorted(members, key=lambda i: (rows.positions[i], i))
         found_here = read_screens(
@@ -524,7 +522,7 @@ def _read_sets(
             [rows.screens[i] for i in members],
             [reads[i].intent for i in members],
             rows.projects[members[0]],
-            texts=[str(frame[FEATURES_TEXT].iat[i] or "") for i in members],
+            texts=[reads[i].text or "" for i in members],
         )
         for i, reading in zip(members, found_here):
             readings[i] = reading
