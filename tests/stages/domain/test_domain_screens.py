@@ -163,3 +163,44 @@ def test_conversation_screens_and_member_lists_are_a_chat():
     assert prediction.signals[0].startswith("screens show a conversation between people (")
     alone = evidence_of(talk, (("form", "Settings", ()), "Settings\nTheme"))
     assert screen_surfaces(alone) == []  # one conversation screen is not several
+
+
+def test_keys_written_in_camel_case_are_read_as_words():
+    """A boat's data server shows its paths as keys ("navigation.speedOverGround"): read
+    as words, two screens of them are a vessel's instruments, and the set is filed under
+    Navigation rather than by a server's words."""
+    panel = "navigation.position\nnavigation.courseOverGroundTrue\nApparent Wind\nm/s"
+    data = "design.aisShipType\n{ 'name': 'Sailing' }\ncommunication.callsignVhf\nSignal K"
+    server = "Server\nUptime\nConnections\nPlugins\nSecurity"
+    sets = [reading(panel), reading(data), reading(server)]
+    (shown,) = screen_surfaces(evidence_of(*sets))
+    assert shown.surface.name == "a vessel's or vehicle's instruments"
+    assert {"over ground", "apparent wind", "ship", "callsign"} <= set(shown.cues)
+    prediction = predict_domain(evidence_of(*sets, name="Harbour Data"))
+    assert prediction.category == "Navigation"
+
+
+@pytest.mark.parametrize(
+    ("screen", "surface", "category"),
+    [
+        (
+            "Issues\nPriority\nStatus\nAssigned to\nMilestone\nbug\nfeature request",
+            "issues and their triage",
+            "Developer Tools",
+        ),
+        (
+            "Requests\nMethod\nHost\nStatus code\nResponse time\nheaders",
+            "requests to a web service and their responses",
+            "Developer Tools",
+        ),
+        (
+            "Watches\nLast checked\nRecheck\nDifference\nSnapshot",
+            "pages watched for changes",
+            "Utilities",
+        ),
+    ],
+)
+def test_trackers_traffic_and_watched_pages_are_surfaces(screen, surface, category):
+    (shown,) = screen_surfaces(evidence_of(reading(screen), reading(screen)))
+    assert shown.surface.name == surface
+    assert shown.says(category) == 1.0

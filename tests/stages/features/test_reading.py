@@ -568,3 +568,59 @@ def test_a_short_word_no_dictionary_knows_is_an_item_from_the_dom_not_from_ocr()
     assert {"Sintel", "Harbour Lights"} <= set(read_ocr.examples)
     assert not {"Tawn", "Widget Dact"} & set(read_ocr.examples)  # misread off the pixels
     assert {"Tawn", "Widget Dact"} <= set(read_dom.examples)  # the app's own text: kept
+
+
+def test_a_line_on_most_screens_is_furniture_not_an_example():
+    def screen(title: str, rows: list[str]) -> list[dict]:
+        return [
+            el("heading", title, 0.05, 0.03, level=1),
+            el("text", "This data as", 0.09),
+            el("text", "AMD EPYC", 0.95),
+            *(el("listitem", r, 0.2 + 0.05 * k) for k, r in enumerate(rows)),
+        ]
+
+    frame = dom_set(
+        "Parks",
+        [
+            ("parks", screen("Parks", ["Castle Park", "Eastville Park"])),
+            ("trees", screen("Trees", ["Ginkgo", "Black Poplar"])),
+            ("species", screen("Species", ["Oak Family", "Willow Family"])),
+        ],
+    )
+    read = ss.extract_features(frame, ocr=False).set_index(C.SCREEN)
+    for screen_name, own in (("parks", "Castle Park"), ("trees", "Black Poplar")):
+        examples = read.loc[screen_name, C.FEATURES_EXAMPLES]
+        assert own in examples, examples
+        assert not {"This data as", "AMD EPYC"} & set(examples), examples
+
+
+def test_a_file_name_narrows_its_title_and_a_shared_subject_goes_to_its_file():
+    history = [
+        el("heading", "History", 0.05, 0.03, level=1),
+        el("text", "Optimization", 0.09),
+        el("listitem", "Trial 12", 0.2),
+    ]
+    toc = [el("text", "Table of Contents", 0.06), el("listitem", "Trips per month", 0.2)]
+    tables = [
+        el("text", "Table of Contents", 0.06),
+        el("heading", "Busiest start stations", 0.15, 0.02, level=2),
+        el("listitem", "Queen Square", 0.2),
+    ]
+    frame = dom_set(
+        "Lab",
+        [("optimization history", history), ("table of contents", toc), ("tables", tables)],
+    )
+    read = ss.extract_features(frame, ocr=False).set_index(C.SCREEN)
+    # the user's file name says which history, in words the app shows
+    assert read.loc["optimization history", C.FEATURES_SUBJECT] == "optimization history"
+    assert read.loc["table of contents", C.FEATURES_SUBJECT] == "Table of Contents"
+    # a sidebar's label another screen is named after is not this screen's subject
+    assert read.loc["tables", C.FEATURES_SUBJECT] != "Table of Contents"
+
+
+def test_a_state_that_opens_on_a_preposition_is_no_item():
+    rows = [el("heading", "Parks", 0.05, 0.03, level=1)]
+    rows += [el("listitem", t, 0.2 + 0.04 * k) for k, t in enumerate(["Castle Park", "On lead"])]
+    read = ss.extract_features(dom_set("Parks", [("parks", rows)]), ocr=False)
+    assert "On lead" not in read[C.FEATURES_EXAMPLES].iloc[0]
+    assert "Castle Park" in read[C.FEATURES_EXAMPLES].iloc[0]

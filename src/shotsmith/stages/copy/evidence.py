@@ -816,8 +816,10 @@ _FORM_LEAD = re.compile(
     r"(?:(?:a|an)\s+)?(?:new\s+)?",
     re.I,
 )
-#: Words after a phrase's head noun ("Expenses by month", "History of changes").
-_HEAD_JOINS = frozenset(["by", "of", "for", "per", "in", "on", "from", "this", "with"])
+#: Words after a phrase's head noun ("Expenses by month", "Trips per day"). A phrase
+#: with "of" has no head that stands alone ("Table of Contents": not "table", nor
+#: "contents").
+_HEAD_JOINS = frozenset(["by", "for", "per", "in", "on", "from", "this", "with"])
 #: The verb a form's title leads with, as the caption says it ("New bookmark": add).
 _LEAD_VERB = {"new": "add"}  # "New bookmark": add one; "Create ..." keeps its verb
 _POSSESSIVE = re.compile(r"^[^\W\d_]+['’]s\s+(?=\S)")  # "sam's Collections": a user's name
@@ -897,7 +899,8 @@ def read_into(slots: Slots, ev: ScreenEvidence, policy: CasePolicy, project: str
             parts = text.split()
             joins = [k for k, w in enumerate(parts) if w.casefold() in _HEAD_JOINS and k]
             head = parts[joins[0] - 1] if joins else parts[-1]  # "expenses" of "Expenses by month"
-            if len(parts) >= 2 and head.isalpha():
+            of = any(w.casefold() == "of" for w in parts)
+            if len(parts) >= 2 and head.isalpha() and not of:
                 slots.short = Phrase(head, ev.subject)
     elif subject:
         slots.subject = Phrase(subject, ev.subject)

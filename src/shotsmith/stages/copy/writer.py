@@ -251,6 +251,9 @@ def _fill(
         if value is None:
             return None
         values[name] = value
+    frame_words = {w.casefold() for w in template_words(template)} - vocabulary().function_words
+    if any(w.casefold() in frame_words for v in values.values() for w in words_of(v.text)):
+        return None  # "Your Table in one table": the frame would say the slot's word again
     text = _SLOT.sub(
         lambda m: values[m.group(1)].cap if m.group(1)[:1].isupper() else values[m.group(1)].text,
         template,
@@ -605,7 +608,16 @@ class _Writer:
             # ("See avg pace at a glance")
             subject = [(n, [t for t in ts if _NAMES_SUBJECT.search(t)]) for n, ts in named]
             phases = [(subject, 0, False), (subject, _BEND_FIRST, False)]
+            # then its whole subject in a frame the set has used, before any example
+            # ("Table of contents at a glance", not "See Wapping Wharf at a glance")
+            whole_subject = [g for g in subject if not g[0].startswith("voice:short:")]
+            phases.append((whole_subject, 2, False))
+        # the subject's head noun alone ("graph" of "dependency graph") only once the
+        # whole subject has had its chance with a tone word used again
+        whole = [g for g in named if not g[0].startswith("voice:short:")]
         phases += [
+            (whole, 0, False),
+            (whole, 1, False),
             (named, 0, False),
             (named, 1, False),
             (named, 2, False),  # a template used twice beats a line that names nothing

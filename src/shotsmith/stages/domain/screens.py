@@ -12,6 +12,7 @@ from ``data/category_screens.json``:
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
@@ -83,10 +84,15 @@ def _phrase(text: str) -> tuple[str, ...]:
     return tuple(singular(w) for w in _lex_words(text))
 
 
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z][a-z])")
+
+
 def _lex_words(text: str) -> list[str]:
-    """Lower-case words; anything but a letter or digit splits ("api_key" -> api, key)."""
+    """Lower-case words; anything but a letter or digit splits ("api_key" -> api, key), and
+    so does a capital inside a word ("speedOverGround" -> speed, over, ground)."""
     out, word = [], []
-    for ch in unicodedata.normalize("NFKC", text).casefold():
+    text = _CAMEL.sub(" ", unicodedata.normalize("NFKC", text))
+    for ch in text.casefold():
         if ch.isalnum() and ch != "_":
             word.append(ch)
         elif word:

@@ -466,6 +466,8 @@ class _SubjectContext:
     visible: set[str]
     #: titles more than one screen bears (the set's header, not one screen's name)
     shared_titles: set[str] = field(default_factory=set)
+    #: subjects another screen's file name claims
+    taken: set[str] = field(default_factory=set)
 
 
 def _confirmed(text: str, cx: _SubjectContext) -> bool:
@@ -481,7 +483,7 @@ def _score(text: str, source: str, base: float, cx: _SubjectContext) -> tuple[fl
     key = _key(text)
     if not key or key == cx.project_key or _only_function_words(text) or is_generic(text):
         return None
-    if key in _ACCOUNT_CHROME or _tab_row(text):
+    if key in _ACCOUNT_CHROME or _tab_row(text) or key in cx.taken:
         return None
     if source == "title" and set(key.split()) <= set(cx.project_key.split()):
         return None  # the logo ("money?" of I Hate Money), not what the screen is for
@@ -528,7 +530,7 @@ def _late_subject(ev: Evidence, cx: _SubjectContext) -> list[tuple[float, str]]:
             continue  # rows further down are content ("Books & music")
         if _only_function_words(text) or is_generic(text):
             continue
-        if key == cx.project_key or is_chrome(text) or key in cx.field_keys:
+        if key == cx.project_key or is_chrome(text) or key in cx.field_keys | cx.taken:
             continue  # "Balance" beside its figure names a field, not the screen
         confirmed = _confirmed(text, cx)
         if key in cx.repeated and not confirmed:
@@ -560,18 +562,33 @@ def _subject(ev: Evidence, screen: str, cx: _SubjectContext) -> tuple[str, str, 
             entities.append(text)
         if best is None or score > best[0]:
             best = (score, text, source)
+    here = frozenset(singular(w.casefold()) for i in ev.items for w in _words(i["text"]))
     if best is not None and best[0] >= 2:
+        named = _named_subject(name, cx.project_key, cx.visible, here) if name else ""
+        if named and _narrows(named, best[1]):
+            return named, "screen name", entities  # "optimization history" over "History"
         return best[1], best[2], entities
     late = _late_subject(ev, cx)
     if late and late[0][0] >= 2:
         return late[0][1], "label", entities
-    here = frozenset(singular(w.casefold()) for i in ev.items for w in _words(i["text"]))
     named = _named_subject(name, cx.project_key, cx.visible, here)
     if named:  # what the file is called, in words the app shows
         return named, "screen name", entities
     if late:
         return late[0][1], "label", entities
     return "", "", entities
+
+
+def _narrows(name: str, subject: str) -> bool:
+    """Whether a file name names the subject more closely: every word of the subject and
+    more ("optimization history" of "History", "sprint board" of "Board")."""
+    subject_words = {singular(w.casefold()) for w in _words(subject)}
+    name_words = {singular(w.casefold()) for w in _words(name)}
+    more = name_words - subject_words
+    function_words = copy_vocabulary().function_words
+    # the words added must name something ("collections more" adds nothing)
+    adds = any(w not in function_words and w not in _NOT_A_NOUN for w in more)
+    return bool(subject_words) and subject_words < name_words and adds
 
 
 #: Section names that say where, not what: never a subject alone, even as a file name
@@ -592,6 +609,9 @@ def _names_a_thing(text: str) -> bool:
     # a word no dictionary knows is the app's own noun ("Scrobbles", "Tiddlers")
     return len(words) > 1 or can_be_noun(words[0]) or not is_word(words[0])
 
+
+#: Words that open a state or a value, not a thing's name ("On lead", "In stock").
+_PLACE_WORDS = frozenset("on in at off by for with without to from under over into".split())
 
 #: Words a subject phrase never ends on ("To do", "Sign in", "Set up").
 _NOT_AN_END = frozenset("do done in up on out off it to".split())
@@ -631,8 +651,9 @@ def _named_subject(
 
 def _set_context(
     evidence: Sequence[Evidence], texts: Sequence[str] | None
-) -> tuple[set[str], set[str], set[str]]:
-    """What the whole set tells: the labels repeated on most screens (its navigation), the
+) -> tuple[set[str], set[str], set[str], set[str]]:
+    """What the whole set tells: the labels repeated on most screens (its navigation), any
+    line on most screens (furniture, never an example), the
     labels that stand in a list somewhere (content: "Everyday Checking") and every word
     the app shows (a file name in them names a screen in the app's own words)."""
     n = len(evidence)
@@ -646,6 +667,10 @@ def _set_context(
     ]
     counts = Counter(k for keys in per_screen for k in keys)
     repeated = {k for k, c in counts.items() if c >= 3 and c > 0.6 * n}
+    # any line on most screens ("This data as", a machine's name in a status bar) is the
+    # set's furniture, not one screen's content
+    lines = Counter(k for ev in evidence for k in {_key(i["text"]) for i in ev.items})
+    everywhere = {k for k, c in lines.items() if c >= 3 and c > 0.6 * n}
     content_keys: set[str] = set()
     for ev in evidence:
         labels = [i for i in ev.items if i["role"] == "label"]
@@ -657,7 +682,7 @@ def _set_context(
     visible |= {
         singular(w.casefold()) for ev in evidence for i in ev.items for w in _words(i["text"])
     }
-    return repeated, content_keys, visible
+    return repeated, everywhere, content_keys, visible
 
 
 def _row_controls(ev: Evidence) -> set[str]:
@@ -767,6 +792,8 @@ def _examples(ev: Evidence, seen: set[str], skip: set[str], project_words: set[s
             continue  # "Reload", "Sort descending", "Name": controls and furniture
         if _words(text) and _words(text)[-1].casefold() in _NOT_AN_END:
             continue  # "To do", "Sign in": a heading or a control, not an item
+        if len(_words(text)) > 1 and _words(text)[0].casefold() in _PLACE_WORDS:
+            continue  # "On lead", "In stock": a state or a value, not an item
         if project_words and set(key.split()) <= project_words:
             continue  # the app's own name ("BUKU")
         if len(_words(text)) == 1 and not text[:1].isupper() and not text.startswith("#"):
@@ -784,6 +811,61 @@ def _without_people(examples: list[str]) -> list[str]:
     return [e for e in examples if not is_person(e)]
 
 
+def _contexts(
+    evidence: Sequence[Evidence],
+    screens: Sequence[str],
+    project: str,
+    texts: Sequence[str] | None,
+) -> tuple[list[_SubjectContext], set[str]]:
+    """Each screen's subject context, and the lines on most screens (never examples)."""
+    repeated, everywhere, content_keys, visible = _set_context(evidence, texts)
+    titles = Counter(_key(ev.title) for ev in evidence if ev.title)
+    shared_titles = {k for k, c in titles.items() if c > 1}
+    contexts = []
+    for ev, screen in zip(evidence, screens):
+        per_row = _row_controls(ev)
+        contexts.append(
+            _SubjectContext(
+                screen_words=_screen_words(screen),
+                project_key=_key(project),
+                repeated=repeated | per_row,
+                content_keys=content_keys,
+                field_keys={_key(f) for f in _fields(ev, "")} | per_row,
+                visible=visible,
+                shared_titles=shared_titles,
+            )
+        )
+    return contexts, everywhere
+
+
+def _says_all(text: str, cx: _SubjectContext) -> bool:
+    """Whether the screen's file name holds every content word of ``text``."""
+    function_words = copy_vocabulary().function_words
+    words = {singular(w.casefold()) for w in _words(text) if w.casefold() not in function_words}
+    return bool(words) and words <= cx.screen_words
+
+
+def _subjects(
+    evidence: Sequence[Evidence], screens: Sequence[str], contexts: list[_SubjectContext]
+) -> list[tuple[str, str, list[str]]]:
+    """Every screen's subject. A subject two screens share belongs to the one whose file
+    name says it ("Table of Contents" of "table of contents", not of "notebook tables",
+    where it is a sidebar's label); the others are read again without it."""
+    found = [_subject(ev, screen, cx) for ev, screen, cx in zip(evidence, screens, contexts)]
+    keys = Counter(_key(f[0]) for f in found if f[0])
+    for key in [k for k, c in keys.items() if c > 1]:
+        named = [i for i, f in enumerate(found) if _key(f[0]) == key]
+        owners = [i for i in named if _says_all(found[i][0], contexts[i])]
+        owners = owners or [i for i in named if _confirmed(found[i][0], contexts[i])]
+        if not owners or len(owners) == len(named):
+            continue
+        for i in named:
+            if i not in owners:
+                contexts[i].taken.add(key)
+                found[i] = _subject(evidence[i], screens[i], contexts[i])
+    return found
+
+
 def read_screens(
     evidence: Sequence[Evidence],
     screens: Sequence[str],
@@ -792,36 +874,23 @@ def read_screens(
     texts: Sequence[str] | None = None,
 ) -> list[Reading]:
     """The reading of every screen of one set (chrome repeated across the set is known)."""
-    repeated, content_keys, visible = _set_context(evidence, texts)
-    titles = Counter(_key(ev.title) for ev in evidence if ev.title)
-    shared_titles = {k for k, c in titles.items() if c > 1}
+    contexts, everywhere = _contexts(evidence, screens, project, texts)
+    subjects = _subjects(evidence, screens, contexts)
     out: list[Reading] = []
-    project_key = _key(project)
-    project_words = set(project_key.split())
-    for ev, screen, intent in zip(evidence, screens, intents):
-        fields_hint = _fields(ev, "")
-        field_keys = {_key(f) for f in fields_hint}
-        per_row = _row_controls(ev)
-        cx = _SubjectContext(
-            screen_words=_screen_words(screen),
-            project_key=project_key,
-            repeated=repeated | per_row,
-            content_keys=content_keys,
-            field_keys=field_keys | per_row,
-            visible=visible,
-            shared_titles=shared_titles,
-        )
-        subject, source, entities = _subject(ev, screen, cx)
+    project_words = set(_key(project).split())
+    for ev, intent, cx, found in zip(evidence, intents, contexts, subjects):
+        subject, source, entities = found
         seen = {_key(subject)} if subject else set()
         examples: list[str] = []
         for text in entities:
             if _key(text) not in seen:
                 examples.append(text)
                 seen.add(_key(text))
-        examples += _examples(ev, seen, repeated | field_keys | per_row, project_words)
+        skip = cx.repeated | everywhere | cx.field_keys
+        examples += _examples(ev, seen, skip, project_words)
         examples = _without_people(examples)
         kind = _kind(ev, intent, subject, cx.screen_words, examples)
-        fields = _fields(ev, kind) if kind in ("form", "sign-in") else fields_hint
+        fields = _fields(ev, kind) if kind in ("form", "sign-in") else _fields(ev, "")
         out.append(
             Reading(
                 kind=kind,
@@ -834,7 +903,11 @@ def read_screens(
                     for e in examples
                     if len(_words(e)) > 1 or word_frequency(e.casefold()) < COMMON_WORD
                 ][:6],
-                fields=[f for f in fields if _key(f) != _key(subject)][:6],
+                fields=[
+                    f
+                    for f in fields
+                    if _key(f) != _key(subject) and (kind == "form" or _key(f) not in everywhere)
+                ][:6],
             )
         )
     return out
