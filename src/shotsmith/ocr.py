@@ -32,12 +32,14 @@ import shutil
 import subprocess
 import tempfile
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from PIL import Image, ImageOps
@@ -58,6 +60,9 @@ BAND_BOTTOM = 0.45
 #: only names and figures first) is read again down to DEEP_BOTTOM.
 SPARSE_WORDS = 6
 DEEP_BOTTOM = 0.85
+#: A band read below another starts this much (a fraction of the height) above the first
+#: one's end, so that a line the seam cuts is read whole in one of them (:func:`stacked`).
+SEAM_OVERLAP = 0.04
 #: Downscale factor before OCR (1206 px wide screenshots are read at 603 px).
 SCALE = 2
 #: Time allowed for one tesseract call: a start-up allowance plus a share per image.
@@ -135,35 +140,52 @@ def _inprocess_data() -> str | None:
     return None
 
 
-_local = threading.local()
+class _Engines:
+    """Idle tesserocr engines by (language, segmentation mode), shared by every thread.
+
+    Loading the model costs ~100 ms of CPU, so an engine outlives the thread that made it:
+    a reader takes an idle one (or makes one when all are busy) and gives it back when
+    done. There are never more engines than readers that ran at the same time.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._idle: dict[tuple[str, int], list[Any]] = {}
+
+    @contextmanager
+    def borrow(self, lang: str, psm: int) -> Iterator[Any]:
+        key = (lang, psm)
+        with self._lock:
+            idle = self._idle.setdefault(key, [])
+            api = idle.pop() if idle else None
+        if api is None:
+            import tesserocr
+
+            api = tesserocr.PyTessBaseAPI(path=_inprocess_data(), lang=lang, psm=psm)
+        try:
+            yield api
+        finally:
+            api.Clear()  # the image it read is dropped, the model kept
+            with self._lock:
+                self._idle.setdefault(key, []).append(api)
 
 
-def _api(lang: str, psm: int):
-    """This thread's tesserocr engine for ``lang``/``psm`` (the model loads once per thread)."""
-    import tesserocr
-
-    engines = getattr(_local, "engines", None)
-    if engines is None:
-        engines = _local.engines = {}
-    key = (lang, psm)
-    if key not in engines:
-        engines[key] = tesserocr.PyTessBaseAPI(path=_inprocess_data(), lang=lang, psm=psm)
-    return engines[key]
+_engines = _Engines()
 
 
 def _recognize_inprocess(
     images: Sequence[Image.Image], lang: str, psm: int, on_page: PageListener | None
 ) -> list[OCRResult]:
+    results: list[OCRResult] = []
     try:
-        api = _api(lang, psm)
+        with _engines.borrow(lang, psm) as api:
+            for page, img in enumerate(images):
+                api.SetImage(img)
+                results.append(_result(_lines_by_page(api.GetTSVText(page)).get(page + 1, {})))
+                if on_page is not None:
+                    on_page(page, results[-1])
     except RuntimeError as exc:  # a language whose data is not installed
-        return _failed(f"tesserocr: {exc}"[:80], len(images), 0, on_page)
-    results = []
-    for page, img in enumerate(images):
-        api.SetImage(img)
-        results.append(_result(_lines_by_page(api.GetTSVText(page)).get(page + 1, {})))
-        if on_page is not None:
-            on_page(page, results[-1])
+        return results + _failed(f"tesserocr: {exc}"[:80], len(images), len(results), on_page)
     return results
 
 
@@ -440,6 +462,26 @@ def _result(lines: dict[tuple[int, int, int], list[_Word]]) -> OCRResult:
     )
 
 
+def stacked(upper: OCRResult, lower: OCRResult, at: int) -> OCRResult:
+    """One reading of a screen from two bands read apart: ``lower`` starts ``at`` px below
+    ``upper``'s top, and the two overlap (by :data:`SEAM_OVERLAP`, more than a line is
+    tall). Each line is taken from the band it starts in: a line that starts in the
+    overlap is whole in the lower band, where a line that starts above it is cut at the
+    top edge (its top at 0 or 1 px) and left out. The title is the whole reading's."""
+    edge = 2  # px: a line cut by the lower band's top edge starts above this
+    lines = [b for b in upper.boxes if b.top < at + edge]
+    lines += [replace(b, top=b.top + at) for b in lower.boxes if b.top >= edge]
+    lines.sort(key=lambda b: (b.top // 12, b.left))  # rows, then left to right
+    texts = [b.text for b in lines]
+    return OCRResult(
+        text="\n".join(texts),
+        title=_title([(b.top, b.left, b.height, b.text) for b in lines]),
+        words=sum(len(t.split()) for t in texts),
+        lines=texts,
+        boxes=lines,
+    )
+
+
 def _title(ordered: list[tuple[int, int, int, str]]) -> str:
     """The largest line that reads like words (not a clock or an amount)."""
     best, best_height = "", 0
@@ -459,26 +501,32 @@ def recognize_many(
     lang: str = "eng",
     psm: int = DEFAULT_PSM,
     chunk: int = 16,
+    binary: str | None = None,
 ) -> list[OCRResult]:
-    """Read many prepared images: ``workers`` tesseract processes side by side.
+    """Read many prepared images, ``workers`` readers side by side.
 
-    Images are dealt round-robin to the workers in chunks of at most ``chunk`` per call,
-    so the start-up cost is paid once per chunk, not once per image.
+    The program reads images dealt in chunks of at most ``chunk`` per call, so its start-up
+    is paid once per chunk, not once per image; in process, where there is no start-up,
+    each image goes to whichever reader is free, so one slow image does not hold up a
+    chunk behind it.
     """
     n = len(images)
     if n == 0:
         return []
+    binary = binary or tesseract_path()
     workers = max(1, min(workers, n))
-    per_call = max(1, min(chunk, -(-n // workers)))
+    per_call = 1 if binary == INPROCESS else max(1, min(chunk, -(-n // workers)))
     batches = [list(range(i, min(n, i + per_call))) for i in range(0, n, per_call)]
     out: list[OCRResult | None] = [None] * n
 
     def run(batch: list[int]) -> None:
-        for idx, res in zip(batch, recognize([images[i] for i in batch], lang=lang, psm=psm)):
+        read = recognize([images[i] for i in batch], lang=lang, psm=psm, binary=binary)
+        for idx, res in zip(batch, read):
             out[idx] = res
 
-    if len(batches) == 1:
-        run(batches[0])
+    if len(batches) == 1 or workers == 1:
+        for batch in batches:
+            run(batch)
     else:
         with ThreadPoolExecutor(max_workers=workers) as pool:
             list(pool.map(run, batches))
