@@ -2,26 +2,37 @@
 
 Two engines read the same TSV (each word's box, line and confidence): in process through
 ``tesserocr`` (the ``ocr`` extra: a wheel that bundles libtesseract; it needs Tesseract's
-language data, Debian's ``tesseract-ocr-eng``), which loads the model once per thread and
-hands images over in memory; else the ``tesseract`` program (Debian: ``apt-get install
-tesseract-ocr``), one call for many images. When neither is there, :func:`tesseract_path`
-returns None and callers go on without OCR. ``SHOTSMITH_OCR_ENGINE=cli`` forces the
-program. ``benchmarks/ocr.py`` measures both.
+language data, Debian's ``tesseract-ocr-eng``), which hands images over in memory and
+keeps its loaded engines for whichever thread reads next; else the ``tesseract`` program
+(Debian: ``apt-get install tesseract-ocr``), one call for many images. When neither is
+there, :func:`tesseract_path` returns None and callers go on without OCR.
+``SHOTSMITH_OCR_ENGINE=cli`` forces the program. ``benchmarks/ocr.py`` measures both,
+``benchmarks/pipeline.py`` the reading to copy that OCR is part of.
 
-Speed. Starting ``tesseract`` costs ~115 ms (it loads its LSTM model) before reading a
-single pixel, so one call reads many screenshots: the images are written to a temporary
-folder and handed over as a list file; each becomes one "page" of the TSV output. Each
-page is handed on (``recognize(on_page=...)``) as soon as Tesseract has written it, not when
-the call ends, so progress moves per screenshot inside one call at no cost in speed.
-What is read is prepared to be cheap and still legible (see :func:`prepare`): grayscale,
-half size, only the band from below the status bar to 45% of the height (navigation
-titles, headers and the first cards live there; the tab bar at the bottom, which repeats
-on every screen, is left out), light-on-dark UIs inverted to dark-on-light.
+Speed. Loading the LSTM model costs ~100 ms of CPU, the program's start ~115 ms of wall
+time: in process an engine, once loaded, is lent to each reader in turn (never more
+engines than readers at once), and the program reads many screenshots per call (a list
+file of images written to a temporary folder, each one "page" of the TSV output). Each
+page is handed on (``recognize(on_page=...)``) as soon as it is read, not when the call
+ends, so progress moves per screenshot at no cost in speed. What is read is prepared to
+be cheap and still legible (see :func:`prepare`): grayscale, half size, only the band
+from below the status bar to 45% of the height (navigation titles, headers and the first
+cards live there; the tab bar at the bottom, which repeats on every screen, is left out),
+light-on-dark UIs inverted to dark-on-light. A band read below it starts a little above
+its end and is stacked onto it (:func:`stacked`), so the top band is never read twice.
 
-Measured on this project's 2-core machine (1206x2622 synthetic app screens, other jobs
-running, load ~2.4): one tesseract call per image 245 ms (median); ten images in one call
-85 ms per image (median); ten images over two concurrent calls 650 ms wall. Reading down
-to 62% of the height instead costs ~145 ms per image, the full height at half size ~170.
+Measured on this project's 2-core machine, busy with other jobs (10 sample screens,
+1206x2622, read at 603 px wide; CPU time, median of 5 rounds): one top band ~95 ms, of
+which ~15 ms find the lines and ~24% is Tesseract reading low-confidence lines again
+inverted, which is how white text on coloured cards is read at all (off, or
+``invert_threshold`` at 0.5, loses "Total balance" and a flight's times; 0.55-0.65 saves
+nothing). Leaving the dictionaries unloaded reads the same words no faster. Reading at
+40% of the full size instead of half saves ~11% on 117 screens but loses ~2% of their
+dictionary words (small labels); at two thirds it costs ~30% more. So what is read is
+kept, and what is paid twice is not: the model loaded per worker thread and call (2 x
+~100 ms), and the top band read again on the screens whose band was sparse (~100 ms
+each). The reading to copy of those 10 screens (``benchmarks/pipeline.py --against``):
+see the figures there.
 """
 
 from __future__ import annotations
@@ -151,6 +162,7 @@ class _Engines:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._idle: dict[tuple[str, int], list[Any]] = {}
+        self.made = 0  # engines loaded so far
 
     @contextmanager
     def borrow(self, lang: str, psm: int) -> Iterator[Any]:
@@ -162,6 +174,8 @@ class _Engines:
             import tesserocr
 
             api = tesserocr.PyTessBaseAPI(path=_inprocess_data(), lang=lang, psm=psm)
+            with self._lock:
+                self.made += 1
         try:
             yield api
         finally:
