@@ -1,7 +1,6 @@
-"""OCR read in pieces and in several threads reads what one reading of the whole does:
-a band read below another loses no line at the seam and repeats none; the in-process
-engines are loaded once, not once per thread; many images read side by side come back
-in order."""
+"""OCR read in several threads reads what one reading does: a title where the top band
+ends is read whole, once; the in-process engines are loaded once, not once per thread;
+many images read side by side come back in order."""
 
 from __future__ import annotations
 
@@ -29,37 +28,15 @@ needs_inprocess = pytest.mark.skipif(
 LINES = ["Morning routine", "Weekly budget", "Shared expenses", "Savings goals", "Trip planner"]
 
 
-def page(seam: int, overlap: int = 100) -> Image.Image:
-    """A prepared band (grey, dark on light) read in two bands that overlap from
-    ``seam - overlap`` to ``seam``: five lines of words, the second across the lower band's
-    top edge, the third inside the overlap, the fourth across the seam."""
-    img = Image.new("L", (603, seam + 300), 255)
+def page(top: int) -> Image.Image:
+    """A prepared band (grey, dark on light): five lines of words, from ``top`` down."""
+    img = Image.new("L", (603, top + 600), 255)
     draw = ImageDraw.Draw(img)
     font = ImageFont.truetype(INTER_BOLD, 30)  # its letters ~28 px tall
-    at = seam - overlap
-    tops = [at - 200, at - 18, at + 40, seam - 12, seam + 150]
+    tops = [top, top + 120, top + 180, top + 300, top + 450]
     for top, text in zip(tops, LINES):
         draw.text((40, top), text, font=font, fill=20)
     return img
-
-
-@needs_ocr
-def test_lines_at_the_seam_are_read_once_and_whole():
-    seam, overlap = 450, 100
-    img = page(seam, overlap)
-    at = seam - overlap
-    upper = ocr.recognize([img.crop((0, 0, img.width, seam))])[0]
-    lower = ocr.recognize([img.crop((0, at, img.width, img.height))])[0]
-    # each band alone misses a line the other reads whole, and both read the third
-    assert LINES[3] not in upper.lines and LINES[1] not in lower.lines
-    assert LINES[2] in upper.lines and LINES[2] in lower.lines
-    # stacked, every line is there once, whole, where one reading of the whole has it
-    both = ocr.stacked(upper, lower, at)
-    assert both.lines == LINES
-    assert both.lines == ocr.recognize([img])[0].lines
-    assert both.words == 10
-    tops = [b.top for b in both.boxes]
-    assert tops == sorted(tops) and abs(tops[3] - seam) < 20  # in the page's px
 
 
 @needs_ocr
@@ -82,7 +59,7 @@ def test_a_title_the_top_band_cuts_is_read_whole_below_a_picture():
 
 @needs_inprocess
 def test_the_model_is_loaded_once_not_once_per_thread():
-    img = page(450)
+    img = page(40)
     ocr.recognize([img], binary=ocr.INPROCESS)  # one engine loaded (or there already)
     loaded = ocr._engines.made
     found = []
@@ -109,7 +86,7 @@ def test_the_model_is_loaded_once_not_once_per_thread():
 
 @needs_ocr
 def test_many_images_read_side_by_side_come_back_in_order():
-    images = [page(seam) for seam in (300, 450, 600)]
+    images = [page(top) for top in (20, 150, 300)]
     images.append(Image.new("L", (603, 400), 255))  # nothing to read
     one_call = ocr.recognize(images)
     side_by_side = ocr.recognize_many(images, workers=2)

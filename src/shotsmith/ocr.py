@@ -18,8 +18,7 @@ ends, so progress moves per screenshot at no cost in speed. What is read is prep
 be cheap and still legible (see :func:`prepare`): grayscale, half size, only the band
 from below the status bar to 45% of the height (navigation titles, headers and the first
 cards live there; the tab bar at the bottom, which repeats on every screen, is left out),
-light-on-dark UIs inverted to dark-on-light. A band read below it starts a little above
-its end and is stacked onto it (:func:`stacked`), so the top band is never read twice.
+light-on-dark UIs inverted to dark-on-light.
 
 Measured on this project's 2-core machine, busy with other jobs (10 sample screens,
 1206x2622, read at 603 px wide; CPU time, median of 5 rounds): one top band ~95 ms, of
@@ -29,10 +28,11 @@ inverted, which is how white text on coloured cards is read at all (off, or
 nothing). Leaving the dictionaries unloaded reads the same words no faster. Reading at
 40% of the full size instead of half saves ~11% on 117 screens but loses ~2% of their
 dictionary words (small labels); at two thirds it costs ~30% more. So what is read is
-kept, and what is paid twice is not: the model loaded per worker thread and call (2 x
-~100 ms), and the top band read again on the screens whose band was sparse (~100 ms
-each). The reading to copy of those 10 screens (``benchmarks/pipeline.py --against``):
-see the figures there.
+kept, and what is paid twice is not: the model is no longer loaded per worker thread
+and call (2 x ~100 ms), and each screenshot goes to whichever reader is free. The top
+band is read again on a screen whose band is sparse: reading only the band below it,
+cut out, thresholds that crop on its own histogram and loses text on grey pages (a
+welcome screen's lines, 117-screen copy benchmark down a line).
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -71,9 +71,6 @@ BAND_BOTTOM = 0.45
 #: only names and figures first) is read again down to DEEP_BOTTOM.
 SPARSE_WORDS = 6
 DEEP_BOTTOM = 0.85
-#: A band read below another starts this much (a fraction of the height) above the first
-#: one's end, so that a line the seam cuts is read whole in one of them (:func:`stacked`).
-SEAM_OVERLAP = 0.04
 #: Downscale factor before OCR (1206 px wide screenshots are read at 603 px).
 SCALE = 2
 #: Time allowed for one tesseract call: a start-up allowance plus a share per image.
@@ -473,26 +470,6 @@ def _result(lines: dict[tuple[int, int, int], list[_Word]]) -> OCRResult:
         words=sum(len(t.split()) for t in texts),
         lines=texts,
         boxes=[OCRLine(t, x, y, right - x, h) for y, x, h, t, right in ordered],
-    )
-
-
-def stacked(upper: OCRResult, lower: OCRResult, at: int) -> OCRResult:
-    """One reading of a screen from two bands read apart: ``lower`` starts ``at`` px below
-    ``upper``'s top, and the two overlap (by :data:`SEAM_OVERLAP`, more than a line is
-    tall). Each line is taken from the band it starts in: a line that starts in the
-    overlap is whole in the lower band, where a line that starts above it is cut at the
-    top edge (its top at 0 or 1 px) and left out. The title is the whole reading's."""
-    edge = 2  # px: a line cut by the lower band's top edge starts above this
-    lines = [b for b in upper.boxes if b.top < at + edge]
-    lines += [replace(b, top=b.top + at) for b in lower.boxes if b.top >= edge]
-    lines.sort(key=lambda b: (b.top // 12, b.left))  # rows, then left to right
-    texts = [b.text for b in lines]
-    return OCRResult(
-        text="\n".join(texts),
-        title=_title([(b.top, b.left, b.height, b.text) for b in lines]),
-        words=sum(len(t.split()) for t in texts),
-        lines=texts,
-        boxes=lines,
     )
 
 

@@ -89,7 +89,6 @@ class _Pixels:
     read_height: int = 0  # the height of the image OCR read (half size for large ones)
     deep: Image.Image | None = None  # the long band (top to DEEP_BOTTOM), prepared, until read
     lower_at: int = 0  # where the band below the top one starts in it, in px
-    overlap_at: int = 0  # the same, less the overlap that keeps lines whole (ocr.stacked)
 
 
 def _set_accent(screens: list[_Pixels | None]) -> str:
@@ -171,7 +170,6 @@ def _analyse(refs: list, want_ocr: list[bool], lang: str, binary: str | None) ->
             prepared_at.append(len(out) - 1)
             deep[len(out) - 1] = out[-1].deep = long
             out[-1].lower_at = lower_at
-            out[-1].overlap_at = max(0, lower_at - int(h * ocr_mod.SEAM_OVERLAP))
         else:
             progress.advance()  # nothing to read: this screenshot is done
         del half, img
@@ -268,10 +266,10 @@ def _read_deeper(
     The top band is where titles, tabs and headings sit on most screens; a screen that
     opens with a photo, a chart or a list of names and figures (a destination's hero
     picture, a balance list above the table of who owes whom) has its title and content
-    below it. On those few screens (one tesseract call for all of them) the band below
-    the top one is read, down to ``ocr.DEEP_BOTTOM``, starting a little above the top
-    band's end so that no line is cut in two (``ocr.stacked``); the top band is not read
-    again. The title is then the largest line of both bands.
+    below it. Those few screens (one tesseract call for all of them) are read again from
+    the top down to ``ocr.DEEP_BOTTOM``, and the deeper reading kept: one band, so no seam
+    cuts a line in two, and one histogram, so a band cut out below would not threshold
+    differently (text on a grey page read as black on black).
     """
     sparse = []
     for i in deep:
@@ -280,13 +278,13 @@ def _read_deeper(
             sparse.append(i)
     if not sparse:
         return
-    lower = [deep[i].crop((0, out[i].overlap_at, deep[i].width, deep[i].height)) for i in sparse]
-    read = ocr_mod.recognize(lower, lang=lang, binary=binary, on_page=_done)
+    deeper = [deep[i] for i in sparse]
+    read = ocr_mod.recognize(deeper, lang=lang, binary=binary, on_page=_done)
     for i, res in zip(sparse, read):
         out[i].deep = None  # read down to the bottom already
         upper = out[i].ocr
-        if not res.error and upper is not None:
-            out[i].ocr = ocr_mod.stacked(upper, res, out[i].overlap_at)
+        if not res.error and upper is not None and res.words >= upper.words:
+            out[i].ocr = res
 
 
 @stage(
@@ -352,7 +350,7 @@ def extract_features(
         members_of.setdefault(app, []).append(i)
     readings = _read_sets(members_of, reads, rows)
     # a screen whose top band named nothing a caption could show (no item, no field) is
-    # read again further down, once, for the whole table in one tesseract call
+    # read again further down, once, for the whole table (readers side by side)
     sources = [r.source for r in reads]
     thin = _read_further(pixels, _thin(readings, pixels, sources), lang, binary, workers)
     for i in thin:
