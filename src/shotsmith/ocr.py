@@ -2,26 +2,41 @@
 
 Two engines read the same TSV (each word's box, line and confidence): in process through
 ``tesserocr`` (the ``ocr`` extra: a wheel that bundles libtesseract; it needs Tesseract's
-language data, Debian's ``tesseract-ocr-eng``), which loads the model once per thread and
-hands images over in memory; else the ``tesseract`` program (Debian: ``apt-get install
-tesseract-ocr``), one call for many images. When neither is there, :func:`tesseract_path`
-returns None and callers go on without OCR. ``SHOTSMITH_OCR_ENGINE=cli`` forces the
-program. ``benchmarks/ocr.py`` measures both.
+language data, Debian's ``tesseract-ocr-eng``), which hands images over in memory and
+keeps its loaded engines for whichever thread reads next; else the ``tesseract`` program
+(Debian: ``apt-get install tesseract-ocr``), one call for many images. When neither is
+there, :func:`tesseract_path` returns None and callers go on without OCR.
+``SHOTSMITH_OCR_ENGINE=cli`` forces the program. ``benchmarks/ocr.py`` measures both,
+``benchmarks/pipeline.py`` the reading to copy that OCR is part of.
 
-Speed. Starting ``tesseract`` costs ~115 ms (it loads its LSTM model) before reading a
-single pixel, so one call reads many screenshots: the images are written to a temporary
-folder and handed over as a list file; each becomes one "page" of the TSV output. Each
-page is handed on (``recognize(on_page=...)``) as soon as Tesseract has written it, not when
-the call ends, so progress moves per screenshot inside one call at no cost in speed.
-What is read is prepared to be cheap and still legible (see :func:`prepare`): grayscale,
-half size, only the band from below the status bar to 45% of the height (navigation
-titles, headers and the first cards live there; the tab bar at the bottom, which repeats
-on every screen, is left out), light-on-dark UIs inverted to dark-on-light.
+Speed. Loading the LSTM model costs ~100 ms of CPU, the program's start ~115 ms of wall
+time: in process an engine, once loaded, is lent to each reader in turn (never more
+engines than readers at once), and the program reads many screenshots per call (a list
+file of images written to a temporary folder, each one "page" of the TSV output). Each
+page is handed on (``recognize(on_page=...)``) as soon as it is read, not when the call
+ends, so progress moves per screenshot at no cost in speed. What is read is prepared to
+be cheap and still legible (see :func:`prepare`): grayscale, half size, only the band
+from below the status bar to 45% of the height (navigation titles, headers and the first
+cards live there; the tab bar at the bottom, which repeats on every screen, is left out),
+light-on-dark UIs inverted to dark-on-light.
 
-Measured on this project's 2-core machine (1206x2622 synthetic app screens, other jobs
-running, load ~2.4): one tesseract call per image 245 ms (median); ten images in one call
-85 ms per image (median); ten images over two concurrent calls 650 ms wall. Reading down
-to 62% of the height instead costs ~145 ms per image, the full height at half size ~170.
+Measured on this project's 2-core machine, busy with other jobs (10 sample screens,
+1206x2622, read at 603 px wide; CPU time, median of 5 rounds): one top band ~95 ms, of
+which ~15 ms find the lines and ~24% is Tesseract reading low-confidence lines again
+inverted, which is how white text on coloured cards is read at all (off, or
+``invert_threshold`` at 0.5, loses "Total balance" and a flight's times; 0.55-0.65 saves
+nothing). Leaving the dictionaries unloaded reads the same words no faster. Reading at
+40% of the full size instead of half saves ~11% on 117 screens but loses ~2% of their
+dictionary words (small labels); at two thirds it costs ~30% more. So what is read is
+kept, and what would be paid twice is not: the model is loaded once per reader that
+ever ran at the same time, not per worker thread and call (2 x ~100 ms a call), and each
+screenshot goes to whichever reader is free. The top
+band is read again on a screen whose band is sparse: reading only the band below it,
+cut out, thresholds that crop on its own histogram and loses text on grey pages (a
+welcome screen's lines, 117-screen copy benchmark down a line). Reading to copy of the
+10 screens (``benchmarks/pipeline.py --against``, 15 runs each, load ~6): CPU 2.68 s
+against 3.18 s with an engine loaded per thread and fixed chunks of screenshots (0.84);
+wall 6.2 s against 7.7 s (0.81; ~1.9 s on an idle machine for the latter).
 """
 
 from __future__ import annotations
@@ -32,12 +47,14 @@ import shutil
 import subprocess
 import tempfile
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from PIL import Image, ImageOps
@@ -135,35 +152,55 @@ def _inprocess_data() -> str | None:
     return None
 
 
-_local = threading.local()
+class _Engines:
+    """Idle tesserocr engines by (language, segmentation mode), shared by every thread.
+
+    Loading the model costs ~100 ms of CPU, so an engine outlives the thread that made it:
+    a reader takes an idle one (or makes one when all are busy) and gives it back when
+    done. There are never more engines than readers that ran at the same time.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._idle: dict[tuple[str, int], list[Any]] = {}
+        self.made = 0  # engines loaded so far
+
+    @contextmanager
+    def borrow(self, lang: str, psm: int) -> Iterator[Any]:
+        key = (lang, psm)
+        with self._lock:
+            idle = self._idle.setdefault(key, [])
+            api = idle.pop() if idle else None
+        if api is None:
+            import tesserocr
+
+            api = tesserocr.PyTessBaseAPI(path=_inprocess_data(), lang=lang, psm=psm)
+            with self._lock:
+                self.made += 1
+        try:
+            yield api
+        finally:
+            api.Clear()  # the image it read is dropped, the model kept
+            with self._lock:
+                self._idle.setdefault(key, []).append(api)
 
 
-def _api(lang: str, psm: int):
-    """This thread's tesserocr engine for ``lang``/``psm`` (the model loads once per thread)."""
-    import tesserocr
-
-    engines = getattr(_local, "engines", None)
-    if engines is None:
-        engines = _local.engines = {}
-    key = (lang, psm)
-    if key not in engines:
-        engines[key] = tesserocr.PyTessBaseAPI(path=_inprocess_data(), lang=lang, psm=psm)
-    return engines[key]
+_engines = _Engines()
 
 
 def _recognize_inprocess(
     images: Sequence[Image.Image], lang: str, psm: int, on_page: PageListener | None
 ) -> list[OCRResult]:
+    results: list[OCRResult] = []
     try:
-        api = _api(lang, psm)
+        with _engines.borrow(lang, psm) as api:
+            for page, img in enumerate(images):
+                api.SetImage(img)
+                results.append(_result(_lines_by_page(api.GetTSVText(page)).get(page + 1, {})))
+                if on_page is not None:
+                    on_page(page, results[-1])
     except RuntimeError as exc:  # a language whose data is not installed
-        return _failed(f"tesserocr: {exc}"[:80], len(images), 0, on_page)
-    results = []
-    for page, img in enumerate(images):
-        api.SetImage(img)
-        results.append(_result(_lines_by_page(api.GetTSVText(page)).get(page + 1, {})))
-        if on_page is not None:
-            on_page(page, results[-1])
+        return results + _failed(f"tesserocr: {exc}"[:80], len(images), len(results), on_page)
     return results
 
 
@@ -459,26 +496,32 @@ def recognize_many(
     lang: str = "eng",
     psm: int = DEFAULT_PSM,
     chunk: int = 16,
+    binary: str | None = None,
 ) -> list[OCRResult]:
-    """Read many prepared images: ``workers`` tesseract processes side by side.
+    """Read many prepared images, ``workers`` readers side by side.
 
-    Images are dealt round-robin to the workers in chunks of at most ``chunk`` per call,
-    so the start-up cost is paid once per chunk, not once per image.
+    The program reads images dealt in chunks of at most ``chunk`` per call, so its start-up
+    is paid once per chunk, not once per image; in process, where there is no start-up,
+    each image goes to whichever reader is free, so one slow image does not hold up a
+    chunk behind it.
     """
     n = len(images)
     if n == 0:
         return []
+    binary = binary or tesseract_path()
     workers = max(1, min(workers, n))
-    per_call = max(1, min(chunk, -(-n // workers)))
+    per_call = 1 if binary == INPROCESS else max(1, min(chunk, -(-n // workers)))
     batches = [list(range(i, min(n, i + per_call))) for i in range(0, n, per_call)]
     out: list[OCRResult | None] = [None] * n
 
     def run(batch: list[int]) -> None:
-        for idx, res in zip(batch, recognize([images[i] for i in batch], lang=lang, psm=psm)):
+        read = recognize([images[i] for i in batch], lang=lang, psm=psm, binary=binary)
+        for idx, res in zip(batch, read):
             out[idx] = res
 
-    if len(batches) == 1:
-        run(batches[0])
+    if len(batches) == 1 or workers == 1:
+        for batch in batches:
+            run(batch)
     else:
         with ThreadPoolExecutor(max_workers=workers) as pool:
             list(pool.map(run, batches))

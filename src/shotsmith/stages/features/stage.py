@@ -162,13 +162,14 @@ def _analyse(refs: list, want_ocr: list[bool], lang: str, binary: str | None) ->
             )
         )
         if need and binary:
-            gray = half.convert("L")  # converted once for both bands
-            prepared.append(ocr_mod.prepare(gray, dark=dark, scale=1))
+            band = (ocr_mod.BAND_TOP, ocr_mod.DEEP_BOTTOM)  # the long band, the top one in it
+            long = ocr_mod.prepare(half.convert("L"), dark=dark, scale=1, band=band)
+            h = half.size[1]
+            lower_at = int(h * ocr_mod.BAND_BOTTOM) - int(h * band[0])
+            prepared.append(long.crop((0, 0, long.width, lower_at)))
             prepared_at.append(len(out) - 1)
-            band = (ocr_mod.BAND_TOP, ocr_mod.DEEP_BOTTOM)  # one band: no seam cuts a line
-            deep[len(out) - 1] = out[-1].deep = ocr_mod.prepare(gray, dark=dark, scale=1, band=band)
-            out[-1].lower_at = int(gray.height * ocr_mod.BAND_BOTTOM) - int(gray.height * band[0])
-            del gray
+            deep[len(out) - 1] = out[-1].deep = long
+            out[-1].lower_at = lower_at
         else:
             progress.advance()  # nothing to read: this screenshot is done
         del half, img
@@ -201,10 +202,10 @@ def _thin(readings: list[Reading], pixels: list[_Pixels | None], sources: list[s
 
 
 def _read_further(
-    pixels: list[_Pixels | None], rows: list[int], lang: str, binary: str | None
+    pixels: list[_Pixels | None], rows: list[int], lang: str, binary: str | None, workers: int
 ) -> list[int]:
-    """Read the screens ``rows`` below their top band, down to ``ocr.DEEP_BOTTOM`` (one
-    tesseract call), and add those lines to each screen's reading; the rows read."""
+    """Read the screens ``rows`` below their top band, down to ``ocr.DEEP_BOTTOM`` (``workers``
+    readers side by side), and add those lines to each screen's reading; the rows read."""
     shown: list[tuple[int, _Pixels, Image.Image]] = []
     for i in rows:
         px = pixels[i]
@@ -214,7 +215,8 @@ def _read_further(
         return []
     kept = []
     bands = [band for _, _, band in shown]
-    for (i, px, _), res in zip(shown, ocr_mod.recognize(bands, lang=lang, binary=binary)):
+    read = ocr_mod.recognize_many(bands, workers=workers, lang=lang, binary=binary)
+    for (i, px, _), res in zip(shown, read):
         if not res.error and px.ocr is not None and not px.ocr.error and res.words:
             px.ocr = _below(px.ocr, res, px.lower_at)
             kept.append(i)
@@ -265,8 +267,9 @@ def _read_deeper(
     opens with a photo, a chart or a list of names and figures (a destination's hero
     picture, a balance list above the table of who owes whom) has its title and content
     below it. Those few screens (one tesseract call for all of them) are read again from
-    the top down to ``ocr.DEEP_BOTTOM`` (one band, so no seam cuts a line in two), and the
-    deeper reading kept.
+    the top down to ``ocr.DEEP_BOTTOM``, and the deeper reading kept: one band, so no seam
+    cuts a line in two, and one histogram, so a band cut out below would not threshold
+    differently (text on a grey page read as black on black).
     """
     sparse = []
     for i in deep:
@@ -347,9 +350,9 @@ def extract_features(
         members_of.setdefault(app, []).append(i)
     readings = _read_sets(members_of, reads, rows)
     # a screen whose top band named nothing a caption could show (no item, no field) is
-    # read again further down, once, for the whole table in one tesseract call
+    # read again further down, once, for the whole table (readers side by side)
     sources = [r.source for r in reads]
-    thin = _read_further(pixels, _thin(readings, pixels, sources), lang, binary)
+    thin = _read_further(pixels, _thin(readings, pixels, sources), lang, binary, workers)
     for i in thin:
         reads[i] = rows.read(i, pixels[i], mode, binary)
     for px in pixels:
@@ -461,10 +464,15 @@ def _read_pixels(
     chunk: int,
 ) -> list[_Pixels | None]:
     """Every screenshot decoded, measured and (where ``want``) OCR'd: rows dealt to
-    ``workers`` threads in chunks; progress told per screenshot."""
+    ``workers`` threads in chunks (the tesseract program's start-up is paid once per chunk)
+    or, read in process, one at a time to whichever thread is free (a screen read twice,
+    its top band too sparse, does not hold up the rest of its chunk); progress told per
+    screenshot."""
     n = len(refs)
     rows = list(range(n))
     per_call = max(1, min(chunk, -(-n // max(1, workers)))) if n else 1
+    if binary == ocr_mod.INPROCESS:
+        per_call = 1
     batches = [rows[i : i + per_call] for i in range(0, n, per_call)]
     pixels: list[_Pixels | None] = [None] * n
 
