@@ -624,3 +624,39 @@ def test_a_state_that_opens_on_a_preposition_is_no_item():
     read = ss.extract_features(dom_set("Parks", [("parks", rows)]), ocr=False)
     assert "On lead" not in read[C.FEATURES_EXAMPLES].iloc[0]
     assert "Castle Park" in read[C.FEATURES_EXAMPLES].iloc[0]
+
+
+def test_a_headline_names_the_whole_subject_and_never_says_a_word_twice():
+    def screen(title: str, rows: list[str]) -> list[dict]:
+        items = [el("heading", title, 0.05, 0.03, level=1)]
+        return items + [el("listitem", r, 0.2 + 0.05 * k) for k, r in enumerate(rows)]
+
+    frame = dom_set(
+        "Trips",
+        [
+            ("launcher", screen("Launcher", ["Notebook", "Console"])),
+            ("table of contents", screen("Table of Contents", ["Wapping Wharf", "Queen Square"])),
+            ("dependency graph", screen("Dependency graph", ["Monthly deposit", "Rate"])),
+            ("project board", screen("Project board", ["Website Redesign", "Launch Plan"])),
+        ],
+    )
+    out = ss.write_copy(ss.detect_domain(ss.extract_features(frame, ocr=False)))
+    heads = dict(zip(out[C.SCREEN], out[C.COPY_HEADLINE]))
+    for screen_name in ("table of contents", "dependency graph", "project board"):
+        # the whole name, not its head noun alone ("Your graph", "Your Table in one table")
+        assert screen_name in heads[screen_name].casefold(), heads
+    for line in heads.values():
+        words = [w.casefold() for w in line.replace(",", " ").split() if len(w) > 3]
+        assert len(words) == len(set(words)), line
+
+
+def test_a_word_that_starts_a_sentence_is_no_name():
+    from shotsmith.stages.copy.evidence import case_policy
+
+    strings = ["6 Comments", "Switched our blog over last weekend. Comments load fast now."]
+    policy = case_policy(strings, "Isso", english=True)
+    assert "Comments" not in policy.proper
+    assert policy.display("Comments") == "comments"
+    # a name inside a sentence still keeps its capitals
+    named = case_policy([*strings, "We moved from Disqus last year."], "Isso", english=True)
+    assert "Disqus" in named.proper

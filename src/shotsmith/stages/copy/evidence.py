@@ -509,6 +509,9 @@ def _foreign(word: str) -> bool:
     return not word.isascii() or not is_word(word.casefold())
 
 
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+
+
 def case_policy(strings: Sequence[str], project: str, english: bool) -> CasePolicy:
     """Which evidence words are names (keep their capitals) in a set's interface.
 
@@ -527,6 +530,9 @@ def case_policy(strings: Sequence[str], project: str, english: bool) -> CasePoli
     title_labels: list[list[str]] = []
     capitals: set[str] = set()
     sentence_case = title_case = 0
+    # each sentence on its own: the word after a full stop starts one ("... weekend.
+    # Comments load fast")
+    strings = [part for s in strings for part in _SENTENCE_BREAK.split(s)]
     for s in strings:
         words = [w.strip(",.:;'’()\"") for w in s.split()]
         words = [w for w in words if w and w[:1].isalpha()]
@@ -565,13 +571,15 @@ def case_policy(strings: Sequence[str], project: str, english: bool) -> CasePoli
                 and w.casefold() not in voc.function_words
                 and not (i == 0 and w.casefold() in voc.ui_verbs)
             )
+    named = {w.casefold() for w in project.split()}
     for s in strings:  # a capitalised run with a word English does not know is a name
         run: list[str] = []  # ("Northwind Studio", "München", "Fushimi Inari")
         for w in [*(w.strip(",.:;'’()\"") for w in s.split()), ""]:
             if w[:1].isupper() and w[1:].islower():
                 run.append(w)
                 continue
-            if any(_foreign(r) for r in run):
+            # the app's own name beside a word is no sign of a name ("Isso Comments")
+            if any(_foreign(r) and r.casefold() not in named for r in run):
                 proper.update(r for r in run if not (word_forms(r) & lower_seen))
             run = []
     proper |= {w for w in capitals if not (word_forms(w) & lower_seen)}

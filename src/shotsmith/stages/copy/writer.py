@@ -580,38 +580,29 @@ class _Writer:
             )
         return problems, critique
 
-    def write(
-        self,
-        kind: str,
-        position: int,
-        slots: Slots,
-        *,
-        tagline: bool = False,
-        pair: Line | None = None,
-    ) -> Line:
-        used: set[frozenset[str]] = set()
-        if pair is not None:
-            used = {Phrase(e, e).key() for e in pair.evidence}
-        self.kind, self.rejected = slots.kind, []
-        groups = self._groups(kind, position, tagline, slots)
+    def _phases(
+        self, kind: str, slots: Slots, groups: list[tuple[str, list[str]]]
+    ) -> list[tuple[list[tuple[str, list[str]]], int, bool]]:
+        """The order a line's candidates are tried in: (groups, how much the set rules
+        bend, whether the headline's evidence may return: a thin screen's subtitle may
+        name the title again rather than nothing). A line that names the screen, even
+        with a tone word used twice already, beats a line that names nothing; the first
+        word and the template stay unique longest."""
         named = [g for g in groups if g[0] not in _FALLBACK_GROUPS and g[0] not in _LATE_VOICE]
         late = [g for g in groups if g[0] in _LATE_VOICE]  # the app, when the screen says little
         fallback = [g for g in groups if g[0] in _FALLBACK_GROUPS]
-        # a line that names the screen, even with a tone word used twice already, beats
-        # a line that names nothing; the first word and the template stay unique longest
-        # (groups, how much the set rules bend, whether the headline's evidence may return:
-        # a thin screen's subtitle may name the title again rather than nothing)
         phases: list[tuple[list[tuple[str, list[str]]], int, bool]] = []
         if kind == "headline" and slots.subject is not None and self.ctx.english:
             # a headline that names the screen's subject with a first word used once
             # already ("Your tempo run, row by row") before one that names an example
-            # ("See avg pace at a glance")
+            # ("See avg pace at a glance"); the whole subject first, even in a frame the
+            # set has used ("Project board at a glance", not "Your board, all in one
+            # list"; "Table of contents at a glance", not "See Wapping Wharf at a glance")
             subject = [(n, [t for t in ts if _NAMES_SUBJECT.search(t)]) for n, ts in named]
-            phases = [(subject, 0, False), (subject, _BEND_FIRST, False)]
-            # then its whole subject in a frame the set has used, before any example
-            # ("Table of contents at a glance", not "See Wapping Wharf at a glance")
             whole_subject = [g for g in subject if not g[0].startswith("voice:short:")]
-            phases.append((whole_subject, 2, False))
+            phases = [(whole_subject, 0, False), (whole_subject, _BEND_FIRST, False)]
+            phases += [(whole_subject, 2, False)]
+            phases += [(subject, 0, False), (subject, _BEND_FIRST, False)]
         # the subject's head noun alone ("graph" of "dependency graph") only once the
         # whole subject has had its chance with a tone word used again
         whole = [g for g in named if not g[0].startswith("voice:short:")]
@@ -635,6 +626,23 @@ class _Writer:
             phases += [(fallback, 0, False), (fallback, 1, False), (groups, 2, False)]
             phases += [(groups, 2, True)]
         phases.append((groups, 3, True))
+        return phases
+
+    def write(
+        self,
+        kind: str,
+        position: int,
+        slots: Slots,
+        *,
+        tagline: bool = False,
+        pair: Line | None = None,
+    ) -> Line:
+        used: set[frozenset[str]] = set()
+        if pair is not None:
+            used = {Phrase(e, e).key() for e in pair.evidence}
+        self.kind, self.rejected = slots.kind, []
+        groups = self._groups(kind, position, tagline, slots)
+        phases = self._phases(kind, slots, groups)
         for phase_groups, phase_relax, again in phases:
             relax, bend_first = max(phase_relax, 0), phase_relax == _BEND_FIRST
             for name, templates in phase_groups:
