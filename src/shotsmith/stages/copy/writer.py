@@ -320,6 +320,12 @@ _CONTENT_KINDS = frozenset(["reader", "player"])
 #: A phase's relax level that bends only the first-word rule: a first word the set has
 #: used once may start a second headline.
 _BEND_FIRST = -1
+#: A phase's relax level that also lets a frame the set has used name another screen's
+#: whole subject, as long as its tone words have not been said twice already.
+_REUSE_FRAME = -2
+#: A subject this long fits few frames within a headline's 30 characters: it may stand
+#: alone ("Your optimization history") before its head noun does ("Your history").
+_LONG_SUBJECT = 15
 #: A frame slot that names the screen's subject.
 _NAMES_SUBJECT = re.compile(r"\{(?:s|S|one|ones|Ones|a_one|a_new_one)\}")
 #: Per kind: which kinds of subtitle say most about it, in order.
@@ -384,6 +390,7 @@ class _Writer:
         self._pairs = word_pairs(t for t in self._texts if t)
         self.kind = ""  # the kind of the screen being written
         self.rejected: list[str] = []  # what the critic struck out for the current line
+        self._reuse_frame = False  # the current phase lets a used frame name a subject
         self._checked: dict[tuple[str, str, str], tuple[list[str], list[str]]] = {}
 
     # --- bookkeeping -------------------------------------------------------------
@@ -492,6 +499,9 @@ class _Writer:
             else:
                 groups = [(f"voice:{slots.kind}", own)]
             groups.append(("voice:any", list(frames["any"])))
+            # the subject alone ("Your optimization history") when no frame fits it
+            if slots.subject is not None and len(slots.subject.text) >= _LONG_SUBJECT:
+                groups.append(("voice:bare", list(voice()["headline_bare"])))
             if slots.short is not None:  # "transactions" when "checking transactions" is long
                 groups += [(f"voice:short:{name[6:]}", t) for name, t in groups]
             lines = voice()["headline_app"]
@@ -534,7 +544,8 @@ class _Writer:
                 return False
         elif normalized(line.text) in self.subtitles:
             return False
-        if (relax < 2 or line.group.startswith("voice:set")) and line.template in self.templates:
+        strict = relax < 2 and not self._reuse_frame
+        if (strict or line.group.startswith("voice:set")) and line.template in self.templates:
             return False  # an app line's frame once per set, however little the screens say
         key = (kind, self.kind, line.text)
         if key not in self._checked:
@@ -599,9 +610,12 @@ class _Writer:
             # set has used ("Project board at a glance", not "Your board, all in one
             # list"; "Table of contents at a glance", not "See Wapping Wharf at a glance")
             subject = [(n, [t for t in ts if _NAMES_SUBJECT.search(t)]) for n, ts in named]
-            whole_subject = [g for g in subject if not g[0].startswith("voice:short:")]
+            whole_subject = [
+                g for g in subject if not g[0].startswith(("voice:short:", "voice:bare"))
+            ]
+            bare = [g for g in subject if g[0] == "voice:bare"]
             phases = [(whole_subject, 0, False), (whole_subject, _BEND_FIRST, False)]
-            phases += [(whole_subject, 2, False)]
+            phases += [(whole_subject, _REUSE_FRAME, False), (bare, _BEND_FIRST, False)]
             phases += [(subject, 0, False), (subject, _BEND_FIRST, False)]
         # the subject's head noun alone ("graph" of "dependency graph") only once the
         # whole subject has had its chance with a tone word used again
@@ -644,7 +658,9 @@ class _Writer:
         groups = self._groups(kind, position, tagline, slots)
         phases = self._phases(kind, slots, groups)
         for phase_groups, phase_relax, again in phases:
-            relax, bend_first = max(phase_relax, 0), phase_relax == _BEND_FIRST
+            relax = max(phase_relax, 0)
+            bend_first = phase_relax in (_BEND_FIRST, _REUSE_FRAME)
+            self._reuse_frame = phase_relax == _REUSE_FRAME
             for name, templates in phase_groups:
                 rng = _rng(self.ctx.app_id, self.seed, position, kind, name)
                 order = list(templates)
