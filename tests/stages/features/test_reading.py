@@ -660,3 +660,25 @@ def test_a_word_that_starts_a_sentence_is_no_name():
     # a name inside a sentence still keeps its capitals
     named = case_policy([*strings, "We moved from Disqus last year."], "Isso", english=True)
     assert "Disqus" in named.proper
+
+
+def test_the_same_record_in_several_views_stays_an_example():
+    """A payee in a journal, a register and a search moves with each view: content, not
+    furniture; a link's words that end on "all" are no item."""
+
+    def screen(title: str, rows: list[str], at: float) -> list[dict]:
+        items = [el("heading", title, 0.05, 0.03, level=1), el("link", "See all", 0.12)]
+        return items + [el("text", r, at + 0.05 * k) for k, r in enumerate(rows)]
+
+    frame = dom_set(
+        "Ledger",
+        [
+            ("journal", screen("Journal", ["Fernhill Market", "Maple Lettings"], 0.2)),
+            ("register", screen("Register", ["Metro Rail", "Fernhill Market"], 0.3)),
+            ("search", screen("Search", ["Corner Grocer", "Fernhill Market"], 0.45)),
+            ("accounts", screen("Accounts", ["Current Account", "Savings Pot"], 0.2)),
+        ],
+    )
+    read = ss.extract_features(frame, ocr=False).set_index(C.SCREEN)
+    assert "Fernhill Market" in read.loc["search", C.FEATURES_EXAMPLES]
+    assert not any("See all" in e for e in read[C.FEATURES_EXAMPLES].sum())

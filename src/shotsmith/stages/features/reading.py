@@ -485,6 +485,8 @@ def _score(text: str, source: str, base: float, cx: _SubjectContext) -> tuple[fl
         return None
     if key in _ACCOUNT_CHROME or _tab_row(text) or key in cx.taken:
         return None
+    if _words(text)[0].casefold() in _PLACE_WORDS:
+        return None  # "by memory consumption": a control's or a sort's words, no thing
     if source == "title" and set(key.split()) <= set(cx.project_key.split()):
         return None  # the logo ("money?" of I Hate Money), not what the screen is for
     score = base
@@ -667,10 +669,7 @@ def _set_context(
     ]
     counts = Counter(k for keys in per_screen for k in keys)
     repeated = {k for k, c in counts.items() if c >= 3 and c > 0.6 * n}
-    # any line on most screens ("This data as", a machine's name in a status bar) is the
-    # set's furniture, not one screen's content
-    lines = Counter(k for ev in evidence for k in {_key(i["text"]) for i in ev.items})
-    everywhere = {k for k, c in lines.items() if c >= 3 and c > 0.6 * n}
+    everywhere = _furniture(evidence)
     content_keys: set[str] = set()
     for ev in evidence:
         labels = [i for i in ev.items if i["role"] == "label"]
@@ -683,6 +682,34 @@ def _set_context(
         singular(w.casefold()) for ev in evidence for i in ev.items for w in _words(i["text"])
     }
     return repeated, everywhere, content_keys, visible
+
+
+#: How far (a share of the height) a line may move between screens and still be the
+#: same piece of furniture.
+FURNITURE_DRIFT = 0.05
+
+
+def _furniture(evidence: Sequence[Evidence]) -> set[str]:
+    """Lines at the same height on most screens (a machine's name in a status bar), or on
+    every screen ("This data as"): the set's furniture, not one screen's content. The
+    same records shown in several views ("Fernhill Market" in a journal and a search)
+    move with the view."""
+    heights: dict[str, list[float | None]] = {}
+    for ev in evidence:
+        first: dict[str, float | None] = {}
+        for i in ev.items:
+            first.setdefault(_key(i["text"]), i.get("y"))
+        for k, y in first.items():
+            heights.setdefault(k, []).append(y)
+    n = len(evidence)
+    out = set()
+    for k, ys in heights.items():
+        known = sorted(y for y in ys if y is not None)
+        middle = known[len(known) // 2] if known else 0.0
+        same = sum(y is None or abs(y - middle) <= FURNITURE_DRIFT for y in ys)
+        if (same >= 3 and same > 0.6 * n) or (n >= 3 and len(ys) == n):
+            out.add(k)  # in place on most screens, or on every one
+    return out
 
 
 def _row_controls(ev: Evidence) -> set[str]:
@@ -768,6 +795,7 @@ def _examples(ev: Evidence, seen: set[str], skip: set[str], project_words: set[s
     """The content items a screen shows, kept whole, in reading order."""
     examples: list[str] = []
     field_names = _field_names(ev.items)
+    function_words = copy_vocabulary().function_words
     for k, item in enumerate(ev.items):
         if item["role"] not in ("label", "heading", "title", "text"):
             continue
@@ -794,6 +822,8 @@ def _examples(ev: Evidence, seen: set[str], skip: set[str], project_words: set[s
             continue  # "To do", "Sign in": a heading or a control, not an item
         if len(_words(text)) > 1 and _words(text)[0].casefold() in _PLACE_WORDS:
             continue  # "On lead", "In stock": a state or a value, not an item
+        if len(_words(text)) > 1 and _words(text)[-1].casefold() in function_words:
+            continue  # "This data as", "See all": the start of a sentence or a link
         if project_words and set(key.split()) <= project_words:
             continue  # the app's own name ("BUKU")
         if len(_words(text)) == 1 and not text[:1].isupper() and not text.startswith("#"):
