@@ -77,6 +77,13 @@ def template_words(template: str) -> list[str]:
     return words_of(_SLOT.sub(" ", template))
 
 
+@lru_cache(maxsize=4096)
+def _frame_words(template: str) -> frozenset[str]:
+    """The template's own words other than "and"/"the" ("Your {s} in one table": your,
+    one, table): a slot must not say one of them again."""
+    return frozenset(w.casefold() for w in template_words(template)) - vocabulary().function_words
+
+
 def _filler(template: str) -> frozenset[str]:
     """The template's own words that carry its tone ("glance", "side"), not "and"/"the"."""
     fw = vocabulary().function_words
@@ -251,7 +258,7 @@ def _fill(
         if value is None:
             return None
         values[name] = value
-    frame_words = {w.casefold() for w in template_words(template)} - vocabulary().function_words
+    frame_words = _frame_words(template)
     if any(w.casefold() in frame_words for v in values.values() for w in words_of(v.text)):
         return None  # "Your Table in one table": the frame would say the slot's word again
     text = _SLOT.sub(
@@ -390,7 +397,6 @@ class _Writer:
         self._pairs = word_pairs(t for t in self._texts if t)
         self.kind = ""  # the kind of the screen being written
         self.rejected: list[str] = []  # what the critic struck out for the current line
-        self._reuse_frame = False  # the current phase lets a used frame name a subject
         self._checked: dict[tuple[str, str, str], tuple[list[str], list[str]]] = {}
 
     # --- bookkeeping -------------------------------------------------------------
@@ -531,11 +537,18 @@ class _Writer:
         return self._kind_grounding[kind]
 
     def _ok(
-        self, line: Line, kind: str, relax: int, pair: Line | None, bend_first: bool = False
+        self,
+        line: Line,
+        kind: str,
+        relax: int,
+        pair: Line | None,
+        bend_first: bool = False,
+        reuse_frame: bool = False,
     ) -> bool:
         # the set's rules first (cheap), then the line's own checks, each worked out once
         # per line however often a phase meets it again. ``bend_first``: a first word the
-        # set has used once may start a second headline
+        # set has used once may start a second headline; ``reuse_frame``: a frame the set
+        # has used may name this screen's subject
         if kind == "headline":
             if normalized(line.text) in self.headlines:
                 return False
@@ -544,7 +557,7 @@ class _Writer:
                 return False
         elif normalized(line.text) in self.subtitles:
             return False
-        strict = relax < 2 and not self._reuse_frame
+        strict = relax < 2 and not reuse_frame
         if (strict or line.group.startswith("voice:set")) and line.template in self.templates:
             return False  # an app line's frame once per set, however little the screens say
         key = (kind, self.kind, line.text)
@@ -660,7 +673,7 @@ class _Writer:
         for phase_groups, phase_relax, again in phases:
             relax = max(phase_relax, 0)
             bend_first = phase_relax in (_BEND_FIRST, _REUSE_FRAME)
-            self._reuse_frame = phase_relax == _REUSE_FRAME
+            reuse_frame = phase_relax == _REUSE_FRAME
             for name, templates in phase_groups:
                 rng = _rng(self.ctx.app_id, self.seed, position, kind, name)
                 order = list(templates)
@@ -671,7 +684,7 @@ class _Writer:
                     if line is None:
                         continue
                     line.group = name
-                    if not self._ok(line, kind, relax, pair, bend_first):
+                    if not self._ok(line, kind, relax, pair, bend_first, reuse_frame):
                         continue
                     if name == "about":
                         self.about_used = True

@@ -441,7 +441,7 @@ def _candidates(ev: Evidence, screen_words: set[str]) -> list[tuple[str, str, fl
         elif item["role"] in ("label", "tab", "text") and top and screen_words:
             if _is_control(item):
                 continue
-            if {singular(w.casefold()) for w in _words(item["text"])} & screen_words:
+            if _forms(item["text"]) & screen_words:
                 candidates.append((item["text"], "label", 0.0))
     return candidates
 
@@ -470,9 +470,14 @@ class _SubjectContext:
     taken: set[str] = field(default_factory=set)
 
 
+def _forms(text: str) -> set[str]:
+    """The words of ``text``, lower case and singular ("Top Artists" -> top, artist)."""
+    return {singular(w.casefold()) for w in _words(text)}
+
+
 def _confirmed(text: str, cx: _SubjectContext) -> bool:
     """Whether the screen's file name shares a word with ``text``."""
-    return bool(cx.screen_words & {singular(w.casefold()) for w in _words(text)})
+    return bool(cx.screen_words & _forms(text))
 
 
 def _score(text: str, source: str, base: float, cx: _SubjectContext) -> tuple[float, bool] | None:
@@ -584,8 +589,7 @@ def _subject(ev: Evidence, screen: str, cx: _SubjectContext) -> tuple[str, str, 
 def _narrows(name: str, subject: str) -> bool:
     """Whether a file name names the subject more closely: every word of the subject and
     more ("optimization history" of "History", "sprint board" of "Board")."""
-    subject_words = {singular(w.casefold()) for w in _words(subject)}
-    name_words = {singular(w.casefold()) for w in _words(name)}
+    subject_words, name_words = _forms(subject), _forms(name)
     more = name_words - subject_words
     function_words = copy_vocabulary().function_words
     # the words added must name something ("collections more" adds nothing)
@@ -846,13 +850,15 @@ def _contexts(
     screens: Sequence[str],
     project: str,
     texts: Sequence[str] | None,
-) -> tuple[list[_SubjectContext], set[str]]:
-    """Each screen's subject context, and the lines on most screens (never examples)."""
+) -> tuple[list[_SubjectContext], set[str], list[list[str]]]:
+    """Each screen's subject context, the lines on most screens (never examples) and each
+    screen's fields as read before its kind is known."""
     repeated, everywhere, content_keys, visible = _set_context(evidence, texts)
     titles = Counter(_key(ev.title) for ev in evidence if ev.title)
     shared_titles = {k for k, c in titles.items() if c > 1}
     contexts = []
-    for ev, screen in zip(evidence, screens):
+    hints = [_fields(ev, "") for ev in evidence]
+    for ev, screen, hint in zip(evidence, screens, hints):
         per_row = _row_controls(ev)
         contexts.append(
             _SubjectContext(
@@ -860,12 +866,12 @@ def _contexts(
                 project_key=_key(project),
                 repeated=repeated | per_row,
                 content_keys=content_keys,
-                field_keys={_key(f) for f in _fields(ev, "")} | per_row,
+                field_keys={_key(f) for f in hint} | per_row,
                 visible=visible,
                 shared_titles=shared_titles,
             )
         )
-    return contexts, everywhere
+    return contexts, everywhere, hints
 
 
 def _says_all(text: str, cx: _SubjectContext) -> bool:
@@ -904,11 +910,11 @@ def read_screens(
     texts: Sequence[str] | None = None,
 ) -> list[Reading]:
     """The reading of every screen of one set (chrome repeated across the set is known)."""
-    contexts, everywhere = _contexts(evidence, screens, project, texts)
+    contexts, everywhere, hints = _contexts(evidence, screens, project, texts)
     subjects = _subjects(evidence, screens, contexts)
     out: list[Reading] = []
     project_words = set(_key(project).split())
-    for ev, intent, cx, found in zip(evidence, intents, contexts, subjects):
+    for ev, intent, cx, found, hint in zip(evidence, intents, contexts, subjects, hints):
         subject, source, entities = found
         seen = {_key(subject)} if subject else set()
         examples: list[str] = []
@@ -920,7 +926,7 @@ def read_screens(
         examples += _examples(ev, seen, skip, project_words)
         examples = _without_people(examples)
         kind = _kind(ev, intent, subject, cx.screen_words, examples)
-        fields = _fields(ev, kind) if kind in ("form", "sign-in") else _fields(ev, "")
+        fields = _fields(ev, kind) if kind in ("form", "sign-in") else hint
         out.append(
             Reading(
                 kind=kind,
