@@ -104,12 +104,15 @@ def test_capture_video_gives_previews_validate_accepts(tmp_path, capsys):
     capsys.readouterr()
     assert _cli(["validate", str(out / "video")]) == 0
     assert "ok: 0 screenshots, 2 videos under" in capsys.readouterr().out
-    # real footage: the status bar drawn above the page, the page's own text below it
-    frame = _frame(preview, 8)
+    # real footage: the status bar drawn above the page, the page's own text below it, at
+    # every second: the site's broken link (a bare "Error response" page), the route that
+    # never answers and the page that never loads are no screens and are left out
     band = round(62 * 3 * 886 / 1320)  # the 6.9" iPhone's status bar, at the preview's width
-    assert (frame[:band].max(axis=2) < 80).mean() > 0.005  # the bar's dark glyphs
-    page = frame[band + 10 :]
-    assert page.std() > 20  # not a blank or held grey frame
+    for at in range(int(float(_ffprobe(preview)["format"]["duration"]))):
+        frame = _frame(preview, at)
+        assert (frame[:band].max(axis=2) < 80).mean() > 0.005, at  # the bar's dark glyphs
+        page = frame[band + 10 :]
+        assert page.std() > 20, at  # not a blank, grey or error page
 
 
 @needs_ffmpeg
@@ -214,3 +217,23 @@ def test_the_preview_opens_on_the_app_not_on_a_loading_page(tmp_path):
     assert np.abs(_frame(preview, 6) - _frame(preview, 14)).mean() < 2
     with pytest.raises(CaptureError, match="only blank frames"):
         make_previews([empty], tmp_path / "none")
+
+
+@needs_ffmpeg
+def test_what_the_capture_judged_no_screen_is_cut_from_the_preview(tmp_path):
+    # a red page with a white card stands for an error page (drawn: no blank frame)
+    red = "color=c=0xcc2222:size=440x894:rate=25:duration=2"
+    red += ",drawbox=x=40:y=100:w=360:h=300:color=white:t=fill"
+    page = _webm(tmp_path / "1.webm", APP, red, WHITE.format(0.8), APP)
+    # the error page from 3 s to 5 s; the white frames after it are a page loading
+    written = make_previews([page], tmp_path / "video", cuts={"1.webm": [(3.0, 5.0)]})
+    preview = written["app_store"]
+    assert validate(tmp_path / "video") == []
+    for at in np.arange(0.0, 6.0, 0.25):
+        frame = _frame(preview, float(at))[200:]
+        reddish = (frame[..., 0] > 150) & (frame[..., 1] < 80) & (frame[..., 2] < 80)
+        assert reddish.mean() < 0.25, at  # never the error page (testsrc: 0.1)
+        assert frame.std() > 20, at  # never the blank page
+    # the 6 s that show the app are kept, in order, then held to 15 s
+    assert np.abs(_frame(preview, 2.0) - _frame(preview, 4.0)).mean() > 1
+    assert np.abs(_frame(preview, 7) - _frame(preview, 14)).mean() < 2

@@ -11,10 +11,12 @@ cuts them into
 both H.264 (High profile, yuv420p), 30 fps, with a silent stereo AAC track (App Store
 Connect refuses a preview without an audio track), 15 to 30 s long: footage longer than
 30 s is cut at 30 s; shorter footage holds its last frame until 15 s. The status bar drawn
-on the first screenshot stands above the footage, as on the screenshots. Each page's
-recording starts with the blank page the browser shows while it loads: those frames
-(:func:`blank_lead`: one colour, or one colour and a spinner) are cut, and a recording
-that never shows more is left out, so a preview opens on the app.
+on the first screenshot stands above the footage, as on the screenshots. Only what shows a
+screen is kept (:func:`spans`): the blank frames a browser shows while a page loads
+(:func:`blank_lead`: one colour, or one colour and a spinner) are cut, and so are the
+stretches the capture judged no screen (an error page, a page that never loaded, a
+duplicate: ``FOOTAGE_CUTS`` beside the recordings), so a preview opens on the app and
+shows only the app's screens.
 
 :func:`video_problems` checks a video file against the store's rules
 (``data/video.json``) through ``ffprobe``: size, codec, frame rate, duration, audio track.
@@ -28,6 +30,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -244,11 +247,10 @@ BLANK_LEVELS = 24  # grey levels from the frame's commonest grey that count as d
 BLANK_SHARE = 0.02  # a frame with less of it drawn is blank (a spinner, a "Loading" line)
 
 
-def blank_lead(path: str | Path, *, limit: float = 30.0) -> float:
-    """Seconds of blank frames at the start of a recording: frames where less than
-    ``BLANK_SHARE`` of the pixels differ from the frame's commonest grey (the empty page a
-    browser shows while it loads, with at most a spinner or a one-line "Loading").
-    The whole length read (up to ``limit`` s) when no frame shows more."""
+def _drawn(path: str | Path, limit: float) -> Any:
+    """One flag per probed frame (``BLANK_PROBE_FPS`` a second, up to ``limit`` s): True
+    where at least ``BLANK_SHARE`` of the pixels differ from the frame's two flat greys
+    (its commonest, and the commonest of the rest)."""
     import numpy as np
 
     width, height = BLANK_PROBE_SIZE
@@ -261,13 +263,60 @@ def blank_lead(path: str | Path, *, limit: float = 30.0) -> float:
     )
     count = len(done.stdout) // (width * height) if done.returncode == 0 else 0
     if not count:
-        return 0.0
+        return np.zeros(0, dtype=bool)
     frames = np.frombuffer(done.stdout[: count * width * height], dtype=np.uint8)
     frames = frames.reshape(count, width * height)
-    common = np.array([np.bincount(f, minlength=256).argmax() for f in frames], dtype=np.int16)
-    drawn = (np.abs(frames.astype(np.int16) - common[:, None]) > BLANK_LEVELS).mean(axis=1)
-    showing = np.flatnonzero(drawn > BLANK_SHARE)
-    return float(showing[0] if showing.size else count) / BLANK_PROBE_FPS
+    grey = frames.astype(np.int16)
+    drawn = np.ones_like(grey, dtype=bool)
+    for _ in range(2):  # the page's colour, then one flat area beside it: the grey the
+        # recorder pads a smaller frame with, a splash's band; what differs from both is drawn
+        left = np.where(drawn, grey, 256)
+        common = np.array([np.bincount(f, minlength=257)[:256].argmax() for f in left])
+        drawn &= np.abs(grey - common[:, None]) > BLANK_LEVELS
+    return drawn.mean(axis=1) > BLANK_SHARE
+
+
+def blank_lead(path: str | Path, *, limit: float = 30.0) -> float:
+    """Seconds of blank frames at the start of a recording: frames where less than
+    ``BLANK_SHARE`` of the pixels differ from the frame's two flat greys (the empty page a
+    browser shows while it loads, with at most a spinner or a one-line "Loading", on the
+    grey the recorder pads a smaller frame with).
+    The whole length read (up to ``limit`` s) when no frame shows more."""
+    drawn = _drawn(path, limit)
+    showing = drawn.nonzero()[0]
+    return float(showing[0] if showing.size else drawn.size) / BLANK_PROBE_FPS
+
+
+MIN_SPAN_S = 0.3  # s: a shorter stretch of footage between cuts is a flash, not a scene
+CUT_SLACK_S = 0.2  # s: a cut reaches this much further (the recording lags the browser)
+
+
+def spans(
+    path: str | Path, duration: float, cuts: Sequence[tuple[float, float]] = ()
+) -> list[tuple[float, float]]:
+    """The stretches of a recording (start, end in s) that go into a preview: frames that
+    show a page (see :func:`blank_lead`), outside ``cuts`` (what the capture judged no
+    screen: an error page, a page that never loaded, a duplicate), each at least
+    ``MIN_SPAN_S`` long."""
+    import numpy as np
+
+    keep = _drawn(path, duration + 1.0)
+    at = np.arange(keep.size) / BLANK_PROBE_FPS
+    for start, end in cuts:
+        keep &= (at + 1.0 / BLANK_PROBE_FPS <= start) | (at >= end + CUT_SLACK_S)
+    edges = np.flatnonzero(np.diff(np.concatenate(([0], keep.astype(np.int8), [0]))))
+    out = []
+    for first, last in zip(edges[::2], edges[1::2]):
+        # a probed frame stands for the half-frame around it: the stretch starts once the
+        # drawn frame certainly is up
+        start = (first + 0.5) / BLANK_PROBE_FPS
+        end = min(last / BLANK_PROBE_FPS, duration)
+        if end - start >= MIN_SPAN_S:
+            out.append((float(start), float(end)))
+    return out
+
+
+FOOTAGE_CUTS = "footage-cuts.json"  # beside the recordings: {file name: [[from, to] s]}
 
 
 def make_previews(
@@ -276,43 +325,36 @@ def make_previews(
     *,
     band: Image.Image | None = None,
     background: tuple[int, int, int] = (255, 255, 255),
+    cuts: dict[str, list[tuple[float, float]]] | None = None,
 ) -> dict[str, Path]:
     """Join ``recordings`` and write the App Store preview and the Play promo clip.
 
     ``band``: the status bar (the top rows of a finished screenshot), drawn above the
     footage, scaled to the video's width. ``background`` fills what the footage does not
-    cover (the sides of the wider Play clip). Returns {"app_store": path, "google_play":
+    cover (the sides of the wider Play clip). ``cuts``: per recording's file name, the
+    stretches (from, to, in s) that show no screen and are left out (a capture writes them
+    to ``FOOTAGE_CUTS`` beside its recordings). Returns {"app_store": path, "google_play":
     path}.
     """
-    recordings, facts, lead = _footage(recordings)
+    footage, size = _footage(recordings, cuts or {})
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     rules = video_rules()
     low, high = rules["app_store"]["duration_s"]
     fps = rules["app_store"]["fps"]
-    ffmpeg = tool("ffmpeg")
-    length = sum(facts[p].duration - lead[p] for p in recordings)
+    length = sum(end - start for _, start, end in footage)
     target = min(max(length, float(low)), float(high))
-    w0, h0 = _even(facts[recordings[0]])
     outputs = {
         store: (out / name, tuple(rules[store]["preview"]))
         for store, name in (("app_store", APP_PREVIEW), ("google_play", PLAY_PROMO))
     }
     with tempfile.TemporaryDirectory(prefix="shotsmith-video-") as tmp:
-        args = [ffmpeg, "-y", "-v", "error"]
-        for path in recordings:
-            args += ["-i", str(path)]
-        n = len(recordings)
-        graph = "".join(
-            f"[{i}:v]trim=start={lead[p]:.3f},setpts=PTS-STARTPTS,"
-            f"scale={w0}:{h0},setsar=1,fps={fps},format=yuv420p[r{i}];"
-            for i, p in enumerate(recordings)
-        )
-        graph += "".join(f"[r{i}]" for i in range(n)) + f"concat=n={n}:v=1:a=0,"
+        args = [tool("ffmpeg"), "-y", "-v", "error"]
+        graph = _joined(footage, args, size, fps)
         hold = max(0.0, target - length) + 1.0  # a second more than needed; -t cuts it
         graph += f"trim=duration={target:.3f},tpad=stop_mode=clone:stop_duration={hold:.3f},"
         graph += f"split={len(outputs)}" + "".join(f"[s{k}]" for k in range(len(outputs))) + ";"
-        inputs = n
+        inputs = len({path for path, _, _ in footage})
         maps = []
         for k, (path, (w, h)) in enumerate(outputs.values()):
             backdrop, top = _backdrop((w, h), band, background, Path(tmp))
@@ -337,27 +379,64 @@ def make_previews(
     return {store: path for store, (path, _) in outputs.items()}
 
 
+def _joined(
+    footage: list[tuple[Path, float, float]], args: list[str], size: tuple[int, int], fps: int
+) -> str:
+    """The filter graph's start: the stretches of footage, in order, at one size, joined
+    (ends open, for the caller to go on); each recording is added to ``args`` as an input."""
+    inputs: dict[Path, int] = {}
+    for path, _, _ in footage:
+        if path not in inputs:
+            inputs[path] = len(inputs)
+            args += ["-i", str(path)]
+    uses = {path: [k for k, (p, _, _) in enumerate(footage) if p == path] for path in inputs}
+    # a recording has a frame only where the page changed: made constant-rate before it is
+    # cut, so that every stretch has its frames (a still page from its first second)
+    graph = ""
+    for path, i in inputs.items():
+        copies = "".join(f"[c{k}]" for k in uses[path])
+        graph += f"[{i}:v]fps={fps},split={len(uses[path])}{copies};"
+    w, h = size
+    for k, (_, start, end) in enumerate(footage):
+        graph += (
+            f"[c{k}]trim=start={start:.3f}:end={end:.3f},setpts=PTS-STARTPTS,"
+            f"scale={w}:{h},setsar=1,format=yuv420p[r{k}];"
+        )
+    return (
+        graph
+        + "".join(f"[r{k}]" for k in range(len(footage)))
+        + (f"concat=n={len(footage)}:v=1:a=0,")
+    )
+
+
 def _footage(
-    recordings: list[Path],
-) -> tuple[list[Path], dict[Path, VideoFacts], dict[Path, float]]:
-    """The recordings that show something, of one size, with their facts and the seconds of
-    blank frames each starts with; a CaptureError when none does."""
+    recordings: list[Path], cuts: dict[str, list[tuple[float, float]]]
+) -> tuple[list[tuple[Path, float, float]], tuple[int, int]]:
+    """The stretches of the recordings that show a screen, in order, as (recording, start,
+    end), all of one size, and that size (even); a CaptureError when none shows one."""
     read = {p: probe(p) for p in recordings}  # a page closed at once may leave no frame
     facts = {p: f for p, f in read.items() if f is not None and f.width and f.height}
     recordings = [p for p in recordings if p in facts]
     if not recordings:
         raise CaptureError("no video was recorded (the browser wrote no readable recording).")
-    lead = {p: blank_lead(p, limit=facts[p].duration + 1.0) for p in recordings}
-    shown = [p for p in recordings if facts[p].duration - lead[p] >= 1.0 / BLANK_PROBE_FPS]
-    if not shown:
+    shown = {p: spans(p, facts[p].duration, cuts.get(p.name, [])) for p in recordings}
+    recordings = [p for p in recordings if shown[p]]
+    if not recordings:
         raise CaptureError(
             "the recording shows only blank frames (the pages never drew); check that the "
             "web app renders in a headless browser."
         )
     # one device's recordings share a size: an exploration restarted at another device
     # (a desktop layout at a phone, explored again at a tablet) is the last one's size
-    size = (facts[shown[-1]].width, facts[shown[-1]].height)
-    return [p for p in shown if (facts[p].width, facts[p].height) == size], facts, lead
+    last = facts[recordings[-1]]
+    size = (last.width, last.height)
+    footage = [
+        (p, start, end)
+        for p in recordings
+        if (facts[p].width, facts[p].height) == size
+        for start, end in shown[p]
+    ]
+    return footage, _even(last)
 
 
 def _even(facts: VideoFacts) -> tuple[int, int]:

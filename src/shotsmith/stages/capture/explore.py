@@ -46,6 +46,7 @@ costs the other screens.
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -204,11 +205,14 @@ class Explorer(PageSession):
         template = template_key(url, self._collections)
         run.visited_templates[template] = run.visited_templates.get(template, 0) + 1
         log.debug("visit %s (template %s, %.1f s left)", url, template, self.remaining())
+        since = time.monotonic()
         final = self._open_page(url, run, emu, first=first)
         if final is None:
+            self.leave_out_of_footage(since)
             return run.failed_start is not None and first
         screen = self._take_page(final, depth, run, emu, first=first)
         if screen is None:
+            self.leave_out_of_footage(since)
             return False
         links, candidates, forms = self._last_links, self._last_clicks, self._last_forms
         if screen.sign_in:
@@ -219,6 +223,8 @@ class Explorer(PageSession):
                 )
                 return False
         kept = self._keep_page(screen, final, run)
+        if not kept:
+            self.leave_out_of_footage(since)
         if not screen.sign_in:
             self._note_not_pressed(final, run)
         if forms and not run.forms_noted and not screen.sign_in:

@@ -20,11 +20,13 @@ import json
 import logging
 import re
 import time
+from pathlib import Path
 from typing import Any
 
 from PIL import Image
 
 from ...errors import CaptureError
+from ...video import FOOTAGE_CUTS
 from .browser import Emulation
 from .network import BlockedRequest, NetworkPolicy
 from .pages import (
@@ -166,6 +168,10 @@ class PageSession:
         #: record_video_dir), at the viewport's size in points: the frames Chromium sends
         #: are that size, whatever the device's scale (see shotsmith.video)
         self.record_video_dir: str | None = None
+        # the recorded pages, as [file name, time.monotonic() opened, closed or None], and
+        # the stretches of each judged no screen (see leave_out_of_footage)
+        self._films: list[list[Any]] = []
+        self._cuts: dict[str, list[tuple[float, float]]] = {}
 
     def remaining(self) -> float:
         return self.deadline - time.monotonic()
@@ -212,7 +218,9 @@ class PageSession:
         old, self._page = self._page, None  # so _on_page does not take the new one for a popup
         if old is not None:
             quiet(lambda: old.close(run_before_unload=False))
+        self._films_closed()
         self._page = self._context.new_page()
+        self._film(self._page)
         self._page.on("dialog", lambda d: quiet(d.dismiss))
         self._page.set_default_timeout(self.page_timeout_s * 1000)
         self._inflight.clear()
@@ -228,7 +236,39 @@ class PageSession:
                 self._context.close()
             except Exception:
                 pass
+        self._films_closed()
         self._context = self._page = self._cdp = None
+
+    def _film(self, page: Any) -> None:
+        """Note when a recorded page opened (its recording starts then)."""
+        if self.record_video_dir is None or page.video is None:
+            return
+        try:
+            name = Path(page.video.path()).name
+        except Exception:  # no recording for this page
+            return
+        self._films.append([name, time.monotonic(), None])
+
+    def _films_closed(self) -> None:
+        now = time.monotonic()
+        for film in self._films:
+            film[2] = now if film[2] is None else film[2]
+
+    def leave_out_of_footage(self, since: float) -> None:
+        """What the recorded pages showed from ``since`` (a time.monotonic()) until now was
+        no screen (an error page, a page that never loaded, a duplicate): the preview
+        video leaves it out (``FOOTAGE_CUTS`` in the recording folder, read by
+        shotsmith.video)."""
+        if self.record_video_dir is None:
+            return
+        now = time.monotonic()
+        for name, opened, closed in self._films:
+            start, end = max(since, opened), min(now, now if closed is None else closed)
+            if end > start:
+                self._cuts.setdefault(name, []).append(
+                    (round(start - opened, 3), round(end - opened, 3))
+                )
+        Path(self.record_video_dir, FOOTAGE_CUTS).write_text(json.dumps(self._cuts))
 
     def _on_page(self, page: Any) -> None:
         if self._page is not None and page != self._page:  # a popup: never wanted

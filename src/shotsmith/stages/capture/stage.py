@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import inspect
 import io
+import json
 import logging
 import re
 import tempfile
@@ -223,7 +224,7 @@ def _write_report(
 def _write_videos(report: CaptureReport, recorded: Path, out: Path) -> None:
     """The App Store preview and Play promo clip from the recordings (see shotsmith.video),
     under the status bar drawn on the first screenshot; the report's notes say where."""
-    from ...video import make_previews, recordings_in
+    from ...video import FOOTAGE_CUTS, make_previews, recordings_in
 
     band, background = None, (255, 255, 255)
     frame = report.frame
@@ -237,7 +238,11 @@ def _write_videos(report: CaptureReport, recorded: Path, out: Path) -> None:
         if height > 0:
             band = image.crop((0, 0, image.width, height))
         background = top_color(image.crop((0, height, image.width, height + 8)))
-    written = make_previews(recordings_in(recorded), out, band=band, background=background)
+    cuts_file = recorded / FOOTAGE_CUTS  # what the explorer judged no screen
+    cuts = json.loads(cuts_file.read_text()) if cuts_file.is_file() else {}
+    written = make_previews(
+        recordings_in(recorded), out, band=band, background=background, cuts=cuts
+    )
     for store, path in written.items():
         what = "App Store app preview" if store == "app_store" else "Google Play promo clip"
         report.notes.append(f"{what}: {path}")
