@@ -682,3 +682,65 @@ def test_the_same_record_in_several_views_stays_an_example():
     read = ss.extract_features(frame, ocr=False).set_index(C.SCREEN)
     assert "Fernhill Market" in read.loc["search", C.FEATURES_EXAMPLES]
     assert not any("See all" in e for e in read[C.FEATURES_EXAMPLES].sum())
+
+
+def test_a_section_heading_a_sort_order_and_a_cut_quote_are_neither_subject_nor_item():
+    about = [el("heading", "About this run", 0.05, 0.03, level=1)]
+    about += [el("label", t, 0.2 + 0.04 * k) for k, t in enumerate(["Run ID", "Duration"])]
+    tracks = [el("heading", "Sunday Morning", 0.05, 0.03, level=1)]
+    tracks += [
+        el("listitem", t, 0.2 + 0.04 * k)
+        for k, t in enumerate(["As loaded", "Northbound Static", "containing 'bl", "as listed"])
+    ]
+    read = ss.extract_features(
+        dom_set("Runs", [("run metrics", about), ("playlist", tracks)]), ocr=False
+    ).set_index(C.SCREEN)
+    # "About this run" is a section's heading, not what the screen is for
+    assert not read.loc["run metrics", C.FEATURES_SUBJECT].casefold().startswith("about")
+    examples = read.loc["playlist", C.FEATURES_EXAMPLES]
+    assert "Northbound Static" in examples
+    for cut in ("As loaded", "containing 'bl", "as listed"):
+        assert cut not in examples, examples
+
+
+def test_a_title_of_ordinary_words_is_no_tab_bar_and_an_icon_name_is_no_word():
+    form = [el("heading", "Create new book", 0.05, 0.03, level=1)]
+    form += [el("label", t, 0.2 + 0.05 * k) for k, t in enumerate(["Title", "Language"])]
+    form += [el("input", "", 0.22), el("input", "", 0.27)]
+    albums = [el("heading", "album My albums", 0.05, 0.03, level=1)]
+    albums += [el("listitem", t, 0.2 + 0.05 * k) for k, t in enumerate(["Low Tide", "Salt Air"])]
+    playing = [el("heading", "play_arrow Now playing", 0.05, 0.03, level=1)]
+    playing += [el("listitem", "Paper Lanterns", 0.2)]
+    read = ss.extract_features(
+        dom_set("Shelf", [("new book", form), ("albums", albums), ("now playing", playing)]),
+        ocr=False,
+    ).set_index(C.SCREEN)
+    assert read.loc["new book", C.FEATURES_SUBJECT] == "Create new book"
+    assert read.loc["albums", C.FEATURES_SUBJECT].casefold() == "albums"
+    assert read.loc["now playing", C.FEATURES_SUBJECT] == "Now playing"
+
+
+def test_a_footer_word_is_the_subject_where_the_screens_own_column_says_it():
+    rows = [el("heading", "Terms", 0.05, 0.03, level=1)]
+    rows += [
+        el("label", t, 0.15, x=0.05 + 0.3 * k)
+        for k, t in enumerate(["Term", "Translation", "Status"])
+    ]
+    rows += [el("listitem", t, 0.2 + 0.05 * k) for k, t in enumerate(["Aladino", "Oriente"])]
+    out = ss.write_copy(
+        ss.detect_domain(ss.extract_features(dom_set("Lingo", [("terms", rows)]), ocr=False))
+    )
+    assert "terms" in out[C.COPY_HEADLINE].iloc[0].casefold(), out[C.COPY_HEADLINE].iloc[0]
+
+
+def test_a_forms_fields_are_its_labels_not_the_menus_links_nor_a_state():
+    rows = [el("link", t, 0.02, x=0.05 + 0.2 * k) for k, t in enumerate(["Home", "Terms", "About"])]
+    rows += [el("heading", "Edit watch", 0.06, 0.03, level=1)]
+    rows += [
+        el("label", t, 0.2 + 0.06 * k) for k, t in enumerate(["Title", "Language", "Alerts on"])
+    ]
+    rows += [el("input", "Lanterns", 0.23), el("input", "English", 0.29)]
+    read = ss.extract_features(dom_set("Watcher", [("edit watch", rows)]), ocr=False)
+    fields = read[C.FEATURES_FIELDS].iloc[0]
+    assert {"Title", "Language"} <= set(fields), fields
+    assert not {"Home", "Terms", "About", "Alerts on"} & set(fields), fields

@@ -868,6 +868,27 @@ def _example(text: str, policy: CasePolicy) -> Phrase | None:
     return Phrase(policy.display(t), t)
 
 
+def _own_column(subject: str, fields: Sequence[str]) -> bool:
+    """A one-word subject that is interface chrome elsewhere ("Terms", "Items": footer and
+    menu words) names the screen when its own column says it ("Term")."""
+    words = subject.split()
+    if len(words) != 1 or not words[0].isalpha():
+        return False
+    one = singular(words[0].casefold())
+    return any(singular(f.casefold()) == one for f in fields)
+
+
+def _subject_phrase(subject: str, fields: Sequence[str]) -> str | None:
+    """The reading's subject as a caption may name it, or None."""
+    cleaned = clean_phrase(subject, max_words=4, dates=True)
+    if cleaned is None and _own_column(subject, fields):
+        cleaned = subject  # "Terms" over a "Term" column: the screen's own noun
+    if cleaned is None and forbidden_words(subject):  # "Top Artists": the artists
+        bare = " ".join(w for w in subject.split() if not forbidden_words(w))
+        cleaned = clean_phrase(bare, max_words=4, dates=True) if bare else None
+    return cleaned
+
+
 def read_into(slots: Slots, ev: ScreenEvidence, policy: CasePolicy, project: str) -> None:
     """The reading's kind, subject, examples and fields as slots a frame may name."""
     slots.kind = ev.kind
@@ -891,10 +912,7 @@ def read_into(slots: Slots, ev: ScreenEvidence, policy: CasePolicy, project: str
     elif weak:
         subject = ""
     if subject and policy.english:
-        cleaned = clean_phrase(subject, max_words=4, dates=True)
-        if cleaned is None and forbidden_words(subject):  # "Top Artists": the artists
-            bare = " ".join(w for w in subject.split() if not forbidden_words(w))
-            cleaned = clean_phrase(bare, max_words=4, dates=True) if bare else None
+        cleaned = _subject_phrase(subject, ev.fields)
         if cleaned and cleaned.casefold() != project.casefold():
             slots.subject = Phrase(policy.display(cleaned), ev.subject)
             text = slots.subject.text

@@ -47,11 +47,18 @@ class Evidence:
     inputs: int = 0  # text fields the DOM showed (a form)
 
     def add(
-        self, role: str, text: str, source: str, where: tuple[float, float] | None = None
+        self,
+        role: str,
+        text: str,
+        source: str,
+        where: tuple[float, float] | None = None,
+        *,
+        link: bool = False,
     ) -> None:
         """Record one piece; ``where``: its top and its type height as shares of the
-        screenshot's height (the screen reading weighs position and size)."""
-        text = " ".join(text.split())
+        screenshot's height (the screen reading weighs position and size); ``link``: the
+        DOM's link (a way elsewhere, never a form's field)."""
+        text = _without_icon_names(" ".join(text.split()))
         if not text or any(i["text"] == text and i["role"] == role for i in self.items):
             return
         if role == "title":
@@ -71,7 +78,23 @@ class Evidence:
         item: dict = {"role": role, "text": text, "source": source}
         if where is not None:
             item["y"], item["h"] = round(where[0], 4), round(where[1], 4)
+        if link:
+            item["link"] = True
         self.items.append(item)
+
+
+_SNAKE = re.compile(r"[a-z]+(?:_[a-z0-9]+)+")
+
+
+def _without_icon_names(text: str) -> str:
+    """A label without the icon font's name read before it as text ("play_arrow Now
+    playing", "album My albums": Material Icons' ligatures): a ``snake_case`` word or a
+    known icon's name, before a short capitalised label."""
+    first, _, rest = text.partition(" ")
+    icon = _SNAKE.fullmatch(first) or first in vocabulary().icon_names
+    if icon and rest[:1].isupper() and len(rest.split()) <= 3:
+        return rest
+    return text
 
 
 # --- chrome -------------------------------------------------------------------------------------
@@ -211,7 +234,7 @@ def from_elements(elements: Iterable[object], height: float | None = None) -> Ev
                 kind = "number"
             ev.add(kind, text, "dom", where)
         elif role == "link":
-            ev.add("action" if _is_action(text) else "label", text, "dom", where)
+            ev.add("action" if _is_action(text) else "label", text, "dom", where, link=True)
         elif _is_number(text):
             ev.add("number", text, "dom", where)
         else:

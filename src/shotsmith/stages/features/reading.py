@@ -95,7 +95,9 @@ _DIGIT = re.compile(r"\d")
 _EDGE = " \t-–—•·|:;,.!?*>›»→←<«‹\"“”‘’'()[]↑↓▲▼△▽⇅↕⬆⬇"  # sort arrows too
 _BREADCRUMB = re.compile(r"\s+(?:>|/|›|»|❯|→|\\)\s+")
 _CUT = re.compile(r"\s+[-–—:|]\s+|\s*\(")
-_LEAD = re.compile(r"^(?:all|my|your|the|to|our)\s+(?=\S)", re.I)
+#: What a subject may open with that is not its name: "All accounts", "List of bugs", and
+#: a key's hint before a label ("h HELP": press h).
+_LEAD = re.compile(r"^(?:all|my|your|the|to|our|list\s+of|(?-i:[a-z]))\s+(?=\S)", re.I)
 _VERB_LEAD = re.compile(
     r"^(?:search|filter|find|browse|view|manage|sort|show|see|explore)\s+(?:all\s+|your\s+)?(?=\S)",
     re.I,
@@ -179,11 +181,17 @@ def _written_as_name(text: str) -> bool:
 
 
 def _tab_row(text: str) -> bool:
-    """Three or more one-word sections read as one line ("Entries Feeds Add"): a tab bar."""
+    """Three or more one-word sections read as one line ("Entries Feeds Add"): a tab bar.
+    Each is a name, capitalised: "Create new book" is a title."""
     voc = copy_vocabulary()
-    words = [w.casefold() for w in _words(text)]
+    written = _words(text)
+    words = [w.casefold() for w in written]
     known = tables().feature_nouns | voc.ui_verbs | voc.generic_sections
-    return len(words) >= 3 and all(w in known or singular(w) in known for w in words)
+    return (
+        len(words) >= 3
+        and all(w[:1].isupper() for w in written)
+        and all(w in known or singular(w) in known for w in words)
+    )
 
 
 def _only_function_words(text: str) -> bool:
@@ -291,6 +299,8 @@ def _fields(ev: Evidence, kind_hint: str) -> list[str]:
         t = clean_item(text, max_words=3)
         if t and (_verb_led(t) or is_person(t)):
             return  # "Sort descending", "Include pruned trials": controls; "Priya": a person
+        if t and _words(t)[-1].casefold() in _NOT_AN_END:
+            return  # "Alerts on", "Sign up": a setting's state or a control, not a field
         if t and _common(t) and t.casefold() not in {f.casefold() for f in out}:
             if not _written_as_name(t) or len(_words(t)) == 1:
                 out.append(t)
@@ -312,6 +322,8 @@ def _fields(ev: Evidence, kind_hint: str) -> list[str]:
     if kind_hint in ("form", "sign-in") or ev.inputs >= 2:
         for item in items:
             raw = item["text"].strip()
+            if item.get("link"):
+                continue  # a way to another page (the menu), not a field of this form
             if item["role"] in ("label", "text") and len(_words(raw)) <= 2 and raw[:1].isupper():
                 if not raw.endswith(("?", ".", "!")):
                     add(raw)
@@ -490,8 +502,9 @@ def _score(text: str, source: str, base: float, cx: _SubjectContext) -> tuple[fl
         return None
     if key in _ACCOUNT_CHROME or _tab_row(text) or key in cx.taken:
         return None
-    if _words(text)[0].casefold() in _PLACE_WORDS:
-        return None  # "by memory consumption": a control's or a sort's words, no thing
+    if _opens_no_subject(text):
+        return None  # "by memory consumption", "About this run": a control's, a sort's or
+        # a section's words, no thing the screen is for
     if source == "title" and set(key.split()) <= set(cx.project_key.split()):
         return None  # the logo ("money?" of I Hate Money), not what the screen is for
     score = base
@@ -527,7 +540,7 @@ def _late_subject(ev: Evidence, cx: _SubjectContext) -> list[tuple[float, str]]:
         key = _key(text)
         if not text or not is_feature_phrase(text, strict=True) or _written_as_name(text):
             continue
-        if not _names_a_thing(text):
+        if not _names_a_thing(text) or _opens_no_subject(text):
             continue
         capitals = [w for w in _words(text) if w[:1].isupper()]
         if item["role"] in ("label", "text") and len(capitals) >= 2:
@@ -618,6 +631,16 @@ def _names_a_thing(text: str) -> bool:
 
 #: Words that open a state or a value, not a thing's name ("On lead", "In stock").
 _PLACE_WORDS = frozenset("on in at off by for with without to from under over into".split())
+
+#: Words that open a section's heading, not a thing's name ("About this run", "Via
+#: email"): no subject, though a book or a song may be called so ("About a Boy").
+_NOT_A_START = frozenset("about via through across after before during within per".split())
+
+
+def _opens_no_subject(text: str) -> bool:
+    words = _words(text)
+    return bool(words) and words[0].casefold() in _PLACE_WORDS | _NOT_A_START
+
 
 #: Words a subject phrase never ends on ("To do", "Sign in", "Set up").
 _NOT_AN_END = frozenset("do done in up on out off it to".split())
@@ -824,17 +847,30 @@ def _examples(ev: Evidence, seen: set[str], skip: set[str], project_words: set[s
             continue  # "Reload", "Sort descending", "Name": controls and furniture
         if _words(text) and _words(text)[-1].casefold() in _NOT_AN_END:
             continue  # "To do", "Sign in": a heading or a control, not an item
-        if len(_words(text)) > 1 and _words(text)[0].casefold() in _PLACE_WORDS:
-            continue  # "On lead", "In stock": a state or a value, not an item
+        if len(_words(text)) > 1 and _words(text)[0].casefold() in _PLACE_WORDS | {"as"}:
+            continue  # "On lead", "In stock", "As loaded": a state, a value, an order
         if len(_words(text)) > 1 and _words(text)[-1].casefold() in function_words:
             continue  # "This data as", "See all": the start of a sentence or a link
         if project_words and set(key.split()) <= project_words:
             continue  # the app's own name ("BUKU")
         if len(_words(text)) == 1 and not text[:1].isupper() and not text.startswith("#"):
             continue  # a lone lower-case word is a label, not an item
+        if _words(text)[0].casefold() in function_words and text[:1].islower():
+            continue  # "as loaded": the rest of a line, not an item's name
+        if _unbalanced(text):
+            continue  # "containing 'bl": a quote cut off, a search's words
         seen.add(key)
         examples.append(text)
     return examples
+
+
+def _unbalanced(text: str) -> bool:
+    """A quote or bracket opened and not closed: part of a line, cut off."""
+    pairs = (("(", ")"), ("[", "]"), ("“", "”"), ("‘", "’"))
+    if any(text.count(a) != text.count(b) for a, b in pairs):
+        return True
+    quotes = re.findall(r"(?<!\w)'|'(?!\w)|\"", text)  # not the apostrophe of "Sam's"
+    return len(quotes) % 2 == 1
 
 
 def _without_people(examples: list[str]) -> list[str]:

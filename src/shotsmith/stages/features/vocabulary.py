@@ -28,6 +28,9 @@ class FeatureVocabulary:
     phrases: dict[str, str]
     stop_words: frozenset[str]
     ui_words: frozenset[str]
+    #: the names an icon font draws as a picture ("play_arrow", "album": Material Icons'
+    #: ligatures), read with the label beside them in a page's text
+    icon_names: frozenset[str]
     #: never evidence: {"phrases": [...anywhere in a line], "patterns": [...a whole line]}
     chrome: dict[str, tuple[str, ...]]
 
@@ -43,6 +46,7 @@ def vocabulary() -> FeatureVocabulary:
         phrases=dict(raw["phrases"]),
         stop_words=frozenset(raw["stop_words"]),
         ui_words=frozenset(raw["ui_words"]),
+        icon_names=frozenset(raw["icon_names"]),
         chrome={k: tuple(v) for k, v in raw["chrome"].items()},
     )
 
