@@ -744,3 +744,13 @@ def test_a_forms_fields_are_its_labels_not_the_menus_links_nor_a_state():
     fields = read[C.FEATURES_FIELDS].iloc[0]
     assert {"Title", "Language"} <= set(fields), fields
     assert not {"Home", "Terms", "About", "Alerts on"} & set(fields), fields
+
+
+def test_a_sentence_naming_someone_is_never_quoted():
+    rows = [el("heading", "Journal", 0.05, 0.03, level=1)]
+    rows += [el("text", "Birthday present for Sam.", 0.2), el("text", "Dinner with Priya.", 0.25)]
+    out = ss.write_copy(
+        ss.detect_domain(ss.extract_features(dom_set("Ledgerly", [("journal", rows)]), ocr=False))
+    )
+    for line in (*out[C.COPY_HEADLINE], *out[C.COPY_SUBTITLE]):
+        assert "Sam" not in line and "Priya" not in line, line

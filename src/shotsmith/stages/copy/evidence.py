@@ -46,6 +46,7 @@ from ...words import is_plural, is_word, word_frequency
 from ...words import plural as plural_of
 from ...words import singular as singular_of
 from ..features import singular
+from ..features.reading import is_person
 from .rules import acronyms, forbidden_words, proper_terms
 
 # --------------------------------------------------------------------------------------
@@ -777,7 +778,7 @@ class _SlotMaker:
         # a list item is content, not a sentence; an OCR line may be half of one
         for text in (*ev.headings, *ev.lines) if ev.read_by != "ocr" else ():
             t = clean_sentence(text)
-            if t and t.casefold() not in self.repeated:
+            if t and t.casefold() not in self.repeated and not _names_someone(t):
                 slots.sentences.append(Phrase(self.policy.display(t), t))
 
     def _items(self, slots: Slots, ev: ScreenEvidence, taken: set[frozenset[str]]) -> None:
@@ -876,6 +877,13 @@ def _own_column(subject: str, fields: Sequence[str]) -> bool:
         return False
     one = singular(words[0].casefold())
     return any(singular(f.casefold()) == one for f in fields)
+
+
+def _names_someone(sentence: str) -> bool:
+    """A sentence with a person's name in it ("Birthday present for Sam"): a record of
+    the user's own, never quoted in a caption."""
+    words = words_of(sentence)
+    return any(w[:1].isupper() and is_person(w) for w in words[1:])
 
 
 def _subject_phrase(subject: str, fields: Sequence[str]) -> str | None:
