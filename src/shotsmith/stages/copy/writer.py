@@ -678,6 +678,10 @@ class _Writer:
                 rng = _rng(self.ctx.app_id, self.seed, position, kind, name)
                 order = list(templates)
                 rng.shuffle(order)
+                if slots.subject is not None and kind == "headline":
+                    # within a group, a frame naming the subject before one naming an
+                    # example ("Pareto front at a glance", not "See Datetime start ...")
+                    order.sort(key=lambda t: not _NAMES_SUBJECT.search(t))
                 filled = _short(slots) if name.startswith("voice:short:") else slots
                 for template in order:
                     line = _fill(template, filled, set() if again else used, self.extra)
