@@ -690,7 +690,9 @@ def test_a_section_heading_a_sort_order_and_a_cut_quote_are_neither_subject_nor_
     tracks = [el("heading", "Sunday Morning", 0.05, 0.03, level=1)]
     tracks += [
         el("listitem", t, 0.2 + 0.04 * k)
-        for k, t in enumerate(["As loaded", "Northbound Static", "containing 'bl", "as listed"])
+        for k, t in enumerate(
+            ["As loaded", "Northbound Static", "containing 'bl", "as listed", "Sam’s Diner Blues"]
+        )
     ]
     read = ss.extract_features(
         dom_set("Runs", [("run metrics", about), ("playlist", tracks)]), ocr=False
@@ -699,6 +701,7 @@ def test_a_section_heading_a_sort_order_and_a_cut_quote_are_neither_subject_nor_
     assert not read.loc["run metrics", C.FEATURES_SUBJECT].casefold().startswith("about")
     examples = read.loc["playlist", C.FEATURES_EXAMPLES]
     assert "Northbound Static" in examples
+    assert "Sam’s Diner Blues" in examples  # an apostrophe, curly or not, opens no quote
     for cut in ("As loaded", "containing 'bl", "as listed"):
         assert cut not in examples, examples
 

@@ -866,10 +866,11 @@ def _examples(ev: Evidence, seen: set[str], skip: set[str], project_words: set[s
 
 def _unbalanced(text: str) -> bool:
     """A quote or bracket opened and not closed: part of a line, cut off."""
-    pairs = (("(", ")"), ("[", "]"), ("“", "”"), ("‘", "’"))
+    pairs = (("(", ")"), ("[", "]"), ("“", "”"))
     if any(text.count(a) != text.count(b) for a, b in pairs):
         return True
-    quotes = re.findall(r"(?<!\w)'|'(?!\w)|\"", text)  # not the apostrophe of "Sam's"
+    # single quotes at a word's edge; not the apostrophe inside one ("Sam's", "Sam’s")
+    quotes = re.findall(r"(?<!\w)['‘’]|['‘’](?!\w)|\"", text)
     return len(quotes) % 2 == 1
 
 
