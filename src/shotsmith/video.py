@@ -350,11 +350,10 @@ def make_previews(
     }
     with tempfile.TemporaryDirectory(prefix="shotsmith-video-") as tmp:
         args = [tool("ffmpeg"), "-y", "-v", "error"]
-        graph = _joined(footage, args, size, fps)
+        graph, inputs = _joined(footage, args, size, fps)
         hold = max(0.0, target - length) + 1.0  # a second more than needed; -t cuts it
         graph += f"trim=duration={target:.3f},tpad=stop_mode=clone:stop_duration={hold:.3f},"
         graph += f"split={len(outputs)}" + "".join(f"[s{k}]" for k in range(len(outputs))) + ";"
-        inputs = len({path for path, _, _ in footage})
         maps = []
         for k, (path, (w, h)) in enumerate(outputs.values()):
             backdrop, top = _backdrop((w, h), band, background, Path(tmp))
@@ -381,9 +380,10 @@ def make_previews(
 
 def _joined(
     footage: list[tuple[Path, float, float]], args: list[str], size: tuple[int, int], fps: int
-) -> str:
+) -> tuple[str, int]:
     """The filter graph's start: the stretches of footage, in order, at one size, joined
-    (ends open, for the caller to go on); each recording is added to ``args`` as an input."""
+    (ends open, for the caller to go on); each recording is added to ``args`` as an input,
+    and their number returned with the graph."""
     inputs: dict[Path, int] = {}
     for path, _, _ in footage:
         if path not in inputs:
@@ -402,11 +402,8 @@ def _joined(
             f"[c{k}]trim=start={start:.3f}:end={end:.3f},setpts=PTS-STARTPTS,"
             f"scale={w}:{h},setsar=1,format=yuv420p[r{k}];"
         )
-    return (
-        graph
-        + "".join(f"[r{k}]" for k in range(len(footage)))
-        + (f"concat=n={len(footage)}:v=1:a=0,")
-    )
+    graph += "".join(f"[r{k}]" for k in range(len(footage))) + f"concat=n={len(footage)}:v=1:a=0,"
+    return graph, len(inputs)
 
 
 def _footage(

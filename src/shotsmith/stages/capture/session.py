@@ -20,6 +20,7 @@ import json
 import logging
 import re
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -104,6 +105,16 @@ class Refused(ValueError):
         self.verdict = verdict
 
 
+@dataclass
+class _Film:
+    """A recorded page: its recording's file name, and when (time.monotonic()) the page
+    opened (its recording starts then) and closed (None while open)."""
+
+    name: str
+    opened: float
+    closed: float | None = None
+
+
 class PageSession:
     """One browser context and its page, at one emulated device (see the module docstring)."""
 
@@ -168,9 +179,9 @@ class PageSession:
         #: record_video_dir), at the viewport's size in points: the frames Chromium sends
         #: are that size, whatever the device's scale (see shotsmith.video)
         self.record_video_dir: str | None = None
-        # the recorded pages, as [file name, time.monotonic() opened, closed or None], and
-        # the stretches of each judged no screen (see leave_out_of_footage)
-        self._films: list[list[Any]] = []
+        # the recorded pages, and the stretches of each judged no screen (see
+        # leave_out_of_footage)
+        self._films: list[_Film] = []
         self._cuts: dict[str, list[tuple[float, float]]] = {}
 
     def remaining(self) -> float:
@@ -247,12 +258,13 @@ class PageSession:
             name = Path(page.video.path()).name
         except Exception:  # no recording for this page
             return
-        self._films.append([name, time.monotonic(), None])
+        self._films.append(_Film(name, time.monotonic()))
 
     def _films_closed(self) -> None:
         now = time.monotonic()
         for film in self._films:
-            film[2] = now if film[2] is None else film[2]
+            if film.closed is None:
+                film.closed = now
 
     def leave_out_of_footage(self, since: float) -> None:
         """What the recorded pages showed from ``since`` (a time.monotonic()) until now was
@@ -262,11 +274,12 @@ class PageSession:
         if self.record_video_dir is None:
             return
         now = time.monotonic()
-        for name, opened, closed in self._films:
-            start, end = max(since, opened), min(now, now if closed is None else closed)
+        for film in self._films:
+            start = max(since, film.opened)
+            end = now if film.closed is None else min(now, film.closed)
             if end > start:
-                self._cuts.setdefault(name, []).append(
-                    (round(start - opened, 3), round(end - opened, 3))
+                self._cuts.setdefault(film.name, []).append(
+                    (round(start - film.opened, 3), round(end - film.opened, 3))
                 )
         Path(self.record_video_dir, FOOTAGE_CUTS).write_text(json.dumps(self._cuts))
 

@@ -637,9 +637,15 @@ _PLACE_WORDS = frozenset("on in at off by for with without to from under over in
 _NOT_A_START = frozenset("about via through across after before during within per".split())
 
 
+_NO_SUBJECT_START = _PLACE_WORDS | _NOT_A_START
+#: Words no item of content opens with: a state or a value ("On lead"), an order ("As
+#: loaded").
+_NO_ITEM_START = _PLACE_WORDS | {"as"}
+
+
 def _opens_no_subject(text: str) -> bool:
     words = _words(text)
-    return bool(words) and words[0].casefold() in _PLACE_WORDS | _NOT_A_START
+    return bool(words) and words[0].casefold() in _NO_SUBJECT_START
 
 
 #: Words a subject phrase never ends on ("To do", "Sign in", "Set up").
@@ -847,7 +853,7 @@ def _examples(ev: Evidence, seen: set[str], skip: set[str], project_words: set[s
             continue  # "Reload", "Sort descending", "Name": controls and furniture
         if _words(text) and _words(text)[-1].casefold() in _NOT_AN_END:
             continue  # "To do", "Sign in": a heading or a control, not an item
-        if len(_words(text)) > 1 and _words(text)[0].casefold() in _PLACE_WORDS | {"as"}:
+        if len(_words(text)) > 1 and _words(text)[0].casefold() in _NO_ITEM_START:
             continue  # "On lead", "In stock", "As loaded": a state, a value, an order
         if len(_words(text)) > 1 and _words(text)[-1].casefold() in function_words:
             continue  # "This data as", "See all": the start of a sentence or a link
