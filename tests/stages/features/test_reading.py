@@ -767,3 +767,87 @@ def test_a_worn_frame_still_names_the_subject_before_an_example():
     out = ss.extract_features(frame, ocr=False).pipe(ss.detect_domain).pipe(ss.write_copy)
     heads = dict(zip(out[C.SCREEN], out[C.COPY_HEADLINE]))
     assert "pareto front" in heads["pareto front"].casefold(), heads
+
+
+def test_a_slide_says_its_tone_phrase_once():
+    """ESPHome's devices and I Hate Money's statistics are captioned "... at a glance"
+    with a subtitle the set has nothing better for: the subtitle drops the phrase its
+    headline has said ("See garden irrigation and hallway doorbell.")."""
+    tone = ("at a glance", "in one place", "in one go", "on one screen", "in one list")
+    for app in ("esphome", "ihatemoney"):
+        frame = ss.read_screenshots(REALAPPS / app)
+        out = ss.extract_features(frame, ocr=False).pipe(ss.detect_domain).pipe(ss.write_copy)
+        written = 0
+        for head, sub in zip(out[C.COPY_HEADLINE], out[C.COPY_SUBTITLE]):
+            said = [t for t in tone if t in head.casefold()]
+            assert not [t for t in said if t in sub.casefold()], (head, sub)
+            written += bool(said and sub)
+        assert written, out[[C.COPY_HEADLINE, C.COPY_SUBTITLE]]
+
+
+@pytest.mark.parametrize(
+    ("line", "project", "twice"),
+    [
+        ("Check the trials, trial and note.", "Optuna", True),
+        ("See the status and page status of every page.", "Wagtail", True),
+        ("Your budgets and reports, together in Pocket Budget.", "Pocket Budget", False),
+        ("Check the date, payee and narration.", "Fava", False),
+    ],
+)
+def test_a_list_that_names_one_thing_twice_is_struck_out(line, project, twice):
+    found = line_problems(line, kind="subtitle", project=project)
+    assert ("a list names one thing twice" in found) is twice, found
+
+
+def test_a_features_title_case_is_a_sentences_and_a_titles_capitals_stay():
+    log = [el("heading", "Harvest Log", 0.05, 0.03, level=1)]
+    log += [
+        el("label", t, 0.15, x=0.05 + 0.3 * k) for k, t in enumerate(["Date", "Crop", "Weight"])
+    ]
+    log += [el("text", f"2026-0{k + 6}-01", 0.2 + 0.05 * k) for k in range(3)]
+    article = [el("heading", "English oak", 0.05, 0.03, level=1)]
+    article += [el("text", "The English oak is a large deciduous tree of Europe.", 0.2)]
+    article += [el("heading", t, 0.3 + 0.2 * k, level=2) for k, t in enumerate(["Bark", "Age"])]
+    out = ss.write_copy(
+        ss.detect_domain(
+            ss.extract_features(dom_set("Almanac", [("log", log), ("oak", article)]), ocr=False)
+        )
+    ).set_index(C.SCREEN)
+    assert "harvest log" in out.loc["log", C.COPY_HEADLINE], out.loc["log", C.COPY_HEADLINE]
+    oak = out.loc["oak", C.COPY_HEADLINE]
+    assert "English oak" in oak and "your" not in oak.casefold(), oak  # not "Read your oak"
+
+
+def test_a_records_table_of_facts_is_no_items_and_a_reader_jumps_to_its_sections():
+    """Kiwix's article: the infobox's labels and values ("Scientific name", "Erithacus
+    rubecula") are fields, its section headings are parts of what is read."""
+    frame = ss.read_screenshots(REALAPPS / "kiwix")
+    out = ss.extract_features(frame, ocr=False).pipe(ss.detect_domain).pipe(ss.write_copy)
+    article = out.set_index(C.SCREEN).loc["article"]
+    examples = article[C.FEATURES_EXAMPLES]
+    for fact in ("Scientific name", "Erithacus rubecula", "Nesting"):
+        assert fact not in examples, examples
+    assert article[C.COPY_SUBTITLE] == "Jump to song, food or nesting in a tap."
+    store = out[C.COPY_STORE_TEXT].iloc[0]
+    said = f"{store['promotional_text']} {store['keywords']}".casefold()
+    assert "oak" not in said and "robin" not in said, store  # an article is no feature
+
+
+def test_counts_under_three_and_elements_below_the_screenshot_say_nothing():
+    from shotsmith.stages.copy.evidence import _count_phrases
+    from shotsmith.stages.features.evidence import from_elements
+
+    assert _count_phrases(["2 books", "12 trails", "1,204 recipes"]) == [
+        "12 trails",
+        "1,204 recipes",
+    ]
+    ev = from_elements(
+        [
+            {"role": "heading", "text": "Albums", "box": [0, 100, 500, 80], "level": 1},
+            {"role": "text", "text": "Low Tide", "box": [0, 900, 300, 40]},
+            {"role": "text", "text": "Quiet Streets", "box": [0, 2000, 300, 40]},
+        ],
+        height=1800.0,
+    )
+    texts = [i["text"] for i in ev.items]
+    assert "Low Tide" in texts and "Quiet Streets" not in texts, texts

@@ -11,6 +11,8 @@ the reasons of the lines that were passed over):
 * **data as words**: true/false, null, a date or a figure standing alone;
 * **filler**: a subtitle with nothing of its own screen in it (only the neutral
   vocabulary and the app's name: "Open it and see.");
+* a **list that names one thing twice** ("the trials, trial and note", "the status and
+  page status");
 * an **assembled token list**: three or more bare items in a row with no verb or frame
   around them ("Kale, purple sprouting broccoli.").
 
@@ -23,7 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from ...grounding import is_neutral, words_of
+from ...grounding import is_neutral, word_forms, words_of
 from ...words import WORD_FREQUENCY, word_frequency
 from ..features.reading import tables
 
@@ -108,8 +110,28 @@ def line_problems(
     if kind == "subtitle" and not own:
         problems.append("filler: names nothing on its screen")
     items = [p.strip() for p in re.split(r",|\band\b", text.rstrip(".")) if p.strip()]
+    if len(items) >= 2 and _named_twice(items, project_words):
+        problems.append("a list names one thing twice")
     if len(items) >= 3 and all(
         not any(is_neutral(w) and w.casefold() not in ("and",) for w in words_of(p)) for p in items
     ):
         problems.append("a list of tokens with nothing around them")
     return problems
+
+
+def _named_twice(items: list[str], project_words: set[str]) -> bool:
+    """Whether two members of a list share a word ("trials" and "trial"; "status" and
+    "page status"); the frame's words and the app's name aside ("Your budgets and
+    reports, together in Pocket Budget")."""
+    seen: set[str] = set()
+    for part in items:
+        forms = {
+            f
+            for w in words_of(part)
+            if not is_neutral(w) and w.casefold() not in project_words
+            for f in word_forms(w.casefold())
+        }
+        if forms & seen:
+            return True
+        seen |= forms
+    return False

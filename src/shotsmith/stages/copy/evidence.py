@@ -46,7 +46,7 @@ from ...words import is_plural, is_word, word_frequency
 from ...words import plural as plural_of
 from ...words import singular as singular_of
 from ..features import singular
-from ..features.reading import is_person
+from ..features.reading import is_feature_phrase, is_person
 from .rules import acronyms, forbidden_words, proper_terms
 
 # --------------------------------------------------------------------------------------
@@ -467,11 +467,13 @@ class Slots:
     counts: list[Phrase] = field(default_factory=list)
     tabs: list[Phrase] = field(default_factory=list)
     headings: list[Phrase] = field(default_factory=list)  # "Expenses by month", as a line
+    sections: list[Phrase] = field(default_factory=list)  # a reader's "Song", "Food", "Nesting"
     sentences: list[Phrase] = field(default_factory=list)  # the app's own words, a subtitle
     # from the screen's reading (features_kind, features_subject, ...)
     kind: str = ""
     subject: Phrase | None = None  # "income statement"
     short: Phrase | None = None  # its head noun, when a frame has no room for the whole
+    titled: bool = False  # the subject is the title of what is shown ("European robin")
     countable: bool = False  # the screen writes the subject as a countable noun
     ones: str = ""  # the subject's plural: "accounts"
     one_of: str = ""  # its singular: "account"
@@ -628,12 +630,15 @@ def _is_plural(phrase: str) -> bool:
 
 
 def _count_phrases(strings: Iterable[str]) -> list[str]:
-    """Numbers with the plural noun they count ("12 trails", "248 recipes")."""
+    """Numbers of three or more with the plural noun they count ("12 trails", "248
+    recipes")."""
     out: list[str] = []
     pattern = re.compile(r"(?<![\w$€£¥.,])(\d{1,3}(?:,\d{3})+|\d+)\s+([^\W\d_]{3,})(?![\w'’])")
     for s in strings:
         for number, noun in pattern.findall(s or ""):
-            if number in ("0", "1") or noun.casefold() in _NOT_COUNTED or not _is_plural(noun):
+            if int(number.replace(",", "")) < 3:
+                continue  # "All 2 books": too few to count
+            if noun.casefold() in _NOT_COUNTED or not _is_plural(noun):
                 continue
             if not _plausible(noun) or is_neutral(noun):
                 continue
@@ -770,6 +775,11 @@ class _SlotMaker:
 
     def _headings_and_sentences(self, slots: Slots, ev: ScreenEvidence) -> None:
         voc = vocabulary()
+        if ev.kind == "reader":  # what is read, in parts: "Jump to Song, Food or Nesting"
+            for text in ev.headings:
+                t = clean_phrase(text, max_words=3, max_chars=HEADING_CHARS)
+                if t and t != ev.title and words_of(t)[0].casefold() not in voc.ui_verbs:
+                    slots.sections.append(Phrase(self.policy.display(t), t))
         for text in ev.headings:  # a heading as it stands: "Expenses by month"
             t = clean_phrase(text, max_words=5, max_chars=HEADING_CHARS, dates=True)
             if t and len(t.split()) >= 2 and t.casefold() not in self.repeated:
@@ -897,6 +907,62 @@ def _subject_phrase(subject: str, fields: Sequence[str]) -> str | None:
     return cleaned
 
 
+#: Kinds whose subject may be a piece of content with a title of its own ("Garden Birds
+#: of Britain", "Paper Lanterns"), not the name of a feature.
+_CONTENT_SUBJECT_KINDS = frozenset(["reader", "player", "detail"])
+#: Everyday words English writes capitalised wherever they stand.
+_ALWAYS_CAPITALISED = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday january february march april "
+    "june july august september october november december english".split()
+)
+
+
+def _feature_case(phrase: str) -> str:
+    """A feature's name as a sentence writes it: the Title Case of a heading or a page
+    name ("Harvest Log", "Version History", "Budget") in lower case, names and acronyms
+    kept ("Trips to Kyoto", "SQL console")."""
+    out = []
+    for word in phrase.split():
+        core = word.strip(",.'’")
+        if (
+            core[:1].isupper()
+            and core[1:].islower()
+            and core.isalpha()
+            and core.casefold() not in _ALWAYS_CAPITALISED
+            and word_frequency(core.casefold()) >= _COMMON_WORD
+            and not is_person(core)
+        ):
+            word = word.replace(core, core.lower())
+        out.append(word)
+    return " ".join(out)
+
+
+#: A word this frequent (wordfreq's Zipf scale) is an everyday word, not a name.
+_COMMON_WORD = 3.0
+
+
+def _name_subject(slots: Slots, ev: ScreenEvidence, cleaned: str, policy: CasePolicy) -> None:
+    """The subject's slots: as a sentence writes it, its number, its head noun."""
+    shown = policy.display(cleaned)
+    if ev.kind not in _CONTENT_SUBJECT_KINDS:
+        shown = _feature_case(shown)
+    elif cleaned[:1].isupper() and not is_feature_phrase(cleaned):
+        slots.titled, shown = True, cleaned  # a title, as the screen writes it
+    slots.subject = Phrase(shown, ev.subject)
+    last = shown.split()[-1]
+    if last.isalpha() and last.islower() and is_word(last):  # not "a yaml"
+        if is_plural(shown):
+            slots.countable, slots.ones, slots.one_of = True, shown, singular_of(shown)
+        elif ev.kind == "form":
+            slots.countable, slots.ones, slots.one_of = True, plural_of(shown), shown
+    parts = shown.split()
+    joins = [k for k, w in enumerate(parts) if w.casefold() in _HEAD_JOINS and k]
+    head = parts[joins[0] - 1] if joins else parts[-1]  # "expenses" of "Expenses by month"
+    of = any(w.casefold() == "of" for w in parts)
+    if len(parts) >= 2 and head.isalpha() and not of and not slots.titled:
+        slots.short = Phrase(head, ev.subject)  # not "your oak" of "English oak"
+
+
 def read_into(slots: Slots, ev: ScreenEvidence, policy: CasePolicy, project: str) -> None:
     """The reading's kind, subject, examples and fields as slots a frame may name."""
     slots.kind = ev.kind
@@ -922,20 +988,7 @@ def read_into(slots: Slots, ev: ScreenEvidence, policy: CasePolicy, project: str
     if subject and policy.english:
         cleaned = _subject_phrase(subject, ev.fields)
         if cleaned and cleaned.casefold() != project.casefold():
-            slots.subject = Phrase(policy.display(cleaned), ev.subject)
-            text = slots.subject.text
-            last = text.split()[-1]
-            if last.isalpha() and last.islower() and is_word(last):  # not "a yaml"
-                if is_plural(text):
-                    slots.countable, slots.ones, slots.one_of = True, text, singular_of(text)
-                elif ev.kind == "form":
-                    slots.countable, slots.ones, slots.one_of = True, plural_of(text), text
-            parts = text.split()
-            joins = [k for k, w in enumerate(parts) if w.casefold() in _HEAD_JOINS and k]
-            head = parts[joins[0] - 1] if joins else parts[-1]  # "expenses" of "Expenses by month"
-            of = any(w.casefold() == "of" for w in parts)
-            if len(parts) >= 2 and head.isalpha() and not of:
-                slots.short = Phrase(head, ev.subject)
+            _name_subject(slots, ev, cleaned, policy)
     elif subject:
         slots.subject = Phrase(subject, ev.subject)
     for text in ev.examples:

@@ -97,6 +97,17 @@ def _feature(subject: str) -> str:
     return " ".join(words)
 
 
+#: Kinds whose title may be the piece of content shown (an article, a song, a record).
+_CONTENT_KINDS = frozenset(["reader", "player", "detail"])
+
+
+def _content_title(ev: ScreenEvidence) -> bool:
+    """Whether a screen's subject is the title of the piece of content it shows (an
+    article, a song, a record: "English oak"), not the name of a feature."""
+    subject = ev.subject.strip()
+    return ev.kind in _CONTENT_KINDS and subject[:1].isupper() and not is_feature_phrase(subject)
+
+
 def set_features(evidence: Sequence[ScreenEvidence]) -> list[str]:
     """The set's features in store order: each screen's subject, once, never a weak one."""
     voc = vocabulary()
@@ -115,6 +126,8 @@ def set_features(evidence: Sequence[ScreenEvidence]) -> list[str]:
             continue
         if len(subject) > 24 or forbidden_words(subject):
             continue
+        if _content_title(ev):
+            continue  # "English oak": the article read, not a feature of the app
         phrase = _feature(subject)
         if ev.kind == "form" and not is_plural(phrase) and is_feature_phrase(phrase, strict=True):
             phrase = plural(phrase)  # "New Transaction" is where transactions come from
@@ -203,7 +216,7 @@ def _keywords(
         # the screen's sections weigh more than a heading; buttons and list items are
         # too particular (a user's data) to be search terms
         weighted = [
-            (ev.subject, 3),
+            ("" if _content_title(ev) else ev.subject, 3),
             (ev.title if is_feature_phrase(ev.title) else "", 2),
             *((t, 2) for t in ev.tabs),
             # a column or form field is a search term only when it names a feature

@@ -70,6 +70,9 @@ def voice() -> dict:
 
 
 _SLOT = re.compile(r"\{(\w+)\}")
+#: A slot that takes the k-th of a list: an example, a field, an item, a section, a tab,
+#: an action ("{Action}" is the first).
+_INDEXED = re.compile(r"(ex|f|item|sec|tab|action)(\d*)")
 
 
 def template_words(template: str) -> list[str]:
@@ -202,6 +205,8 @@ def _fill(
     extra: Mapping[str, str],
 ) -> Line | None:
     """The template with its slots filled from the screen's evidence, or None."""
+    if slots.titled and _YOUR_SUBJECT.search(template):
+        return None  # "Your European robin": the article shown is no possession
 
     def fresh(phrases: list[Phrase]) -> list[Phrase]:
         return [p for p in phrases if p.key() not in used]
@@ -209,6 +214,14 @@ def _fill(
     items, actions = fresh(slots.items), fresh(slots.actions)
     verbs, counts, tabs = fresh(slots.verbs), fresh(slots.counts), slots.tabs
     title = slots.title if slots.title is not None and slots.title.key() not in used else None
+    indexed = {
+        "ex": fresh(slots.examples),
+        "f": fresh(slots.fields),
+        "item": items,
+        "sec": fresh(slots.sections),
+        "tab": tabs,
+        "action": actions,
+    }
     values: dict[str, Phrase] = {}
     for name in _SLOT.findall(template):
         low = name.lower()
@@ -219,10 +232,6 @@ def _fill(
             value = title if slots.plural else None
         elif low == "one":
             value = slots.one if (slots.plural and title is not None) else None
-        elif low in ("action", "action1"):
-            value = actions[0] if actions else None
-        elif low == "action2":
-            value = actions[1] if len(actions) > 1 else None
         elif low == "verb":
             value = verbs[0] if verbs else None
         elif low == "count":
@@ -239,20 +248,9 @@ def _fill(
             )
         elif low in ("ones", "one", "a_one", "a_new_one") and slots.countable:
             value = _number(low, slots, used)
-        elif low.startswith("ex") and low[2:].isdigit():
-            k = int(low[2:]) - 1
-            examples = fresh(slots.examples)
-            value = examples[k] if len(examples) > k else None
-        elif low.startswith("f") and low[1:].isdigit():
-            k = int(low[1:]) - 1
-            fields = fresh(slots.fields)
-            value = fields[k] if len(fields) > k else None
-        elif low.startswith("item") and low[4:].isdigit():
-            k = int(low[4:]) - 1
-            value = items[k] if len(items) > k else None
-        elif low.startswith("tab") and low[3:].isdigit():
-            k = int(low[3:]) - 1
-            value = tabs[k] if len(tabs) > k else None
+        elif (m := _INDEXED.fullmatch(low)) is not None:  # "ex1", "f2", "sec3": the k-th
+            listed, k = indexed[m.group(1)], int(m.group(2) or 1)
+            value = listed[k - 1] if len(listed) >= k else None
         elif name in extra:
             value = Phrase(extra[name], extra[name]) if extra[name] else None
         if value is None:
@@ -273,6 +271,24 @@ def _fill(
     )
     evidence = list(dict.fromkeys(v.evidence for v in values.values()))
     return Line(text, evidence, template)
+
+
+#: A subtitle's closing tone phrase: the part of a frame that says nothing of the screen.
+_TONE_TAIL = re.compile(
+    r"(?:,? all)?\s+(?:at a glance|in one place|in one go|on one screen|side by side|in one list)"
+    r"(?=\.$)"
+)
+
+
+def _untoned(template: str, headline: Line | None) -> str:
+    """A subtitle frame without its closing tone phrase when its headline has said that
+    tone already ("All your devices at a glance" / "See Porch light and Garage door.")."""
+    if headline is None or not (_filler(template) & _filler(headline.template)):
+        return template
+    return _TONE_TAIL.sub("", template)
+
+
+_YOUR_SUBJECT = re.compile(r"(?i)\byour \{s\}")
 
 
 def _says_again(line: str, headline: str) -> bool:
@@ -346,7 +362,7 @@ _SUBTITLE_ORDER = {
     "conversation": ("examples", "actions", "fields"),
     "calendar": ("examples", "fields", "actions"),
     "map": ("examples", "fields", "actions"),
-    "reader": ("examples", "fields", "actions"),
+    "reader": ("examples", "sections", "fields", "actions"),
     "player": ("examples", "actions", "fields"),
     "search": ("examples", "count", "fields", "actions"),
 }
@@ -518,8 +534,10 @@ class _Writer:
         order = _SUBTITLE_ORDER.get(slots.kind, ("examples", "fields", "count", "actions"))
         for part in (*order, "sentence", "subject"):
             bank = frames[part]
-            if isinstance(bank, dict):
-                groups.append((f"voice:{part}", [*bank.get(slots.kind, []), *bank["any"]]))
+            if isinstance(bank, dict):  # the kind's own frames before those of any screen
+                if bank.get(slots.kind):
+                    groups.append((f"voice:{part}", list(bank[slots.kind])))
+                groups.append((f"voice:{part}", list(bank["any"])))
             else:
                 groups.append((f"voice:{part}", list(bank)))
         return groups
@@ -580,7 +598,7 @@ class _Writer:
         if relax < 1 and any(self.fillers[f] >= 2 for f in filler):
             return False
         if pair is not None and relax < 2 and filler & _filler(pair.template):
-            return False
+            return False  # later, a subtitle drops its tone phrase instead (_untoned)
         if pair is not None and self.ctx.english and _says_again(line.text, pair.text):
             return False  # "Steps and exercise at a glance" / "See steps and exercise ..."
         return True
@@ -682,8 +700,12 @@ class _Writer:
                     # within a group, a frame naming the subject before one naming an
                     # example ("Pareto front at a glance", not "See Datetime start ...")
                     order.sort(key=lambda t: not _NAMES_SUBJECT.search(t))
+                if name in ("voice:fields", "voice:sections"):  # three before two
+                    order.sort(key=lambda t: -len(_SLOT.findall(t)))
                 filled = _short(slots) if name.startswith("voice:short:") else slots
                 for template in order:
+                    if kind == "subtitle" and relax >= 2:  # said once a slide, then dropped
+                        template = _untoned(template, pair)
                     line = _fill(template, filled, set() if again else used, self.extra)
                     if line is None:
                         continue

@@ -197,7 +197,8 @@ def _where(element: Mapping[str, object], height: float | None) -> tuple[float, 
 def from_elements(elements: Iterable[object], height: float | None = None) -> Evidence:
     """Evidence from the DOM's elements with roles (capture's ``screen_elements``).
 
-    The title is the first level-1 heading that is not also a navigation link (a logo),
+    Elements that start below the screenshot's bottom edge are not on the screen and are
+    left out. The title is the first level-1 heading that is not also a navigation link (a logo),
     else the heading in the largest type; links led by a verb are actions, other links
     labels; text with figures is a number.
     """
@@ -219,6 +220,8 @@ def from_elements(elements: Iterable[object], height: float | None = None) -> Ev
     for e in items:
         role, text = str(e.get("role") or "text"), " ".join(e["text"].split())
         where = _where(e, height)
+        if where is not None and where[0] >= 1.0:
+            continue  # below the screenshot: in the page, not on the screen
         if role == "input" and text:
             ev.inputs += 1
         if not text or role == "input" or is_chrome(text):

@@ -811,6 +811,30 @@ def _field_names(items: Sequence[dict]) -> set[int]:
     )
 
 
+#: Rows of a label with its value beside it that make a record's table of facts.
+KEY_VALUE_ROWS = 3
+
+
+def _key_value_rows(items: Sequence[dict]) -> set[int]:
+    """The labels and values of a record's table of facts: three or more rows, each a
+    short label with one value beside it ("Scientific name  Erithacus rubecula", "Length
+    12.5–14 cm", "UK status  Green"). Neither side is an item of content: the labels name
+    fields, the values belong to them."""
+    rows: list[int] = []
+    for k, item in enumerate(items[:-1]):
+        value = items[k + 1]
+        y, beside = item.get("y"), value.get("y")
+        if item["role"] != "label" or y is None or beside is None:
+            continue
+        if abs(beside - y) > ROW_TOLERANCE or value["role"] not in ("text", "number"):
+            continue
+        if len(_words(item["text"])) <= 3 and _common(item["text"]):
+            rows.append(k)
+    if len(rows) < KEY_VALUE_ROWS:
+        return set()
+    return {i for k in rows for i in (k, k + 1)}
+
+
 #: A word read by OCR this short that no dictionary knows is more likely a misreading
 #: ("Tawn", "Dact", "Heare") than a name ("Sintel", "Aladino").
 MISREAD_LETTERS = 5
@@ -827,7 +851,7 @@ def _misread(text: str) -> bool:
 def _examples(ev: Evidence, seen: set[str], skip: set[str], project_words: set[str]) -> list[str]:
     """The content items a screen shows, kept whole, in reading order."""
     examples: list[str] = []
-    field_names = _field_names(ev.items)
+    field_names = _field_names(ev.items) | _key_value_rows(ev.items)
     function_words = copy_vocabulary().function_words
     for k, item in enumerate(ev.items):
         if item["role"] not in ("label", "heading", "title", "text"):
@@ -868,6 +892,11 @@ def _examples(ev: Evidence, seen: set[str], skip: set[str], project_words: set[s
         seen.add(key)
         examples.append(text)
     return examples
+
+
+def _sections(ev: Evidence) -> set[str]:
+    """The keys of a screen's headings other than its title."""
+    return {_key(i["text"]) for i in ev.items if i["role"] == "heading"}
 
 
 def _unbalanced(text: str) -> bool:
@@ -969,6 +998,8 @@ def read_screens(
         examples += _examples(ev, seen, skip, project_words)
         examples = _without_people(examples)
         kind = _kind(ev, intent, subject, cx.screen_words, examples)
+        if kind == "reader":  # "Song", "Nesting": the sections of what is read, not items
+            examples = [e for e in examples if _key(e) not in _sections(ev)]
         fields = _fields(ev, kind) if kind in ("form", "sign-in") else hint
         out.append(
             Reading(
