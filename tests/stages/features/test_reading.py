@@ -851,3 +851,35 @@ def test_counts_under_three_and_elements_below_the_screenshot_say_nothing():
     )
     texts = [i["text"] for i in ev.items]
     assert "Low Tide" in texts and "Quiet Streets" not in texts, texts
+
+
+def test_only_the_apps_own_hints_are_quoted_never_its_content():
+    chapter = [el("heading", "Chapter 3", 0.05, 0.03, level=1)]
+    chapter += [el("text", "This was invitation enough.", 0.2)]
+    week = [el("heading", "Jobs This Week", 0.05, 0.03, level=1)]
+    week += [el("text", "Pot on the tomato seedlings.", 0.2)]
+    week += [el("listitem", t, 0.3 + 0.05 * k) for k, t in enumerate(["Mon", "Tue", "Wed"])]
+    bugs = [el("heading", "Open bugs", 0.05, 0.03, level=1)]
+    bugs += [
+        el("link", t, 0.2 + 0.05 * k)
+        for k, t in enumerate(
+            [
+                "Export to Markdown loses checklist items",
+                "Move toolbar above the keyboard",
+                "Notes disappear after syncing offline",
+            ]
+        )
+    ]
+    screens = [("chapter", chapter), ("week", week), ("bugs", bugs)]
+    out = ss.write_copy(
+        ss.detect_domain(ss.extract_features(dom_set("Garden", screens), ocr=False))
+    )
+    said = " ".join([*out[C.COPY_HEADLINE], *out[C.COPY_SUBTITLE]])
+    for content in ("invitation", "Pot on", "loses checklist", "toolbar above", "disappear"):
+        assert content not in said, said
+    from shotsmith.stages.copy.evidence import _app_voice
+
+    assert _app_voice("Search the full text of books instead.", "list")
+    assert _app_voice("Your changes are saved as you type.", "form")
+    assert not _app_voice("Goals for this year.", "list")
+    assert not _app_voice("Search engines love this article.", "reader")

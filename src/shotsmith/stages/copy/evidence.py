@@ -786,9 +786,14 @@ class _SlotMaker:
                 if words_of(t)[0].casefold() not in voc.ui_verbs:
                     slots.headings.append(Phrase(self.policy.display(t), t))
         # a list item is content, not a sentence; an OCR line may be half of one
-        for text in (*ev.headings, *ev.lines) if ev.read_by != "ocr" else ():
-            t = clean_sentence(text)
-            if t and t.casefold() not in self.repeated and not _names_someone(t):
+        found = [clean_sentence(t) for t in (*ev.headings, *ev.lines) if ev.read_by != "ocr"]
+        said = [t for t in found if t]
+        if len(said) >= CONTENT_ROWS:
+            return  # rows of sentences: bug reports, headlines, a user's records
+        for t in said:
+            if not _app_voice(t, ev.kind):
+                continue  # "Pot on the tomato seedlings.": the user's own record, not the app
+            if t.casefold() not in self.repeated and not _names_someone(t):
                 slots.sentences.append(Phrase(self.policy.display(t), t))
 
     def _items(self, slots: Slots, ev: ScreenEvidence, taken: set[frozenset[str]]) -> None:
@@ -887,6 +892,24 @@ def _own_column(subject: str, fields: Sequence[str]) -> bool:
         return False
     one = singular(words[0].casefold())
     return any(singular(f.casefold()) == one for f in fields)
+
+
+#: A screen showing this many sentences shows rows of content, not a hint of the app's.
+CONTENT_ROWS = 3
+#: Kinds whose sentences are the content shown (an article, a message, a record's text).
+_CONTENT_KINDS = frozenset(["reader", "detail", "player", "conversation"])
+_TO_YOU = frozenset(["you", "your", "you're", "you'll", "yours"])
+
+
+def _app_voice(sentence: str, kind: str) -> bool:
+    """Whether a sentence is the app speaking to its user, fit to quote: a hint or a
+    call to act ("Search the full text of books instead.", "Log in to an existing
+    project.", "Your changes are saved as you type."), not content (an article's line, a
+    task's title, a notebook's note) and nothing on a screen whose text is content."""
+    words = [w.casefold() for w in words_of(sentence)]
+    if not words or kind in _CONTENT_KINDS:
+        return False
+    return words[0] in vocabulary().ui_verbs or bool(_TO_YOU & set(words))
 
 
 def _names_someone(sentence: str) -> bool:
