@@ -109,3 +109,14 @@ def can_be_noun(word: str) -> bool:
 
     parts = getAllLemmas(word.casefold())
     return not parts or "NOUN" in parts or "PROPN" in parts
+
+
+@lru_cache(maxsize=4096)
+def is_common_word(word: str) -> bool:
+    """True when ``word`` is an ordinary English word a sentence writes in lower case
+    ("harvest", "log", "budget"), False for a name English capitalises wherever it stands
+    ("Kyoto", "English", "Monday") or a word no lexicon knows: ``lemminflect``'s lexicon
+    holds common words only."""
+    from lemminflect import getAllLemmas
+
+    return bool(getAllLemmas(word.casefold()))

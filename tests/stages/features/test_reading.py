@@ -792,6 +792,7 @@ def test_a_slide_says_its_tone_phrase_once():
         ("See the status and page status of every page.", "Wagtail", True),
         ("Your budgets and reports, together in Pocket Budget.", "Pocket Budget", False),
         ("Check the date, payee and narration.", "Fava", False),
+        ("See Lake District walks and Peak District walks.", "Trails", False),
     ],
 )
 def test_a_list_that_names_one_thing_twice_is_struck_out(line, project, twice):
@@ -883,3 +884,21 @@ def test_only_the_apps_own_hints_are_quoted_never_its_content():
     assert _app_voice("Your changes are saved as you type.", "form")
     assert not _app_voice("Goals for this year.", "list")
     assert not _app_voice("Search engines love this article.", "reader")
+
+
+@pytest.mark.parametrize(
+    ("title", "in_a_sentence"),
+    [
+        ("Harvest Log", "harvest log"),
+        ("Version History", "version history"),
+        ("Dark mode", "dark mode"),
+        ("SQL Console", "SQL console"),
+        ("Trips to Kyoto", "trips to Kyoto"),
+        ("Monday Plan", "Monday plan"),
+        ("English oak", "English oak"),
+    ],
+)
+def test_a_features_name_is_written_as_a_sentence_writes_it(title, in_a_sentence):
+    from shotsmith.stages.copy.evidence import _feature_case
+
+    assert _feature_case(title) == in_a_sentence

@@ -120,18 +120,19 @@ def line_problems(
 
 
 def _named_twice(items: list[str], project_words: set[str]) -> bool:
-    """Whether two members of a list share a word ("trials" and "trial"; "status" and
-    "page status"); the frame's words and the app's name aside ("Your budgets and
-    reports, together in Pocket Budget")."""
-    seen: set[str] = set()
-    for part in items:
-        forms = {
+    """Whether one member of a list says again what another says ("trials" and "trial";
+    "status" and "page status"): the words of one are among the other's. Two names that
+    merely share a word ("Lake District walks", "Peak District walks") are two things;
+    the frame's words and the app's name do not count ("Your budgets and reports,
+    together in Pocket Budget")."""
+    members = [
+        {
             f
             for w in words_of(part)
             if not is_neutral(w) and w.casefold() not in project_words
             for f in word_forms(w.casefold())
         }
-        if forms & seen:
-            return True
-        seen |= forms
-    return False
+        for part in items
+    ]
+    members = [m for m in members if m]
+    return any(a <= b or b <= a for i, a in enumerate(members) for b in members[i + 1 :])

@@ -42,7 +42,7 @@ from ...grounding import (
     word_forms,
     words_of,
 )
-from ...words import is_plural, is_word, word_frequency
+from ...words import is_common_word, is_plural, is_word, word_frequency
 from ...words import plural as plural_of
 from ...words import singular as singular_of
 from ..features import singular
@@ -724,7 +724,8 @@ class _SlotMaker:
         self._items(slots, ev, taken)
         for c in _count_phrases([*ev.numbers, *ev.strings()]):
             number, noun = c.split(" ", 1)
-            slots.counts.append(Phrase(f"{number} {self.policy.display(noun)}", c))
+            noun = _feature_case(self.policy.display(noun))  # "3 transfers", not "3 Transfers"
+            slots.counts.append(Phrase(f"{number} {noun}", c))
         self._tabs(slots, ev)
         return slots
 
@@ -775,7 +776,7 @@ class _SlotMaker:
 
     def _headings_and_sentences(self, slots: Slots, ev: ScreenEvidence) -> None:
         voc = vocabulary()
-        if ev.kind == "reader":  # what is read, in parts: "Jump to Song, Food or Nesting"
+        if ev.kind == "reader" and ev.read_by != "ocr":  # "Jump to Song, Food or Nesting"
             for text in ev.headings:
                 t = clean_phrase(text, max_words=3, max_chars=HEADING_CHARS)
                 if t and t != ev.title and words_of(t)[0].casefold() not in voc.ui_verbs:
@@ -933,11 +934,6 @@ def _subject_phrase(subject: str, fields: Sequence[str]) -> str | None:
 #: Kinds whose subject may be a piece of content with a title of its own ("Garden Birds
 #: of Britain", "Paper Lanterns"), not the name of a feature.
 _CONTENT_SUBJECT_KINDS = frozenset(["reader", "player", "detail"])
-#: Everyday words English writes capitalised wherever they stand.
-_ALWAYS_CAPITALISED = frozenset(
-    "monday tuesday wednesday thursday friday saturday sunday january february march april "
-    "june july august september october november december english".split()
-)
 
 
 def _feature_case(phrase: str) -> str:
@@ -951,17 +947,12 @@ def _feature_case(phrase: str) -> str:
             core[:1].isupper()
             and core[1:].islower()
             and core.isalpha()
-            and core.casefold() not in _ALWAYS_CAPITALISED
-            and word_frequency(core.casefold()) >= _COMMON_WORD
+            and is_common_word(core)
             and not is_person(core)
         ):
             word = word.replace(core, core.lower())
         out.append(word)
     return " ".join(out)
-
-
-#: A word this frequent (wordfreq's Zipf scale) is an everyday word, not a name.
-_COMMON_WORD = 3.0
 
 
 def _name_subject(slots: Slots, ev: ScreenEvidence, cleaned: str, policy: CasePolicy) -> None:
@@ -1028,4 +1019,4 @@ def read_into(slots: Slots, ev: ScreenEvidence, policy: CasePolicy, project: str
         ):
             continue  # "Whom", "Added", "Modified": a column of who or when, not a thing
         if t and (slots.subject is None or t.casefold() != slots.subject.evidence.casefold()):
-            slots.fields.append(Phrase(policy.display(t), t))
+            slots.fields.append(Phrase(_feature_case(policy.display(t)), t))
