@@ -216,3 +216,22 @@ def test_the_accent_is_the_interface_colour_not_the_book_covers():
     accent = ss.extract_features(frame, ocr=False)[FEATURES_ACCENT].iloc[0]
     hue = hls(accent)[0] * 360
     assert 170 <= hue <= 190 and saturation(accent) > 0.5, accent  # teal
+
+
+def test_ocr_title_is_not_swapped_for_a_menu_in_smaller_type_naming_it():
+    from shotsmith.ocr import OCRLine, OCRResult
+    from shotsmith.stages.features.evidence import from_ocr
+
+    def read(title: str, *lines: tuple[str, int, int]) -> str:
+        boxes = [OCRLine(text=t, left=20, top=top, width=300, height=h) for t, top, h in lines]
+        result = OCRResult(
+            text="\n".join(t for t, _, _ in lines), title=title, words=9, lines=[], boxes=boxes
+        )
+        return from_ocr(result, 1000.0).title
+
+    # the menu names the screen it is on in small type: the large heading is the title
+    menu = read("Entries", ("entries feeds add", 60, 18), ("Entries", 140, 32), ("unread", 200, 17))
+    assert menu == "Entries"
+    # a piece read apart from its word is made whole again
+    whole = read("outs", ("Workouts", 60, 32), ("outs", 62, 30), ("This week", 200, 17))
+    assert whole == "Workouts"

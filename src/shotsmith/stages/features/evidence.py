@@ -274,6 +274,25 @@ def clean_ocr_line(text: str) -> str:
     return kept if worded or _DIGIT.search(kept) else ""
 
 
+def _same_line(title: str, tall: int, line: ocr_mod.OCRLine) -> bool:
+    """Whether ``line`` is the whole of which the title is a piece read apart: the title
+    inside one of its words ("outs" of "Workouts"), or inside it in type as large. The
+    title as a whole word of a line in smaller type is another line: a menu naming the
+    screen it is on ("entries feeds add" over "Entries")."""
+    at = line.text.casefold().find(title.casefold())
+    if at < 0 or line.text == title:
+        return False
+    end = at + len(title)
+    whole_word = (at == 0 or not line.text[at - 1].isalnum()) and (
+        end == len(line.text) or not line.text[end].isalnum()
+    )
+    return not whole_word or line.height >= tall * SAME_TYPE
+
+
+#: A line this share of the title's height or more is set in the same type.
+SAME_TYPE = 0.75
+
+
 def from_ocr(result: ocr_mod.OCRResult, height: float | None = None) -> Evidence:
     """Evidence from OCR lines with boxes: size finds the title and the headings."""
     ev = Evidence()
@@ -288,9 +307,10 @@ def from_ocr(result: ocr_mod.OCRResult, height: float | None = None) -> Evidence
     body = heights[len(heights) // 2]
     title = clean_ocr_line(result.title) if result.title else ""
     title = title if title and not is_chrome(title) else ""
-    longer = [b.text for b in lines if title and title.casefold() in b.text.casefold()]
-    if title and longer:  # a fragment read apart from its line ("ots" of "Workouts")
-        title = max(longer, key=len)
+    if title:  # a fragment read apart from its line ("outs" of "Workouts")
+        tall = max((b.height for b in lines if b.text == title), default=0)
+        longer = [b.text for b in lines if _same_line(title, tall, b)]
+        title = max(longer, key=len) if longer else title
     for line in lines:
         text = line.text
         where = (line.top / height, line.height / height) if height else None
