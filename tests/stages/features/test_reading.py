@@ -902,3 +902,15 @@ def test_a_features_name_is_written_as_a_sentence_writes_it(title, in_a_sentence
     from shotsmith.stages.copy.evidence import _feature_case
 
     assert _feature_case(title) == in_a_sentence
+
+
+def test_a_lone_adjective_or_state_is_no_example():
+    rows = [el("heading", "Trees", 0.05, 0.03, level=1)]
+    rows += [
+        el("listitem", t, 0.2 + 0.05 * k)
+        for k, t in enumerate(["English oak", "Deciduous", "Silver birch", "Pruned"])
+    ]
+    read = ss.extract_features(dom_set("Arbor", [("trees", rows)]), ocr=False)
+    examples = read[C.FEATURES_EXAMPLES].iloc[0]
+    assert {"English oak", "Silver birch"} <= set(examples), examples
+    assert not {"Deciduous", "Pruned"} & set(examples), examples

@@ -885,6 +885,8 @@ def _examples(ev: Evidence, seen: set[str], skip: set[str], project_words: set[s
             continue  # the app's own name ("BUKU")
         if len(_words(text)) == 1 and not text[:1].isupper() and not text.startswith("#"):
             continue  # a lone lower-case word is a label, not an item
+        if len(_words(text)) == 1 and not can_be_noun(text):
+            continue  # "Deciduous", "Bold": a value or a style, no thing a caption can name
         if _words(text)[0].casefold() in function_words and text[:1].islower():
             continue  # "as loaded": the rest of a line, not an item's name
         if _unbalanced(text):
