@@ -928,6 +928,15 @@ def _subject_phrase(subject: str, fields: Sequence[str]) -> str | None:
     if cleaned is None and forbidden_words(subject):  # "Top Artists": the artists
         bare = " ".join(w for w in subject.split() if not forbidden_words(w))
         cleaned = clean_phrase(bare, max_words=4, dates=True) if bare else None
+    words = subject.split()
+    if cleaned is None and len(words) >= 3 and clean_phrase(subject, max_words=6, max_chars=60):
+        # too long for a caption: its head ("planning applications" of "Riverside
+        # planning applications"), never a piece that opens on a joining word ("per month")
+        for tail in (words[-2:], words[-1:]):
+            if tail[0].casefold() not in vocabulary().function_words:
+                cleaned = clean_phrase(" ".join(tail), max_words=2)
+                if cleaned:
+                    break
     return cleaned
 
 

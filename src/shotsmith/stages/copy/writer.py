@@ -700,7 +700,7 @@ class _Writer:
                     # within a group, a frame naming the subject before one naming an
                     # example ("Pareto front at a glance", not "See Datetime start ...")
                     order.sort(key=lambda t: not _NAMES_SUBJECT.search(t))
-                if name in ("voice:fields", "voice:sections"):  # three before two
+                if name in ("voice:fields", "voice:sections", "voice:actions"):  # more first
                     order.sort(key=lambda t: -len(_SLOT.findall(t)))
                 filled = _short(slots) if name.startswith("voice:short:") else slots
                 for template in order:
