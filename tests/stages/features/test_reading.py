@@ -914,3 +914,19 @@ def test_a_lone_adjective_or_state_is_no_example():
     examples = read[C.FEATURES_EXAMPLES].iloc[0]
     assert {"English oak", "Silver birch"} <= set(examples), examples
     assert not {"Deciduous", "Pruned"} & set(examples), examples
+
+
+def test_a_sign_in_screen_names_no_feature():
+    """A sign-in screen read off its pixels has "Sign" of "Sign in" as its subject: it is
+    the door to the app, neither a headline's subject nor one of the app's features."""
+    from shotsmith.stages.copy.evidence import ScreenEvidence, build_slots, case_policy
+    from shotsmith.stages.copy.store_text import set_features
+
+    door = ScreenEvidence(
+        title="Sign in", kind="sign-in", subject="Sign", fields=["Username", "Password"]
+    )
+    shelf = ScreenEvidence(title="Collections", kind="list", subject="Collections")
+    policy = case_policy(["Sign in", "Collections"], "Radicale", True)
+    slots = build_slots([door, shelf], "Radicale", policy)
+    assert slots[0].subject is None
+    assert set_features([door, shelf]) == ["collections"]

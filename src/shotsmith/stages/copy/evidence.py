@@ -1008,6 +1008,8 @@ def read_into(slots: Slots, ev: ScreenEvidence, policy: CasePolicy, project: str
         subject = ev.fields[0]  # an "Overview" of a total balance shows the total balance
     elif weak:
         subject = ""
+    if ev.kind == "sign-in":
+        subject = ""  # "Sign", "Log": the door to the app, not a feature of it
     if subject and policy.english:
         cleaned = _subject_phrase(subject, ev.fields)
         if cleaned and cleaned.casefold() != project.casefold():

@@ -126,8 +126,8 @@ def set_features(evidence: Sequence[ScreenEvidence]) -> list[str]:
             continue
         if len(subject) > 24 or forbidden_words(subject):
             continue
-        if _content_title(ev):
-            continue  # "English oak": the article read, not a feature of the app
+        if _content_title(ev) or ev.kind == "sign-in":
+            continue  # "English oak": the article read; "Sign": the door; no features
         phrase = _feature(subject)
         if ev.kind == "form" and not is_plural(phrase) and is_feature_phrase(phrase, strict=True):
             phrase = plural(phrase)  # "New Transaction" is where transactions come from
