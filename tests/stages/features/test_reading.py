@@ -930,3 +930,13 @@ def test_a_sign_in_screen_names_no_feature():
     slots = build_slots([door, shelf], "Radicale", policy)
     assert slots[0].subject is None
     assert set_features([door, shelf]) == ["collections"]
+
+
+def test_a_frame_never_says_its_slots_word_again_in_another_form():
+    from shotsmith.stages.copy.evidence import Phrase, Slots
+    from shotsmith.stages.copy.writer import _fill
+
+    slots = Slots(kind="dashboard", subject=Phrase("tracks", "Tracks"))
+    assert _fill("Keep track of your {s}", slots, set(), {}) is None
+    line = _fill("Your {s} at a glance", slots, set(), {})
+    assert line is not None and line.text == "Your tracks at a glance"

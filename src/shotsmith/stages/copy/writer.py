@@ -257,8 +257,9 @@ def _fill(
             return None
         values[name] = value
     frame_words = _frame_words(template)
-    if any(w.casefold() in frame_words for v in values.values() for w in words_of(v.text)):
-        return None  # "Your Table in one table": the frame would say the slot's word again
+    said = (f for v in values.values() for w in words_of(v.text) for f in word_forms(w.casefold()))
+    if any(f in frame_words for f in said):
+        return None  # "Your Table in one table", "Keep track of your tracks": said twice
     text = _SLOT.sub(
         lambda m: values[m.group(1)].cap if m.group(1)[:1].isupper() else values[m.group(1)].text,
         template,
