@@ -120,3 +120,12 @@ def is_common_word(word: str) -> bool:
     from lemminflect import getAllLemmas
 
     return bool(getAllLemmas(word.casefold()))
+
+
+@lru_cache(maxsize=4096)
+def is_verb_only(word: str) -> bool:
+    """True when ``word`` can only be a verb ("sorted", "edit"), not a noun or an
+    adjective ("running", "recent", "open")."""
+    from lemminflect import getAllLemmas
+
+    return set(getAllLemmas(word.casefold())) == {"VERB"}

@@ -940,3 +940,15 @@ def test_a_frame_never_says_its_slots_word_again_in_another_form():
     assert _fill("Keep track of your {s}", slots, set(), {}) is None
     line = _fill("Your {s} at a glance", slots, set(), {})
     assert line is not None and line.text == "Your tracks at a glance"
+
+
+def test_a_sort_order_is_no_feature_of_the_app():
+    from shotsmith.stages.copy.evidence import ScreenEvidence
+    from shotsmith.stages.copy.store_text import set_features
+
+    screens = [
+        ScreenEvidence(kind="table", subject="sorted by memory"),
+        ScreenEvidence(kind="table", subject="Processes"),
+        ScreenEvidence(kind="list", subject="Shared notes"),
+    ]
+    assert set_features(screens) == ["processes", "shared notes"]

@@ -38,7 +38,7 @@ from functools import lru_cache
 from importlib import resources
 
 from ...grounding import content_words, vocabulary, word_forms, words_of
-from ...words import is_plural, plural, word_frequency
+from ...words import is_plural, is_verb_only, plural, word_frequency
 from ..features.reading import is_feature_phrase, is_person
 from .evidence import ScreenEvidence
 from .rules import acronyms, forbidden_words
@@ -101,6 +101,12 @@ def _feature(subject: str) -> str:
 _CONTENT_KINDS = frozenset(["reader", "player", "detail"])
 
 
+def _a_sort_order(phrase: str) -> bool:
+    """A participle and a preposition ("sorted by memory", "filtered by tag")."""
+    words = [w.casefold() for w in words_of(phrase)]
+    return len(words) >= 2 and is_verb_only(words[0]) and words[1] in vocabulary().function_words
+
+
 def _content_title(ev: ScreenEvidence) -> bool:
     """Whether a screen's subject is the title of the piece of content it shows (an
     article, a song, a record: "English oak"), not the name of a feature."""
@@ -128,6 +134,8 @@ def set_features(evidence: Sequence[ScreenEvidence]) -> list[str]:
             continue
         if _content_title(ev) or ev.kind == "sign-in":
             continue  # "English oak": the article read; "Sign": the door; no features
+        if _a_sort_order(subject):
+            continue  # "sorted by memory": how a screen orders its rows, not a feature
         phrase = _feature(subject)
         if ev.kind == "form" and not is_plural(phrase) and is_feature_phrase(phrase, strict=True):
             phrase = plural(phrase)  # "New Transaction" is where transactions come from
