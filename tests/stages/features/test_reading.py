@@ -952,3 +952,11 @@ def test_a_sort_order_is_no_feature_of_the_app():
         ScreenEvidence(kind="list", subject="Shared notes"),
     ]
     assert set_features(screens) == ["processes", "shared notes"]
+
+
+def test_a_calendar_with_one_example_still_names_it():
+    """TiddlyWiki's sowing calendar shows one crop by name: its subtitle names it."""
+    frame = ss.read_screenshots(REALAPPS / "tiddlywiki")
+    out = ss.extract_features(frame, ocr=False).pipe(ss.detect_domain).pipe(ss.write_copy)
+    sowing = out.set_index(C.SCREEN).loc["sowing calendar", C.COPY_SUBTITLE]
+    assert "Runner Beans" in sowing, sowing

@@ -289,6 +289,8 @@ def _untoned(template: str, headline: Line | None) -> str:
     return _TONE_TAIL.sub("", template)
 
 
+#: Groups whose frames are tried naming the most of the screen first.
+_MORE_FIRST = frozenset(["voice:fields", "voice:sections", "voice:actions", "voice:examples"])
 _YOUR_SUBJECT = re.compile(r"(?i)\byour \{s\}")
 
 
@@ -701,7 +703,7 @@ class _Writer:
                     # within a group, a frame naming the subject before one naming an
                     # example ("Pareto front at a glance", not "See Datetime start ...")
                     order.sort(key=lambda t: not _NAMES_SUBJECT.search(t))
-                if name in ("voice:fields", "voice:sections", "voice:actions"):  # more first
+                if name in _MORE_FIRST:  # three fields, sections, examples before two
                     order.sort(key=lambda t: -len(_SLOT.findall(t)))
                 filled = _short(slots) if name.startswith("voice:short:") else slots
                 for template in order:
