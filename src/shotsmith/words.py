@@ -101,31 +101,31 @@ def with_article(phrase: str) -> str:
 
 
 @lru_cache(maxsize=4096)
+def _parts_of_speech(word: str) -> frozenset[str]:
+    """The parts of speech ``lemminflect``'s lexicon gives ``word`` (empty for a word it
+    does not hold: a name, a coinage)."""
+    from lemminflect import getAllLemmas
+
+    return frozenset(getAllLemmas(word.casefold()))
+
+
 def can_be_noun(word: str) -> bool:
     """True when ``word`` can be a noun ("devices", "board", "seeding"; an unknown word
     such as "flowchart" too), False when it is only a verb, adjective or adverb
     ("settle", "downloading", "important", "explore")."""
-    from lemminflect import getAllLemmas
-
-    parts = getAllLemmas(word.casefold())
+    parts = _parts_of_speech(word)
     return not parts or "NOUN" in parts or "PROPN" in parts
 
 
-@lru_cache(maxsize=4096)
 def is_common_word(word: str) -> bool:
     """True when ``word`` is an ordinary English word a sentence writes in lower case
     ("harvest", "log", "budget"), False for a name English capitalises wherever it stands
     ("Kyoto", "English", "Monday") or a word no lexicon knows: ``lemminflect``'s lexicon
     holds common words only."""
-    from lemminflect import getAllLemmas
-
-    return bool(getAllLemmas(word.casefold()))
+    return bool(_parts_of_speech(word))
 
 
-@lru_cache(maxsize=4096)
 def is_verb_only(word: str) -> bool:
     """True when ``word`` can only be a verb ("sorted", "edit"), not a noun or an
     adjective ("running", "recent", "open")."""
-    from lemminflect import getAllLemmas
-
-    return set(getAllLemmas(word.casefold())) == {"VERB"}
+    return _parts_of_speech(word) == {"VERB"}

@@ -786,8 +786,9 @@ class _SlotMaker:
             if t and len(t.split()) >= 2 and t.casefold() not in self.repeated:
                 if words_of(t)[0].casefold() not in voc.ui_verbs:
                     slots.headings.append(Phrase(self.policy.display(t), t))
-        # a list item is content, not a sentence; an OCR line may be half of one
-        found = [clean_sentence(t) for t in (*ev.headings, *ev.lines) if ev.read_by != "ocr"]
+        if ev.read_by == "ocr":
+            return  # an OCR line may be half of a sentence
+        found = [clean_sentence(t) for t in (*ev.headings, *ev.lines)]
         said = [t for t in found if t]
         if len(said) >= CONTENT_ROWS:
             return  # rows of sentences: bug reports, headlines, a user's records
@@ -945,6 +946,14 @@ def _subject_phrase(subject: str, fields: Sequence[str]) -> str | None:
 _CONTENT_SUBJECT_KINDS = frozenset(["reader", "player", "detail"])
 
 
+def is_content_title(kind: str, subject: str) -> bool:
+    """Whether a screen's subject is the title of the piece of content it shows (an
+    article, a song, a record: "English oak"), not the name of a feature."""
+    return (
+        kind in _CONTENT_SUBJECT_KINDS and subject[:1].isupper() and not is_feature_phrase(subject)
+    )
+
+
 def _feature_case(phrase: str) -> str:
     """A feature's name as a sentence writes it: the Title Case of a heading or a page
     name ("Harvest Log", "Version History", "Budget") in lower case, names and acronyms
@@ -967,10 +976,10 @@ def _feature_case(phrase: str) -> str:
 def _name_subject(slots: Slots, ev: ScreenEvidence, cleaned: str, policy: CasePolicy) -> None:
     """The subject's slots: as a sentence writes it, its number, its head noun."""
     shown = policy.display(cleaned)
-    if ev.kind not in _CONTENT_SUBJECT_KINDS:
-        shown = _feature_case(shown)
-    elif cleaned[:1].isupper() and not is_feature_phrase(cleaned):
+    if is_content_title(ev.kind, cleaned):
         slots.titled, shown = True, cleaned  # a title, as the screen writes it
+    elif ev.kind not in _CONTENT_SUBJECT_KINDS:
+        shown = _feature_case(shown)
     slots.subject = Phrase(shown, ev.subject)
     last = shown.split()[-1]
     if last.isalpha() and last.islower() and is_word(last):  # not "a yaml"

@@ -40,7 +40,7 @@ from importlib import resources
 from ...grounding import content_words, vocabulary, word_forms, words_of
 from ...words import is_plural, is_verb_only, plural, word_frequency
 from ..features.reading import is_feature_phrase, is_person
-from .evidence import ScreenEvidence
+from .evidence import ScreenEvidence, is_content_title
 from .rules import acronyms, forbidden_words
 
 
@@ -97,21 +97,10 @@ def _feature(subject: str) -> str:
     return " ".join(words)
 
 
-#: Kinds whose title may be the piece of content shown (an article, a song, a record).
-_CONTENT_KINDS = frozenset(["reader", "player", "detail"])
-
-
 def _a_sort_order(phrase: str) -> bool:
     """A participle and a preposition ("sorted by memory", "filtered by tag")."""
     words = [w.casefold() for w in words_of(phrase)]
     return len(words) >= 2 and is_verb_only(words[0]) and words[1] in vocabulary().function_words
-
-
-def _content_title(ev: ScreenEvidence) -> bool:
-    """Whether a screen's subject is the title of the piece of content it shows (an
-    article, a song, a record: "English oak"), not the name of a feature."""
-    subject = ev.subject.strip()
-    return ev.kind in _CONTENT_KINDS and subject[:1].isupper() and not is_feature_phrase(subject)
 
 
 def set_features(evidence: Sequence[ScreenEvidence]) -> list[str]:
@@ -132,7 +121,7 @@ def set_features(evidence: Sequence[ScreenEvidence]) -> list[str]:
             continue
         if len(subject) > 24 or forbidden_words(subject):
             continue
-        if _content_title(ev) or ev.kind == "sign-in":
+        if is_content_title(ev.kind, ev.subject.strip()) or ev.kind == "sign-in":
             continue  # "English oak": the article read; "Sign": the door; no features
         if _a_sort_order(subject):
             continue  # "sorted by memory": how a screen orders its rows, not a feature
@@ -224,7 +213,7 @@ def _keywords(
         # the screen's sections weigh more than a heading; buttons and list items are
         # too particular (a user's data) to be search terms
         weighted = [
-            ("" if _content_title(ev) else ev.subject, 3),
+            ("" if is_content_title(ev.kind, ev.subject.strip()) else ev.subject, 3),
             (ev.title if is_feature_phrase(ev.title) else "", 2),
             *((t, 2) for t in ev.tabs),
             # a column or form field is a search term only when it names a feature

@@ -1001,7 +1001,8 @@ def read_screens(
         examples = _without_people(examples)
         kind = _kind(ev, intent, subject, cx.screen_words, examples)
         if kind == "reader":  # "Song", "Nesting": the sections of what is read, not items
-            examples = [e for e in examples if _key(e) not in _sections(ev)]
+            sections = _sections(ev)
+            examples = [e for e in examples if _key(e) not in sections]
         fields = _fields(ev, kind) if kind in ("form", "sign-in") else hint
         out.append(
             Reading(
