@@ -235,3 +235,88 @@ def test_ocr_title_is_not_swapped_for_a_menu_in_smaller_type_naming_it():
     # a piece read apart from its word is made whole again
     whole = read("outs", ("Workouts", 60, 32), ("outs", 62, 30), ("This week", 200, 17))
     assert whole == "Workouts"
+
+
+def test_a_row_of_menu_labels_level_with_the_title_is_navigation_not_fields():
+    from shotsmith.ocr import OCRLine, OCRResult
+    from shotsmith.stages.features.evidence import from_ocr
+
+    def read(*lines: tuple[str, int, int, int]):
+        boxes = [OCRLine(text=t, left=x, top=top, width=90, height=h) for t, x, top, h in lines]
+        result = OCRResult(
+            text="\n".join(line[0] for line in lines),
+            title=lines[0][0],
+            words=12,
+            lines=[],
+            boxes=boxes,
+        )
+        return from_ocr(result, 1000.0)
+
+    # Lute's "Create new book": its menu stands on the title's line, the form's labels below
+    menu = ["HOME", "BOOKS", "TERMS", "SETTINGS"]
+    form = read(
+        ("Create new book", 20, 36, 17),
+        *[(t, 500 + 110 * k, 40, 9) for k, t in enumerate(menu)],
+        ("Title", 20, 120, 11),
+        ("Text", 20, 160, 11),
+    )
+    assert form.tabs == menu and "Title" in form.labels, (form.tabs, form.labels)
+    assert not set(menu) & set(form.labels), form.labels
+    # a table's column headers over its first row of figures stay what they are
+    table = read(
+        ("Budget", 20, 36, 17),
+        *[(t, 200 + 150 * k, 40, 9) for k, t in enumerate(["Budgeted", "Spent", "Balance"])],
+        *[(t, 200 + 150 * k, 60, 9) for k, t in enumerate(["3,945.00", "3,085.00", "860.00"])],
+    )
+    assert table.tabs == [] and {"Spent", "Balance"} <= set(table.labels), table.items
+
+
+def test_a_form_names_its_own_fields_not_the_menu_beside_its_title():
+    from shotsmith import columns as C
+
+    from .test_reading import dom_set, el
+
+    frame = dom_set(
+        "Lingo",
+        [
+            (
+                "new book",
+                [
+                    el("heading", "Create new book", 0.07, 0.03, level=1),
+                    *[
+                        el("text", t, 0.077, 0.016, x=0.45 + 0.12 * k)
+                        for k, t in enumerate(["Home", "Books", "Terms", "Settings"])
+                    ],
+                    el("label", "Title", 0.16),
+                    el("input", "", 0.18),
+                    el("label", "Text", 0.22),
+                    el("input", "", 0.24),
+                    el("label", "Audio file", 0.40),
+                    el("button", "Save", 0.60),
+                ],
+            ),
+            ("books", [el("heading", "Books", 0.07, 0.03, level=1), el("text", "Aladino", 0.2)]),
+        ],
+    )
+    out = ss.extract_features(frame, ocr=False).pipe(ss.detect_domain).pipe(ss.write_copy)
+    fields = out[C.FEATURES_FIELDS].iloc[0]
+    assert fields[:3] == ["Title", "Text", "Audio file"], fields
+    subtitle = out[C.COPY_SUBTITLE].iloc[0]
+    assert "settings" not in subtitle.casefold() and "title" in subtitle.casefold(), subtitle
+
+
+def test_dom_elements_beside_the_screenshot_are_not_on_the_screen():
+    from shotsmith.stages.features.evidence import from_elements
+
+    ev = from_elements(
+        [
+            {"role": "heading", "text": "Comments", "box": [40, 100, 500, 80], "level": 1},
+            {"role": "text", "text": "Awaiting review", "box": [40, 300, 400, 40]},
+            {"role": "label", "text": "Search by URL", "box": [1552, 300, 403, 66]},
+            {"role": "link", "text": "Log Out", "box": [-400, 300, 238, 125]},
+        ],
+        height=2622.0,
+        width=1206.0,
+    )
+    texts = [i["text"] for i in ev.items]
+    assert texts == ["Comments", "Awaiting review"], texts

@@ -194,16 +194,36 @@ def _where(element: Mapping[str, object], height: float | None) -> tuple[float, 
         return None
 
 
-def from_elements(elements: Iterable[object], height: float | None = None) -> Evidence:
+def _beside(element: Mapping[str, object], width: float | None) -> bool:
+    """Whether ``element`` lies wholly left or right of a screenshot ``width`` px wide (a
+    desktop menu laid out past a phone's edge: in the page, not on the screen)."""
+    box = element.get("box")
+    if not width or not isinstance(box, Sequence) or len(box) != 4:
+        return False
+    try:
+        left, wide = float(box[0]), float(box[2])
+    except (TypeError, ValueError):
+        return False
+    return left >= width or left + wide <= 0
+
+
+def from_elements(
+    elements: Iterable[object], height: float | None = None, width: float | None = None
+) -> Evidence:
     """Evidence from the DOM's elements with roles (capture's ``screen_elements``).
 
-    Elements that start below the screenshot's bottom edge are not on the screen and are
-    left out. The title is the first level-1 heading that is not also a navigation link (a logo),
-    else the heading in the largest type; links led by a verb are actions, other links
-    labels; text with figures is a number.
+    Elements that start below the screenshot's bottom edge, or lie wholly beside it, are
+    not on the screen and are left out. The title is the first level-1 heading that is not
+    also a navigation link (a logo), else the heading in the largest type; links led by a
+    verb are actions, other links labels; text with figures is a number. A menu's row of
+    labels becomes tabs (``_menu_rows``).
     """
     ev = Evidence()
-    items = [e for e in elements if isinstance(e, Mapping) and isinstance(e.get("text"), str)]
+    items = [
+        e
+        for e in elements
+        if isinstance(e, Mapping) and isinstance(e.get("text"), str) and not _beside(e, width)
+    ]
     nav_texts = {" ".join(e["text"].split()) for e in items if e.get("role") == "tab"}
     headings = [
         e
@@ -244,7 +264,60 @@ def from_elements(elements: Iterable[object], height: float | None = None) -> Ev
             ev.add("text", text, "dom", where)
     if not ev.title and title:
         ev.title = title
+    _menu_rows(ev)
     return ev
+
+
+#: Items whose tops are this close (a share of the height) stand on one line.
+ROW_TOLERANCE = 0.006
+#: A menu's labels are one or two words each.
+MENU_WORDS = 2
+#: Where a header's menu stands when the screen has no title (a share of the height).
+MENU_TOP = 0.06
+
+
+def _menu_rows(ev: Evidence) -> None:
+    """Three or more one- or two-word labels on one line level with the title or above
+    it, or along the bottom edge, are the app's menu ("Home Books Terms Settings About"),
+    not a form's fields or a list's items: they become tabs."""
+    placed = [i for i in ev.items if i.get("y") is not None]
+    top = next((i["y"] + i["h"] for i in placed if i["role"] == "title"), MENU_TOP)
+    top = min(top, MENU_TOP * 2)  # a title read far down is no header's line
+    rows: list[list[dict]] = []
+    for item in sorted(placed, key=lambda i: i["y"]):
+        if rows and abs(item["y"] - rows[-1][0]["y"]) <= ROW_TOLERANCE:
+            rows[-1].append(item)
+        else:
+            rows.append([item])
+    for k, row in enumerate(rows):
+        members = [i for i in row if i["role"] in ("label", "text", "action", "tab")]
+        if len({i["text"].casefold() for i in members}) < 3 or row[0]["y"] > top:
+            if row[0]["y"] < 0.92 or any(i["role"] == "action" for i in members):
+                continue
+        if not all(_menu_label(i["text"]) for i in members):
+            continue
+        if any(i["role"] in ("number", "title") for i in row if i not in members):
+            if any(i["role"] == "number" for i in row):
+                continue  # a line of figures or a count ("60 Trials"), not a menu
+        below = rows[k + 1] if k + 1 < len(rows) else []
+        if sum(i["role"] == "number" for i in below) >= 2:
+            continue  # a table's column headers over its first row of figures
+        for item in members:
+            for kept in (ev.labels, ev.actions):
+                if item["text"] in kept:
+                    kept.remove(item["text"])
+            if item["text"] not in ev.tabs:
+                ev.tabs.append(item["text"])
+            item["role"] = "tab"
+
+
+def _menu_label(text: str) -> bool:
+    words = _words(text)
+    return 0 < len(words) <= MENU_WORDS and bool(_MENU_LABEL.fullmatch(text.strip()))
+
+
+#: Words and spaces only: "Settings", "My albums" (not "(trial_id=", "Total:", "Page 2").
+_MENU_LABEL = re.compile(r"[^\W\d_]+(?:[ &'’-]+[^\W\d_]+)*")
 
 
 def _level_then_size(element: Mapping[str, object]) -> tuple[int, float]:
@@ -325,6 +398,7 @@ def from_ocr(result: ocr_mod.OCRResult, height: float | None = None) -> Evidence
             ev.add("heading", text, "ocr", where)
         else:
             _classify_line(ev, text, "ocr", where)
+    _menu_rows(ev)
     return ev
 
 

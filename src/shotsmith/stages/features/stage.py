@@ -86,6 +86,7 @@ class _Pixels:
     ocr: ocr_mod.OCRResult | None = None
     flat: list[tuple[str, float]] | None = None  # colours of flat areas only (the interface)
     height: int = 0  # the screenshot's height in px
+    width: int = 0  # and its width
     read_height: int = 0  # the height of the image OCR read (half size for large ones)
     deep: Image.Image | None = None  # the long band (top to DEEP_BOTTOM), prepared, until read
     lower_at: int = 0  # where the band below the top one starts in it, in px
@@ -158,6 +159,7 @@ def _analyse(refs: list, want_ocr: list[bool], lang: str, binary: str | None) ->
                 dark,
                 flat=image_colors(half, flat=True),
                 height=full_height,
+                width=img.size[0],
                 read_height=half.size[1],
             )
         )
@@ -494,8 +496,9 @@ def _evidence_of(elements: object, dom: str, px: _Pixels | None) -> reader.Evide
     """A screen's evidence: from its DOM elements, else its DOM text, else its OCR."""
     roles = elements if isinstance(elements, (list, tuple)) else []
     full = float(px.height) if px is not None and px.height else None
+    wide = float(px.width) if px is not None and px.width else None
     if roles:
-        return reader.from_elements(roles, full)
+        return reader.from_elements(roles, full, wide)
     if dom.strip():
         return reader.from_text(dom)
     if px is not None and px.ocr is not None and not px.ocr.error:
