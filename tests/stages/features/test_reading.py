@@ -960,3 +960,41 @@ def test_a_calendar_with_one_example_still_names_it():
     out = ss.extract_features(frame, ocr=False).pipe(ss.detect_domain).pipe(ss.write_copy)
     sowing = out.set_index(C.SCREEN).loc["sowing calendar", C.COPY_SUBTITLE]
     assert "Runner Beans" in sowing, sowing
+
+
+def test_a_page_titled_with_a_name_is_that_things_page_not_its_lowest_section():
+    # wger's exercise page: the exercise's name as the title, "Notes" as a heading far down
+    exercise = [
+        el("heading", "Barbell Bench Press", 0.31, 0.25, level=1),
+        el("text", "Chest", 0.58),
+        el("heading", "Description", 0.70, 0.036, level=2),
+        el("text", "Lie on a flat bench, grip the bar slightly wider than your shoulders.", 0.74),
+        el("heading", "Notes", 0.91, 0.036, level=2),
+    ]
+    workouts = [el("heading", "Workouts", 0.07, 0.03, level=1), el("text", "Push day", 0.2)]
+    frame = dom_set("Lift", [("exercise", exercise), ("workouts", workouts)])
+    first = ss.extract_features(frame, ocr=False).iloc[0]
+    assert first[C.FEATURES_SUBJECT] == "", first[C.FEATURES_SUBJECT]
+    assert first[C.FEATURES_KIND] == "detail", first[C.FEATURES_KIND]
+    assert first[C.FEATURES_EXAMPLES][:1] == ["Barbell Bench Press"]
+
+
+def test_an_editor_titled_editing_a_page_edits_content_and_names_no_header_field():
+    # MediaWiki's "Editing Trip Leader Guide": the page is content; the header's "User menu"
+    # and a label cut off at the screenshot's bottom edge are no fields of the form
+    editor = [
+        el("button", "User menu", 0.075, 0.05, x=0.8),
+        el("heading", "Editing Trip Leader Guide", 0.14, 0.022, level=1),
+        el("button", "Bold", 0.19, 0.04),
+        el("label", "Summary:", 0.9989, 0.025),
+        el("input", "", 0.30),
+        el("input", "", 0.50),
+    ]
+    pages = [el("heading", "Trails", 0.07, 0.03, level=1), el("text", "Cedar Falls Loop", 0.2)]
+    frame = dom_set("Ramblers", [("edit", editor), ("trails", pages)])
+    first = ss.extract_features(frame, ocr=False).iloc[0]
+    assert "editing" not in first[C.FEATURES_SUBJECT].casefold(), first[C.FEATURES_SUBJECT]
+    assert "Trip Leader Guide" in first[C.FEATURES_EXAMPLES], first[C.FEATURES_EXAMPLES]
+    assert first[C.FEATURES_KIND] == "form"
+    fields = [f.casefold() for f in first[C.FEATURES_FIELDS]]
+    assert "user menu" not in fields and "summary" not in fields, fields

@@ -240,8 +240,8 @@ def from_elements(
     for e in items:
         role, text = str(e.get("role") or "text"), " ".join(e["text"].split())
         where = _where(e, height)
-        if where is not None and where[0] >= 1.0:
-            continue  # below the screenshot: in the page, not on the screen
+        if where is not None and where[0] + where[1] / 2 >= 1.0:
+            continue  # below the screenshot, or more than half of it: not on the screen
         if role == "input" and text:
             ev.inputs += 1
         if not text or role == "input" or is_chrome(text):

@@ -320,10 +320,13 @@ def _fields(ev: Evidence, kind_hint: str) -> list[str]:
             if words and all(word_frequency(w.casefold()) >= 3.5 for w in words):
                 add(item["text"])  # an everyday word, not a payee's name ("Chipotle")
     if kind_hint in ("form", "sign-in") or ev.inputs >= 2:
+        title_at = next((i.get("y") for i in items if i["role"] == "title"), None)
         for item in items:
             raw = item["text"].strip()
             if item.get("link"):
                 continue  # a way to another page (the menu), not a field of this form
+            if title_at is not None and item.get("y") is not None and item["y"] < title_at:
+                continue  # the header over the form's title ("User menu"), not a field
             if item["role"] in ("label", "text") and len(_words(raw)) <= 2 and raw[:1].isupper():
                 if not raw.endswith(("?", ".", "!")):
                     add(raw)
@@ -390,10 +393,12 @@ def _kind(
         scores["table"] += 1
     if prose >= 4 and prose > len(examples):
         scores["reader"] += 2  # prose more than named items: an article, not cards of packages
+    if not subject and ev.title and _key(ev.title) in {_key(e) for e in examples[:1]}:
+        scores["detail"] += 2.5  # titled with a name ("Barbell Bench Press"): that one's page
     if ev.inputs >= 2:
         scores["form"] += 3
     if re.match(
-        r"(new|add|create|edit|compose|write|post|upload)\b",
+        r"(new|add|create|edit|editing|compose|write|post|upload)\b",
         subject.casefold() or ev.title.casefold(),
     ):
         scores["form"] += 3
@@ -571,6 +576,10 @@ def _subject(ev: Evidence, screen: str, cx: _SubjectContext) -> tuple[str, str, 
     best: tuple[float, str, str] | None = None
     entities: list[str] = []
     for raw, source, base in candidates:
+        acting = _ACTING.match(raw.strip())
+        if acting and source == "title":  # "Editing Trip Leader Guide": what is edited is
+            entities.append(acting.group(2).strip(_EDGE))  # content, the screen an editor
+            continue
         text = re.sub(r"(?:\s+#?\d+)+$", "", raw).strip(_EDGE)  # "Garden Plan 2025"
         text = re.sub(r"^\d[\d,.]*\s+(?=[^\W\d_])", "", text)  # "6 Comments": comments
         text = _as_subject(text, max_words=5)
@@ -594,9 +603,16 @@ def _subject(ev: Evidence, screen: str, cx: _SubjectContext) -> tuple[str, str, 
     named = _named_subject(name, cx.project_key, cx.visible, here)
     if named:  # what the file is called, in words the app shows
         return named, "screen name", entities
-    if late:
-        return late[0][1], "label", entities
+    if late and not entities:  # a section further down ("Notes") is no subject of a page
+        return late[0][1], "label", entities  # whose title names what it is about
     return "", "", entities
+
+
+#: A title that says what is being done to a named thing: "Editing Trip Leader Guide",
+#: 'Reading "Aladino"', "Exploring: Crumb & Co. Bakery".
+_ACTING = re.compile(
+    r"^(editing|viewing|reading|exploring|browsing)\b[\s:]+(\S.{2,})$", re.IGNORECASE
+)
 
 
 def _narrows(name: str, subject: str) -> bool:
