@@ -262,6 +262,14 @@ def test_a_row_of_menu_labels_level_with_the_title_is_navigation_not_fields():
     )
     assert form.tabs == menu and "Title" in form.labels, (form.tabs, form.labels)
     assert not set(menu) & set(form.labels), form.labels
+    # a tab bar just under the title's line (Dagster's "Overview Partitions Events Checks")
+    tabs = ["Overview", "Events", "Checks", "Lineage"]
+    asset = read(
+        ("Assets daily sales", 20, 13, 9),
+        *[(t, 20 + 110 * k, 52, 7) for k, t in enumerate(tabs)],
+        ("Graph depth", 20, 92, 7),
+    )
+    assert asset.tabs == tabs and asset.labels == ["Graph depth"], (asset.tabs, asset.labels)
     # a table's column headers over its first row of figures stay what they are
     table = read(
         ("Budget", 20, 36, 17),

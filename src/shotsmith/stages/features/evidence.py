@@ -272,8 +272,10 @@ def from_elements(
 ROW_TOLERANCE = 0.006
 #: A menu's labels are one or two words each.
 MENU_WORDS = 2
-#: Where a header's menu stands when the screen has no title (a share of the height).
+#: Where a header's menu stands when the screen has no title (a share of the height),
+#: and how far below the title's line its tab bar may run.
 MENU_TOP = 0.06
+MENU_GAP = 0.04
 
 
 def _menu_rows(ev: Evidence) -> None:
@@ -281,7 +283,7 @@ def _menu_rows(ev: Evidence) -> None:
     it, or along the bottom edge, are the app's menu ("Home Books Terms Settings About"),
     not a form's fields or a list's items: they become tabs."""
     placed = [i for i in ev.items if i.get("y") is not None]
-    top = next((i["y"] + i["h"] for i in placed if i["role"] == "title"), MENU_TOP)
+    top = next((i["y"] + i["h"] + MENU_GAP for i in placed if i["role"] == "title"), MENU_TOP)
     top = min(top, MENU_TOP * 2)  # a title read far down is no header's line
     rows: list[list[dict]] = []
     for item in sorted(placed, key=lambda i: i["y"]):
