@@ -998,3 +998,22 @@ def test_an_editor_titled_editing_a_page_edits_content_and_names_no_header_field
     assert first[C.FEATURES_KIND] == "form"
     fields = [f.casefold() for f in first[C.FEATURES_FIELDS]]
     assert "user menu" not in fields and "summary" not in fields, fields
+
+
+def test_the_apps_name_in_its_header_is_no_example():
+    # a wiki's header names the wiki ("Ridgeline Ramblers" of Ridgeline Ramblers Wiki)
+    trails = [
+        el("heading", "Ridgeline Ramblers", 0.05, 0.018, level=2),
+        el("heading", "Category:Trails", 0.12, 0.03, level=1),
+        *[
+            el("listitem", t, 0.5 + 0.08 * k)
+            for k, t in enumerate(["Cedar Falls Loop", "Mill Run"])
+        ],
+    ]
+    changes = [
+        el("heading", "Ridgeline Ramblers", 0.05, 0.018, level=2),
+        el("heading", "Recent changes", 0.12, 0.03, level=1),
+    ]
+    frame = dom_set("Ridgeline Ramblers Wiki", [("trails", trails), ("changes", changes)])
+    examples = ss.extract_features(frame, ocr=False)[C.FEATURES_EXAMPLES].iloc[0]
+    assert "Ridgeline Ramblers" not in examples and "Cedar Falls Loop" in examples, examples

@@ -510,8 +510,10 @@ def _score(text: str, source: str, base: float, cx: _SubjectContext) -> tuple[fl
     if _opens_no_subject(text):
         return None  # "by memory consumption", "About this run": a control's, a sort's or
         # a section's words, no thing the screen is for
-    if source == "title" and set(key.split()) <= set(cx.project_key.split()):
-        return None  # the logo ("money?" of I Hate Money), not what the screen is for
+    if set(key.split()) <= set(cx.project_key.split()) and (
+        source == "title" or len(key.split()) >= 2
+    ):  # the logo ("money?" of I Hate Money, a wiki's name in its header), not what the
+        return None  # screen is for; "Budget" of Actual Budget may still name a screen
     score = base
     feature = is_feature_phrase(text)
     if feature:
