@@ -204,3 +204,24 @@ def test_trackers_traffic_and_watched_pages_are_surfaces(screen, surface, catego
     (shown,) = screen_surfaces(evidence_of(reading(screen), reading(screen)))
     assert shown.surface.name == surface
     assert shown.says(category) == 1.0
+
+
+def test_a_club_wiki_is_reference_and_a_bakerys_pipeline_a_developer_tool():
+    """MediaWiki's articles, talk pages and recent changes are a shared reference, not a
+    personal notebook; Dagster's assets, lineage and runs are a developer's pipeline, not
+    the bakery whose sales it reports (orders, stock and reports were Business)."""
+    article = "Lantern Lake Trail\nArticle\nTalk\nRead\nEdit source\nView history\nCategories"
+    changes = "Recent changes\nRelated changes\nTalk\nContributions\nSpecial pages\nrevision"
+    wiki = [reading(article), reading(changes), reading("Main Page\nArticle\nTalk\nrandom page")]
+    (shown,) = screen_surfaces(evidence_of(*wiki))
+    assert shown.surface.name == "a shared wiki of articles" and shown.screens == 3
+    assert predict_domain(evidence_of(*wiki, name="Ridgeline Ramblers")).category == "Reference"
+    assets = "Assets\ndaily_sales\nMaterialize\nLineage\nUpstream\nDownstream\nPartitions"
+    runs = "Runs\nRun ID\nJob\nbakery_daily_job\nLaunchpad\nBackfills\norders\nstock report"
+    lineage = "daily_sales\nOverview\nPartitions\nEvents\nLineage\nUpstream\nDownstream"
+    report = "daily_report\nOrders\nStock\nReport\nCustomers\nsales"
+    pipeline = [reading(assets), reading(runs), reading(lineage), reading(report)]
+    (shown,) = screen_surfaces(evidence_of(*pipeline))
+    assert shown.surface.name == "data pipelines and their runs" and shown.screens == 3
+    prediction = predict_domain(evidence_of(*pipeline, name="Crumb Data"))
+    assert prediction.category == "Developer Tools", prediction.signals
