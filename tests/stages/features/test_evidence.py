@@ -328,3 +328,30 @@ def test_dom_elements_beside_the_screenshot_are_not_on_the_screen():
     )
     texts = [i["text"] for i in ev.items]
     assert texts == ["Comments", "Awaiting review"], texts
+
+
+def test_a_title_in_display_type_wrapped_over_lines_is_read_as_one():
+    from shotsmith.ocr import OCRLine, OCRResult
+    from shotsmith.stages.features.evidence import from_ocr
+
+    def read(*lines: tuple[str, int, int]):
+        boxes = [OCRLine(text=t, left=40, top=top, width=300, height=h) for t, top, h in lines]
+        body = [("Chest", 560, 11), ("Description", 660, 18)]
+        body += [(f"Lie on a flat bench, step {k}.", 700 + 30 * k, 14) for k in range(6)]
+        boxes += [OCRLine(text=t, left=40, top=top, width=300, height=h) for t, top, h in body]
+        result = OCRResult(
+            text="\n".join(b.text for b in boxes),
+            title=lines[0][0],
+            words=12,
+            lines=[],
+            boxes=boxes,
+        )
+        return from_ocr(result, 1000.0)
+
+    # wger's exercise page: its name in type four times the body's, over three lines
+    ev = read(("Barbell", 290, 53), ("Bench", 372, 53), ("Press", 457, 50))
+    assert ev.title == "Barbell Bench Press", ev.items
+    assert "Bench" not in ev.headings and "Press" not in ev.headings, ev.headings
+    # a heading in ordinary type with a line under it stays what it is
+    plain = read(("Push day", 290, 25), ("Monday", 318, 24))
+    assert plain.title == "Push day", plain.items

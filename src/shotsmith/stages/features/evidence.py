@@ -368,6 +368,43 @@ def _same_line(title: str, tall: int, line: ocr_mod.OCRLine) -> bool:
 SAME_TYPE = 0.75
 
 
+#: A title's next line, set in its type, starts this close to its left edge (a share of
+#: the title's height) and at most this far below its last line (the same).
+WRAP_LEFT = 0.5
+WRAP_GAP = 1.0
+#: Display type: this many times the body's height (a record's name over its page).
+DISPLAY_TYPE = 2.5
+
+
+def _wrapped_title(
+    lines: list[ocr_mod.OCRLine], title: str, body: float
+) -> tuple[list[ocr_mod.OCRLine], str]:
+    """A title set in display type over several lines ("Barbell" / "Bench" / "Press") read
+    as one: the lines below it in the same type, aligned on its left edge, join it."""
+    at = next((k for k, b in enumerate(lines) if b.text == title), None)
+    if at is None or lines[at].height < body * DISPLAY_TYPE:
+        return lines, title
+    first = last = lines[at]
+    joined, taken = [title], {at}
+    for k, line in enumerate(lines):
+        if k in taken or line.top <= last.top:
+            continue
+        same_type = abs(line.height - first.height) <= first.height * (1 - SAME_TYPE)
+        aligned = abs(line.left - first.left) <= first.height * WRAP_LEFT
+        close = line.top - (last.top + last.height) <= first.height * WRAP_GAP
+        if not (same_type and aligned and close):
+            break
+        joined.append(line.text)
+        taken.add(k)
+        last = line
+    if len(joined) == 1:
+        return lines, title
+    whole = " ".join(joined)
+    merged = replace(first, text=whole, height=first.height)
+    kept = [merged if k == at else b for k, b in enumerate(lines) if k == at or k not in taken]
+    return kept, whole
+
+
 def from_ocr(result: ocr_mod.OCRResult, height: float | None = None) -> Evidence:
     """Evidence from OCR lines with boxes: size finds the title and the headings."""
     ev = Evidence()
@@ -386,6 +423,7 @@ def from_ocr(result: ocr_mod.OCRResult, height: float | None = None) -> Evidence
         tall = max((b.height for b in lines if b.text == title), default=0)
         longer = [b.text for b in lines if _same_line(title, tall, b)]
         title = max(longer, key=len) if longer else title
+    lines, title = _wrapped_title(lines, title, body)
     for line in lines:
         text = line.text
         where = (line.top / height, line.height / height) if height else None
