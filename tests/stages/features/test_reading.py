@@ -998,6 +998,9 @@ def test_an_editor_titled_editing_a_page_edits_content_and_names_no_header_field
     assert first[C.FEATURES_KIND] == "form"
     fields = [f.casefold() for f in first[C.FEATURES_FIELDS]]
     assert "user menu" not in fields and "summary" not in fields, fields
+    # the caption says what the screen lets a person do to that page
+    out = ss.write_copy(ss.detect_domain(ss.extract_features(frame, ocr=False)))
+    assert out[C.COPY_HEADLINE].iloc[0] == "Edit Trip Leader Guide", out[C.COPY_HEADLINE].iloc[0]
 
 
 def test_the_apps_name_in_its_header_is_no_example():

@@ -479,6 +479,7 @@ class Slots:
     one_of: str = ""  # its singular: "account"
     new: bool = False  # a form for a new one ("New Transaction")
     lead: str = ""  # the verb the form's title leads with: "write" ("Write a comment")
+    lead_from: str = ""  # the title it was read from, when it names no subject
     examples: list[Phrase] = field(default_factory=list)  # "Treasure Island", kept whole
     fields: list[Phrase] = field(default_factory=list)  # "payee", "amount"
 
@@ -847,6 +848,8 @@ _FORM_LEAD = re.compile(
 #: "contents").
 _HEAD_JOINS = frozenset(["by", "for", "per", "in", "on", "from", "this", "with"])
 #: The verb a form's title leads with, as the caption says it ("New bookmark": add).
+#: An editor's title: what it edits is content ("Editing Trip Leader Guide").
+_EDITING = re.compile(r"^editing\b", re.IGNORECASE)
 _LEAD_VERB = {"new": "add"}  # "New bookmark": add one; "Create ..." keeps its verb
 _POSSESSIVE = re.compile(r"^[^\W\d_]+['’]s\s+(?=\S)")  # "sam's Collections": a user's name
 #: Section names that say what the user does there, not what they find ("Search",
@@ -1004,7 +1007,7 @@ def read_into(slots: Slots, ev: ScreenEvidence, policy: CasePolicy, project: str
         if lead:
             verb = lead.group(0).split()[0].casefold()
             slots.new = verb in ("new", "add", "create")
-            slots.lead = _LEAD_VERB.get(verb, verb)
+            slots.lead, slots.lead_from = _LEAD_VERB.get(verb, verb), ev.subject
             subject = subject[lead.end() :]
     voc = vocabulary()
     if not subject and ev.title.strip().casefold() in voc.weak_titles:
@@ -1029,6 +1032,9 @@ def read_into(slots: Slots, ev: ScreenEvidence, policy: CasePolicy, project: str
         p = _example(text, policy)
         if p is not None and (slots.subject is None or p.key() != slots.subject.key()):
             slots.examples.append(p)
+    editing = _EDITING.match(ev.title.strip())
+    if ev.kind == "form" and not slots.lead and editing:  # "Editing Trip Leader Guide"
+        slots.lead, slots.lead_from = "edit", ev.title.strip()
     for text in ev.fields:
         t = clean_phrase(re.sub(r"^(?:to|all|my|your|the)\s+", "", text, flags=re.I), max_words=3)
         if t and words_of(t)[0].casefold() in voc.ui_verbs and t.casefold() not in voc.states:

@@ -243,9 +243,8 @@ def _fill(
         elif low == "s" and slots.subject is not None:
             value = slots.subject if slots.subject.key() not in used else None
         elif low == "lead":
-            value = (
-                Phrase(slots.lead, slots.subject.evidence) if slots.lead and slots.subject else None
-            )
+            said = slots.subject.evidence if slots.subject else slots.lead_from
+            value = Phrase(slots.lead, said) if slots.lead and said else None
         elif low in ("ones", "one", "a_one", "a_new_one") and slots.countable:
             value = _number(low, slots, used)
         elif (m := _INDEXED.fullmatch(low)) is not None:  # "ex1", "f2", "sec3": the k-th
