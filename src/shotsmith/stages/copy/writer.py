@@ -243,8 +243,8 @@ def _fill(
         elif low == "s" and slots.subject is not None:
             value = slots.subject if slots.subject.key() not in used else None
         elif low == "lead":
-            said = slots.subject.evidence if slots.subject else slots.lead_from
-            value = Phrase(slots.lead, said) if slots.lead and said else None
+            source = slots.subject.evidence if slots.subject else slots.lead_from
+            value = Phrase(slots.lead, source) if slots.lead and source else None
         elif low in ("ones", "one", "a_one", "a_new_one") and slots.countable:
             value = _number(low, slots, used)
         elif (m := _INDEXED.fullmatch(low)) is not None:  # "ex1", "f2", "sec3": the k-th
