@@ -1020,3 +1020,10 @@ def test_the_apps_name_in_its_header_is_no_example():
     frame = dom_set("Ridgeline Ramblers Wiki", [("trails", trails), ("changes", changes)])
     examples = ss.extract_features(frame, ocr=False)[C.FEATURES_EXAMPLES].iloc[0]
     assert "Ridgeline Ramblers" not in examples and "Cedar Falls Loop" in examples, examples
+
+
+def test_how_a_run_ended_is_no_subject():
+    from shotsmith.stages.features.reading import _names_a_thing
+
+    assert not _names_a_thing("Success") and not _names_a_thing("Failed")
+    assert _names_a_thing("Runs") and _names_a_thing("Failed runs")

@@ -643,10 +643,16 @@ def _names_a_thing(text: str) -> bool:
     words = [w.casefold() for w in _words(text)]
     if not words or words[-1] in _NOT_AN_END:
         return False
+    if len(words) == 1 and words[0] in _OUTCOMES:
+        return False  # "Success", "Failed": how a run ended, no screen's feature
     # a word no dictionary knows is the app's own noun ("Scrobbles", "Tiddlers")
     return len(words) > 1 or can_be_noun(words[0]) or not is_word(words[0])
 
 
+#: How a run, a job or a check ended: a status, never what a screen is for.
+_OUTCOMES = frozenset(
+    "success succeeded successful failed failure canceled cancelled skipped queued".split()
+)
 #: Words that open a state or a value, not a thing's name ("On lead", "In stock").
 _PLACE_WORDS = frozenset("on in at off by for with without to from under over into".split())
 
