@@ -1022,6 +1022,15 @@ def test_the_apps_name_in_its_header_is_no_example():
     assert "Ridgeline Ramblers" not in examples and "Cedar Falls Loop" in examples, examples
 
 
+def test_only_an_editor_of_a_named_thing_is_read_as_acting_on_content():
+    from shotsmith.stages.features.reading import _ACTING
+
+    assert _ACTING.match("Editing Trip Leader Guide").group(2) == "Trip Leader Guide"
+    assert _ACTING.match("Exploring: Crumb & Co. Bakery").group(2) == "Crumb & Co. Bakery"
+    for feature in ("Reading list", "Editing profile", "Browsing history", "Editing Profile"):
+        assert _ACTING.match(feature) is None, feature
+
+
 def test_how_a_run_ended_is_no_subject():
     from shotsmith.stages.features.reading import _names_a_thing
 

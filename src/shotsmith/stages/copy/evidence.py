@@ -847,9 +847,9 @@ _FORM_LEAD = re.compile(
 #: with "of" has no head that stands alone ("Table of Contents": not "table", nor
 #: "contents").
 _HEAD_JOINS = frozenset(["by", "for", "per", "in", "on", "from", "this", "with"])
-#: The verb a form's title leads with, as the caption says it ("New bookmark": add).
 #: An editor's title: what it edits is content ("Editing Trip Leader Guide").
 _EDITING = re.compile(r"^editing\b", re.IGNORECASE)
+#: The verb a form's title leads with, as the caption says it ("New bookmark": add).
 _LEAD_VERB = {"new": "add"}  # "New bookmark": add one; "Create ..." keeps its verb
 _POSSESSIVE = re.compile(r"^[^\W\d_]+['’]s\s+(?=\S)")  # "sam's Collections": a user's name
 #: Section names that say what the user does there, not what they find ("Search",

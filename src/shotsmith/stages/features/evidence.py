@@ -298,9 +298,8 @@ def _menu_rows(ev: Evidence) -> None:
                 continue
         if not all(_menu_label(i["text"]) for i in members):
             continue
-        if any(i["role"] in ("number", "title") for i in row if i not in members):
-            if any(i["role"] == "number" for i in row):
-                continue  # a line of figures or a count ("60 Trials"), not a menu
+        if any(i["role"] == "number" for i in row):
+            continue  # a line of figures or a count ("60 Trials"), not a menu
         below = rows[k + 1] if k + 1 < len(rows) else []
         if sum(i["role"] == "number" for i in below) >= 2:
             continue  # a table's column headers over its first row of figures

@@ -611,10 +611,9 @@ def _subject(ev: Evidence, screen: str, cx: _SubjectContext) -> tuple[str, str, 
 
 
 #: A title that says what is being done to a named thing: "Editing Trip Leader Guide",
-#: 'Reading "Aladino"', "Exploring: Crumb & Co. Bakery".
-_ACTING = re.compile(
-    r"^(editing|viewing|reading|exploring|browsing)\b[\s:]+(\S.{2,})$", re.IGNORECASE
-)
+#: "Exploring: Crumb & Co. Bakery" (a name of two words or more, capitalised or quoted;
+#: not "Editing profile", nor a feature such as "Reading list").
+_ACTING = re.compile(r"^(editing|exploring)\b:?\s+([A-Z0-9\"“'‘][^\s]*\s+\S.*)$", re.IGNORECASE)
 
 
 def _narrows(name: str, subject: str) -> bool:
