@@ -399,7 +399,7 @@ def _wrapped_title(
     if len(joined) == 1:
         return lines, title
     whole = " ".join(joined)
-    merged = replace(first, text=whole, height=first.height)
+    merged = replace(first, text=whole)
     kept = [merged if k == at else b for k, b in enumerate(lines) if k == at or k not in taken]
     return kept, whole
 
