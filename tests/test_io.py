@@ -50,9 +50,9 @@ def test_manifest_sets_order_names_and_metadata(tmp_path: Path):
     assert set(frame[C.LOCALE]) == {"en-GB"}
 
 
-def test_manifest_elements_and_url_become_columns(tmp_path: Path):
-    """A captured folder's manifest gives each screen its DOM text with roles and its page;
-    every other source gives [] and "" (the columns are always there)."""
+def test_manifest_elements_url_and_title_become_columns(tmp_path: Path):
+    """A captured folder's manifest gives each screen its DOM text with roles, its page and
+    the page's title; every other source gives [] and "" (the columns are always there)."""
     fake_screen().save(tmp_path / "01_home.png")
     fake_screen().save(tmp_path / "02_list.png")
     elements = [
@@ -80,9 +80,20 @@ def test_manifest_elements_and_url_become_columns(tmp_path: Path):
     frame = ss.read_screenshots(tmp_path)
     assert frame[C.SCREEN_ELEMENTS].iloc[0] == elements
     assert frame[C.SCREEN_URL].iloc[0] == "http://127.0.0.1:8000/"
+    assert frame[C.SCREEN_TITLE].tolist() == ["Home · Trailbook", ""]
     assert frame[C.SCREEN_ELEMENTS].iloc[1] == [] and frame[C.SCREEN_URL].iloc[1] == ""
     plain = ss.read_screenshots([png_bytes(fake_screen())], project_name="X")
     assert plain[C.SCREEN_ELEMENTS].iloc[0] == [] and plain[C.SCREEN_URL].iloc[0] == ""
+    assert plain[C.SCREEN_TITLE].iloc[0] == ""
+
+
+def test_a_manifest_title_that_is_not_text_is_a_clear_error(tmp_path: Path):
+    fake_screen().save(tmp_path / "01_home.png")
+    (tmp_path / "manifest.json").write_text(
+        json.dumps({"screens": [{"file": "01_home.png", "title": ["Home"]}]})
+    )
+    with pytest.raises(ss.ShotsmithError, match=r"manifest: screen 1: 'title' must be text"):
+        ss.read_screenshots(tmp_path, project_name="X")
 
 
 @pytest.mark.parametrize(

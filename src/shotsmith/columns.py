@@ -36,6 +36,9 @@ IMAGE_HEIGHT = "image_height"
 # [x, y, w, h] in the PNG's pixels. [] when unknown (then OCR reads the pixels).
 SCREEN_ELEMENTS = "screen_elements"
 SCREEN_URL = "screen_url"  # the page a captured screen shows, "" when not captured
+# the page's document title ("Bookmarks - buku server"), "" when unknown: where an app
+# names its own screens, so reading a screen may take its feature from it
+SCREEN_TITLE = "screen_title"
 ABOUT = "about"  # the user's own description of the app (set-level), "" when none
 
 INPUT_COLUMNS = (

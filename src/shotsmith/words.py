@@ -15,8 +15,18 @@ Both load on first use, not at import (``wordfreq`` reads its large English list
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Any
+
+#: What separates a page title's parts: "Bookmarks - buku server", "calibre :: Library".
+_TITLE_SEPARATORS = re.compile(r"\s+(?:[·|•—–-]|::)\s+|\s*[|·•]\s*")
+
+
+def title_parts(title: str) -> list[str]:
+    """The parts of a page title: "Runs - Experiment 1 - MLflow" -> Runs, Experiment 1,
+    MLflow (the page's own name usually first, the app's last)."""
+    return [p.strip() for p in _TITLE_SEPARATORS.split(str(title)) if p.strip()]
 
 
 @lru_cache(maxsize=1)
@@ -129,3 +139,23 @@ def is_verb_only(word: str) -> bool:
     """True when ``word`` can only be a verb ("sorted", "edit"), not a noun or an
     adjective ("running", "recent", "open")."""
     return _parts_of_speech(word) == {"VERB"}
+
+
+@lru_cache(maxsize=1)
+def _person_names() -> tuple[frozenset[str], frozenset[str]]:
+    import gzip
+    import json
+    from importlib import resources
+
+    raw = resources.files("shotsmith").joinpath("data/person_names.json.gz").read_bytes()
+    data = json.loads(gzip.decompress(raw))
+    return frozenset(data["given"]), frozenset(data["family"])
+
+
+def is_full_name(given: str, family: str) -> bool:
+    """True when two words read as a person's name: a given name, then a family name that
+    English does not write as a word ("Ines Duarte", "Mira Okafor"; not "Autumn
+    strength", "Rose garden", "Grace Lee"). From the 1990 US Census name lists
+    (``data/person_names.json.gz``, built by ``scripts/build_person_names.py``)."""
+    first, last = _person_names()
+    return given.casefold() in first and family.casefold() in last

@@ -179,6 +179,7 @@ def read_screenshots(
     aid = app_id or slugify(project)
     elements = found.elements if len(found.elements) == len(refs) else [[] for _ in refs]
     urls = found.urls if len(found.urls) == len(refs) else [""] * len(refs)
+    titles = found.titles if len(found.titles) == len(refs) else [""] * len(refs)
 
     return pd.DataFrame(
         {
@@ -195,6 +196,7 @@ def read_screenshots(
             C.IMAGE_HEIGHT: [h for _, h in sizes],
             C.SCREEN_ELEMENTS: elements,
             C.SCREEN_URL: urls,
+            C.SCREEN_TITLE: titles,
         }
     )
 
@@ -208,6 +210,7 @@ class _Found:
     labels: list[str] = field(default_factory=list)
     elements: list[list[dict[str, Any]]] = field(default_factory=list)  # per screen
     urls: list[str] = field(default_factory=list)
+    titles: list[str] = field(default_factory=list)  # each page's document title
     manifest: dict[str, Any] = field(default_factory=dict)
     texts: Sequence[str] | None = None
 
@@ -267,6 +270,10 @@ def _from_manifest(folder: Path, manifest: dict[str, Any], texts: Sequence[str] 
         if not isinstance(url, str):
             raise InputFileError(f"{where}: 'url' must be text, got {url!r}.")
         found.urls.append(url)
+        title = entry.get("title", "")
+        if not isinstance(title, str):
+            raise InputFileError(f"{where}: 'title' must be text, got {title!r}.")
+        found.titles.append(title)
     if texts is None and any("text" in e for e in entries if isinstance(e, dict)):
         found.texts = [e.get("text", "") if isinstance(e, dict) else "" for e in entries]
     return found

@@ -722,7 +722,7 @@ def test_manifest_records_url_title_and_elements_and_reads_back(trailbook_captur
     manifest = json.loads((out / "manifest.json").read_text())
     for entry, (_, row) in zip(manifest["screens"], report.frame.iterrows()):
         assert entry["url"] == row[C.SCREEN_URL] and entry["url"].startswith("http://127.0.0.1")
-        assert entry["title"].endswith("Trailbook")
+        assert entry["title"].endswith("Trailbook") and entry["title"] == row[C.SCREEN_TITLE]
         assert entry["elements"] == row[C.SCREEN_ELEMENTS]
     again = read_screenshots(out)
     assert list(again.columns) == list(report.frame.columns)

@@ -1036,3 +1036,68 @@ def test_how_a_run_ended_is_no_subject():
 
     assert not _names_a_thing("Success") and not _names_a_thing("Failed")
     assert _names_a_thing("Runs") and _names_a_thing("Failed runs")
+
+
+def _linkbox(titles: list[str]) -> pd.DataFrame:
+    """A bookmark manager whose pages bear no heading: its menu (on every page) is the only
+    place the screen's name is shown, and the document title says which page is open."""
+    menu = [el("link", m, 0.05, x=0.05 + 0.2 * k) for k, m in enumerate(["Bookmarks", "Tags"])]
+    menu.append(el("link", "Statistics", 0.05, x=0.45))
+    rows = [el("text", t, 0.3 + 0.05 * k) for k, t in enumerate(["example.org", "fava.dev"])]
+    screens = [(f"screen {k + 1}", menu + rows) for k in range(len(titles))]
+    return dom_set("Linkbox", screens, **{C.SCREEN_TITLE: ""}).assign(**{C.SCREEN_TITLE: titles})
+
+
+def test_a_page_named_in_its_document_title_names_the_screen():
+    titles = ["Bookmarks - Linkbox", "Tags - Linkbox", "Statistics - Linkbox", "Linkbox"]
+    out = ss.extract_features(_linkbox(titles), ocr=False)
+    assert out[C.FEATURES_SUBJECT].tolist()[:3] == ["Bookmarks", "Tags", "Statistics"]
+    assert set(out[C.FEATURES_SUBJECT_FROM].iloc[:3]) == {"page title"}
+    assert out[C.FEATURES_SUBJECT].iloc[3] != "Linkbox"  # the app's name names no page
+    # without the titles the menu on every page names none of them
+    bare = ss.extract_features(_linkbox([""] * 4), ocr=False)
+    assert bare[C.FEATURES_SUBJECT].tolist()[:3] != ["Bookmarks", "Tags", "Statistics"]
+
+
+def test_a_document_title_names_only_a_page_the_screen_shows_and_no_other_shares():
+    # "Administration" is not on the screen: never a caption's word; "Tags" on two pages
+    # (a list and its editor) names neither
+    titles = ["Administration - Linkbox", "Tags - Linkbox", "Tags - Linkbox"]
+    out = ss.extract_features(_linkbox(titles), ocr=False)
+    assert "Administration" not in out[C.FEATURES_SUBJECT].tolist()
+    assert "page title" not in out[C.FEATURES_SUBJECT_FROM].tolist()
+
+
+def test_page_names_leave_out_the_apps_name_addresses_and_ids():
+    from shotsmith.stages.features.reading import page_names
+
+    assert page_names(["Runs - Experiment 1 - MLflow", "Models - MLflow"], "MLflow") == [
+        "Runs",
+        "Models",
+    ]
+    assert page_names(["Run fa214a417da1 - MLflow"], "MLflow") == [""]
+    assert page_names(["calibre :: Library"], "calibre") == ["Library"]
+    assert page_names(["Isso admin", "Isso Demo", "Isso Demo"], "Isso") == ["admin", "", ""]
+    assert page_names(["Tracker - http://127.0.0.1:8080 - Login"], "Tracker") == ["Login"]
+
+
+def test_a_given_and_a_family_name_are_a_person_not_an_example():
+    from shotsmith.stages.features.reading import is_person
+
+    for person in ("Ines Duarte", "Mira Okafor", "Priya Raman", "Dana Whitfield"):
+        assert is_person(person), person
+    # a name, then a word for a thing, is a thing's name
+    for thing in ("Autumn Strength", "Rose Garden", "Victoria Station", "Jordan River"):
+        assert not is_person(thing), thing
+    # Wagtail's dashboard: who submitted a page is no example of what the app holds
+    board = [
+        el("heading", "Awaiting your review", 0.30, 0.03, level=2),
+        el("link", "Behind the scenes: a baker's day", 0.36),
+        el("text", "Ines Duarte", 0.38),
+        el("link", "Our sourdough starter turns ten", 0.44),
+        el("text", "Mira Okafor", 0.46),
+    ]
+    pages = [el("heading", "Pages", 0.07, 0.03, level=1), el("text", "Menu", 0.2)]
+    frame = dom_set("Crumb", [("dashboard", board), ("pages", pages)])
+    examples = ss.extract_features(frame, ocr=False)[C.FEATURES_EXAMPLES].iloc[0]
+    assert examples and not {"Ines Duarte", "Mira Okafor"} & set(examples), examples

@@ -8,10 +8,9 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
+from ...words import title_parts
 from .screens import Screen
 from .urls import is_id_like
-
-_SEPARATORS = re.compile(r"\s+[·|•—–-]\s+|\s*[|·•]\s*")
 
 _GENERIC = {"index", "home page", "default", "main", "app", "untitled"}
 
@@ -46,10 +45,6 @@ def _clean_name(text: str, max_words: int = 4) -> str:
         return ""
     name = " ".join(words)
     return name if len(name) <= 32 and name not in _GENERIC else ""
-
-
-def title_parts(title: str) -> list[str]:
-    return [p.strip() for p in _SEPARATORS.split(str(title)) if p.strip()]
 
 
 def app_name_from(screens: list[Screen]) -> str:

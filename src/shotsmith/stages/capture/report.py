@@ -14,7 +14,7 @@ from .screens import Skipped
 
 #: the columns of a captured frame: read_screenshots' inputs, the DOM text with roles and
 #: the page each screen shows (read_screenshots reads both back from manifest.json)
-FRAME_COLUMNS = (*C.INPUT_COLUMNS, C.SCREEN_ELEMENTS, C.SCREEN_URL)
+FRAME_COLUMNS = (*C.INPUT_COLUMNS, C.SCREEN_ELEMENTS, C.SCREEN_URL, C.SCREEN_TITLE)
 
 #: kinds of Skipped that are a page judged and rejected (not a budget or a duplicate)
 REJECTED_KINDS = (

@@ -428,6 +428,7 @@ def _web_frame(
                 C.IMAGE_HEIGHT: device.px[1],
                 C.SCREEN_ELEMENTS: shot.elements,
                 C.SCREEN_URL: shot.url,
+                C.SCREEN_TITLE: shot.title,
             }
         )
     return pd.DataFrame(records, columns=list(FRAME_COLUMNS)), titles

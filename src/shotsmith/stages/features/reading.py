@@ -33,7 +33,15 @@ from functools import lru_cache
 from importlib import resources
 
 from ...grounding import vocabulary as copy_vocabulary
-from ...words import can_be_noun, is_plural, is_word, word_frequency
+from ...words import (
+    can_be_noun,
+    is_common_word,
+    is_full_name,
+    is_plural,
+    is_word,
+    title_parts,
+    word_frequency,
+)
 from .evidence import Evidence, is_chrome
 from .intent import plausible_word, singular
 
@@ -81,7 +89,8 @@ class Reading:
 
     kind: str = "detail"
     subject: str = ""
-    subject_from: str = ""  # "title", "breadcrumb", "heading", "screen name", "label"
+    # "title", "breadcrumb", "heading", "page title", "screen name", "label"
+    subject_from: str = ""
     examples: list[str] = field(default_factory=list)
     fields: list[str] = field(default_factory=list)
 
@@ -141,18 +150,23 @@ def is_generic(text: str) -> bool:
 
 
 def is_person(text: str) -> bool:
-    """A person's name ("Dana Whitfield", "Ana", "priya.raman"): one or two words led by a
-    common first name, or a user handle."""
+    """A person's name ("Dana Whitfield", "Ana", "priya.raman", "Ines Duarte"): one or two
+    words led by a common first name, a given name and a family name, or a user handle."""
     t = text.strip()
     if re.fullmatch(r"@?[a-z]+[._][a-z]+\d*", t):
         return True
     words = _words(t)
     if len(words) == 1 and t.islower() and t in tables().given_names:
         return word_frequency(t) < 4.0  # a user name ("maya"), not a word ("will", "grace")
+    if len(words) == 2 and all(w[:1].isupper() for w in words):
+        if is_full_name(*words):
+            return True
     return (
         1 <= len(words) <= 2
         and words[0].casefold() in tables().given_names
         and (words[0][:1].isupper() or t.startswith("@"))
+        # "Victoria Station", "Jordan River": a name, then a word for a thing
+        and (len(words) == 1 or not is_common_word(words[1]))
     )
 
 
@@ -463,6 +477,11 @@ def _candidates(ev: Evidence, screen_words: set[str]) -> list[tuple[str, str, fl
     return candidates
 
 
+def _shown_forms(ev: Evidence) -> set[str]:
+    """Every word a screen shows, lower case and singular."""
+    return {w for item in ev.items for w in _forms(item["text"])}
+
+
 def _screen_name(screen: str) -> str:
     """The words of a screenshot's file name: "03_write-a-comment.png" -> "write a comment"."""
     name = " ".join(
@@ -485,6 +504,9 @@ class _SubjectContext:
     shared_titles: set[str] = field(default_factory=set)
     #: subjects another screen's file name claims
     taken: set[str] = field(default_factory=set)
+    #: the page's own name in its document title, without the app's ("Statistic" of
+    #: "Statistic - buku server"), "" when the title has none
+    page: str = ""
 
 
 def _forms(text: str) -> set[str]:
@@ -522,15 +544,17 @@ def _score(text: str, source: str, base: float, cx: _SubjectContext) -> tuple[fl
     if confirmed and source != "screen name":
         score += 3
     content = False
-    own_title = source == "title" and key not in cx.shared_titles
+    own_title = source in ("title", "page title") and key not in cx.shared_titles
     # one screen's own title in the plural ("Scrobbles") names a collection, even where
     # the set's menu lists it among other labels
     collection = own_title and len(_words(text)) == 1 and is_plural(text)
     long_name = len(_words(text)) > 3 and not feature  # "Aladino y la lámpara maravillosa"
     named = key in cx.content_keys and not collection
     if named or long_name or (_written_as_name(text) and len(_words(text)) >= 2):
-        content = source in ("title", "heading") and not confirmed
+        content = source in ("title", "heading", "page title") and not confirmed
         score -= 4
+    elif cx.page and source != "page title" and _forms(text) == _forms(cx.page):
+        score += 2  # the page's document title names it too
     if key in cx.repeated and source != "screen name" and not confirmed and not own_title:
         score -= 3  # the set's header or tab bar, on every screen: no one screen's feature
     return score, content
@@ -575,11 +599,16 @@ def _subject(ev: Evidence, screen: str, cx: _SubjectContext) -> tuple[str, str, 
     if name and not ev.items and bare:
         # a file name confirms what the screen says; alone only on a bare screen
         candidates.append((name, "screen name", 1.0))
+    if cx.page and _forms(cx.page) <= _shown_forms(ev):  # the page's name, in words
+        candidates.append((cx.page, "page title", 2.0))  # the screen shows
     best: tuple[float, str, str] | None = None
     entities: list[str] = []
     for raw, source, base in candidates:
         acting = _ACTING.match(raw.strip())
-        if acting and source == "title":  # "Editing Trip Leader Guide": what is edited is
+        if acting and source in (
+            "title",
+            "page title",
+        ):  # "Editing Trip Leader Guide": what is edited is
             entities.append(acting.group(2).strip(_EDGE))  # content, the screen an editor
             continue
         text = re.sub(r"(?:\s+#?\d+)+$", "", raw).strip(_EDGE)  # "Garden Plan 2025"
@@ -593,7 +622,7 @@ def _subject(ev: Evidence, screen: str, cx: _SubjectContext) -> tuple[str, str, 
             entities.append(text)
         if best is None or score > best[0]:
             best = (score, text, source)
-    here = frozenset(singular(w.casefold()) for i in ev.items for w in _words(i["text"]))
+    here = frozenset(_shown_forms(ev))
     if best is not None and best[0] >= 2:
         named = _named_subject(name, cx.project_key, cx.visible, here) if name else ""
         if named and _narrows(named, best[1]):
@@ -947,15 +976,20 @@ def _contexts(
     screens: Sequence[str],
     project: str,
     texts: Sequence[str] | None,
+    page_titles: Sequence[str] | None = None,
 ) -> tuple[list[_SubjectContext], set[str], list[list[str]]]:
     """Each screen's subject context, the lines on most screens (never examples) and each
     screen's fields as read before its kind is known."""
     repeated, everywhere, content_keys, visible = _set_context(evidence, texts)
+    pages = page_names(page_titles or [""] * len(evidence), project)
+    # a name several pages bear ("Dashboard" over a calendar and a chart) names no one
+    page_counts = Counter(_key(p) for p in pages if p)
+    pages = [p if page_counts[_key(p)] == 1 else "" for p in pages]
     titles = Counter(_key(ev.title) for ev in evidence if ev.title)
     shared_titles = {k for k, c in titles.items() if c > 1}
     contexts = []
     hints = [_fields(ev, "") for ev in evidence]
-    for ev, screen, hint in zip(evidence, screens, hints):
+    for ev, screen, hint, page in zip(evidence, screens, hints, pages):
         per_row = _row_controls(ev)
         contexts.append(
             _SubjectContext(
@@ -966,9 +1000,45 @@ def _contexts(
                 field_keys={_key(f) for f in hint} | per_row,
                 visible=visible,
                 shared_titles=shared_titles,
+                page=page,
             )
         )
     return contexts, everywhere, hints
+
+
+#: A part of a page title that names no page: an address, an id, a run's state.
+_NOT_A_PAGE = re.compile(r"://|^\S+\.\w{2,}(?::\d+)?$|\b[0-9a-f]{7,}\b|^\[.*\]$|\d{2,}", re.I)
+
+
+def page_names(titles: Sequence[str], project: str) -> list[str]:
+    """Each page's own name in its document title: the first part that is neither the
+    app's name (the part most titles share, or the project's words) nor an address or an
+    id. "Runs - Experiment 1 - MLflow" -> "Runs"; "" for a title every page shares."""
+    parts = [title_parts(t) for t in titles]
+    shown = [p for p in parts if p]
+    counts = Counter(_key(x) for p in shown for x in set(p))
+    shared = {k for k, c in counts.items() if len(shown) >= 2 and c * 2 > len(shown)}
+    project_words = set(_key(project).split())
+    names = []
+    for p in parts:
+        own = [
+            x
+            for x in (_without_name(part, project) for part in p if _key(part) not in shared)
+            if _key(x)
+            and not set(_key(x).split()) <= project_words
+            and not _NOT_A_PAGE.search(x)
+            and len(_words(x)) <= 5
+        ]
+        names.append(own[0] if own else "")
+    return names
+
+
+def _without_name(part: str, project: str) -> str:
+    """A title part without the app's name around it: "Isso admin" -> "admin"."""
+    if not project.strip():
+        return part
+    name = re.escape(project.strip())
+    return re.sub(rf"^{name}\s+(?=\S)|(?<=\S)\s+{name}$", "", part, flags=re.I).strip()
 
 
 def _says_all(text: str, cx: _SubjectContext) -> bool:
@@ -1005,9 +1075,12 @@ def read_screens(
     intents: Sequence[str],
     project: str = "",
     texts: Sequence[str] | None = None,
+    page_titles: Sequence[str] | None = None,
 ) -> list[Reading]:
-    """The reading of every screen of one set (chrome repeated across the set is known)."""
-    contexts, everywhere, hints = _contexts(evidence, screens, project, texts)
+    """The reading of every screen of one set (chrome repeated across the set is known).
+    ``page_titles`` are the pages' document titles, where a captured app names its
+    screens ("Statistic - buku server")."""
+    contexts, everywhere, hints = _contexts(evidence, screens, project, texts, page_titles)
     subjects = _subjects(evidence, screens, contexts)
     out: list[Reading] = []
     project_words = set(_key(project).split())

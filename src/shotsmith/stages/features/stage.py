@@ -63,6 +63,7 @@ from ...columns import (
     SCREEN,
     SCREEN_ELEMENTS,
     SCREEN_TEXT,
+    SCREEN_TITLE,
     stage,
 )
 from ...errors import InvalidOptionError
@@ -314,7 +315,14 @@ def _read_deeper(
         FEATURES_ACCENT,
         FEATURES_DARK_UI,
     ),
-    optional=(DOMAIN_CATEGORY, SCREEN_TEXT, SCREEN_ELEMENTS, PROJECT_NAME, LOCALE),
+    optional=(
+        DOMAIN_CATEGORY,
+        SCREEN_TEXT,
+        SCREEN_ELEMENTS,
+        SCREEN_TITLE,
+        PROJECT_NAME,
+        LOCALE,
+    ),
 )
 def extract_features(
     frame: pd.DataFrame, *, ocr: bool | str = "auto", workers: int = 2, chunk: int = 16
@@ -389,6 +397,7 @@ class _Rows:
     domains: list
     projects: list[str]
     elements: list
+    titles: list[str]  # each page's document title, "" when unknown
 
     @classmethod
     def of(cls, frame: pd.DataFrame) -> _Rows:
@@ -404,6 +413,7 @@ class _Rows:
             domains=column(DOMAIN_CATEGORY),
             projects=[str(p) if p is not None else "" for p in column(PROJECT_NAME)],
             elements=column(SCREEN_ELEMENTS),
+            titles=[t if isinstance(t, str) else "" for t in column(SCREEN_TITLE)],
         )
 
     def read(self, i: int, px: _Pixels | None, mode: object, binary: str | None) -> _Read:
@@ -534,6 +544,7 @@ def _read_sets(
             [reads[i].intent for i in members],
             rows.projects[members[0]],
             texts=[reads[i].text or "" for i in members],
+            page_titles=[rows.titles[i] for i in members],
         )
         for i, reading in zip(members, found_here):
             readings[i] = reading
