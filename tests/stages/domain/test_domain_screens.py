@@ -225,3 +225,62 @@ def test_a_club_wiki_is_reference_and_a_bakerys_pipeline_a_developer_tool():
     assert shown.surface.name == "data pipelines and their runs" and shown.screens == 3
     prediction = predict_domain(evidence_of(*pipeline, name="Crumb Data"))
     assert prediction.category == "Developer Tools", prediction.signals
+
+
+@pytest.mark.parametrize(
+    ("screen", "surface", "category"),
+    [
+        ("Inbox\nCompose\nDrafts\nSent\nJunk\nTrash\nUnread", "mail in folders", "Productivity"),
+        (
+            "Forums\nTopics\nPosts\nLast post\nModerators\nNew topic",
+            "a forum of topics and posts",
+            "Social Networking",
+        ),
+        (
+            "Alerts\nFiring\nPending\nTargets\nInstance\nAlert rules",
+            "metrics and alerts of watched services",
+            "Developer Tools",
+        ),
+        (
+            "Annotations\nPredictions\nGround truth\nAgreement\nLabeling interface",
+            "data labelled for machine learning",
+            "Developer Tools",
+        ),
+        (
+            "Schedule\nTalks\nSpeakers\nRoom A\nKeynote\nWorkshop",
+            "talks, speakers and a schedule",
+            "Business",
+        ),
+        (
+            "Courses\nLessons\nQuiz\nAssignments\nLearners",
+            "lessons and courses to learn from",
+            "Education",
+        ),
+        (
+            "Recipes\nIngredients\nServings\nPrep time\nCook time",
+            "recipes and meal plans",
+            "Food & Drink",
+        ),
+        ("Boards\nBacklog\nIn progress\nDone\nCards\nDue date", "cards on a board", "Productivity"),
+    ],
+)
+def test_mail_forums_monitoring_events_lessons_recipes_and_boards_are_surfaces(
+    screen, surface, category
+):
+    """Common kinds of app, each written from what such apps show on most screens: two
+    screens of them say what the app is whatever its name's listing words say."""
+    shown = {
+        s.surface.name: s for s in screen_surfaces(evidence_of(reading(screen), reading(screen)))
+    }
+    assert surface in shown, sorted(shown)
+    assert shown[surface].says(category) == 1.0
+    prediction = predict_domain(evidence_of(reading(screen), reading(screen), name="Harbour"))
+    assert prediction.category == category, prediction.signals
+
+
+def test_a_pipeline_of_shop_data_is_no_shop():
+    """A data pipeline whose assets are a shop's orders and customers is still a pipeline:
+    orders, customers and stock alone are data any business app shows, not its admin."""
+    report = reading("daily_report\nOrders\nStock\nCustomers\nSales\nRevenue\nProducts")
+    names = {s.surface.name for s in screen_surfaces(evidence_of(report, report, report))}
+    assert "a shop's products, orders and customers" not in names, names
