@@ -158,9 +158,8 @@ def is_person(text: str) -> bool:
     words = _words(t)
     if len(words) == 1 and t.islower() and t in tables().given_names:
         return word_frequency(t) < 4.0  # a user name ("maya"), not a word ("will", "grace")
-    if len(words) == 2 and all(w[:1].isupper() for w in words):
-        if is_full_name(*words):
-            return True
+    if len(words) == 2 and all(w[:1].isupper() for w in words) and is_full_name(*words):
+        return True
     return (
         1 <= len(words) <= 2
         and words[0].casefold() in tables().given_names
@@ -477,6 +476,10 @@ def _candidates(ev: Evidence, screen_words: set[str]) -> list[tuple[str, str, fl
     return candidates
 
 
+#: Where a screen's own name for itself is read: its title, and its page's document title.
+_TITLES = ("title", "page title")
+
+
 def _shown_forms(ev: Evidence) -> set[str]:
     """Every word a screen shows, lower case and singular."""
     return {w for item in ev.items for w in _forms(item["text"])}
@@ -544,7 +547,7 @@ def _score(text: str, source: str, base: float, cx: _SubjectContext) -> tuple[fl
     if confirmed and source != "screen name":
         score += 3
     content = False
-    own_title = source in ("title", "page title") and key not in cx.shared_titles
+    own_title = source in _TITLES and key not in cx.shared_titles
     # one screen's own title in the plural ("Scrobbles") names a collection, even where
     # the set's menu lists it among other labels
     collection = own_title and len(_words(text)) == 1 and is_plural(text)
@@ -605,10 +608,7 @@ def _subject(ev: Evidence, screen: str, cx: _SubjectContext) -> tuple[str, str, 
     entities: list[str] = []
     for raw, source, base in candidates:
         acting = _ACTING.match(raw.strip())
-        if acting and source in (
-            "title",
-            "page title",
-        ):  # "Editing Trip Leader Guide": what is edited is
+        if acting and source in _TITLES:  # "Editing Trip Leader Guide": what is edited is
             entities.append(acting.group(2).strip(_EDGE))  # content, the screen an editor
             continue
         text = re.sub(r"(?:\s+#?\d+)+$", "", raw).strip(_EDGE)  # "Garden Plan 2025"
