@@ -51,6 +51,7 @@ class Vocabulary:
     states: frozenset[str]
     verbs_also_nouns: frozenset[str]
     mechanic_verbs: frozenset[str]
+    list_verbs: frozenset[str]
     by_language: dict[str, frozenset[str]]
 
     @property
@@ -86,6 +87,7 @@ def vocabulary() -> Vocabulary:
         states=words("states"),
         verbs_also_nouns=words("verbs_also_nouns"),
         mechanic_verbs=words("mechanic_verbs"),
+        list_verbs=words("list_verbs"),
         by_language={
             lang: frozenset(w.casefold() for w in ws)
             for lang, ws in data.get("function_words_by_language", {}).items()

@@ -26,6 +26,7 @@ from shotsmith.columns import (
     POSITION,
     PROJECT_NAME,
     SCREEN,
+    SCREEN_ELEMENTS,
     SCREEN_TEXT,
 )
 from shotsmith.errors import MissingColumnError, ShotsmithError
@@ -378,3 +379,34 @@ def test_a_screen_that_opens_with_names_and_figures_is_read_below_them():
     out = extract_features(frame_of([png_bytes(img)], ["settle"]), ocr=True)
     assert "Who owes whom" in out[FEATURES_TEXT].iloc[0]
     assert "Ana" in out[FEATURES_TEXT].iloc[0]  # the band above is kept
+
+
+def _timeline(words: list[str]) -> bytes:
+    """A page that draws its text itself (a canvas timeline): words in the pixels only."""
+    img = Image.new("RGB", (1206, 2622), "white")
+    draw = ImageDraw.Draw(img)
+    draw.text((60, 200), "Time Tracker", font=ImageFont.truetype(INTER_BOLD, 84), fill="black")
+    body = ImageFont.truetype(INTER_BOLD, 46)
+    for i, line in enumerate(words):
+        draw.text((60, 380 + 110 * i), line, font=body, fill=(30, 30, 30))
+    return png_bytes(img)
+
+
+@needs_tesseract
+def test_a_page_that_draws_its_text_is_read_from_its_pixels():
+    """A canvas app's DOM holds only its menu button; its records are drawn. The pixels
+    say clearly more, so the screen is read from them; a page whose DOM says as much as
+    its pixels keeps its DOM reading."""
+    records = ["Design review meeting", "Write project report", "Client call with Anna"]
+    records += ["Planning the sprint", "Lunch break", "Weekly summary"]
+    frame = frame_of([_timeline(records), _timeline(records[:2])], ["day", "week"])
+    frame[SCREEN_TEXT] = ["Menu", "\n".join(["Time Tracker", *records[:2], "Menu", "Reports"])]
+    frame[SCREEN_ELEMENTS] = [
+        [{"role": "button", "text": "Menu"}],
+        [{"role": "heading", "text": "Time Tracker", "level": 1}]
+        + [{"role": "text", "text": t} for t in [*records[:2], "Menu", "Reports"]],
+    ]
+    out = extract_features(frame, ocr=True)
+    assert out[FEATURES_TEXT_SOURCE].tolist() == ["ocr", "dom"]
+    assert "Write project report" in out[FEATURES_TEXT].iloc[0]
+    assert out[FEATURES_TITLE].iloc[0] == "Time Tracker"

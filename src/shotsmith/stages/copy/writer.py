@@ -71,8 +71,9 @@ def voice() -> dict:
 
 _SLOT = re.compile(r"\{(\w+)\}")
 #: A slot that takes the k-th of a list: an example, a field, an item, a section, a tab,
-#: an action ("{Action}" is the first).
-_INDEXED = re.compile(r"(ex|f|item|sec|tab|action)(\d*)")
+#: an action ("{Action}" is the first), a bare verb a button does to one item ("{Do1}":
+#: "Download", "Edit").
+_INDEXED = re.compile(r"(ex|f|item|sec|tab|action|do)(\d*)")
 
 
 def template_words(template: str) -> list[str]:
@@ -221,6 +222,7 @@ def _fill(
         "sec": fresh(slots.sections),
         "tab": tabs,
         "action": actions,
+        "do": [v for v in verbs if v.evidence.casefold() not in vocabulary().list_verbs],
     }
     values: dict[str, Phrase] = {}
     for name in _SLOT.findall(template):
@@ -230,8 +232,8 @@ def _fill(
             value = title
         elif low == "titles":
             value = title if slots.plural else None
-        elif low == "one":
-            value = slots.one if (slots.plural and title is not None) else None
+        elif low == "one" and slots.plural and title is not None:
+            value = slots.one
         elif low == "verb":
             value = verbs[0] if verbs else None
         elif low == "count":

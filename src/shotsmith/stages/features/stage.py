@@ -68,7 +68,7 @@ from ...columns import (
 )
 from ...errors import InvalidOptionError
 from ...io import open_image
-from ...words import word_frequency
+from ...words import is_word, word_frequency
 from . import evidence as reader
 from .intent import keywords_of, screen_intent, screen_phrase
 from .reading import Reading, is_person, read_screens
@@ -122,6 +122,14 @@ def _set_accent(screens: list[_Pixels | None]) -> str:
 
 #: Hues this close (degrees) count as the same colour on another screen.
 HUE_MATCH = 18.0
+#: A screen whose DOM holds fewer words than this (and some) is read from its pixels too:
+#: a page that draws its text on a canvas shows more than its DOM says. The pixels' reading
+#: is taken when it has twice the DOM's words (and ``ocr.SPARSE_WORDS`` at least); on the
+#: real apps' corpus no page with DOM text reads more from its top band, so only pages
+#: that draw their text change.
+THIN_DOM_WORDS = 20
+#: A word of three letters or more: what counts as something said.
+_WORD = re.compile(r"[^\W\d_]{3,}")
 
 
 def _ocr_mode(ocr: bool | str) -> bool | None:
@@ -338,7 +346,8 @@ def extract_features(
     if mode is True and binary is None:
         ocr_mod.require_tesseract()
     rows = _Rows.of(frame)
-    want = [not t.strip() for t in rows.dom]
+    # no DOM text, or so little that the page may draw its text itself (a canvas)
+    want = [not t.strip() or rows.thin(i) for i, t in enumerate(rows.dom)]
     if mode is None and binary is None and any(want):
         log.warning(
             "extract_features: Tesseract is not installed, so %d screenshot(s) without DOM "
@@ -416,11 +425,34 @@ class _Rows:
             titles=[t if isinstance(t, str) else "" for t in column(SCREEN_TITLE)],
         )
 
+    def dom_words(self, i: int) -> list[str]:
+        """The words of a screen's DOM elements (else of its DOM text)."""
+        elements = self.elements[i] if isinstance(self.elements[i], (list, tuple)) else []
+        text = " ".join(str(e.get("text") or "") for e in elements) or self.dom[i]
+        return _WORD.findall(text)
+
+    def thin(self, i: int) -> bool:
+        """Whether a captured page's DOM holds so few words (but some) that the page may
+        draw its text on a canvas (a timeline, a drawing, a Flutter app): read its pixels
+        too. Text a caller gave without elements is taken as it is."""
+        captured = isinstance(self.elements[i], (list, tuple)) and bool(self.elements[i])
+        return captured and 0 < len(self.dom_words(i)) < THIN_DOM_WORDS
+
+    def drawn(self, i: int, px: _Pixels | None) -> bool:
+        """Whether the pixels show clearly more words than a thin DOM holds: the page
+        draws its text itself, so the OCR reading is the screen's."""
+        if px is None or px.ocr is None or px.ocr.error or not self.thin(i):
+            return False
+        seen = [w for w in _WORD.findall(px.ocr.text) if is_word(w.casefold())]
+        return len(seen) >= max(ocr_mod.SPARSE_WORDS, 2 * len(self.dom_words(i)))
+
     def read(self, i: int, px: _Pixels | None, mode: object, binary: str | None) -> _Read:
         domain = self.domains[i] if isinstance(self.domains[i], str) else None
         screen = self.screens[i]
-        ev = _evidence_of(self.elements[i], self.dom[i], px)
-        text, source = _text_of(self.dom[i], px, mode, binary)
+        drawn = self.drawn(i, px)
+        elements, dom = ([], "") if drawn else (self.elements[i], self.dom[i])
+        ev = _evidence_of(elements, dom, px)
+        text, source = _text_of(dom, px, mode, binary)
         intent = screen_intent(
             screen, text, domain=domain, position=self.positions[i], title=ev.title or ""
         )
