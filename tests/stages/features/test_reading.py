@@ -1121,3 +1121,19 @@ def test_a_lists_buttons_say_what_a_person_can_do_to_any_item():
     line = f"{out[C.COPY_HEADLINE].iloc[0]} / {out[C.COPY_SUBTITLE].iloc[0]}"
     assert "Download or export any collection." in line, line
     assert "delete" not in line.casefold() and "upload" not in line.casefold(), line
+
+
+def test_an_item_is_never_called_one_of_another_items_kind():
+    # Radicale's list: the first card's heading ("Contacts") is the screen's largest text,
+    # but the screen lists collections; "Errands" is a collection, never "another contact"
+    cards = []
+    for k, (name, kind) in enumerate([("Contacts", "Address book"), ("Errands", "Tasks")]):
+        y = 0.2 + 0.3 * k
+        cards += [el("heading", name, y, 0.03, level=2), el("text", kind, y + 0.04)]
+        cards += [el("text", f"{3 + k} items in collection", y + 0.07)]
+    screen = [el("text", "sam's Collections", 0.06, 0.012), *cards]
+    sign_in = [el("heading", "Sign in", 0.1, 0.03, level=1), el("label", "Password", 0.3)]
+    frame = dom_set("Radicale", [("collections", screen), ("sign in", sign_in)])
+    out = ss.write_copy(ss.detect_domain(ss.extract_features(frame, ocr=False)))
+    line = f"{out[C.COPY_HEADLINE].iloc[0]} / {out[C.COPY_SUBTITLE].iloc[0]}"
+    assert "contact" not in line.casefold().replace("contacts", ""), line

@@ -232,8 +232,8 @@ def _fill(
             value = title
         elif low == "titles":
             value = title if slots.plural else None
-        elif low == "one" and slots.plural and title is not None:
-            value = slots.one
+        elif low == "one" and slots.plural and title is not None and not slots.countable:
+            value = slots.one  # a plural title's one, where the subject is no countable
         elif low == "verb":
             value = verbs[0] if verbs else None
         elif low == "count":
