@@ -1137,3 +1137,12 @@ def test_an_item_is_never_called_one_of_another_items_kind():
     out = ss.write_copy(ss.detect_domain(ss.extract_features(frame, ocr=False)))
     line = f"{out[C.COPY_HEADLINE].iloc[0]} / {out[C.COPY_SUBTITLE].iloc[0]}"
     assert "contact" not in line.casefold().replace("contacts", ""), line
+
+
+def test_what_a_search_found_is_content_no_possession():
+    from shotsmith.stages.copy.evidence import is_content_title
+
+    # Kiwix's search suggestions open on "House sparrow": an article, never "your" sparrow
+    assert is_content_title("search", "House sparrow")
+    assert not is_content_title("search", "Search results")
+    assert not is_content_title("list", "House sparrow")

@@ -945,8 +945,8 @@ def _subject_phrase(subject: str, fields: Sequence[str]) -> str | None:
 
 
 #: Kinds whose subject may be a piece of content with a title of its own ("Garden Birds
-#: of Britain", "Paper Lanterns"), not the name of a feature.
-_CONTENT_SUBJECT_KINDS = frozenset(["reader", "player", "detail"])
+#: of Britain", "Paper Lanterns", a search's "House sparrow"), not the name of a feature.
+_CONTENT_SUBJECT_KINDS = frozenset(["reader", "player", "detail", "search"])
 
 
 def is_content_title(kind: str, subject: str) -> bool:
