@@ -152,6 +152,12 @@ def _person_names() -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(data["given"]), frozenset(data["family"])
 
 
+def is_given_name(word: str) -> bool:
+    """True when ``word`` is a given name of the census lists ("Marguerite", "Jonah", but
+    also "Rose"): a person's name on a screen where people write to each other."""
+    return word.strip().casefold() in _person_names()[0]
+
+
 def is_full_name(given: str, family: str) -> bool:
     """True when two words read as a person's name: a given name, then a family name that
     English does not write as a word ("Ines Duarte", "Mira Okafor"; not "Autumn

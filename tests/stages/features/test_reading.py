@@ -1146,3 +1146,15 @@ def test_what_a_search_found_is_content_no_possession():
     assert is_content_title("search", "House sparrow")
     assert not is_content_title("search", "Search results")
     assert not is_content_title("list", "House sparrow")
+
+
+def test_who_wrote_in_a_conversation_is_no_example():
+    # Isso's replies: "Marguerite" signs a comment; a caption never says "Catch up on
+    # Marguerite"
+    frame = ss.read_screenshots(REALAPPS / "isso")
+    out = ss.write_copy(ss.detect_domain(ss.extract_features(frame, ocr=False)))
+    replies = out.set_index(C.SCREEN).loc["replies"]
+    assert replies[C.FEATURES_KIND] == "conversation"
+    assert "Marguerite" not in replies[C.FEATURES_EXAMPLES], replies[C.FEATURES_EXAMPLES]
+    line = f"{replies[C.COPY_HEADLINE]} / {replies[C.COPY_SUBTITLE]}"
+    assert "Marguerite" not in line, line

@@ -37,6 +37,7 @@ from ...words import (
     can_be_noun,
     is_common_word,
     is_full_name,
+    is_given_name,
     is_plural,
     is_word,
     title_parts,
@@ -1099,6 +1100,8 @@ def read_screens(
         if kind == "reader":  # "Song", "Nesting": the sections of what is read, not items
             sections = _sections(ev)
             examples = [e for e in examples if _key(e) not in sections]
+        if kind == "conversation":  # "Marguerite", "Jonah": who wrote, not what was said
+            examples = [e for e in examples if not is_given_name(e)]
         fields = _fields(ev, kind) if kind in ("form", "sign-in") else hint
         out.append(
             Reading(
