@@ -276,6 +276,8 @@ MENU_WORDS = 2
 #: and how far below the title's line its tab bar may run.
 MENU_TOP = 0.06
 MENU_GAP = 0.04
+#: Where a tab bar along the bottom edge starts (a share of the height).
+MENU_BOTTOM = 0.92
 
 
 def _menu_rows(ev: Evidence) -> None:
@@ -293,9 +295,10 @@ def _menu_rows(ev: Evidence) -> None:
             rows.append([item])
     for k, row in enumerate(rows):
         members = [i for i in row if i["role"] in ("label", "text", "action", "tab")]
-        if len({i["text"].casefold() for i in members}) < 3 or row[0]["y"] > top:
-            if row[0]["y"] < 0.92 or any(i["role"] == "action" for i in members):
-                continue
+        header = len({i["text"].casefold() for i in members}) >= 3 and row[0]["y"] <= top
+        tab_bar = row[0]["y"] >= MENU_BOTTOM and not any(i["role"] == "action" for i in members)
+        if not (header or tab_bar):
+            continue
         if not all(_menu_label(i["text"]) for i in members):
             continue
         if any(i["role"] == "number" for i in row):

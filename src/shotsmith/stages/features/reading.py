@@ -555,7 +555,7 @@ def _score(text: str, source: str, base: float, cx: _SubjectContext) -> tuple[fl
     long_name = len(_words(text)) > 3 and not feature  # "Aladino y la lámpara maravillosa"
     named = key in cx.content_keys and not collection
     if named or long_name or (_written_as_name(text) and len(_words(text)) >= 2):
-        content = source in ("title", "heading", "page title") and not confirmed
+        content = source in (*_TITLES, "heading") and not confirmed
         score -= 4
     elif cx.page and source != "page title" and _forms(text) == _forms(cx.page):
         score += 2  # the page's document title names it too
@@ -603,8 +603,9 @@ def _subject(ev: Evidence, screen: str, cx: _SubjectContext) -> tuple[str, str, 
     if name and not ev.items and bare:
         # a file name confirms what the screen says; alone only on a bare screen
         candidates.append((name, "screen name", 1.0))
-    if cx.page and _forms(cx.page) <= _shown_forms(ev):  # the page's name, in words
-        candidates.append((cx.page, "page title", 2.0))  # the screen shows
+    here = frozenset(_shown_forms(ev))
+    if cx.page and _forms(cx.page) <= here:  # the page's name, in words the screen shows
+        candidates.append((cx.page, "page title", 2.0))
     best: tuple[float, str, str] | None = None
     entities: list[str] = []
     for raw, source, base in candidates:
@@ -623,7 +624,6 @@ def _subject(ev: Evidence, screen: str, cx: _SubjectContext) -> tuple[str, str, 
             entities.append(text)
         if best is None or score > best[0]:
             best = (score, text, source)
-    here = frozenset(_shown_forms(ev))
     if best is not None and best[0] >= 2:
         named = _named_subject(name, cx.project_key, cx.visible, here) if name else ""
         if named and _narrows(named, best[1]):
@@ -983,9 +983,6 @@ def _contexts(
     screen's fields as read before its kind is known."""
     repeated, everywhere, content_keys, visible = _set_context(evidence, texts)
     pages = page_names(page_titles or [""] * len(evidence), project)
-    # a name several pages bear ("Dashboard" over a calendar and a chart) names no one
-    page_counts = Counter(_key(p) for p in pages if p)
-    pages = [p if page_counts[_key(p)] == 1 else "" for p in pages]
     titles = Counter(_key(ev.title) for ev in evidence if ev.title)
     shared_titles = {k for k, c in titles.items() if c > 1}
     contexts = []
@@ -1014,7 +1011,8 @@ _NOT_A_PAGE = re.compile(r"://|^\S+\.\w{2,}(?::\d+)?$|\b[0-9a-f]{7,}\b|^\[.*\]$|
 def page_names(titles: Sequence[str], project: str) -> list[str]:
     """Each page's own name in its document title: the first part that is neither the
     app's name (the part most titles share, or the project's words) nor an address or an
-    id. "Runs - Experiment 1 - MLflow" -> "Runs"; "" for a title every page shares."""
+    id. "Runs - Experiment 1 - MLflow" -> "Runs"; "" for a title every page shares, and
+    for a name several pages bear ("Dashboard" over a calendar and a chart: no one's)."""
     parts = [title_parts(t) for t in titles]
     shown = [p for p in parts if p]
     counts = Counter(_key(x) for p in shown for x in set(p))
@@ -1031,7 +1029,8 @@ def page_names(titles: Sequence[str], project: str) -> list[str]:
             and len(_words(x)) <= 5
         ]
         names.append(own[0] if own else "")
-    return names
+    borne = Counter(_key(n) for n in names if n)
+    return [n if borne[_key(n)] == 1 else "" for n in names]
 
 
 def _without_name(part: str, project: str) -> str:

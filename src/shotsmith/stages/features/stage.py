@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 import re
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pandas as pd
@@ -407,6 +407,15 @@ class _Rows:
     projects: list[str]
     elements: list
     titles: list[str]  # each page's document title, "" when unknown
+    captured: list[bool] = field(default_factory=list)  # capture recorded its elements
+    dom_words: list[int] = field(default_factory=list)  # words of its elements (or DOM text)
+
+    def __post_init__(self) -> None:
+        for elements, dom in zip(self.elements, self.dom):
+            listed = elements if isinstance(elements, (list, tuple)) else []
+            text = " ".join(str(e.get("text") or "") for e in listed) or dom
+            self.captured.append(bool(listed))
+            self.dom_words.append(len(_WORD.findall(text)))
 
     @classmethod
     def of(cls, frame: pd.DataFrame) -> _Rows:
@@ -425,18 +434,11 @@ class _Rows:
             titles=[t if isinstance(t, str) else "" for t in column(SCREEN_TITLE)],
         )
 
-    def dom_words(self, i: int) -> list[str]:
-        """The words of a screen's DOM elements (else of its DOM text)."""
-        elements = self.elements[i] if isinstance(self.elements[i], (list, tuple)) else []
-        text = " ".join(str(e.get("text") or "") for e in elements) or self.dom[i]
-        return _WORD.findall(text)
-
     def thin(self, i: int) -> bool:
         """Whether a captured page's DOM holds so few words (but some) that the page may
         draw its text on a canvas (a timeline, a drawing, a Flutter app): read its pixels
         too. Text a caller gave without elements is taken as it is."""
-        captured = isinstance(self.elements[i], (list, tuple)) and bool(self.elements[i])
-        return captured and 0 < len(self.dom_words(i)) < THIN_DOM_WORDS
+        return self.captured[i] and 0 < self.dom_words[i] < THIN_DOM_WORDS
 
     def drawn(self, i: int, px: _Pixels | None) -> bool:
         """Whether the pixels show clearly more words than a thin DOM holds: the page
@@ -444,7 +446,7 @@ class _Rows:
         if px is None or px.ocr is None or px.ocr.error or not self.thin(i):
             return False
         seen = [w for w in _WORD.findall(px.ocr.text) if is_word(w.casefold())]
-        return len(seen) >= max(ocr_mod.SPARSE_WORDS, 2 * len(self.dom_words(i)))
+        return len(seen) >= max(ocr_mod.SPARSE_WORDS, 2 * self.dom_words[i])
 
     def read(self, i: int, px: _Pixels | None, mode: object, binary: str | None) -> _Read:
         domain = self.domains[i] if isinstance(self.domains[i], str) else None
