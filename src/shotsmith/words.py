@@ -23,6 +23,22 @@ from typing import Any
 _TITLE_SEPARATORS = re.compile(r"\s+(?:[·|•—–-]|::)\s+|\s*[|·•]\s*")
 
 
+#: Characters of Unicode's private use areas: an icon font's glyphs (Font Awesome's
+#: U+F00D "times"), which a page's text holds but no reader sees as words.
+_PRIVATE_USE = re.compile("[\ue000-\uf8ff\U000f0000-\U000ffffd\U00100000-\U0010fffd]")
+
+
+def without_icons(text: str) -> str:
+    """Text without an icon font's private-use glyphs, each line's spaces tidied where one
+    was: "\uf682 Edit record \uf00d" -> "Edit record"."""
+    if not _PRIVATE_USE.search(text):
+        return text
+    return "\n".join(
+        " ".join(_PRIVATE_USE.sub(" ", line).split()) if _PRIVATE_USE.search(line) else line
+        for line in text.split("\n")
+    )
+
+
 def title_parts(title: str) -> list[str]:
     """The parts of a page title: "Runs - Experiment 1 - MLflow" -> Runs, Experiment 1,
     MLflow (the page's own name usually first, the app's last)."""

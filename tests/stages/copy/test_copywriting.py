@@ -53,6 +53,7 @@ from shotsmith.errors import MissingColumnError, ShotsmithError
 from shotsmith.grounding import allowed_words, grounding_problems
 from shotsmith.stages import copy as cw
 from shotsmith.stages.copy import rules, write_copy
+from shotsmith.stages.copy.evidence import clean_sentence
 
 from ...conftest import ROOT, sample_apps
 
@@ -1132,6 +1133,21 @@ def test_headings_and_the_apps_own_sentences_can_stand_as_lines():
     assert cw.clean_phrase("Good morning, Maya") is None  # a greeting
     assert cw.clean_phrase("Spent so far") == "Spent so far"  # fine as a phrase...
     assert out[COPY_HEADLINE].iloc[1] == "Expenses by month"
+
+
+def test_a_skip_link_is_no_sentence_of_the_apps():
+    """An accessibility link ("Skip to main content") reads like a sentence, but it is
+    the site's boilerplate: never a subtitle."""
+    frame = evidence_set(
+        "blog",
+        "Quill",
+        [("dashboard", evidence("Dashboard", headings=["Total members", "Top sources"]))],
+    )
+    frame[FEATURES_TEXT] = ["Skip to main content\nDashboard\nTotal members\nTop sources"]
+    out = write_copy(frame)
+    assert "skip" not in out[COPY_SUBTITLE].iloc[0].casefold(), out[COPY_SUBTITLE].iloc[0]
+    assert clean_sentence("Skip to main content") is None
+    assert clean_sentence("Write your first post in minutes") is not None
 
 
 def test_dom_roles_are_read_when_features_gave_no_evidence():

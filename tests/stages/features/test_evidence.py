@@ -24,6 +24,7 @@ from shotsmith.columns import (
     FEATURES_NUMBERS,
     FEATURES_TABS,
     FEATURES_TITLE,
+    SCREEN_ELEMENTS,
 )
 from shotsmith.stages.features import evidence as reader
 from shotsmith.stages.features import keywords_of
@@ -65,6 +66,28 @@ def test_a_logo_that_links_home_is_navigation_not_the_title():
     assert out.loc["bills", FEATURES_TITLE] != "#! money?"
     assert {"Invite people", "Add"} <= set(out.loc["bills", FEATURES_ACTIONS])
     assert "+€240.96" in out.loc["bills", FEATURES_NUMBERS]
+
+
+def test_a_headings_own_words_leave_out_its_links_and_icon_glyphs():
+    """A title whose page sets its actions inside the heading ("edit new delete Albums")
+    keeps its own words; an icon font's private-use glyphs are no words at all."""
+    box = [32, 280, 1140, 101]
+    elements = [
+        {"role": "heading", "text": "edit new delete Albums", "box": box, "level": 1},
+        {"role": "link", "text": "edit", "box": [880, 290, 63, 48]},
+        {"role": "link", "text": "new", "box": [960, 290, 69, 48]},
+        {"role": "link", "text": "delete", "box": [1040, 290, 90, 48]},
+        {"role": "heading", "text": "Welcome to Zoph", "box": [32, 400, 900, 60], "level": 2},
+        {"role": "link", "text": "Zoph", "box": [600, 405, 120, 50]},
+        {"role": "button", "text": "\uf682 Edit record \uf00d", "box": [32, 600, 400, 60]},
+    ]
+    frame = ss.read_screenshots(REALAPPS / "tiddlywiki").head(1).copy()
+    frame[SCREEN_ELEMENTS] = [elements]
+    out = ss.extract_features(frame, ocr=False).iloc[0]
+    assert out[FEATURES_TITLE] == "Albums"
+    assert "Welcome to Zoph" in out[FEATURES_HEADINGS]  # the link is part of its sentence
+    assert "Edit record" in out[FEATURES_ACTIONS], out[FEATURES_ACTIONS]
+    assert not [t for t in all_evidence(out.to_frame().T) if "\uf00d" in t["text"]]
 
 
 def test_dom_chrome_is_left_out():

@@ -410,3 +410,16 @@ def test_a_page_that_draws_its_text_is_read_from_its_pixels():
     assert out[FEATURES_TEXT_SOURCE].tolist() == ["ocr", "dom"]
     assert "Write project report" in out[FEATURES_TEXT].iloc[0]
     assert out[FEATURES_TITLE].iloc[0] == "Time Tracker"
+
+
+@needs_tesseract
+def test_a_page_whose_dom_holds_only_a_logo_is_read_from_its_pixels():
+    """A canvas app whose DOM holds nothing but its two-letter logo ("tt") says no word
+    at all: its records are read from the pixels, not left unread."""
+    records = ["Design review meeting", "Write project report", "Client call with Anna"]
+    frame = frame_of([_timeline(records)], ["day"])
+    frame[SCREEN_TEXT] = ["tt"]
+    frame[SCREEN_ELEMENTS] = [[{"role": "text", "text": "tt"}]]
+    out = extract_features(frame, ocr=True)
+    assert out[FEATURES_TEXT_SOURCE].iloc[0] == "ocr"
+    assert "Design review meeting" in out[FEATURES_TEXT].iloc[0]

@@ -46,6 +46,7 @@ from ...words import is_common_word, is_plural, is_word, word_frequency
 from ...words import plural as plural_of
 from ...words import singular as singular_of
 from ..features import singular
+from ..features.evidence import is_chrome
 from ..features.reading import is_feature_phrase, is_person
 from .rules import acronyms, forbidden_words, proper_terms
 
@@ -413,6 +414,8 @@ def clean_sentence(text: str) -> str | None:
         return None
     if words[-1].casefold() in vocabulary().function_words:
         return None  # "... and record yields in the": a line cut short, not a sentence
+    if is_chrome(t):
+        return None  # "Skip to main content": the site's boilerplate, not the app speaking
     lower = [w.casefold().strip(",;") for w in words]
     if not set(lower) & vocabulary().function_words:
         return None  # "Broad beans, early peas": a list of things, not a sentence

@@ -224,6 +224,9 @@ def from_elements(
         for e in elements
         if isinstance(e, Mapping) and isinstance(e.get("text"), str) and not _beside(e, width)
     ]
+    items = [
+        {**e, "text": _own_words(e, items)} if e.get("role") == "heading" else e for e in items
+    ]
     nav_texts = {" ".join(e["text"].split()) for e in items if e.get("role") == "tab"}
     headings = [
         e
@@ -266,6 +269,41 @@ def from_elements(
         ev.title = title
     _menu_rows(ev)
     return ev
+
+
+def _inside(inner: object, outer: object) -> bool:
+    """Whether one element's box ([left, top, width, height]) lies within another's."""
+    if not isinstance(inner, (list, tuple)) or not isinstance(outer, (list, tuple)):
+        return False
+    try:
+        x, y, w, h = (float(v) for v in inner)
+        ox, oy, ow, oh = (float(v) for v in outer)
+    except (TypeError, ValueError):
+        return False
+    return ox <= x and oy <= y and x + w <= ox + ow and y + h <= oy + oh
+
+
+def _own_words(heading: Mapping[str, object], items: Sequence[Mapping[str, object]]) -> str:
+    """A heading's own words, without the links and buttons set inside its box at either
+    end ("edit new delete Albums" -> "Albums"): a page's actions beside its title."""
+    text = " ".join(str(heading["text"]).split())
+    inner = [
+        str(e["text"]).split()
+        for e in items
+        if e.get("role") in ("link", "button") and _inside(e.get("box"), heading.get("box"))
+    ]
+    words = text.split()
+    trimmed = True
+    while trimmed:
+        trimmed = False
+        for part in (p for p in inner if 0 < len(p) < len(words)):
+            if words[: len(part)] == part:
+                words, trimmed = words[len(part) :], True
+            elif words[-len(part) :] == part:
+                words, trimmed = words[: -len(part)], True
+    if words[-1].casefold() in copy_vocabulary().function_words:
+        return text  # "Welcome to <a>Zoph</a>": the link is part of the heading's sentence
+    return " ".join(words)
 
 
 #: Items whose tops are this close (a share of the height) stand on one line.

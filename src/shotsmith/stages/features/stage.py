@@ -68,7 +68,7 @@ from ...columns import (
 )
 from ...errors import InvalidOptionError
 from ...io import open_image
-from ...words import is_word, word_frequency
+from ...words import is_word, without_icons, word_frequency
 from . import evidence as reader
 from .intent import keywords_of, screen_intent, screen_phrase
 from .reading import Reading, is_person, read_screens
@@ -396,6 +396,18 @@ class _Read:
     keywords: list[str]
 
 
+def _without_icons(elements: object) -> object:
+    """Capture's elements with an icon font's glyphs taken out of their text."""
+    if not isinstance(elements, (list, tuple)):
+        return elements
+    return [
+        {**e, "text": without_icons(e["text"])}
+        if isinstance(e, dict) and isinstance(e.get("text"), str)
+        else e
+        for e in elements
+    ]
+
+
 @dataclass
 class _Rows:
     """The columns of the frame that reading a screen needs, as lists."""
@@ -425,20 +437,20 @@ class _Rows:
             return frame[name].tolist() if name in frame.columns else [None] * n
 
         return cls(
-            dom=[t if isinstance(t, str) else "" for t in column(SCREEN_TEXT)],
+            dom=[without_icons(t) if isinstance(t, str) else "" for t in column(SCREEN_TEXT)],
             screens=frame[SCREEN].astype(str).tolist(),
             positions=frame[POSITION].tolist(),
             domains=column(DOMAIN_CATEGORY),
             projects=[str(p) if p is not None else "" for p in column(PROJECT_NAME)],
-            elements=column(SCREEN_ELEMENTS),
+            elements=[_without_icons(e) for e in column(SCREEN_ELEMENTS)],
             titles=[t if isinstance(t, str) else "" for t in column(SCREEN_TITLE)],
         )
 
     def thin(self, i: int) -> bool:
-        """Whether a captured page's DOM holds so few words (but some) that the page may
-        draw its text on a canvas (a timeline, a drawing, a Flutter app): read its pixels
-        too. Text a caller gave without elements is taken as it is."""
-        return self.captured[i] and 0 < self.dom_words[i] < THIN_DOM_WORDS
+        """Whether a captured page's DOM holds so few words (a logo's "tt" is none) that
+        the page may draw its text on a canvas (a timeline, a drawing, a Flutter app): read
+        its pixels too. Text a caller gave without elements is taken as it is."""
+        return self.captured[i] and self.dom_words[i] < THIN_DOM_WORDS
 
     def drawn(self, i: int, px: _Pixels | None) -> bool:
         """Whether the pixels show clearly more words than a thin DOM holds: the page
