@@ -171,13 +171,25 @@ def _person_names() -> tuple[frozenset[str], frozenset[str]]:
 def is_given_name(word: str) -> bool:
     """True when ``word`` is a given name of the census lists ("Marguerite", "Jonah", but
     also "Rose"): a person's name on a screen where people write to each other."""
-    return word.strip().casefold() in _person_names()[0]
+    return _folded(word.strip()) in _person_names()[0]
+
+
+def _folded(word: str) -> str:
+    """A name as the census lists write it: lower case, without accents ("Tomás" ->
+    "tomas", "Zoë" -> "zoe")."""
+    import unicodedata
+
+    low = word.casefold()
+    if low.isascii():
+        return low
+    return "".join(c for c in unicodedata.normalize("NFKD", low) if not unicodedata.combining(c))
 
 
 def is_full_name(given: str, family: str) -> bool:
     """True when two words read as a person's name: a given name, then a family name that
     English does not write as a word ("Ines Duarte", "Mira Okafor"; not "Autumn
-    strength", "Rose garden", "Grace Lee"). From the 1990 US Census name lists
-    (``data/person_names.json.gz``, built by ``scripts/build_person_names.py``)."""
+    strength", "Rose garden", "Grace Lee"), accents aside ("Tomás Herrera"). From the
+    1990 US Census name lists (``data/person_names.json.gz``, built by
+    ``scripts/build_person_names.py``)."""
     first, last = _person_names()
-    return given.casefold() in first and family.casefold() in last
+    return _folded(given) in first and _folded(family) in last

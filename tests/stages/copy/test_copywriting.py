@@ -38,9 +38,12 @@ from shotsmith.columns import (
     FEATURES_HEADINGS,
     FEATURES_INTENT,
     FEATURES_KEYWORDS,
+    FEATURES_KIND,
     FEATURES_LABELS,
     FEATURES_NUMBERS,
     FEATURES_PHRASE,
+    FEATURES_SUBJECT,
+    FEATURES_SUBJECT_FROM,
     FEATURES_TABS,
     FEATURES_TEXT,
     FEATURES_TITLE,
@@ -1181,3 +1184,25 @@ def test_verbs_are_not_read_as_things():
     )
     out = write_copy(frame)
     assert "compare" not in (out[COPY_HEADLINE].iloc[0] + out[COPY_SUBTITLE].iloc[0]).lower()
+
+
+def test_a_subject_stays_whole_before_its_head_noun_stands_alone():
+    """Six screens use up the frames that fit a subject; "Sun and moon" is then named
+    alone ("Your sun and moon"), never cut to its last noun ("Your moon in one table")."""
+    subjects = [
+        ("Current conditions", "list"),
+        ("Month history", "list"),
+        ("Statistics", "table"),
+        ("Sun and moon", "table"),
+        ("Monthly report", "chart"),
+        ("Yearly report", "chart"),
+    ]
+    labels = ["Outside Temperature", "Wind Chill", "Rain Rate", "Sunrise"]
+    screens = [(s.lower(), evidence(s, labels=labels)) for s, _ in subjects]
+    frame = evidence_set("weather", "Kestrel", screens, domain="Weather")
+    frame[FEATURES_KIND] = [k for _, k in subjects]
+    frame[FEATURES_SUBJECT] = [s for s, _ in subjects]
+    frame[FEATURES_SUBJECT_FROM] = ["title"] * len(subjects)
+    out = write_copy(frame)
+    assert "sun and moon" in out[COPY_HEADLINE].iloc[3].casefold(), out[COPY_HEADLINE].tolist()
+    assert_set_obeys_rules(out)

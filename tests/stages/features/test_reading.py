@@ -430,6 +430,11 @@ def test_a_name_english_does_not_know_keeps_its_capitals_and_is_no_fragment():
     screen_words = {"northwind", "northwind.studio", "studio"}
     assert fragments("Catch up on Northwind Studio.", screen_words) == []
     assert fragments("See units and pric.", {"units", "price"}) == ["pric"]
+    # a word cut after the same word the screens show is a fragment; its singular is not
+    shown = ["Everyday Checking", "Monthly reports"]
+    words = {"everyday", "checking", "monthly", "reports"}
+    assert fragments("Everyday Checkin", words, shown) == ["Checkin"]
+    assert fragments("Monthly report at a glance", words, shown) == []
 
 
 def test_a_player_is_played_not_read_and_controls_on_a_cards_row_are_not_its_subject():
@@ -1086,6 +1091,8 @@ def test_a_given_and_a_family_name_are_a_person_not_an_example():
     from shotsmith.stages.features.reading import is_person
 
     for person in ("Ines Duarte", "Mira Okafor", "Priya Raman", "Dana Whitfield"):
+        assert is_person(person), person
+    for person in ("Tomás Herrera", "José Núñez", "Zoë Müller"):  # accents aside
         assert is_person(person), person
     # a name, then a word for a thing, is a thing's name
     for thing in ("Autumn Strength", "Rose Garden", "Victoria Station", "Jordan River"):

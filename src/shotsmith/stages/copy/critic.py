@@ -26,7 +26,7 @@ import re
 from collections.abc import Iterable
 
 from ...grounding import is_neutral, word_forms, words_of
-from ...words import WORD_FREQUENCY, word_frequency
+from ...words import WORD_FREQUENCY, singular, word_frequency
 from ..features.reading import tables
 
 _DOUBLED = re.compile(r"\b(\w+)\s+\1\b", re.IGNORECASE)
@@ -71,7 +71,8 @@ def fragments(
                 out.append(word)
             continue
         before = words[n - 1].casefold() if n else ""
-        if before and any(len(k) - len(low) <= 2 and (before, k) in pairs for k in longer):
+        cut = [k for k in longer if len(k) - len(low) <= 2 and (before, k) in pairs]
+        if before and [k for k in cut if singular(k) != low]:  # "reports" gives "report"
             out.append(word)
     return out
 

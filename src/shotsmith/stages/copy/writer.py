@@ -525,8 +525,10 @@ class _Writer:
             else:
                 groups = [(f"voice:{slots.kind}", own)]
             groups.append(("voice:any", list(frames["any"])))
-            # the subject alone ("Your optimization history") when no frame fits it
-            if slots.subject is not None and len(slots.subject.text) >= _LONG_SUBJECT:
+            # the subject alone ("Your optimization history", "Your monthly report") when
+            # no frame fits it, before its head noun alone ("See your report at a glance")
+            long = slots.subject is not None and len(slots.subject.text) >= _LONG_SUBJECT
+            if long or (slots.subject is not None and slots.short is not None):
                 groups.append(("voice:bare", list(voice()["headline_bare"])))
             if slots.short is not None:  # "transactions" when "checking transactions" is long
                 groups += [(f"voice:short:{name[6:]}", t) for name, t in groups]
@@ -649,8 +651,15 @@ class _Writer:
                 g for g in subject if not g[0].startswith(("voice:short:", "voice:bare"))
             ]
             bare = [g for g in subject if g[0] == "voice:bare"]
+            long = len(slots.subject.text) >= _LONG_SUBJECT
             phases = [(whole_subject, 0, False), (whole_subject, _BEND_FIRST, False)]
-            phases += [(whole_subject, _REUSE_FRAME, False), (bare, _BEND_FIRST, False)]
+            phases += [
+                (whole_subject, _REUSE_FRAME, False),
+                (bare if long else [], _BEND_FIRST, False),
+            ]
+            # a shorter subject in a frame the set has said once, then alone ("Your monthly
+            # report"), before its head noun alone ("See your report at a glance")
+            phases += [(whole_subject, 1, False), (bare, _BEND_FIRST, False)]
             phases += [(subject, 0, False), (subject, _BEND_FIRST, False)]
         # the subject's head noun alone ("graph" of "dependency graph") only once the
         # whole subject has had its chance with a tone word used again
