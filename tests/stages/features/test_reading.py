@@ -1165,3 +1165,43 @@ def test_who_wrote_in_a_conversation_is_no_example():
     assert "Marguerite" not in replies[C.FEATURES_EXAMPLES], replies[C.FEATURES_EXAMPLES]
     line = f"{replies[C.COPY_HEADLINE]} / {replies[C.COPY_SUBTITLE]}"
     assert "Marguerite" not in line, line
+
+
+def test_a_records_own_page_is_a_detail_of_every_record_of_its_type():
+    # Redmine's issue page: "Bug #11" titles one record; its type is the subject, a short
+    # word ("Bug") that still names a thing, and the page shows every bug in full
+    issue = [
+        el("heading", "Bug #11", 0.08, 0.03, level=2),
+        el("heading", "Checkout button hidden behind the keyboard", 0.12, 0.02, level=3),
+        el("label", "Status:", 0.2),
+        el("text", "New", 0.2, x=0.4),
+        el("label", "Priority:", 0.23),
+        el("text", "High", 0.23, x=0.4),
+        el("label", "Assignee:", 0.26),
+        el("text", "Kwame Mensah", 0.26, x=0.4),
+        el("link", "Edit", 0.05, x=0.6),
+        el("link", "Log time", 0.05, x=0.8),
+    ]
+    issues = [el("heading", "Issues", 0.08, 0.03, level=2)]
+    issues += [el("link", t, 0.2 + 0.04 * k) for k, t in enumerate(["Oat milk", "Apple Pay"])]
+    frame = dom_set("Redmine", [("issue", issue), ("issues", issues)])
+    out = ss.write_copy(ss.detect_domain(ss.extract_features(frame, ocr=False)))
+    assert out[C.FEATURES_KIND].iloc[0] == "detail"
+    assert out[C.FEATURES_SUBJECT].iloc[0] == "Bug"
+    assert out[C.COPY_HEADLINE].iloc[0] == "Every bug in full detail", out[C.COPY_HEADLINE].tolist()
+
+
+def test_marks_no_name_holds_make_no_subject_and_a_cut_word_no_line():
+    from shotsmith.stages.copy.critic import fragments
+
+    # OCR reads a menu through its borders ("home [places"); a label with its value after a
+    # colon ("History: Day Week") names no feature either
+    for junk, screen in (("home [places", "places"), ("History: Day Week", "month history")):
+        calendar = [el("label", junk, 0.08), el("heading", "July 2025", 0.12, 0.03, level=1)]
+        calendar += [el("text", str(d), 0.2 + 0.01 * d) for d in range(1, 8)]
+        frame = dom_set("Zoph", [(screen, calendar)])
+        out = ss.extract_features(frame, ocr=False)
+        assert out[C.FEATURES_SUBJECT].iloc[0] != junk, junk
+    # "Phot": a rare word that starts a far commoner one on the screens ("Photos")
+    assert fragments("See Phot and lisbon weekend at a glance.", {"photos", "lisbon"}) == ["Phot"]
+    assert fragments("See every tag at a glance.", {"tags"}) == []

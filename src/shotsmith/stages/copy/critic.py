@@ -74,7 +74,24 @@ def fragments(
         cut = [k for k in longer if len(k) - len(low) <= 2 and (before, k) in pairs]
         if before and [k for k in cut if singular(k) != low]:  # "reports" gives "report"
             out.append(word)
+        elif frequency < RARE_PREFIX and [k for k in longer if _cut_from(low, k, frequency)]:
+            out.append(word)  # "Phot" of "Photos": rare, and a common word cut short
     return out
+
+
+#: A word rarer than this (Zipf) that starts a far commoner word on the screens, one to
+#: three letters longer, is that word cut short ("phot" 2.1 of "photos").
+RARE_PREFIX = 3.0
+#: How much commoner (Zipf) the whole word must be.
+COMMONER = 1.5
+
+
+def _cut_from(low: str, whole: str, frequency: float) -> bool:
+    return (
+        len(whole) - len(low) <= 3
+        and singular(whole) != low
+        and word_frequency(whole) - frequency >= COMMONER
+    )
 
 
 def line_problems(

@@ -42,7 +42,7 @@ from ...grounding import (
     word_forms,
     words_of,
 )
-from ...words import is_common_word, is_plural, is_word, word_frequency
+from ...words import can_be_noun, is_common_word, is_plural, is_word, word_frequency
 from ...words import plural as plural_of
 from ...words import singular as singular_of
 from ..features import singular
@@ -927,11 +927,27 @@ def _names_someone(sentence: str) -> bool:
     return any(w[:1].isupper() and is_person(w) for w in words[1:])
 
 
+def _short_noun(text: str) -> bool:
+    """A three-letter common noun in lower or title case ("Bug", "tag"), which
+    :func:`clean_phrase` takes for a code or a scrap ("SFO", "Ov")."""
+    t = text.strip()
+    return (
+        len(t) == 3
+        and t.isalpha()
+        and (t.islower() or t.istitle())
+        and is_common_word(t)
+        and can_be_noun(t)
+        and not is_neutral(t.casefold())
+    )
+
+
 def _subject_phrase(subject: str, fields: Sequence[str]) -> str | None:
     """The reading's subject as a caption may name it, or None."""
     cleaned = clean_phrase(subject, max_words=4, dates=True)
     if cleaned is None and _own_column(subject, fields):
         cleaned = subject  # "Terms" over a "Term" column: the screen's own noun
+    if cleaned is None and _short_noun(subject):
+        cleaned = subject  # "Bug" of "Bug #11": a short word, but a thing's name
     if cleaned is None and forbidden_words(subject):  # "Top Artists": the artists
         bare = " ".join(w for w in subject.split() if not forbidden_words(w))
         cleaned = clean_phrase(bare, max_words=4, dates=True) if bare else None
@@ -954,7 +970,10 @@ _CONTENT_SUBJECT_KINDS = frozenset(["reader", "player", "detail", "search"])
 
 def is_content_title(kind: str, subject: str) -> bool:
     """Whether a screen's subject is the title of the piece of content it shows (an
-    article, a song, a record: "English oak"), not the name of a feature."""
+    article, a song, a record: "English oak"), not the name of a feature. One common word
+    on a record's page names the record's type ("Bug" of "Bug #11"), not its title."""
+    if kind == "detail" and len(subject.split()) == 1 and is_common_word(subject):
+        return False
     return (
         kind in _CONTENT_SUBJECT_KINDS and subject[:1].isupper() and not is_feature_phrase(subject)
     )
@@ -991,7 +1010,7 @@ def _name_subject(slots: Slots, ev: ScreenEvidence, cleaned: str, policy: CasePo
     if last.isalpha() and last.islower() and is_word(last):  # not "a yaml"
         if is_plural(shown):
             slots.countable, slots.ones, slots.one_of = True, shown, singular_of(shown)
-        elif ev.kind == "form":
+        elif ev.kind in ("form", "detail"):  # a new transaction; one bug's own page
             slots.countable, slots.ones, slots.one_of = True, plural_of(shown), shown
     parts = shown.split()
     joins = [k for k, w in enumerate(parts) if w.casefold() in _HEAD_JOINS and k]

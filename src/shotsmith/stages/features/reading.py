@@ -395,6 +395,20 @@ def _kind(
     signed = re.search(r"(?<!\w)(sign in|log in|login|sign-in)(?!\w)", named)
     if "password" not in shown and not signed:
         scores.pop("sign-in", None)  # a "Login" button on a list is no sign-in screen
+    _weigh_layout(scores, ev, subject, examples)
+    if not scores:
+        return "list" if len(examples) >= 3 else "detail"
+    kind, score = max(scores.items(), key=lambda kv: kv[1])
+    if score < 1.5:
+        kind = "list" if len(examples) >= 3 else kind
+    return kind
+
+
+def _weigh_layout(
+    scores: defaultdict[str, float], ev: Evidence, subject: str, examples: list[str]
+) -> None:
+    """What the screen's layout adds to each kind: figures in rows make a table, prose a
+    reader, a record's number a detail, inputs a form, many named items a list."""
     numbers = sum(i["role"] == "number" for i in ev.items)
     prose = sum(  # status lines full of figures ("Downloading from 3 of 8 peers") are data
         i["role"] == "text" and len(_words(i["text"])) >= 6 and not _DIGIT.search(i["text"])
@@ -409,6 +423,8 @@ def _kind(
         scores["reader"] += 2  # prose more than named items: an article, not cards of packages
     if not subject and ev.title and _key(ev.title) in {_key(e) for e in examples[:1]}:
         scores["detail"] += 2.5  # titled with a name ("Barbell Bench Press"): that one's page
+    if _RECORD_ID.search(ev.title):
+        scores["detail"] += 2.5  # "Bug #11", "Order #1042": one record's own page
     if ev.inputs >= 2:
         scores["form"] += 3
     if re.match(
@@ -425,14 +441,10 @@ def _kind(
         scores["dashboard"] += 1
     if len(examples) >= 4:
         scores["list"] += 2
-    if not scores:
-        return "list" if len(examples) >= 3 else "detail"
-    kind, score = max(scores.items(), key=lambda kv: kv[1])
-    if score < 1.5:
-        kind = "list" if len(examples) >= 3 else kind
-    return kind
 
 
+#: A record's number in a title: "Bug #11", "Order № 1042".
+_RECORD_ID = re.compile(r"(?:#|№)\s?\d+\b")
 #: A label that names a field, not a thing: "Group by thread:", "Direction: MINIMIZE".
 _FIELD_LABEL = re.compile(r":\s*$|[^\W\d_]:\s*\S")
 #: A query or a piece of markup, not a name: 'series:"=Sherlock Holmes"', "{name}".
@@ -523,11 +535,17 @@ def _confirmed(text: str, cx: _SubjectContext) -> bool:
     return bool(cx.screen_words & _forms(text))
 
 
+#: Marks no name of a feature holds: brackets, bars, a label's colon before its value.
+_NOT_A_NAME = re.compile(r"[\[\]{}|<>]|:\s")
+
+
 def _score(text: str, source: str, base: float, cx: _SubjectContext) -> tuple[float, bool] | None:
     """A candidate's score and whether it is content (a name: an example, not the
     subject), or None when it cannot be a subject at all."""
     if not text or is_chrome(text) or is_person(text) or not _names_a_thing(text):
         return None
+    if _NOT_A_NAME.search(text):
+        return None  # "home [places" (a menu read through its borders), "History: Day Week"
     key = _key(text)
     if not key or key == cx.project_key or _only_function_words(text) or is_generic(text):
         return None
