@@ -1206,3 +1206,20 @@ def test_a_subject_stays_whole_before_its_head_noun_stands_alone():
     out = write_copy(frame)
     assert "sun and moon" in out[COPY_HEADLINE].iloc[3].casefold(), out[COPY_HEADLINE].tolist()
     assert_set_obeys_rules(out)
+
+
+def test_a_plural_of_a_word_frames_use_is_still_a_subject():
+    """"Orders" is a shop's feature though "order" is a word of the frames ("in order"):
+    the subject names the screen, not its buttons ("Create draft order in a tap")."""
+    screens = [
+        ("orders", evidence("Orders", actions=["Create draft order"], labels=["Code", "State"])),
+        ("products", evidence("Products", labels=["Bonsai Tree", "Clacky Keyboard"])),
+    ]
+    frame = evidence_set("shop", "Vendure", screens, domain="Business")
+    frame[FEATURES_KIND] = ["table", "list"]
+    frame[FEATURES_SUBJECT] = ["Orders", "Products"]
+    frame[FEATURES_SUBJECT_FROM] = ["title", "title"]
+    out = write_copy(frame)
+    assert "order" in out[COPY_HEADLINE].iloc[0].casefold(), out[COPY_HEADLINE].tolist()
+    assert out[COPY_EVIDENCE].iloc[0]["headline"] == ["Orders"]
+    assert cw.clean_phrase("Seconds") is None  # a word of the frames alone stays out

@@ -928,17 +928,19 @@ def _names_someone(sentence: str) -> bool:
 
 
 def _short_noun(text: str) -> bool:
-    """A three-letter common noun in lower or title case ("Bug", "tag"), which
-    :func:`clean_phrase` takes for a code or a scrap ("SFO", "Ov")."""
+    """One common noun that :func:`clean_phrase` turns down, in lower or title case: three
+    letters ("Bug", "tag"), which it takes for a code or a scrap ("SFO", "Ov"), or the
+    plural of a word captions also frame with ("Orders", "Places": not "order", "view")."""
     t = text.strip()
-    return (
-        len(t) == 3
-        and t.isalpha()
-        and (t.islower() or t.istitle())
-        and is_common_word(t)
-        and can_be_noun(t)
-        and not is_neutral(t.casefold())
-    )
+    if not (t.isalpha() and (t.islower() or t.istitle()) and is_common_word(t)):
+        return False
+    if not can_be_noun(t):
+        return False
+    if is_neutral(t.casefold()):
+        voc, one = vocabulary(), singular_of(t.casefold())
+        plain = one not in voc.function_words | voc.calendar_words | voc.units
+        return len(t) > 3 and is_plural(t) and plain and t.casefold() not in voc.neutral
+    return len(t) == 3
 
 
 def _subject_phrase(subject: str, fields: Sequence[str]) -> str | None:
