@@ -1209,7 +1209,7 @@ def test_a_subject_stays_whole_before_its_head_noun_stands_alone():
 
 
 def test_a_plural_of_a_word_frames_use_is_still_a_subject():
-    """"Orders" is a shop's feature though "order" is a word of the frames ("in order"):
+    """ "Orders" is a shop's feature though "order" is a word of the frames ("in order"):
     the subject names the screen, not its buttons ("Create draft order in a tap")."""
     screens = [
         ("orders", evidence("Orders", actions=["Create draft order"], labels=["Code", "State"])),
