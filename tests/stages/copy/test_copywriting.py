@@ -1223,3 +1223,21 @@ def test_a_plural_of_a_word_frames_use_is_still_a_subject():
     assert "order" in out[COPY_HEADLINE].iloc[0].casefold(), out[COPY_HEADLINE].tolist()
     assert out[COPY_EVIDENCE].iloc[0]["headline"] == ["Orders"]
     assert cw.clean_phrase("Seconds") is None  # a word of the frames alone stays out
+
+
+def test_a_collections_name_is_written_in_a_sentences_case_on_any_screen():
+    """A grid of pictures read as a reader is still a collection: "Photos" is "your
+    photos" mid-sentence, never "your Photos", though a name ("Berger Family Photos")
+    writes it with a capital."""
+    screens = [
+        ("photos", evidence("Photos", labels=["Berger Family Photos", "Lisbon weekend"])),
+        ("albums", evidence("Albums", labels=["Lisbon weekend", "Garden", "Birthday"])),
+    ]
+    frame = evidence_set("photos", "Zoph", screens, domain="Photo & Video")
+    frame[FEATURES_KIND] = ["reader", "list"]
+    frame[FEATURES_SUBJECT] = ["Photos", "Albums"]
+    frame[FEATURES_SUBJECT_FROM] = ["title", "title"]
+    out = write_copy(frame)
+    lines = [*out[COPY_HEADLINE], *out[COPY_SUBTITLE]]
+    assert any("photos" in line for line in lines), lines
+    assert not [line for line in lines if re.search(r"\w \bPhotos\b", line)], lines

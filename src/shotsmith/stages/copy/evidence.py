@@ -970,11 +970,17 @@ def _subject_phrase(subject: str, fields: Sequence[str]) -> str | None:
 _CONTENT_SUBJECT_KINDS = frozenset(["reader", "player", "detail", "search"])
 
 
+def _names_kind(subject: str) -> bool:
+    """One common word: a kind of thing ("Bug", "Photos"), not one thing's own title."""
+    return len(subject.split()) == 1 and is_common_word(subject)
+
+
 def is_content_title(kind: str, subject: str) -> bool:
     """Whether a screen's subject is the title of the piece of content it shows (an
     article, a song, a record: "English oak"), not the name of a feature. One common word
-    on a record's page names the record's type ("Bug" of "Bug #11"), not its title."""
-    if kind == "detail" and len(subject.split()) == 1 and is_common_word(subject):
+    on a record's page names the record's type ("Bug" of "Bug #11"), not its title, and
+    one in the plural names a collection ("Photos") on any screen."""
+    if _names_kind(subject) and (kind == "detail" or is_plural(subject)):
         return False
     return (
         kind in _CONTENT_SUBJECT_KINDS and subject[:1].isupper() and not is_feature_phrase(subject)
@@ -1005,8 +1011,8 @@ def _name_subject(slots: Slots, ev: ScreenEvidence, cleaned: str, policy: CasePo
     shown = policy.display(cleaned)
     if is_content_title(ev.kind, cleaned):
         slots.titled, shown = True, cleaned  # a title, as the screen writes it
-    elif ev.kind not in _CONTENT_SUBJECT_KINDS:
-        shown = _feature_case(shown)
+    elif ev.kind not in _CONTENT_SUBJECT_KINDS or _names_kind(cleaned):
+        shown = _feature_case(shown)  # "Photos" is a sentence's "photos" even on a reader
     slots.subject = Phrase(shown, ev.subject)
     last = shown.split()[-1]
     if last.isalpha() and last.islower() and is_word(last):  # not "a yaml"
