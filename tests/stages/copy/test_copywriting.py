@@ -1241,3 +1241,20 @@ def test_a_collections_name_is_written_in_a_sentences_case_on_any_screen():
     lines = [*out[COPY_HEADLINE], *out[COPY_SUBTITLE]]
     assert any("photos" in line for line in lines), lines
     assert not [line for line in lines if re.search(r"\w \bPhotos\b", line)], lines
+
+
+def test_a_dashboard_over_a_tables_columns_is_still_the_dashboard():
+    """A "Dashboard" whose first field is a column in capitals ("CODE") is named as the
+    dashboard, in a frame that fits it ("Your dashboard at a glance"), never as its
+    column ("Keep track of your code")."""
+    board = evidence("Dashboard", labels=["CODE", "TOTAL", "PLACED AT", "NS-10254"])
+    screens = [("dashboard", board), ("products", evidence("Products", labels=["Bonsai"]))]
+    frame = evidence_set("shop", "Vendure", screens, domain="Business")
+    frame[FEATURES_KIND] = ["dashboard", "list"]
+    frame[FEATURES_SUBJECT] = ["Dashboard", "Products"]
+    frame[FEATURES_SUBJECT_FROM] = ["title", "title"]
+    frame[C.FEATURES_FIELDS] = [["CODE", "TOTAL", "PLACED AT"], []]
+    out = write_copy(frame)
+    headline = out[COPY_HEADLINE].iloc[0]
+    assert "dashboard" in headline.casefold() and "code" not in headline.casefold(), headline
+    assert headline.endswith("at a glance"), headline

@@ -477,6 +477,7 @@ class Slots:
     subject: Phrase | None = None  # "income statement"
     short: Phrase | None = None  # its head noun, when a frame has no room for the whole
     titled: bool = False  # the subject is the title of what is shown ("European robin")
+    general: bool = False  # the subject is the screen's general name ("Dashboard")
     countable: bool = False  # the screen writes the subject as a countable noun
     ones: str = ""  # the subject's plural: "accounts"
     one_of: str = ""  # its singular: "account"
@@ -857,6 +858,9 @@ _LEAD_VERB = {"new": "add"}  # "New bookmark": add one; "Create ..." keeps its v
 _POSSESSIVE = re.compile(r"^[^\W\d_]+['’]s\s+(?=\S)")  # "sam's Collections": a user's name
 #: Section names that say what the user does there, not what they find ("Search",
 #: "Explore"): no subject for a caption ("Search your search").
+#: Weak titles that still say what the screen is, when nothing names more: "Your
+#: dashboard at a glance" (not "Home", "Start", "Welcome").
+_SAYS_WHAT_IT_IS = frozenset(["dashboard", "overview", "summary"])
 _NAMES_NOTHING = frozenset("search explore discover browse details info options all other".split())
 #: Words inside an item that make it a sentence ("Turn the compost bay"), not a name.
 _SENTENCE_WORDS = frozenset(
@@ -1047,11 +1051,15 @@ def read_into(slots: Slots, ev: ScreenEvidence, policy: CasePolicy, project: str
         slots.subject = Phrase("day", ev.subject)  # "Your day at a glance"
         subject = ""
     elif weak and ev.fields and ev.kind in ("dashboard", "chart", "table", "detail"):
-        subject = ev.fields[0]  # an "Overview" of a total balance shows the total balance
-    elif weak:
+        # an "Overview" of a total balance shows the total balance; a "Dashboard" over a
+        # table's column in capitals ("CODE") is still the dashboard
+        if not (ev.fields[0].isupper() and subject.casefold() in _SAYS_WHAT_IT_IS):
+            subject = ev.fields[0]
+    elif weak and subject.casefold() not in _SAYS_WHAT_IT_IS:
         subject = ""
     if ev.kind == "sign-in":
         subject = ""  # "Sign", "Log": the door to the app, not a feature of it
+    slots.general = subject.casefold() in _SAYS_WHAT_IT_IS
     if subject and policy.english:
         cleaned = _subject_phrase(subject, ev.fields)
         if cleaned and cleaned.casefold() != project.casefold():

@@ -516,6 +516,8 @@ class _Writer:
         groups: list[tuple[str, list[str]]] = []
         if kind == "headline":
             own = list(frames.get(slots.kind, []))
+            if slots.general:  # "Your dashboard at a glance", never "Keep track of ..."
+                own = list(voice()["headline_general"])
             if slots.kind not in _CONTENT_KINDS:
                 # a line naming the screen's feature before one naming an example of it
                 # ("Plan with your sowing calendar", not "Plan Runner Beans day by day")
