@@ -1189,6 +1189,12 @@ def test_a_records_own_page_is_a_detail_of_every_record_of_its_type():
     assert out[C.FEATURES_KIND].iloc[0] == "detail"
     assert out[C.FEATURES_SUBJECT].iloc[0] == "Bug"
     assert out[C.COPY_HEADLINE].iloc[0] == "Every bug in full detail", out[C.COPY_HEADLINE].tolist()
+    # what the app holds is its bugs, in the store's words and the set's lines
+    from shotsmith.stages.copy.evidence import ScreenEvidence
+    from shotsmith.stages.copy.store_text import set_features
+
+    record = ScreenEvidence(screen="issue", title="Bug #11", kind="detail", subject="Bug")
+    assert set_features([record]) == ["bugs"]
 
 
 def test_marks_no_name_holds_make_no_subject_and_a_cut_word_no_line():

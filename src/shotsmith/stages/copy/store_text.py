@@ -128,6 +128,8 @@ def set_features(evidence: Sequence[ScreenEvidence]) -> list[str]:
         phrase = _feature(subject)
         if ev.kind == "form" and not is_plural(phrase) and is_feature_phrase(phrase, strict=True):
             phrase = plural(phrase)  # "New Transaction" is where transactions come from
+        elif ev.kind == "detail" and len(phrase.split()) == 1 and not is_plural(phrase):
+            phrase = plural(phrase)  # "Bug #11" is one of the app's bugs
         if all(word_forms(w).isdisjoint(_forms(o)) for o in out for w in words_of(phrase)):
             out.append(phrase)
     return out
