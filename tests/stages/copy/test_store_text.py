@@ -63,3 +63,28 @@ def test_promotional_text_is_at_most_two_sentences_even_with_one_feature():
     assert sentences[0] == "Wanderly keeps all your bookings in one place.", text.promotional_text
     assert len(sentences) == 2, text.promotional_text
     assert len(text.promotional_text) <= 170
+
+
+def test_keywords_leave_out_titles_of_posts_one_screens_links_and_names():
+    """A post's title ("Reader questions: boots, buses and bad weather"), a row of one
+    screen's links that reads like a menu (a dictionary's matches), a file's name and
+    someone's name for their library are what the app holds, not search terms."""
+    menu = ["Albums", "Photos", "Berger Family Photos", "lisbon-sunset.jpg"]
+    evidence = [
+        screen("posts", "Posts", tabs=menu, headings=["Reader questions: boots and buses"]),
+        screen("matches", "Matches", tabs=[*menu, "Light iron", "Light keeper", "Lightning"]),
+        screen("albums", "Albums", tabs=menu, headings=["Sea swimming in winter"]),
+    ]
+    text = store_text(
+        project="Harbour",
+        locale="en-US",
+        tagline="",
+        headlines=["Every post in one place", "Your matches", "All your albums"],
+        subtitles=["", "", ""],
+        evidence=evidence,
+    )
+    keywords = text.keywords.split(",")
+    assert {"posts", "albums", "photos"} <= set(keywords), keywords
+    for content in ("boots", "buses", "iron", "keeper", "lightning", "berger", "lisbon"):
+        assert content not in keywords, (content, keywords)
+    assert not [k for k in keywords if k in ("swimming", "winter", "questions")], keywords

@@ -38,7 +38,7 @@ from functools import lru_cache
 from importlib import resources
 
 from ...grounding import content_words, vocabulary, word_forms, words_of
-from ...words import is_plural, is_verb_only, plural, word_frequency
+from ...words import is_common_word, is_plural, is_verb_only, plural, word_frequency
 from ..features.reading import is_feature_phrase, is_person
 from .evidence import ScreenEvidence, is_content_title
 from .rules import acronyms, forbidden_words
@@ -206,25 +206,17 @@ def _keywords(
         if is_feature_phrase(lb, strict=True)
     )
     shared_labels = {lb for lb, n in on_screens.items() if n >= 2}
+    tab_screens = Counter(t.casefold() for ev in evidence for t in set(ev.tabs))
+    # a set's menu stands on several of its screens; a row of one screen's links that
+    # reads like a menu (a dictionary's matches: "Light iron", "Light keeper") does not
+    menu = {t for t, n in tab_screens.items() if n >= 2 or len(evidence) < 3}
     counts: Counter[str] = Counter()
     first_seen: dict[str, str] = {}
     sources: dict[str, str] = {}
     skip = _skip()
     for ev in evidence:
         seen_here: set[str] = set()
-        # the screen's sections weigh more than a heading; buttons and list items are
-        # too particular (a user's data) to be search terms
-        weighted = [
-            ("" if is_content_title(ev.kind, ev.subject.strip()) else ev.subject, 3),
-            (ev.title if is_feature_phrase(ev.title) else "", 2),
-            *((t, 2) for t in ev.tabs),
-            # a column or form field is a search term only when it names a feature
-            # ("balance", "category"), never a value's label ("whom", "added")
-            *((f, 1) for f in ev.fields if is_feature_phrase(f, strict=True)),
-            *((h, 1) for h in ev.headings if is_feature_phrase(h)),
-            # a label the app shows on two screens or more is its vocabulary, not a row
-            *((lb, 1) for lb in ev.labels if lb.casefold() in shared_labels),
-        ]
+        weighted = _weighted(ev, menu, shared_labels)
         if ev is evidence[0] and about:  # the user's own description of the app
             weighted += [(p, 1) for p in _about_phrases(about)]
         for text, weight in weighted:
@@ -263,6 +255,40 @@ def _keywords(
         chosen.append(first_seen[key])
         used_forms |= forms
     return ",".join(chosen), [sources[k.casefold()] for k in chosen]
+
+
+def _weighted(ev: ScreenEvidence, menu: set[str], shared_labels: set[str]) -> list[tuple[str, int]]:
+    """A screen's texts that may give search terms, with their weight."""
+    # the screen's sections weigh more than a heading; buttons and list items are
+    # too particular (a user's data) to be search terms
+    return [
+        ("" if is_content_title(ev.kind, ev.subject.strip()) else ev.subject, 3),
+        (ev.title if is_feature_phrase(ev.title) else "", 2),
+        *((t, 2) for t in ev.tabs if t.casefold() in menu and _a_section(t)),
+        # a column or form field is a search term only when it names a feature
+        # ("balance", "category"), never a value's label ("whom", "added")
+        *((f, 1) for f in ev.fields if is_feature_phrase(f, strict=True)),
+        # a section's heading, not a post's or a record's title ("Reader questions:
+        # boots, buses and bad weather")
+        *((h, 1) for h in ev.headings if is_feature_phrase(h) and _a_section(h)),
+        # a label the app shows on two screens or more is its vocabulary, not a row
+        *((lb, 1) for lb in ev.labels if lb.casefold() in shared_labels),
+    ]
+
+
+def _a_section(text: str) -> bool:
+    """Whether a tab or heading may name a section of the app: a few words, none a file's
+    name ("lisbon-tagus-sunset.jpg"), no title's colon, and in Title Case only common words
+    ("Berger Family Photos" is someone's name for their library)."""
+    words = text.split()
+    if len(words) > SECTION_WORDS or ":" in text or re.search(r"\w\.\w", text):
+        return False
+    titled = len(words) >= 2 and all(w[:1].isupper() for w in words)
+    return not titled or all(is_common_word(w) for w in words_of(text))
+
+
+#: A section's name is at most this many words ("Expenses by month").
+SECTION_WORDS = 3
 
 
 def _about_phrases(about: str) -> list[str]:
