@@ -1258,3 +1258,27 @@ def test_a_dashboard_over_a_tables_columns_is_still_the_dashboard():
     headline = out[COPY_HEADLINE].iloc[0]
     assert "dashboard" in headline.casefold() and "code" not in headline.casefold(), headline
     assert headline.endswith("at a glance"), headline
+
+
+def test_screens_showing_the_same_items_name_different_ones():
+    """Three screens of a weather station list the same readings first: their subtitles
+    do not all say "Outside Temperature" and "Wind Chill"; a height ("42 meters") is no
+    count of things."""
+    readings = ["Outside Temperature", "Wind Chill", "Dew Point", "Outside Humidity"]
+    readings += ["Barometer", "Rain Today"]
+    subjects = [("Current conditions", "list"), ("Month history", "list"), ("Records", "list")]
+    screens = [
+        (s.lower(), evidence(s, labels=[*readings, "Altitude: 42 meters"])) for s, _ in subjects
+    ]
+    frame = evidence_set("weather", "Kestrel", screens, domain="Weather")
+    frame[FEATURES_KIND] = [k for _, k in subjects]
+    frame[FEATURES_SUBJECT] = [s for s, _ in subjects]
+    frame[FEATURES_SUBJECT_FROM] = ["title"] * len(subjects)
+    frame[C.FEATURES_EXAMPLES] = [list(readings)] * len(subjects)
+    out = write_copy(frame)
+    pairs = [frozenset(e) for e in (r["subtitle"] for r in out[COPY_EVIDENCE]) if len(e) >= 2]
+    assert len(pairs) == len(set(pairs)), out[COPY_SUBTITLE].tolist()
+    assert not [s for s in out[COPY_SUBTITLE] if "meters" in s], out[COPY_SUBTITLE].tolist()
+    from shotsmith.stages.copy.evidence import _count_phrases
+
+    assert _count_phrases(["Altitude: 42 meters", "12 trails"]) == ["12 trails"]

@@ -300,8 +300,9 @@ _PRONOUNS = frozenset(
 #: Plural nouns after a number that count time or pages, not the app's things.
 _NOT_COUNTED = frozenset(
     "days hours minutes mins seconds secs weeks months years nights times items results "
-    "pages steps kcal cal calories bpm miles km kms mi lbs kgs".split()
-)
+    "pages steps kcal cal calories bpm miles km kms mi lbs kgs meters metres kilometers "
+    "kilometres feet inches yards degrees grams kilograms pounds ounces liters litres".split()
+)  # durations and measures ("42 meters" high), never a count of things
 
 
 def _plausible(word: str) -> bool:

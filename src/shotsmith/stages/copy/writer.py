@@ -391,6 +391,9 @@ class _Writer:
         self.subtitles: set[str] = set()
         self.templates: set[str] = set()
         self.fillers: Counter[str] = Counter()
+        #: what subtitles named together ("Outside Temperature" and "Wind Chill"): a
+        #: second screen names other things before the same two again
+        self.together: set[frozenset[str]] = set()
         self.about_used = False  # the tagline quoted the user's description
         self.missing: list[tuple[int, str]] = []  # (position, kind) left to the user
         about_head, about_sub = about_lines(ctx.about, ctx.project)
@@ -435,8 +438,21 @@ class _Writer:
             self.first_words[first_word(line.text)] += 1
         else:
             self.subtitles.add(normalized(line.text))
+            if len(line.evidence) >= 2:
+                self.together.add(_together(line))
         self.templates.add(line.template)
         self.fillers.update(_filler(line.template))
+
+    def _unsaid(self, slots: Slots) -> Slots:
+        """The screen's examples led by two that no earlier subtitle named together: three
+        screens of one weather station each show "Outside Temperature" and "Wind Chill"
+        first, and the second says "Dew Point" and "Barometer" instead."""
+        ex = slots.examples
+        for k in range(0, len(ex) - 1, 2):
+            pair = frozenset(" ".join(p.evidence.casefold().split()) for p in ex[k : k + 2])
+            if pair not in self.together:
+                return replace(slots, examples=ex[k:] + ex[:k]) if k else slots
+        return slots
 
     def _features_for(self, position: int) -> str:
         """The features a line about the app names on slide ``position`` (see _groups)."""
@@ -583,6 +599,8 @@ class _Writer:
                 return False
         elif normalized(line.text) in self.subtitles:
             return False
+        elif relax < 2 and len(line.evidence) >= 2 and _together(line) in self.together:
+            return False  # three screens "From Outside Temperature to Wind Chill"
         strict = relax < 2 and not reuse_frame
         if (strict or line.group.startswith("voice:set")) and line.template in self.templates:
             return False  # an app line's frame once per set, however little the screens say
@@ -701,6 +719,8 @@ class _Writer:
         if pair is not None:
             used = {Phrase(e, e).key() for e in pair.evidence}
         self.kind, self.rejected = slots.kind, []
+        if kind == "subtitle":
+            slots = self._unsaid(slots)
         groups = self._groups(kind, position, tagline, slots)
         phases = self._phases(kind, slots, groups)
         for phase_groups, phase_relax, again in phases:
@@ -759,6 +779,7 @@ class _Writer:
             self.templates,
             self.fillers,
         )
+        writer.together = self.together
         return writer.write(kind, position, slots, pair=pair)
 
 
@@ -810,6 +831,11 @@ def grounded_copy(
         record["why"] = why
         record["rejected"] = {k: v for k, v in rejected.items() if v}
     return SetCopy(heads[0] if n else "", heads, subs, evidence, list(writer.missing))
+
+
+def _together(line: Line) -> frozenset[str]:
+    """What a line names, as a set: the same two things in another frame are a repeat."""
+    return frozenset(" ".join(e.casefold().split()) for e in line.evidence)
 
 
 def _why(line: Line) -> str:
