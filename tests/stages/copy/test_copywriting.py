@@ -1247,7 +1247,11 @@ def test_a_dashboard_over_a_tables_columns_is_still_the_dashboard():
     """A "Dashboard" whose first field is a column in capitals ("CODE") is named as the
     dashboard, in a frame that fits it ("Your dashboard at a glance"), never as its
     column ("Keep track of your code")."""
-    board = evidence("Dashboard", labels=["CODE", "TOTAL", "PLACED AT", "NS-10254"])
+    board = evidence(
+        "Dashboard",
+        actions=["Add widget", "Order total value"],  # a dashboard's tile, no deed
+        labels=["CODE", "TOTAL", "PLACED AT", "NS-10254"],
+    )
     screens = [("dashboard", board), ("products", evidence("Products", labels=["Bonsai"]))]
     frame = evidence_set("shop", "Vendure", screens, domain="Business")
     frame[FEATURES_KIND] = ["dashboard", "list"]
@@ -1258,6 +1262,8 @@ def test_a_dashboard_over_a_tables_columns_is_still_the_dashboard():
     headline = out[COPY_HEADLINE].iloc[0]
     assert "dashboard" in headline.casefold() and "code" not in headline.casefold(), headline
     assert headline.endswith("at a glance"), headline
+    lines = [*out[COPY_HEADLINE], *out[COPY_SUBTITLE]]
+    assert not [line for line in lines if "order total" in line.casefold()], lines
 
 
 def test_screens_showing_the_same_items_name_different_ones():

@@ -774,6 +774,8 @@ class _SlotMaker:
             first = words_of(p.evidence)[0].casefold()
             if first in voc.mechanic_verbs:
                 continue  # "Toggle status", "Hide workouts": the interface, not the app
+            if _noun_led(words_of(p.evidence)):
+                continue  # "Order total value", "Order state diagram": a thing, not a deed
             if first in voc.ui_verbs and p.evidence.casefold() not in voc.chrome:
                 if n_words == 1:
                     slots.verbs.append(p)  # "Filter": too bare for a caption of its own
@@ -946,6 +948,24 @@ def _short_noun(text: str) -> bool:
         plain = one not in voc.function_words | voc.calendar_words | voc.units
         return len(t) > 3 and is_plural(t) and plain and t.casefold() not in voc.neutral
     return len(t) == 3
+
+
+#: Nouns that, after a word that is both verb and noun, make the two one thing's name:
+#: "Order total", "Post settings", "Log file", "Record count", "Book details".
+_OF_A_THING = frozenset(
+    "total totals value values state status history summary details detail number count "
+    "date type settings list file files id diagram chart overview preview".split()
+)
+
+
+def _noun_led(words: Sequence[str]) -> bool:
+    """A button named for a thing, led by a word that is also a verb: "Order total value"
+    (a tile of a dashboard), not "Order pizza" or "Log time"."""
+    return (
+        len(words) >= 2
+        and words[0].casefold() in vocabulary().verbs_also_nouns
+        and words[1].casefold() in _OF_A_THING
+    )
 
 
 def _subject_phrase(subject: str, fields: Sequence[str]) -> str | None:
