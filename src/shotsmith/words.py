@@ -16,6 +16,7 @@ Both load on first use, not at import (``wordfreq`` reads its large English list
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 from typing import Any
 
@@ -37,6 +38,26 @@ def without_icons(text: str) -> str:
         " ".join(_PRIVATE_USE.sub(" ", line).split()) if _PRIVATE_USE.search(line) else line
         for line in text.split("\n")
     )
+
+
+def fold(word: str) -> str:
+    """Case-fold; drop accents from Latin, Greek and Cyrillic letters only (kana voicing
+    marks and Indic vowel signs are part of the letter, not decoration): "Tomás" ->
+    "tomas", as the census name lists and the domain model's vocabulary write it."""
+    word = word.casefold()
+    if word.isascii():
+        return word
+    out: list[str] = []
+    base_is_alphabetic = False
+    for ch in unicodedata.normalize("NFD", word):
+        if unicodedata.combining(ch):
+            if base_is_alphabetic:
+                continue
+        else:
+            code = ord(ch)
+            base_is_alphabetic = code < 0x0530 or 0x1E00 <= code <= 0x1FFF
+        out.append(ch)
+    return unicodedata.normalize("NFC", "".join(out))
 
 
 def title_parts(title: str) -> list[str]:
@@ -171,18 +192,7 @@ def _person_names() -> tuple[frozenset[str], frozenset[str]]:
 def is_given_name(word: str) -> bool:
     """True when ``word`` is a given name of the census lists ("Marguerite", "Jonah", but
     also "Rose"): a person's name on a screen where people write to each other."""
-    return _folded(word.strip()) in _person_names()[0]
-
-
-def _folded(word: str) -> str:
-    """A name as the census lists write it: lower case, without accents ("Tomás" ->
-    "tomas", "Zoë" -> "zoe")."""
-    import unicodedata
-
-    low = word.casefold()
-    if low.isascii():
-        return low
-    return "".join(c for c in unicodedata.normalize("NFKD", low) if not unicodedata.combining(c))
+    return fold(word.strip()) in _person_names()[0]
 
 
 def is_full_name(given: str, family: str) -> bool:
@@ -192,4 +202,4 @@ def is_full_name(given: str, family: str) -> bool:
     1990 US Census name lists (``data/person_names.json.gz``, built by
     ``scripts/build_person_names.py``)."""
     first, last = _person_names()
-    return _folded(given) in first and _folded(family) in last
+    return fold(given) in first and fold(family) in last

@@ -859,11 +859,11 @@ _EDITING = re.compile(r"^editing\b", re.IGNORECASE)
 #: The verb a form's title leads with, as the caption says it ("New bookmark": add).
 _LEAD_VERB = {"new": "add"}  # "New bookmark": add one; "Create ..." keeps its verb
 _POSSESSIVE = re.compile(r"^[^\W\d_]+['’]s\s+(?=\S)")  # "sam's Collections": a user's name
-#: Section names that say what the user does there, not what they find ("Search",
-#: "Explore"): no subject for a caption ("Search your search").
 #: Weak titles that still say what the screen is, when nothing names more: "Your
 #: dashboard at a glance" (not "Home", "Start", "Welcome").
 _SAYS_WHAT_IT_IS = frozenset(["dashboard", "overview", "summary"])
+#: Section names that say what the user does there, not what they find ("Search",
+#: "Explore"): no subject for a caption ("Search your search").
 _NAMES_NOTHING = frozenset("search explore discover browse details info options all other".split())
 #: Words inside an item that make it a sentence ("Turn the compost bay"), not a name.
 _SENTENCE_WORDS = frozenset(

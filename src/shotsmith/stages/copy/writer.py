@@ -13,7 +13,7 @@ import json
 import random
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from importlib import resources
@@ -449,8 +449,7 @@ class _Writer:
         first, and the second says "Dew Point" and "Barometer" instead."""
         ex = slots.examples
         for k in range(0, len(ex) - 1, 2):
-            pair = frozenset(" ".join(p.evidence.casefold().split()) for p in ex[k : k + 2])
-            if pair not in self.together:
+            if _named_together(p.evidence for p in ex[k : k + 2]) not in self.together:
                 return replace(slots, examples=ex[k:] + ex[:k]) if k else slots
         return slots
 
@@ -835,7 +834,11 @@ def grounded_copy(
 
 def _together(line: Line) -> frozenset[str]:
     """What a line names, as a set: the same two things in another frame are a repeat."""
-    return frozenset(" ".join(e.casefold().split()) for e in line.evidence)
+    return _named_together(line.evidence)
+
+
+def _named_together(texts: Iterable[str]) -> frozenset[str]:
+    return frozenset(" ".join(t.casefold().split()) for t in texts)
 
 
 def _why(line: Line) -> str:

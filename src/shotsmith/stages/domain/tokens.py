@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
+from ...words import fold
+
 FEATURES_FILE = "data/domain_features.json"
 
 # Scripts written without spaces between words: their runs get plain character n-grams.
@@ -57,7 +59,7 @@ def featurizer_config() -> FeaturizerConfig:
     grams = raw["char_ngrams"]
     return FeaturizerConfig(
         boilerplate=frozenset(t.casefold() for t in raw["bundle_boilerplate"]["tokens"]),
-        generic_screen_words=frozenset(_fold(w) for w in raw["generic_screens"]["words"]),
+        generic_screen_words=frozenset(fold(w) for w in raw["generic_screens"]["words"]),
         symbols=frozenset(raw["symbols"]["chars"]),
         spaced_ngrams=(int(grams["spaced"][0]), int(grams["spaced"][1])),
         unspaced_ngrams=(int(grams["unspaced"][0]), int(grams["unspaced"][1])),
@@ -75,25 +77,6 @@ def _unspaced(ch: str) -> bool:
     if code < 0x0E00:  # Latin, Greek, Cyrillic, Arabic, Indic...: the common case
         return False
     return any(lo <= code <= hi for lo, hi in _UNSPACED_RANGES)
-
-
-def _fold(word: str) -> str:
-    """Case-fold; drop accents from Latin, Greek and Cyrillic letters only (kana voicing
-    marks and Indic vowel signs are part of the letter, not decoration)."""
-    word = word.casefold()
-    if word.isascii():
-        return word
-    out: list[str] = []
-    base_is_alphabetic = False
-    for ch in unicodedata.normalize("NFD", word):
-        if unicodedata.combining(ch):
-            if base_is_alphabetic:
-                continue
-        else:
-            code = ord(ch)
-            base_is_alphabetic = code < 0x0530 or 0x1E00 <= code <= 0x1FFF
-        out.append(ch)
-    return unicodedata.normalize("NFC", "".join(out))
 
 
 def _camel_parts(word: str) -> list[str]:
@@ -133,10 +116,10 @@ def phrases(text: object, config: FeaturizerConfig | None = None) -> list[list[s
         if raw.isdigit() or len(raw) > config.max_word_chars:
             return
         parts = _camel_parts(raw) if not word_unspaced else [raw]
-        folded = [_fold(p) for p in parts if p and not p.isdigit()]
+        folded = [fold(p) for p in parts if p and not p.isdigit()]
         phrase.extend(f for f in folded if f)
         if len(parts) > 1:
-            phrase.append(_fold(raw))
+            phrase.append(fold(raw))
 
     def end_phrase() -> None:
         end_word()
