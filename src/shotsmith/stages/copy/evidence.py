@@ -968,6 +968,10 @@ def _noun_led(words: Sequence[str]) -> bool:
     )
 
 
+#: A thing's page named for what it shows of the thing: "Order details", "Account history".
+_DETAILS_OF = re.compile(r"^[^\W\d_]{3,}\s+(?:details|history|summary)$", re.IGNORECASE)
+
+
 def _subject_phrase(subject: str, fields: Sequence[str]) -> str | None:
     """The reading's subject as a caption may name it, or None."""
     cleaned = clean_phrase(subject, max_words=4, dates=True)
@@ -975,6 +979,8 @@ def _subject_phrase(subject: str, fields: Sequence[str]) -> str | None:
         cleaned = subject  # "Terms" over a "Term" column: the screen's own noun
     if cleaned is None and _short_noun(subject):
         cleaned = subject  # "Bug" of "Bug #11": a short word, but a thing's name
+    if cleaned is None and _DETAILS_OF.match(subject) and can_be_noun(subject.split()[0]):
+        cleaned = subject  # "Order details": neutral words, but one order's page
     if cleaned is None and forbidden_words(subject):  # "Top Artists": the artists
         bare = " ".join(w for w in subject.split() if not forbidden_words(w))
         cleaned = clean_phrase(bare, max_words=4, dates=True) if bare else None
@@ -1015,7 +1021,8 @@ def is_content_title(kind: str, subject: str) -> bool:
 def _feature_case(phrase: str) -> str:
     """A feature's name as a sentence writes it: the Title Case of a heading or a page
     name ("Harvest Log", "Version History", "Budget") in lower case, names and acronyms
-    kept ("Trips to Kyoto", "SQL console")."""
+    kept ("Trips to Kyoto", "SQL console"). A name in Title Case that keeps a word of its
+    own in capitals is kept whole ("Spoke & Chain Wiki", not "spoke & chain Wiki")."""
     out = []
     for word in phrase.split():
         core = word.strip(",.'’")
@@ -1028,6 +1035,9 @@ def _feature_case(phrase: str) -> str:
         ):
             word = word.replace(core, core.lower())
         out.append(word)
+    kept = [w for w, o in zip(phrase.split(), out) if w == o and w[:1].isupper() and w.isalpha()]
+    if "&" in phrase.split() and kept and all(w[:1].isupper() or w == "&" for w in phrase.split()):
+        return phrase
     return " ".join(out)
 
 
@@ -1040,7 +1050,7 @@ def _name_subject(slots: Slots, ev: ScreenEvidence, cleaned: str, policy: CasePo
         shown = _feature_case(shown)  # "Photos" is a sentence's "photos" even on a reader
     slots.subject = Phrase(shown, ev.subject)
     last = shown.split()[-1]
-    if last.isalpha() and last.islower() and is_word(last):  # not "a yaml"
+    if last.isalpha() and last.islower() and is_word(last) and not _DETAILS_OF.match(shown):
         if is_plural(shown):
             slots.countable, slots.ones, slots.one_of = True, shown, singular_of(shown)
         elif ev.kind in ("form", "detail"):  # a new transaction; one bug's own page
@@ -1083,6 +1093,8 @@ def read_into(slots: Slots, ev: ScreenEvidence, policy: CasePolicy, project: str
     slots.general = subject.casefold() in _SAYS_WHAT_IT_IS
     if subject and policy.english:
         cleaned = _subject_phrase(subject, ev.fields)
+        if ev.subject_from == "results":
+            cleaned = subject  # "pages" of "Search matched 6 pages": what is searched
         if cleaned and cleaned.casefold() != project.casefold():
             _name_subject(slots, ev, cleaned, policy)
     elif subject:

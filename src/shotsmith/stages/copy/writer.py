@@ -28,7 +28,7 @@ from ...grounding import (
     words_of,
 )
 from ...locales import language_of
-from ...words import is_plural, singular, with_article
+from ...words import is_common_word, is_plural, singular, with_article
 from .critic import line_problems, word_pairs
 from .evidence import (
     CasePolicy,
@@ -199,6 +199,26 @@ def _rng(*parts: object) -> random.Random:
     return random.Random(int(digest[:16], 16))
 
 
+#: A frame that speaks of every one of the screen's things ("Every {one} in one place"),
+#: but not of each one's page ("Every {one} in full detail").
+_EVERY_ONE = re.compile(r"^Every \{one\}(?! in full detail)")
+#: Kinds that show one thing, not many: a record's page, one article, one song, a form.
+_ONE_THING_KINDS = frozenset(["detail", "reader", "player", "form"])
+
+
+def _bare_count_noun(slots: Slots) -> bool:
+    """Whether the subject is one singular common noun naming the one thing a screen
+    shows ("cart", "milestone", "thread"), which a line cannot open with and no article
+    ("Cart at a glance")."""
+    subject = slots.subject
+    if subject is None or slots.titled or " " in subject.text.strip():
+        return False
+    if slots.kind not in _ONE_THING_KINDS | {"conversation"}:
+        return False  # "Activity at a glance", "Timeline": a section's name, said bare
+    word = subject.text.strip()
+    return word.isalpha() and is_common_word(word) and not is_plural(word)
+
+
 def _fill(
     template: str,
     slots: Slots,
@@ -208,6 +228,11 @@ def _fill(
     """The template with its slots filled from the screen's evidence, or None."""
     if slots.titled and _YOUR_SUBJECT.search(template):
         return None  # "Your European robin": the article shown is no possession
+    if _EVERY_ONE.search(template) and slots.kind in _ONE_THING_KINDS:
+        return None  # "Every post in one place" over one post, or one new order's form
+    if template.startswith("{S}") and _bare_count_noun(slots):
+        return None  # "Milestone in full detail", "Cart at a glance": a count noun
+        # opens no line without its article
 
     def fresh(phrases: list[Phrase]) -> list[Phrase]:
         return [p for p in phrases if p.key() not in used]

@@ -183,6 +183,21 @@ def _cue_patterns() -> dict[str, tuple[re.Pattern[str], ...]]:
     }
 
 
+#: A month and its year on their own: a calendar's heading ("November 2026").
+_MONTH_HEADING = re.compile(rf"^\s*{_LETTER}+,?\s+\d{{4}}\s*$")
+
+
+def undated_lines(text: str) -> str:
+    """The lines of ``text`` without a figure, and a month's heading ("November 2026"):
+    where a calendar's words (its weekdays, its months) say it is a calendar. A row's
+    time stamp ("Wed Nov 25, 11:10 p.m.") marks when a message was sent, not a calendar."""
+    return "\n".join(
+        line
+        for line in text.splitlines()
+        if not re.search(r"\d", line) or _MONTH_HEADING.match(line)
+    )
+
+
 def _match_text(title: str, text: str, domain: str | None) -> str | None:
     """Intent from visible text: the title like a name, else content cues (≥ 2 hits)."""
     tokens = _name_tokens(title)
@@ -192,9 +207,11 @@ def _match_text(title: str, text: str, domain: str | None) -> str | None:
         if intent:
             return intent
     low = " " + re.sub(r"\s+", " ", (text or "").lower()) + " "
+    undated = " " + re.sub(r"\s+", " ", undated_lines(text or "").lower()) + " "
     scores: Counter[str] = Counter()
     for intent, cues in _cue_patterns().items():
-        hits = sum(bool(cue.search(low)) for cue in cues)
+        where = undated if intent == "calendar" else low
+        hits = sum(bool(cue.search(where)) for cue in cues)
         if hits:
             scores[intent] = hits
     if not scores:

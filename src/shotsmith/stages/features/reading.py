@@ -44,7 +44,7 @@ from ...words import (
     word_frequency,
 )
 from .evidence import Evidence, is_chrome
-from .intent import plausible_word, singular
+from .intent import plausible_word, singular, undated_lines
 
 #: Two items whose tops differ by less than this share of the screen sit on one row.
 ROW_TOLERANCE = 0.008
@@ -90,7 +90,8 @@ class Reading:
 
     kind: str = "detail"
     subject: str = ""
-    # "title", "breadcrumb", "heading", "page title", "screen name", "label"
+    # "title", "breadcrumb", "heading", "page title", "screen name", "label", "record
+    # links" (between "Previous Ticket" and "Next Ticket"), "results" (a search's count)
     subject_from: str = ""
     examples: list[str] = field(default_factory=list)
     fields: list[str] = field(default_factory=list)
@@ -377,16 +378,18 @@ def _kind(
     if intent in t.intent_kinds:
         scores[t.intent_kinds[intent]] += 2
     named = " ".join([subject, ev.title, " ".join(sorted(screen_words))]).casefold()
-    shown = " ".join(
+    labels = [
         i["text"] for i in ev.items if i["role"] in ("title", "heading", "label", "action", "tab")
-    ).casefold()
+    ]
+    shown = " ".join(labels).casefold()
+    undated = undated_lines("\n".join(labels)).casefold()
     for kind, cues in t.kind_cues.items():
         seen = 0
         for cue in cues:
             pattern = rf"(?<!\w){re.escape(cue)}(?!\w)"
             if re.search(pattern, named):
                 scores[kind] += 2
-            elif re.search(pattern, shown):
+            elif re.search(pattern, undated if kind == "calendar" else shown):
                 seen += 1
         if kind == "form":
             continue  # "New run", "Edit tags" buttons do not make a form: its fields do
@@ -423,12 +426,12 @@ def _weigh_layout(
         scores["reader"] += 2  # prose more than named items: an article, not cards of packages
     if not subject and ev.title and _key(ev.title) in {_key(e) for e in examples[:1]}:
         scores["detail"] += 2.5  # titled with a name ("Barbell Bench Press"): that one's page
-    if _RECORD_ID.search(ev.title):
-        scores["detail"] += 2.5  # "Bug #11", "Order #1042": one record's own page
+    if _RECORD_ID.search(ev.title) or re.search(r"\w\s+details$", subject, re.IGNORECASE):
+        scores["detail"] += 2.5  # "Bug #11", "Order details": one record's own page
     if ev.inputs >= 2:
         scores["form"] += 3
     if re.match(
-        r"(new|add|create|edit|editing|compose|write|post|upload)\b",
+        r"(new|add|create|edit|editing|compose|write|upload|post(?=\s+\S))\b",
         subject.casefold() or ev.title.casefold(),
     ):
         scores["form"] += 3
@@ -467,6 +470,38 @@ def _is_control(item: dict) -> bool:
     return item["role"] in ("label", "text", "tab") and _verb_led(raw)
 
 
+#: A link to the record before or after this one ("← Previous Ticket", "Next workout"):
+#: the screen is one record, of the type the link names.
+_RECORD_STEP = re.compile(
+    r"^\W*(previous|prev|next|older|newer)\s+([^\W\d_]{3,})\W*$", re.IGNORECASE
+)
+#: Steps through time, pages or media, not between records: "Next month", "Next page",
+#: "Next song" (a player's skip), "Next chapter" (a reader's).
+_NOT_A_RECORD = frozenset(
+    "page pages result results period day week month year step slide image song track "
+    "episode chapter video item".split()
+)
+
+
+#: A link back up to the list a record came from: "Back to Query", "← Back to Roadmap".
+_BACK_TO = re.compile(r"^\W*back\s+to\s+\S", re.IGNORECASE)
+
+
+def record_type(ev: Evidence) -> str:
+    """The type of record a screen shows one of, named by its links to the records before
+    and after it ("Previous Ticket" and "Next Ticket": "ticket"), "" when it has none."""
+    steps: defaultdict[str, set[str]] = defaultdict(set)
+    for item in ev.items:
+        if item["role"] not in ("label", "action", "tab", "text"):
+            continue
+        found = _RECORD_STEP.match(item["text"])
+        if found and found.group(2).casefold() not in _NOT_A_RECORD:
+            back = found.group(1).casefold() in ("previous", "prev", "older")
+            steps[singular(found.group(2).casefold())].add("back" if back else "on")
+    both = [noun for noun, ways in steps.items() if len(ways) == 2]
+    return both[0] if len(both) == 1 else ""
+
+
 def _candidates(ev: Evidence, screen_words: set[str]) -> list[tuple[str, str, float]]:
     """Where a screen may name its feature, with a base weight: the title, the last step
     of a breadcrumb, a heading near the top, a label the file name confirms."""
@@ -482,7 +517,7 @@ def _candidates(ev: Evidence, screen_words: set[str]) -> list[tuple[str, str, fl
         elif item["role"] == "heading" and top:
             candidates.append((item["text"], "heading", 1.0))
         elif item["role"] in ("label", "tab", "text") and top and screen_words:
-            if _is_control(item):
+            if _is_control(item) or _RECORD_STEP.match(item["text"]):
                 continue
             if _forms(item["text"]) & screen_words:
                 candidates.append((item["text"], "label", 0.0))
@@ -946,6 +981,8 @@ def _examples(ev: Evidence, seen: set[str], skip: set[str], project_words: set[s
             continue  # a section's name, not an item of content
         if _verb_led(text) or is_generic(text):
             continue  # "Reload", "Sort descending", "Name": controls and furniture
+        if _RECORD_STEP.match(text) or _BACK_TO.match(text):
+            continue  # "Next Milestone", "Back to Roadmap": ways between pages
         if _words(text) and _words(text)[-1].casefold() in _NOT_AN_END:
             continue  # "To do", "Sign in": a heading or a control, not an item
         if len(_words(text)) > 1 and _words(text)[0].casefold() in _NO_ITEM_START:
@@ -1087,6 +1124,40 @@ def _subjects(
     return found
 
 
+#: A count of what a search found: "6 pages", "11 messages".
+_FOUND = re.compile(r"\b\d[\d,]*\s+([^\W\d_]{3,})\b")
+#: Counts that say how a search went, not what it searched.
+_NOT_SEARCHED = frozenset(
+    "results result matches match hits hit items item seconds milliseconds ms sites".split()
+)
+
+
+def _searched(ev: Evidence) -> str:
+    """What a search screen searches, named by the count of what it found ("Search
+    matched 6 pages": pages), "" when it shows no such count."""
+    for item in ev.items:
+        for found in _FOUND.finditer(item["text"]):
+            noun = found.group(1)
+            if noun.casefold() in _NOT_SEARCHED or not noun.islower():
+                continue
+            if is_plural(noun) and is_common_word(noun) and can_be_noun(noun):
+                return noun
+    return ""
+
+
+def _sentence_case(subject: str) -> str:
+    """A subject set in capitals by a style ("RECENTLY ACTIVE DISCUSSIONS") as a heading
+    writes it ("Recently active discussions"); acronyms ("API KEYS": "API keys") and one
+    word in capitals ("NASA") stay."""
+    words = subject.split()
+    if len(words) < 2 or not subject.isupper():
+        return subject
+    low = [w.lower() if len(w) >= 4 and is_common_word(w.lower()) else w for w in words]
+    if low == words:
+        return subject
+    return " ".join(low)[:1].upper() + " ".join(low)[1:]
+
+
 def read_screens(
     evidence: Sequence[Evidence],
     screens: Sequence[str],
@@ -1114,6 +1185,15 @@ def read_screens(
         examples += _examples(ev, seen, skip, project_words)
         examples = _without_people(examples)
         kind = _kind(ev, intent, subject, cx.screen_words, examples)
+        subject = _sentence_case(subject)
+        if kind == "search" and (not subject or is_generic(subject) or _key(subject) == "search"):
+            searched = _searched(ev)  # "Search matched 6 pages": a search of pages
+            subject, source = (searched, "results") if searched else (subject, source)
+        record = record_type(ev)
+        if record:  # between "Previous Ticket" and "Next Ticket": one ticket's page
+            kind = "detail"
+            if singular(record) not in _forms(subject):
+                subject, source = record, "record links"
         if kind == "reader":  # "Song", "Nesting": the sections of what is read, not items
             sections = _sections(ev)
             examples = [e for e in examples if _key(e) not in sections]
