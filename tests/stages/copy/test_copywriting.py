@@ -1288,3 +1288,29 @@ def test_screens_showing_the_same_items_name_different_ones():
     from shotsmith.stages.copy.evidence import _count_phrases
 
     assert _count_phrases(["Altitude: 42 meters", "12 trails"]) == ["12 trails"]
+
+
+def test_one_things_page_is_never_every_thing_and_a_name_keeps_its_capitals():
+    """A screen of one order ("Order details") names it, not the buttons above it; a
+    post's page is never "Every post in one place"; a cart opens on its article ("Your
+    cart", not "Cart at a glance"); a wiki's name keeps its capitals ("Spoke & Chain Wiki")."""
+    order = evidence(
+        "Order details: HLK8JG Paid",
+        headings=["Order details", "Ordered items"],
+        actions=["Cancel order", "View order as user", "View email history"],
+        labels=["Order code", "Order date", "Contact email"],
+    )
+    post = evidence("Three days on the Hebridean Way", headings=["Day one: Vatersay"])
+    cart = evidence("Your cart", labels=["Weekend pass", "Quantity"])
+    home = evidence("Spoke & Chain Wiki", labels=["Rota", "Fixing a Flat Tyre"])
+    screens = [("order", order), ("post", post), ("cart", cart), ("home", home)]
+    frame = evidence_set("shop", "Harbour", screens, domain="Business")
+    frame[FEATURES_KIND] = ["detail", "detail", "form", "dashboard"]
+    frame[FEATURES_SUBJECT] = ["Order details", "post", "cart", "Spoke & Chain Wiki"]
+    frame[FEATURES_SUBJECT_FROM] = ["heading", "screen name", "title", "title"]
+    out = write_copy(frame)
+    heads = out[COPY_HEADLINE].tolist()
+    assert "order details" in heads[0].casefold() and "order detail," not in heads[0], heads
+    assert not heads[1].startswith("Every post in one"), heads
+    assert "cart" in heads[2].casefold() and not heads[2].startswith("Cart"), heads
+    assert "Spoke & Chain Wiki" in heads[3], heads

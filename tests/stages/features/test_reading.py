@@ -1211,3 +1211,69 @@ def test_marks_no_name_holds_make_no_subject_and_a_cut_word_no_line():
     # "Phot": a rare word that starts a far commoner one on the screens ("Photos")
     assert fragments("See Phot and lisbon weekend at a glance.", {"photos", "lisbon"}) == ["Phot"]
     assert fragments("See every tag at a glance.", {"tags"}) == []
+
+
+def test_a_page_between_previous_and_next_links_is_one_record_of_their_type():
+    # Trac's ticket: the site's name is the title, and "← Previous Ticket" / "Next Ticket →"
+    # say the page is one ticket; neither link, nor "Back to Query", is the subject or an item
+    ticket = [
+        el("heading", "Kestrel Notes", 0.03, 0.03, level=1),
+        el("link", "← Previous Ticket", 0.10),
+        el("link", "Back to Query", 0.10, x=0.35),
+        el("link", "Next Ticket →", 0.10, x=0.7),
+        el("heading", "#7", 0.14, 0.02, level=2),
+        el("heading", "Shared notebook list does not refresh", 0.17, 0.02, level=2),
+        el("label", "Reported by:", 0.22),
+        el("text", "jonas", 0.22, x=0.4),
+        el("label", "Priority:", 0.25),
+        el("text", "major", 0.25, x=0.4),
+    ]
+    # a calendar's "Next month" and a list's "Next page" step through time and pages
+    month = [
+        el("heading", "Bookings", 0.05, 0.03, level=1),
+        el("link", "Previous month", 0.10),
+        el("link", "Next month", 0.10, x=0.7),
+        el("link", "Next page", 0.9),
+    ]
+    frame = dom_set("Kestrel", [("ticket", ticket), ("bookings", month)])
+    out = ss.write_copy(ss.detect_domain(ss.extract_features(frame, ocr=False)))
+    assert out[C.FEATURES_KIND].iloc[0] == "detail"
+    assert out[C.FEATURES_SUBJECT].iloc[0] == "ticket"
+    examples = out[C.FEATURES_EXAMPLES].iloc[0]
+    assert not any("Ticket" in e or "Back to" in e for e in examples), examples
+    assert out[C.FEATURES_SUBJECT].iloc[1] == "Bookings"
+    # a lone singular noun opens no headline without its article
+    head = out[C.COPY_HEADLINE].iloc[0]
+    assert "ticket" in head.casefold() and not head.startswith("Ticket"), head
+
+
+def test_a_searchs_subject_is_what_it_counts_and_time_stamps_make_no_calendar():
+    # An Otter Wiki's search: "Search matched 6 pages" says what is searched; "Match case"
+    # is an option. HyperKitty's threads are stamped "Wed Nov 25, 11:10 p.m.": a list, and
+    # its heading in a style's capitals is written as a heading
+    search = [
+        el("heading", "Search", 0.05, 0.03, level=1),
+        el("textbox", "brake", 0.09),
+        el("button", "Search", 0.09, x=0.7),
+        el("label", "Match case", 0.13),
+        el("label", "Regular expression", 0.13, x=0.4),
+        el("heading", "Search matched 6 pages:", 0.18, 0.02, level=2),
+        el("link", "Fixing A Flat Tyre", 0.22),
+        el("text", "(9 matches found)", 0.25),
+        el("link", "Adjusting Brake Pads", 0.30),
+    ]
+    threads = [el("heading", "RECENTLY ACTIVE DISCUSSIONS", 0.05, 0.02, level=2)]
+    for k, (title, when) in enumerate(
+        [
+            ("Tiles render blank above zoom 16", "Wed Nov 25, 11:10 p.m."),
+            ("Best way to serve tiles behind nginx", "Sat Nov 21, 8:44 p.m."),
+            ("Custom fonts not picked up", "Tue Nov 10, 11:05 p.m."),
+        ]
+    ):
+        threads += [el("link", title, 0.1 + 0.08 * k), el("text", when, 0.13 + 0.08 * k)]
+    frame = dom_set("Spoke Wiki", [("search", search), ("discussions", threads)])
+    out = ss.write_copy(ss.detect_domain(ss.extract_features(frame, ocr=False)))
+    assert out[C.FEATURES_KIND].tolist() == ["search", "list"]
+    assert out[C.FEATURES_SUBJECT].tolist() == ["pages", "Recently active discussions"]
+    assert "Match case" not in out[C.COPY_HEADLINE].iloc[0]
+    assert "page" in out[C.COPY_HEADLINE].iloc[0], out[C.COPY_HEADLINE].tolist()
