@@ -228,8 +228,11 @@ def _fill(
     """The template with its slots filled from the screen's evidence, or None."""
     if slots.titled and _YOUR_SUBJECT.search(template):
         return None  # "Your European robin": the article shown is no possession
-    if _EVERY_ONE.search(template) and slots.kind in _ONE_THING_KINDS:
-        return None  # "Every post in one place" over one post, or one new order's form
+    if _EVERY_ONE.search(template) and slots.kind in _ONE_THING_KINDS | {"chart"}:
+        return None  # "Every post in one place" over one post, or one new order's form;
+        # "Every attendee in one place" over a chart of how many came when
+    if template.endswith("over time") and not (slots.subject and is_plural(slots.subject.text)):
+        return None  # "Follow your stats over time", never a readme's "tidepool"
     if template.startswith("{S}") and _bare_count_noun(slots):
         return None  # "Milestone in full detail", "Cart at a glance": a count noun
         # opens no line without its article
