@@ -728,7 +728,11 @@ def _names_a_thing(text: str) -> bool:
     if len(words) == 1 and words[0] in _OUTCOMES:
         return False  # "Success", "Failed": how a run ended, no screen's feature
     # a word no dictionary knows is the app's own noun ("Scrobbles", "Tiddlers")
-    return len(words) > 1 or can_be_noun(words[0]) or not is_word(words[0])
+    # "commit" and "log" are nouns too, though the lexicon holds them as verbs only
+    also_nouns = copy_vocabulary().verbs_also_nouns
+    return (
+        len(words) > 1 or can_be_noun(words[0]) or words[0] in also_nouns or not is_word(words[0])
+    )
 
 
 #: How a run, a job or a check ended: a status, never what a screen is for.
