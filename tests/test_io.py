@@ -103,6 +103,7 @@ def test_a_manifest_title_that_is_not_text_is_a_clear_error(tmp_path: Path):
         (["Trails"], "element 1 must be an object"),
         ([{"role": "banner", "text": "x"}], "role 'banner'"),
         ([{"role": "heading", "text": "x", "level": 9}], "level 9"),
+        ([{"role": "tab", "text": "Log", "current": "yes"}], "current 'yes'; use true or false"),
         ([{"role": "text", "text": "x", "box": [1, 2, 3]}], r"\[x, y, width, height\]"),
     ],
 )

@@ -30,10 +30,12 @@ SCREEN_TEXT = "screen_text"  # visible text known without OCR (DOM text), "" if 
 IMAGE_WIDTH = "image_width"
 IMAGE_HEIGHT = "image_height"
 # Optional inputs. SCREEN_ELEMENTS: the visible text with roles, read from the DOM by
-# capture (manifest.json "elements"): a list of {"role", "text"[, "level"][, "box"]}, role
-# one of "heading" (level 1-6), "tab" (tab bar / nav item), "button", "link", "listitem",
-# "label" (form label, column header), "input" (a field's placeholder), "text"; box
-# [x, y, w, h] in the PNG's pixels. [] when unknown (then OCR reads the pixels).
+# capture (manifest.json "elements"): a list of {"role", "text"[, "level"][, "current"]
+# [, "box"]}, role one of "heading" (level 1-6), "tab" (tab bar / nav item), "button",
+# "link", "listitem", "label" (form label, column header), "input" (a field's placeholder),
+# "text"; current true on the page's own item of a menu or a tab bar (aria-current, a
+# selected tab, an "active" class); box [x, y, w, h] in the PNG's pixels. [] when unknown
+# (then OCR reads the pixels).
 SCREEN_ELEMENTS = "screen_elements"
 SCREEN_URL = "screen_url"  # the page a captured screen shows, "" when not captured
 # the page's document title ("Bookmarks - buku server"), "" when unknown: where an app

@@ -94,7 +94,8 @@ def _manifest_elements(value: Any, where: str) -> list[dict[str, Any]]:
         return []
     if not isinstance(value, list):
         raise InputFileError(
-            f'{where}: \'elements\' must be a list of {{"role", "text"[, "level"][, "box"]}} '
+            f"{where}: 'elements' must be a list of "
+            '{"role", "text"[, "level"][, "current"][, "box"]} '
             f"objects, got {type(value).__name__}. Fix or remove it."
         )
     out = []
@@ -114,6 +115,13 @@ def _manifest_elements(value: Any, where: str) -> list[dict[str, Any]]:
             if not isinstance(level, int) or isinstance(level, bool) or not 1 <= level <= 6:
                 raise InputFileError(f"{where}: element {i} has level {level!r}; use 1-6.")
             element["level"] = level
+        if "current" in item:  # the page's own item of a menu or a tab bar
+            if not isinstance(item["current"], bool):
+                raise InputFileError(
+                    f"{where}: element {i} has current {item['current']!r}; use true or false."
+                )
+            if item["current"]:
+                element["current"] = True
         if "box" in item:
             box = item["box"]
             if not (

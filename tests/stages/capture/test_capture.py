@@ -518,6 +518,18 @@ def test_explorer_dedups_skips_and_stays_on_origin(site_servers, site_capture):
     assert "/submitted" not in paths and "/deleted" not in paths and "/logout" not in paths
     # the hanging routes cost a page timeout each, not the hang
     assert seconds < 60 + 5
+
+
+@needs_browser
+def test_the_menu_item_a_page_marks_as_its_own_is_recorded(site_capture):
+    """The plans page marks its own item of the tab bar (class "tab-active") and its
+    selected tab (aria-selected): both are recorded as current, no other item is."""
+    report, _ = site_capture
+    frame = report.frame.set_index(C.SCREEN)
+    elements = frame.loc["plans", C.SCREEN_ELEMENTS]
+    current = sorted(e["text"] for e in elements if e.get("current"))
+    assert current == ["Daily", "Plans"], current
+    assert any(e["text"] == "Home" and not e.get("current") for e in elements)
     assert report.seconds < 60 + 5
 
 

@@ -1277,3 +1277,29 @@ def test_a_searchs_subject_is_what_it_counts_and_time_stamps_make_no_calendar():
     assert out[C.FEATURES_SUBJECT].tolist() == ["pages", "Recently active discussions"]
     assert "Match case" not in out[C.COPY_HEADLINE].iloc[0]
     assert "page" in out[C.COPY_HEADLINE].iloc[0], out[C.COPY_HEADLINE].tolist()
+
+
+def test_the_menu_item_a_page_marks_as_its_own_names_it():
+    # cgit: every page shows the same menu ("summary log tree commit"); the page marks its
+    # own item ("commit", class="active"), which names it though every screen shows it
+    def menu(current: str) -> list[dict]:
+        items = []
+        for k, name in enumerate(["summary", "log", "tree", "commit", "diff"]):
+            item = el("tab", name, 0.12, x=0.05 + 0.15 * k)
+            if name == current:
+                item["current"] = True
+            items.append(item)
+        return items
+
+    commit = [
+        *menu("commit"),
+        el("label", "author", 0.2),
+        el("text", "Mira Castellanos", 0.2, x=0.4),
+    ]
+    commit += [el("label", "committer", 0.23), el("text", "Luka Horvat", 0.23, x=0.4)]
+    log = [*menu("log"), el("label", "Age", 0.2), el("label", "Commit message", 0.2, x=0.3)]
+    log += [el("link", t, 0.25 + 0.04 * k) for k, t in enumerate(["Fix tide table", "Add moon"])]
+    frame = dom_set("cgit", [("page 1", commit), ("page 2", log)])
+    out = ss.extract_features(frame, ocr=False)
+    assert out[C.FEATURES_SUBJECT].tolist() == ["commit", "log"]
+    assert out[C.FEATURES_SUBJECT_FROM].tolist() == ["current tab", "current tab"]

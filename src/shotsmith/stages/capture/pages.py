@@ -480,6 +480,8 @@ def _clean_elements(value: Any) -> list[dict[str, Any]]:
         }
         if isinstance(e.get("level"), (int, float)):
             item["level"] = int(e["level"])
+        if e.get("current") is True:  # the page's own item of a menu or a tab bar
+            item["current"] = True
         item["box"] = box
         if item["text"]:
             elements.append(item)

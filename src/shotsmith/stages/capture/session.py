@@ -909,8 +909,9 @@ class PageSession:
             if x1 <= x0 or y1 <= y0:
                 continue
             item = {"role": e["role"], "text": e["text"]}
-            if "level" in e:
-                item["level"] = e["level"]
+            for key in ("level", "current"):
+                if key in e:
+                    item[key] = e[key]
             item["box"] = [x0, y0, x1 - x0, y1 - y0]
             out.append(item)
         return out

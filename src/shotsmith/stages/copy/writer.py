@@ -219,6 +219,19 @@ def _bare_count_noun(slots: Slots) -> bool:
     return word.isalpha() and is_common_word(word) and not is_plural(word)
 
 
+def _frame_fits(template: str, slots: Slots) -> bool:
+    """Whether a frame can speak of this screen's subject at all, whatever fills it."""
+    if slots.titled and _YOUR_SUBJECT.search(template):
+        return False  # "Your European robin": the article shown is no possession
+    if _EVERY_ONE.search(template) and slots.kind in _ONE_THING_KINDS | {"chart"}:
+        return False  # "Every post in one place" over one post, or one new order's form;
+        # "Every attendee in one place" over a chart of how many came when
+    if template.endswith("over time") and not (slots.subject and is_plural(slots.subject.text)):
+        return False  # "Follow your stats over time", never a readme's "tidepool"
+    # "Milestone in full detail", "Cart at a glance": a count noun opens no line bare
+    return not (template.startswith("{S}") and _bare_count_noun(slots))
+
+
 def _fill(
     template: str,
     slots: Slots,
@@ -226,16 +239,8 @@ def _fill(
     extra: Mapping[str, str],
 ) -> Line | None:
     """The template with its slots filled from the screen's evidence, or None."""
-    if slots.titled and _YOUR_SUBJECT.search(template):
-        return None  # "Your European robin": the article shown is no possession
-    if _EVERY_ONE.search(template) and slots.kind in _ONE_THING_KINDS | {"chart"}:
-        return None  # "Every post in one place" over one post, or one new order's form;
-        # "Every attendee in one place" over a chart of how many came when
-    if template.endswith("over time") and not (slots.subject and is_plural(slots.subject.text)):
-        return None  # "Follow your stats over time", never a readme's "tidepool"
-    if template.startswith("{S}") and _bare_count_noun(slots):
-        return None  # "Milestone in full detail", "Cart at a glance": a count noun
-        # opens no line without its article
+    if not _frame_fits(template, slots):
+        return None
 
     def fresh(phrases: list[Phrase]) -> list[Phrase]:
         return [p for p in phrases if p.key() not in used]

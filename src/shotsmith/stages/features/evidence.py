@@ -54,10 +54,12 @@ class Evidence:
         where: tuple[float, float] | None = None,
         *,
         link: bool = False,
+        current: bool = False,
     ) -> None:
         """Record one piece; ``where``: its top and its type height as shares of the
         screenshot's height (the screen reading weighs position and size); ``link``: the
-        DOM's link (a way elsewhere, never a form's field)."""
+        DOM's link (a way elsewhere, never a form's field); ``current``: the page's own
+        item of a menu or a tab bar (``aria-current``, a selected tab, an "active" class)."""
         text = _without_icon_names(" ".join(text.split()))
         if not text or any(i["text"] == text and i["role"] == role for i in self.items):
             return
@@ -80,6 +82,8 @@ class Evidence:
             item["y"], item["h"] = round(where[0], 4), round(where[1], 4)
         if link:
             item["link"] = True
+        if current:
+            item["current"] = True
         self.items.append(item)
 
 
@@ -258,9 +262,10 @@ def from_elements(
             kind = _DOM_ROLES[role]
             if kind == "label" and _is_number(text):
                 kind = "number"
-            ev.add(kind, text, "dom", where)
+            ev.add(kind, text, "dom", where, current=e.get("current") is True)
         elif role == "link":
-            ev.add("action" if _is_action(text) else "label", text, "dom", where, link=True)
+            kind = "action" if _is_action(text) else "label"
+            ev.add(kind, text, "dom", where, link=True, current=e.get("current") is True)
         elif _is_number(text):
             ev.add("number", text, "dom", where)
         else:

@@ -91,7 +91,8 @@ class Reading:
     kind: str = "detail"
     subject: str = ""
     # "title", "breadcrumb", "heading", "page title", "screen name", "label", "record
-    # links" (between "Previous Ticket" and "Next Ticket"), "results" (a search's count)
+    # links" (between "Previous Ticket" and "Next Ticket"), "results" (a search's count),
+    # "current tab" (the menu item the page marks as its own)
     subject_from: str = ""
     examples: list[str] = field(default_factory=list)
     fields: list[str] = field(default_factory=list)
@@ -509,6 +510,10 @@ def _candidates(ev: Evidence, screen_words: set[str]) -> list[tuple[str, str, fl
     if ev.title:
         candidates.append((ev.title, "title", 2.0))
     for item in ev.items:
+        if item.get("current") and item["role"] in ("tab", "label", "action"):
+            # the page's own item of the menu ("commit" among "summary log tree commit")
+            candidates.append((item["text"], "current tab", 2.5))
+            continue
         y = item.get("y")
         top = y is None or y <= TOP_SHARE
         parts = _BREADCRUMB.split(item["text"])
@@ -526,6 +531,9 @@ def _candidates(ev: Evidence, screen_words: set[str]) -> list[tuple[str, str, fl
 
 #: Where a screen's own name for itself is read: its title, and its page's document title.
 _TITLES = ("title", "page title")
+#: Sources that name this one screen even in words every screen shows: the file name, and
+#: the menu's item the page marks as its own.
+_NAMES_ITSELF = ("screen name", "current tab")
 
 
 def _shown_forms(ev: Evidence) -> set[str]:
@@ -612,7 +620,7 @@ def _score(text: str, source: str, base: float, cx: _SubjectContext) -> tuple[fl
         score -= 4
     elif cx.page and source != "page title" and _forms(text) == _forms(cx.page):
         score += 2  # the page's document title names it too
-    if key in cx.repeated and source != "screen name" and not confirmed and not own_title:
+    if key in cx.repeated and source not in _NAMES_ITSELF and not confirmed and not own_title:
         score -= 3  # the set's header or tab bar, on every screen: no one screen's feature
     return score, content
 

@@ -68,6 +68,18 @@
     if (item) return {role: 'listitem', el: item};
     return {role: 'text', el: blockOf(el)};
   };
+  // the page's own place in a menu or a tab bar: aria-current, a selected tab, or the
+  // "active"/"current"/"selected" class a menu gives its item (on the link or its <li>)
+  const CURRENT_CLASS = /(^|[\s_-])(active|current|selected)($|[\s_-])/i;
+  const isCurrent = (el) => {
+    for (let e = el, i = 0; e && i < 2; e = e.parentElement, i++) {
+      const aria = attr(e, 'aria-current');
+      if ((aria && aria !== 'false') || attr(e, 'aria-selected') === 'true') return true;
+      if (CURRENT_CLASS.test(cls(e))) return true;
+      if (i === 0 && !e.parentElement?.matches?.('li, [role=listitem]')) break;
+    }
+    return false;
+  };
   const barCache = new Map();
   const isTabBar = (el) => {
     // a bar fixed to the bottom of the screen with a few links: a mobile tab bar
@@ -124,6 +136,7 @@
       if (elements.length >= maxElements) continue;
       entry = {role: r.role, text: '', box: null};
       if (r.level) entry.level = r.level;
+      if (/^(tab|link|button)$/.test(r.role) && isCurrent(r.el)) entry.current = true;
       byEl.set(r.el, entry); elements.push(entry);
     }
     entry.text += (entry.text && (b !== entry.block || spaced || /^\s/.test(raw) || entry.spaceAfter) ? ' ' : '') + t;
@@ -152,6 +165,7 @@
     .map((e) => {
       const o = {role: e.role, text: e.text.replace(/\s+/g, ' ').trim().slice(0, 300)};
       if (e.level) o.level = e.level;
+      if (e.current) o.current = true;
       o.box = e.box.map((v) => Math.round(v * 100) / 100);
       return o;
     })
