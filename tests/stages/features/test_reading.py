@@ -1303,3 +1303,23 @@ def test_the_menu_item_a_page_marks_as_its_own_names_it():
     out = ss.extract_features(frame, ocr=False)
     assert out[C.FEATURES_SUBJECT].tolist() == ["commit", "log"]
     assert out[C.FEATURES_SUBJECT_FROM].tolist() == ["current tab", "current tab"]
+
+
+def test_a_formatting_helps_lines_are_no_fields_of_a_form():
+    # Trac's new-ticket form carries WikiFormatting help in a row of labels
+    form = [
+        el("heading", "Create New Ticket", 0.05, 0.03, level=1),
+        el("label", "Summary:", 0.12),
+        el("textbox", "", 0.12, x=0.4),
+        el("label", "Description:", 0.18),
+        el("textbox", "", 0.18, x=0.4),
+        el("label", "Bold text: **Example**", 0.24),
+        el("label", "Italic text: ''Example''", 0.24, x=0.35),
+        el("label", "Horizontal rule: ----", 0.24, x=0.7),
+        el("label", "Priority:", 0.3),
+        el("label", "Component*", 0.34),
+    ]
+    frame = dom_set("Trac", [("new ticket", form), ("tickets", [el("heading", "Tickets", 0.05)])])
+    fields = ss.extract_features(frame, ocr=False)[C.FEATURES_FIELDS].iloc[0]
+    assert not [f for f in fields if "text" in f.casefold() or "rule" in f.casefold()], fields
+    assert {"Summary", "Description", "Priority"} <= set(fields), fields

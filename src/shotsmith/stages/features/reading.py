@@ -308,10 +308,17 @@ def _common(text: str) -> bool:
     )
 
 
+#: Markup a formatting help shows ("Bold text: **Example**", "Horizontal rule: ----"),
+#: never in a field's name.
+_SYNTAX = re.compile(r"[*\[\]{}\\=<>]|''|-{3,}")
+
+
 def _fields(ev: Evidence, kind_hint: str) -> list[str]:
     out: list[str] = []
 
     def add(text: str) -> None:
+        if _SYNTAX.search(text.rstrip("* ")):  # "Intro*" is a required field
+            return  # "Bold text: **Example**": a formatting help's line, not a field
         t = clean_item(text, max_words=3)
         if t and (_verb_led(t) or is_person(t)):
             return  # "Sort descending", "Include pruned trials": controls; "Priya": a person
@@ -324,7 +331,7 @@ def _fields(ev: Evidence, kind_hint: str) -> list[str]:
     for row in _header_rows(ev.items):  # column headers: any real word ("Payee")
         for text in row:
             t = clean_item(text, max_words=3)
-            if t and _verb_led(t):
+            if (t and _verb_led(t)) or _SYNTAX.search(text.rstrip("* ")):
                 continue
             if t and all(is_word(w) for w in _words(t)) and _key(t) not in map(_key, out):
                 out.append(t)
