@@ -1323,3 +1323,22 @@ def test_a_formatting_helps_lines_are_no_fields_of_a_form():
     fields = ss.extract_features(frame, ocr=False)[C.FEATURES_FIELDS].iloc[0]
     assert not [f for f in fields if "text" in f.casefold() or "rule" in f.casefold()], fields
     assert {"Summary", "Description", "Priority"} <= set(fields), fields
+
+
+def test_a_page_titled_collection_colon_name_is_that_ones_page():
+    # Directus's item page: "Articles: Hut to hut in the Dolomites" is one article, whose
+    # name is an example; a label and its value ("Status: Published") is no such title
+    item = [
+        el("heading", "Articles: Hut to hut in the Dolomites", 0.05, 0.03, level=1),
+        el("button", "Status", 0.15),
+        el("button", "Published On", 0.2),
+    ]
+    board = [el("heading", "Status: Published", 0.05, 0.03, level=1)]
+    places = ["Lofoten", "Hokkaido", "Azores"]
+    board += [el("link", t, 0.2 + 0.05 * k) for k, t in enumerate(places)]
+    frame = dom_set("Directus", [("item", item), ("board", board)])
+    out = ss.extract_features(frame, ocr=False)
+    assert out[C.FEATURES_KIND].iloc[0] == "detail"
+    assert out[C.FEATURES_SUBJECT].iloc[0] == "article"
+    assert out[C.FEATURES_EXAMPLES].iloc[0][0] == "Hut to hut in the Dolomites"
+    assert out[C.FEATURES_SUBJECT].iloc[1] != "status"

@@ -1164,6 +1164,26 @@ def _searched(ev: Evidence) -> str:
     return ""
 
 
+#: A collection's name, then one of its items: "Articles: Hut to hut in the Dolomites".
+_COLLECTION_ITEM = re.compile(r"^([^\W\d_]{3,}(?:\s[^\W\d_]{3,})?)\s*:\s+(\S.*\S)$")
+
+
+def _one_of(title: str, subject: str) -> tuple[str, str] | None:
+    """The type and the name of the one item a page titled "<Collection>: <Name>" shows
+    ("article", "Hut to hut in the Dolomites"), or None: the collection must be a plural
+    noun, and the subject read so far none or the collection itself."""
+    found = _COLLECTION_ITEM.match(title.strip())
+    if not found or not _LETTERS.search(found.group(2)):
+        return None
+    many, name = found.group(1), clean_item(found.group(2), max_words=8)
+    head = many.split()[-1]
+    if not name or not is_plural(head) or not is_common_word(head.casefold()):
+        return None
+    if subject and _key(subject) != _key(many):
+        return None
+    return singular(many.casefold()), name
+
+
 def _sentence_case(subject: str) -> str:
     """A subject set in capitals by a style ("RECENTLY ACTIVE DISCUSSIONS") as a heading
     writes it ("Recently active discussions"); acronyms ("API KEYS": "API keys") and one
@@ -1208,6 +1228,10 @@ def read_screens(
         if kind == "search" and (not subject or is_generic(subject) or _key(subject) == "search"):
             searched = _searched(ev)  # "Search matched 6 pages": a search of pages
             subject, source = (searched, "results") if searched else (subject, source)
+        one = _one_of(ev.title, subject)
+        if one:  # "Articles: Hut to hut in the Dolomites": one article's page
+            kind, subject, source = "detail", one[0], "title"
+            examples = [one[1], *[e for e in examples if _key(e) != _key(one[1])]]
         record = record_type(ev)
         if record:  # between "Previous Ticket" and "Next Ticket": one ticket's page
             kind = "detail"
