@@ -1342,3 +1342,21 @@ def test_a_page_titled_collection_colon_name_is_that_ones_page():
     assert out[C.FEATURES_SUBJECT].iloc[0] == "article"
     assert out[C.FEATURES_EXAMPLES].iloc[0][0] == "Hut to hut in the Dolomites"
     assert out[C.FEATURES_SUBJECT].iloc[1] != "status"
+
+
+def test_a_sentences_start_and_the_apps_maker_are_no_examples():
+    guide = [
+        el("heading", "Repair Guides", 0.05, 0.03, level=1),
+        el("label", "You will need:", 0.12),
+        el("link", "Fixing a Flat Tyre", 0.18),
+        el("link", "Adjusting Brake Pads", 0.22),
+        el("link", "Truing a Wheel", 0.26),
+        el("text", "Powered by", 0.8),
+        el("text", "Trac 1.6", 0.8, x=0.3),
+        el("text", "By", 0.83),
+        el("link", "Edgewall Software", 0.83, x=0.2),
+    ]
+    frame = dom_set("Wiki", [("guides", guide), ("home", [el("heading", "Home", 0.05)])])
+    examples = ss.extract_features(frame, ocr=False)[C.FEATURES_EXAMPLES].iloc[0]
+    assert "Fixing a Flat Tyre" in examples, examples
+    assert not {"You will need", "Edgewall Software"} & set(examples), examples
