@@ -1238,9 +1238,10 @@ def read_screens(
         examples = _without_people(examples)
         kind = _kind(ev, intent, subject, cx.screen_words, examples)
         subject = _sentence_case(subject)
-        if kind == "search" and (not subject or is_generic(subject) or _key(subject) == "search"):
-            searched = _searched(ev)  # "Search matched 6 pages": a search of pages
-            subject, source = (searched, "results") if searched else (subject, source)
+        searched = _searched(ev) if kind == "search" else ""
+        if searched and not (subject and is_plural(subject) and not is_generic(subject)):
+            # "Search matched 6 pages": a search of pages, not of its query ("tyre")
+            subject, source = searched, "results"
         one = _one_of(ev.title, subject)
         if one:  # "Articles: Hut to hut in the Dolomites": one article's page
             kind, subject, source = "detail", one[0], "title"
