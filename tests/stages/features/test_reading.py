@@ -1333,15 +1333,17 @@ def test_a_page_titled_collection_colon_name_is_that_ones_page():
         el("button", "Status", 0.15),
         el("button", "Published On", 0.2),
     ]
+    order = [el("heading", "Order details: Harbour Lights weekend pass", 0.05, 0.03, level=1)]
     board = [el("heading", "Status: Published", 0.05, 0.03, level=1)]
     places = ["Lofoten", "Hokkaido", "Azores"]
     board += [el("link", t, 0.2 + 0.05 * k) for k, t in enumerate(places)]
-    frame = dom_set("Directus", [("item", item), ("board", board)])
+    frame = dom_set("Directus", [("item", item), ("board", board), ("order", order)])
     out = ss.extract_features(frame, ocr=False)
     assert out[C.FEATURES_KIND].iloc[0] == "detail"
     assert out[C.FEATURES_SUBJECT].iloc[0] == "article"
     assert out[C.FEATURES_EXAMPLES].iloc[0][0] == "Hut to hut in the Dolomites"
     assert out[C.FEATURES_SUBJECT].iloc[1] != "status"
+    assert out[C.FEATURES_SUBJECT].iloc[2] != "order detail"
 
 
 def test_a_sentences_start_and_the_apps_maker_are_no_examples():

@@ -1192,6 +1192,8 @@ def _one_of(title: str, subject: str) -> tuple[str, str] | None:
     head = many.split()[-1]
     if not name or not is_plural(head) or not is_common_word(head.casefold()):
         return None
+    if head.casefold() == "details":
+        return None  # "Order details: HLK8JG": the page of an order, said in its own words
     if subject and _key(subject) != _key(many):
         return None
     return singular(many.casefold()), name
