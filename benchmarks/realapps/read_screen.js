@@ -21,6 +21,17 @@
     if ((tag === 'input' || tag === 'textarea') && el.placeholder) return ['input'];
     return null;
   };
+  // the page's own item of a menu or a tab bar, as capture's extract.js reads it
+  const CURRENT = /(^|[\s_-])(active|current|selected)($|[\s_-])/i;
+  const isCurrent = (el) => {
+    for (let e = el, i = 0; e && i < 2; e = e.parentElement, i++) {
+      const aria = e.getAttribute('aria-current');
+      if ((aria && aria !== 'false') || e.getAttribute('aria-selected') === 'true') return true;
+      if (CURRENT.test(e.getAttribute('class') || '')) return true;
+      if (i === 0 && !(e.parentElement && e.parentElement.matches('li, [role=listitem]'))) break;
+    }
+    return false;
+  };
   const out = [], seen = new Set();
   const all = document.body.querySelectorAll('h1,h2,h3,h4,h5,h6,[role=heading],[role=tab],nav a,nav button,[role=navigation] a,button,[role=button],a,li,[role=listitem],label,th,[role=columnheader],input,textarea');
   for (const el of all) {
@@ -32,6 +43,7 @@
     if (seen.has(key)) continue; seen.add(key);
     const item = {role: kind[0], text, box: [r.left, r.top + band, r.width, r.height]};
     if (kind[0] === 'heading') item.level = kind[1];
+    if (/^(tab|link|button)$/.test(kind[0]) && isCurrent(el)) item.current = true;
     out.push(item);
   }
   // plain text blocks not covered above

@@ -1299,10 +1299,13 @@ def test_the_menu_item_a_page_marks_as_its_own_names_it():
     commit += [el("label", "committer", 0.23), el("text", "Luka Horvat", 0.23, x=0.4)]
     log = [*menu("log"), el("label", "Age", 0.2), el("label", "Commit message", 0.2, x=0.3)]
     log += [el("link", t, 0.25 + 0.04 * k) for k, t in enumerate(["Fix tide table", "Add moon"])]
-    frame = dom_set("cgit", [("page 1", commit), ("page 2", log)])
+    # Trac marks its menu's item in a style's capitals: written as a heading writes it
+    new = [el("tab", "NEW TICKET", 0.12, x=0.5) | {"current": True}, el("tab", "WIKI", 0.12)]
+    new += [el("label", "Summary:", 0.2), el("textbox", "", 0.2, x=0.4)]
+    frame = dom_set("cgit", [("page 1", commit), ("page 2", log), ("page 3", new)])
     out = ss.extract_features(frame, ocr=False)
-    assert out[C.FEATURES_SUBJECT].tolist() == ["commit", "log"]
-    assert out[C.FEATURES_SUBJECT_FROM].tolist() == ["current tab", "current tab"]
+    assert out[C.FEATURES_SUBJECT].tolist() == ["commit", "log", "New ticket"]
+    assert out[C.FEATURES_SUBJECT_FROM].tolist() == ["current tab"] * 3
 
 
 def test_a_formatting_helps_lines_are_no_fields_of_a_form():

@@ -1201,12 +1201,12 @@ def _one_of(title: str, subject: str) -> tuple[str, str] | None:
 
 def _sentence_case(subject: str) -> str:
     """A subject set in capitals by a style ("RECENTLY ACTIVE DISCUSSIONS") as a heading
-    writes it ("Recently active discussions"); acronyms ("API KEYS": "API keys") and one
-    word in capitals ("NASA") stay."""
+    writes it ("Recently active discussions", "NEW TICKET": "New ticket"); acronyms ("API
+    KEYS": "API keys") and short words in capitals ("CPU") stay."""
     words = subject.split()
-    if len(words) < 2 or not subject.isupper():
+    if not subject.isupper() or (len(words) == 1 and len(subject) < 4):
         return subject
-    low = [w.lower() if len(w) >= 4 and is_common_word(w.lower()) else w for w in words]
+    low = [w.lower() if len(w) >= 3 and is_common_word(w.lower()) else w for w in words]
     if low == words:
         return subject
     return " ".join(low)[:1].upper() + " ".join(low)[1:]
