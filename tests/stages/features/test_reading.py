@@ -1365,3 +1365,75 @@ def test_a_sentences_start_and_the_apps_maker_are_no_examples():
     examples = ss.extract_features(frame, ocr=False)[C.FEATURES_EXAMPLES].iloc[0]
     assert "Fixing a Flat Tyre" in examples, examples
     assert not {"You will need", "Edgewall Software"} & set(examples), examples
+
+
+def test_a_drive_lists_files_and_one_files_view_shows_that_file():
+    # A file drive: folders and files, each with its size. The file names are content
+    # (examples), never fields; the screen lists files. The folder names beside their
+    # sizes are rows, not a summary's fields.
+    drive = [
+        el("link", "Upload files from disk", 0.04),
+        el("text", "Name", 0.08),
+        el("text", "Size", 0.08, x=0.7),
+        el("link", "Home", 0.10),
+        el("text", "1.23 kB", 0.10, x=0.7),
+        el("link", "Photos", 0.13),
+        el("text", "1.85 MB", 0.13, x=0.7),
+        el("link", "Portfolio 2025.pdf", 0.16),
+        el("text", "858 B", 0.16, x=0.7),
+        el("link", "Price list 2026.pdf", 0.19),
+        el("text", "823 B", 0.19, x=0.7),
+    ]
+    # one photo open in the viewer: the breadcrumb ends on its file name
+    photo = [
+        el("link", "Photos", 0.06),
+        el("link", "boats-at-dusk.jpg", 0.06, x=0.4),
+        el("text", "1 / 4", 0.09),
+    ]
+    frame = dom_set("Droppy", [("drive", drive), ("viewer", photo)])
+    out = ss.write_copy(ss.detect_domain(ss.extract_features(frame, ocr=False)))
+    assert out[C.FEATURES_SUBJECT].iloc[0] == "files"
+    assert out[C.FEATURES_KIND].iloc[0] == "list"
+    assert "Portfolio 2025.pdf" in out[C.FEATURES_EXAMPLES].iloc[0]
+    assert not {"Home", "Photos"} & set(out[C.FEATURES_FIELDS].iloc[0])
+    assert (out[C.FEATURES_KIND].iloc[1], out[C.FEATURES_SUBJECT].iloc[1]) == ("detail", "photo")
+    assert out[C.FEATURES_EXAMPLES].iloc[1][:1] == ["boats-at-dusk.jpg"]
+    assert "boats" not in out[C.COPY_HEADLINE].iloc[1].casefold()
+
+
+def test_empty_field_labels_and_a_publish_title_make_a_form():
+    # Spirit's "Publish topic": three labels, each over an empty box (no value on its
+    # line), and a title led by "Publish": a form to publish a topic, not a list
+    form = [
+        el("link", "Northfield Cyclists", 0.05),
+        el("heading", "Publish topic", 0.18, 0.03, level=1),
+        el("label", "Title:", 0.24, 0.018),
+        el("label", "Category:", 0.34, 0.018),
+        el("label", "Comment:", 0.44, 0.018),
+        el("button", "Publish", 0.80, 0.03),
+    ]
+    frame = dom_set("Spirit", [("new topic", form)])
+    out = ss.write_copy(ss.detect_domain(ss.extract_features(frame, ocr=False)))
+    assert out[C.FEATURES_KIND].iloc[0] == "form"
+    assert out[C.FEATURES_FIELDS].iloc[0][:3] == ["Title", "Category", "Comment"]
+    assert out[C.COPY_HEADLINE].iloc[0] == "Publish a topic in seconds"
+
+
+def test_a_headings_anchor_mark_is_no_part_of_its_subject():
+    page = [
+        el("heading", "Three kinds of notes ¶", 0.10, 0.03, level=1),
+        el("text", "Notes, bookmarks and saved pages all live in one knowledge base.", 0.2),
+    ]
+    frame = dom_set("Archivy", [("article", page)])
+    out = ss.extract_features(frame, ocr=False)
+    assert "¶" not in out[C.FEATURES_SUBJECT].iloc[0]
+    assert out[C.FEATURES_SUBJECT].iloc[0].startswith("Three kinds of notes")
+
+
+@pytest.mark.parametrize("name", ["Amara Osei", "Callum Reid", "Isla Fraser"])
+def test_todays_english_given_names_are_people(name):
+    # names the 1990 census lists lack, from English-speaking countries today
+    from shotsmith.stages.features.reading import is_person
+
+    assert is_person(name)
+    assert not is_person("Rose Garden") and not is_person("Page Turner")

@@ -846,7 +846,7 @@ class _SlotMaker:
 
 
 _FORM_LEAD = re.compile(
-    r"^(?:new|add|create|edit|compose|write|post|upload|import|record|log|send)\s+"
+    r"^(?:new|add|create|edit|compose|write|post|publish|submit|upload|import|record|log|send)\s+"
     r"(?:(?:a|an)\s+)?(?:new\s+)?",
     re.I,
 )

@@ -298,7 +298,7 @@ def _fill(
         lambda m: values[m.group(1)].cap if m.group(1)[:1].isupper() else values[m.group(1)].text,
         template,
     )
-    text = " ".join(text.split())
+    text = re.sub(r"(?<=\.)\.$", "", " ".join(text.split()))  # "… in Print Co.." ends once
     text = (
         text[:1].upper() + text[1:]
         if text[:1].islower() and not is_camel_case(text.split()[0])

@@ -40,6 +40,7 @@ from ...words import (
     is_given_name,
     is_plural,
     is_word,
+    plural,
     title_parts,
     word_frequency,
 )
@@ -65,6 +66,8 @@ class ReadingTables:
     generic_subjects: frozenset[str]
     header_words: frozenset[str]
     control_verbs: frozenset[str]
+    #: the noun a file goes by, per extension: {"photo": ("jpg", ...), "file": (...)}
+    file_types: dict[str, tuple[str, ...]]
 
 
 @lru_cache(maxsize=1)
@@ -81,6 +84,7 @@ def tables() -> ReadingTables:
         generic_subjects=frozenset(raw.get("generic_subjects", [])),
         header_words=frozenset(raw.get("header_words", [])),
         control_verbs=frozenset(raw.get("control_verbs", [])),
+        file_types={k: tuple(v) for k, v in raw.get("file_types", {}).items()},
     )
 
 
@@ -92,7 +96,8 @@ class Reading:
     subject: str = ""
     # "title", "breadcrumb", "heading", "page title", "screen name", "label", "record
     # links" (between "Previous Ticket" and "Next Ticket"), "results" (a search's count),
-    # "current tab" (the menu item the page marks as its own)
+    # "current tab" (the menu item the page marks as its own), "file names" (a list of
+    # files, or one file's own view)
     subject_from: str = ""
     examples: list[str] = field(default_factory=list)
     fields: list[str] = field(default_factory=list)
@@ -104,7 +109,7 @@ class Reading:
 
 _LETTERS = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 _DIGIT = re.compile(r"\d")
-_EDGE = " \t-–—•·|:;,.!?*>›»→←<«‹\"“”‘’'()[]↑↓▲▼△▽⇅↕⬆⬇"  # sort arrows too
+_EDGE = " \t-–—•·|:;,.!?*>›»→←<«‹\"“”‘’'()[]↑↓▲▼△▽⇅↕⬆⬇¶§"  # sort arrows, anchors
 _BREADCRUMB = re.compile(r"\s+(?:>|/|›|»|❯|→|\\)\s+")
 _CUT = re.compile(r"\s+[-–—:|]\s+|\s*\(")
 #: What a subject may open with that is not its name: "All accounts", "List of bugs", and
@@ -310,7 +315,7 @@ def _common(text: str) -> bool:
 
 #: Markup a formatting help shows ("Bold text: **Example**", "Horizontal rule: ----"),
 #: never in a field's name.
-_SYNTAX = re.compile(r"[*\[\]{}\\=<>]|''|-{3,}")
+_SYNTAX = re.compile(r"[*\[\]{}\\=<>]|''|-{3,}|^#{1,6}\s")
 
 
 def _fields(ev: Evidence, kind_hint: str) -> list[str]:
@@ -336,8 +341,10 @@ def _fields(ev: Evidence, kind_hint: str) -> list[str]:
             if t and all(is_word(w) for w in _words(t)) and _key(t) not in map(_key, out):
                 out.append(t)
     items = ev.items
+    in_rows = len(file_names(items)) >= 2  # "Notes 906 B" beside "Price list.pdf": a row
     for k, item in enumerate(items[:-1]):  # a label with its figure: "Balance 5,297.80"
         high = item.get("y") is None or item["y"] <= TOP_SHARE * 0.9  # a summary, not rows
+        high = high and not in_rows
         if item["role"] in ("label", "text") and high and _has_figure(items, k):
             words = _words(item["text"])
             if words and all(word_frequency(w.casefold()) >= 3.5 for w in words):
@@ -436,10 +443,10 @@ def _weigh_layout(
         scores["detail"] += 2.5  # titled with a name ("Barbell Bench Press"): that one's page
     if _RECORD_ID.search(ev.title) or re.search(r"\w\s+details$", subject, re.IGNORECASE):
         scores["detail"] += 2.5  # "Bug #11", "Order details": one record's own page
-    if ev.inputs >= 2:
+    if ev.inputs >= 2 or _empty_labels(ev.items) >= 2:
         scores["form"] += 3
     if re.match(
-        r"(new|add|create|edit|editing|compose|write|upload|post(?=\s+\S))\b",
+        r"(new|add|create|edit|editing|compose|write|upload|publish|submit|post(?=\s+\S))\b",
         subject.casefold() or ev.title.casefold(),
     ):
         scores["form"] += 3
@@ -452,6 +459,74 @@ def _weigh_layout(
         scores["dashboard"] += 1
     if len(examples) >= 4:
         scores["list"] += 2
+
+
+def _empty_labels(items: Sequence[dict]) -> int:
+    """Field names with no value beside them ("Title:" over an empty box): a form's
+    fields, where a record's page puts its value on the label's line ("Owner: Nobody")."""
+    count = 0
+    for k, item in enumerate(items):
+        y, h = item.get("y"), item.get("h") or 0.0
+        if item["role"] != "label" or item.get("link") or not item["text"].rstrip().endswith(":"):
+            continue
+        after = items[k + 1] if k + 1 < len(items) else None
+        below = after.get("y") if after is not None else None
+        if y is not None and (below is None or below - y > 1.5 * h):
+            count += 1  # the next line is far below: room for the box to fill
+    return count
+
+
+#: A file's name with its extension: "Portfolio 2025.pdf", "boats-at-dusk.jpg".
+_FILE_NAME = re.compile(r"^\S(?:.*\S)?\.([A-Za-z0-9]{2,4})$")
+_SIZE_AFTER = re.compile(r"\s*\([^()]*\)$")
+
+
+def file_names(items: Sequence[dict]) -> list[tuple[str, str]]:
+    """The files a screen lists, by name, each with the noun its type goes by ("photo",
+    "document", "file"): the names are content, the type says what the screen holds."""
+    types = tables().file_types
+    out: list[tuple[str, str]] = []
+    for item in items:
+        name = _SIZE_AFTER.sub("", item["text"].strip())  # "rides.csv (0KB)"
+        found = _FILE_NAME.match(name)
+        if item["role"] in ("title", "heading", "label", "text") and found:
+            ext = found.group(1).casefold()
+            noun = next((n for n, exts in types.items() if ext in exts), "")
+            if noun and (name, noun) not in out:
+                out.append((name, noun))
+    return out
+
+
+#: Kinds of screen a file's name does not make one file's view: it is a thumbnail's, an
+#: attachment's, a cell's.
+_NOT_ONE_FILE = frozenset("calendar chart map form search settings table sign-in".split())
+
+
+def _of_files(
+    ev: Evidence, kind: str, subject: str, source: str, cx: _SubjectContext
+) -> tuple[str, str, list[str]] | None:
+    """A screen of files, where no title names it (the subject is only a label): "photos"
+    or "files" where it lists them; one file's own view ("boats-at-dusk.jpg" alone, at
+    the top) shows a "photo". The noun is one the set shows; None otherwise."""
+    files = file_names(ev.items)
+    names = [name for name, _ in files]
+    weak = not subject or (source == "label" and not _confirmed(subject, cx))
+    shown = [n for n in (*dict.fromkeys(noun for _, noun in files), "file") if n in cx.visible]
+    if len(files) >= 2 and weak and shown:
+        kinds = {noun for _, noun in files}
+        return "list", plural(shown[0] if len(kinds) == 1 else "file"), names
+    if len(files) != 1:
+        return None
+    name, noun = files[0]
+    stem = _key(name.rsplit(".", 1)[0])
+    item = next(i for i in ev.items if _SIZE_AFTER.sub("", i["text"].strip()) == name)
+    if kind in _NOT_ONE_FILE or (item.get("y") is not None and item["y"] > TOP_SHARE):
+        return None  # a calendar's thumbnail, a form's attachment: not the page's one file
+    if (weak or _key(subject) == stem) and noun in shown and noun != "file":
+        return "detail", noun, names  # "garden.yaml" on a device's page: no file's own view
+    if source == "label":  # "Notes > Garden plan 2026.md": one of the notes, open
+        return "detail", singular(subject.casefold()) if is_plural(subject) else subject, names
+    return None
 
 
 #: A record's number in a title: "Bug #11", "Order № 1042".
@@ -999,7 +1074,7 @@ def _examples(ev: Evidence, seen: set[str], skip: set[str], project_words: set[s
             continue  # "Pending (2)", "Valid (6)": a filter with its count, not an item
         if _FIELD_LABEL.search(raw) or _STATUS.search(raw) or k in field_names:
             continue  # "Direction: MINIMIZE", "No description", "Uptime  2h": fields, states
-        if _SPEAKS.match(raw):
+        if _SPEAKS.match(raw) or _SYNTAX.search(raw):
             continue  # "You will need:", "We recommend": a sentence's start, not a name
         if k and items[k - 1]["text"].strip().casefold() in _MAKER_LEADS:
             continue  # "Powered by Trac 1.6 By Edgewall Software": who made the app
@@ -1248,6 +1323,11 @@ def read_screens(
         if one:  # "Articles: Hut to hut in the Dolomites": one article's page
             kind, subject, source = "detail", one[0], "title"
             examples = [one[1], *[e for e in examples if _key(e) != _key(one[1])]]
+        files = _of_files(ev, kind, subject, source, cx)
+        if files:  # "Portfolio 2025.pdf", "Price list.pdf": files, each an example
+            kind, source = files[0], "file names" if files[1] != subject else source
+            subject = files[1]
+            examples = [*files[2], *[e for e in examples if _key(e) not in map(_key, files[2])]]
         record = record_type(ev)
         if record:  # between "Previous Ticket" and "Next Ticket": one ticket's page
             kind = "detail"
