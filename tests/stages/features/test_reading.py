@@ -1437,3 +1437,29 @@ def test_todays_english_given_names_are_people(name):
 
     assert is_person(name)
     assert not is_person("Rose Garden") and not is_person("Page Turner")
+
+
+def test_a_collection_and_a_name_side_by_side_are_one_items_page():
+    # thumbsup's album: its navigation reads "Albums / Lake District" at the top; the page
+    # is one album, named by the link after "Albums". The signed-in user beside a menu
+    # ("Customers" / "Noah Bennett") and a control ("× Close") name no such page.
+    album = [
+        el("heading", "Elin's Photos", 0.10, 0.03, level=1),
+        el("link", "Albums", 0.17),
+        el("link", "Lake District", 0.17, x=0.3),
+        el("text", "Photos by Elin Marsh", 0.87),
+    ]
+    shop = [
+        el("link", "Customers", 0.05),
+        el("link", "Noah Bennett", 0.05, x=0.6),
+        el("heading", "Customers", 0.12, 0.03, level=1),
+    ]
+    frame = dom_set("Elin's Photos", [("lake district", album), ("customers", shop)])
+    frame[C.SCREEN_ELEMENTS] = [
+        [{**e, "role": "tab"} if e["role"] == "link" else e for e in elements]
+        for elements in frame[C.SCREEN_ELEMENTS]
+    ]
+    out = ss.write_copy(ss.detect_domain(ss.extract_features(frame, ocr=False)))
+    assert (out[C.FEATURES_KIND].iloc[0], out[C.FEATURES_SUBJECT].iloc[0]) == ("detail", "album")
+    assert out[C.FEATURES_EXAMPLES].iloc[0][:1] == ["Lake District"]
+    assert out[C.FEATURES_SUBJECT].iloc[1] == "Customers"

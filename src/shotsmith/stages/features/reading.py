@@ -1274,6 +1274,27 @@ def _one_of(title: str, subject: str) -> tuple[str, str] | None:
     return singular(many.casefold()), name
 
 
+def _trail(ev: Evidence) -> str:
+    """A breadcrumb set as two links alone on one row near the top, a collection and one
+    of its items ("Albums" / "Lake District"), as "Albums: Lake District"; else ""."""
+    rows: defaultdict[float, list[dict]] = defaultdict(list)
+    for item in ev.items:
+        y = item.get("y")
+        if y is not None and y <= TOP_SHARE:
+            rows[round(y / ROW_TOLERANCE)].append(item)
+    for row in rows.values():
+        if len(row) != 2 or not all(i["role"] == "tab" for i in row):
+            continue  # links of the site's navigation, side by side
+        many, one = (i["text"].strip() for i in row)
+        if not one[:1].isalnum() or _verb_led(one) or is_chrome(one):
+            continue  # "× Close": a control beside the menu, no page of a collection
+        if is_person(one) or _NOT_A_NAME.search(one):
+            continue  # "Customers" / "Noah Bennett": the signed-in user; "Ellen [GBP]"
+        if is_plural(many) and _written_as_name(one) and not is_plural(one):
+            return f"{many}: {one}"
+    return ""
+
+
 def _sentence_case(subject: str) -> str:
     """A subject set in capitals by a style ("RECENTLY ACTIVE DISCUSSIONS") as a heading
     writes it ("Recently active discussions", "NEW TICKET": "New ticket"); acronyms ("API
@@ -1319,9 +1340,13 @@ def read_screens(
         if searched and not (subject and is_plural(subject) and not is_generic(subject)):
             # "Search matched 6 pages": a search of pages, not of its query ("tyre")
             subject, source = searched, "results"
-        one = _one_of(ev.title, subject)
+        one, said = _one_of(ev.title, subject), "title"
+        trail = _trail(ev)
+        if not one and trail:  # "Albums / Lake District": one album's page
+            named = _key(subject) == _key(trail.split(": ", 1)[1])
+            one, said = _one_of(trail, "" if named else subject), "breadcrumb"
         if one:  # "Articles: Hut to hut in the Dolomites": one article's page
-            kind, subject, source = "detail", one[0], "title"
+            kind, subject, source = "detail", one[0], said
             examples = [one[1], *[e for e in examples if _key(e) != _key(one[1])]]
         files = _of_files(ev, kind, subject, source, cx)
         if files:  # "Portfolio 2025.pdf", "Price list.pdf": files, each an example
