@@ -1463,3 +1463,58 @@ def test_a_collection_and_a_name_side_by_side_are_one_items_page():
     assert (out[C.FEATURES_KIND].iloc[0], out[C.FEATURES_SUBJECT].iloc[0]) == ("detail", "album")
     assert out[C.FEATURES_EXAMPLES].iloc[0][:1] == ["Lake District"]
     assert out[C.FEATURES_SUBJECT].iloc[1] == "Customers"
+
+
+def test_a_shops_count_names_its_list_and_a_priced_title_is_one_product():
+    # EverShop: a category scrolled past its title, counting "4 products" over priced
+    # cards; and one product's page, its name with its price and one "Add to cart".
+    # A count of a measure ("15 minutes") names no list.
+    grid = [
+        el("text", "4 products", 0.09),
+        el("text", "Sort by", 0.09, x=0.5),
+        el("link", "Autumn Leaf $34.00", 0.16),
+        el("heading", "Autumn Leaf", 0.60, 0.02, level=3),
+        el("text", "$34.00", 0.62),
+        el("button", "Add to Cart", 0.67),
+    ]
+    product = [
+        el("heading", "Rocket Valley", 0.55, 0.03, level=1),
+        el("text", "$30.00", 0.585),
+        el("text", "SKU", 0.66),
+        el("text", "NL-KID-001", 0.66, x=0.5),
+        el("label", "Quantity *", 0.72),
+        el("button", "Add to cart", 0.81),
+        el("heading", "Product Description", 0.89, 0.02, level=2),
+    ]
+    guide = [
+        el("text", "15 minutes", 0.12),
+        el("link", "Fix a puncture", 0.2),
+        el("link", "True a wheel", 0.25),
+        el("link", "Bleed the brakes", 0.3),
+    ]
+    frame = dom_set("Northlight", [("grid", grid), ("one", product), ("steps", guide)])
+    out = ss.write_copy(ss.detect_domain(ss.extract_features(frame, ocr=False)))
+    assert (out[C.FEATURES_KIND].iloc[0], out[C.FEATURES_SUBJECT].iloc[0]) == ("list", "products")
+    assert (out[C.FEATURES_KIND].iloc[1], out[C.FEATURES_SUBJECT].iloc[1]) == ("detail", "product")
+    assert out[C.FEATURES_EXAMPLES].iloc[1][:1] == ["Rocket Valley"]
+    assert "SKU" not in out[C.FEATURES_EXAMPLES].iloc[1]
+    assert out[C.FEATURES_SUBJECT].iloc[2] != "minutes"
+
+
+def test_a_users_handle_in_a_table_is_no_field():
+    # Fossil's timeline: rows of check-ins, each with its user's handle ("jonas")
+    rows = [
+        el("heading", "12 check-ins", 0.10, 0.02, level=2),
+        el("label", "Leaf", 0.15),
+        el("label", "check-in", 0.15, x=0.3),
+        el("label", "user", 0.15, x=0.6),
+        el("label", "jonas", 0.15, x=0.8),
+        el("text", "7ecab0cc05", 0.18),
+        el("text", "trunk", 0.18, x=0.3),
+    ]
+    frame = dom_set("Fossil", [("timeline", rows)])
+    out = ss.extract_features(frame, ocr=False)
+    assert "jonas" not in out[C.FEATURES_FIELDS].iloc[0]
+    from shotsmith.stages.features.reading import is_person
+
+    assert is_person("keiko") and not is_person("grace") and not is_person("max")

@@ -97,7 +97,7 @@ class Reading:
     # "title", "breadcrumb", "heading", "page title", "screen name", "label", "record
     # links" (between "Previous Ticket" and "Next Ticket"), "results" (a search's count),
     # "current tab" (the menu item the page marks as its own), "file names" (a list of
-    # files, or one file's own view)
+    # files, or one file's own view), "count" ("4 products"), "shop" (one product's page)
     subject_from: str = ""
     examples: list[str] = field(default_factory=list)
     fields: list[str] = field(default_factory=list)
@@ -166,6 +166,10 @@ def is_person(text: str) -> bool:
     words = _words(t)
     if len(words) == 1 and t.islower() and t in tables().given_names:
         return word_frequency(t) < 4.0  # a user name ("maya"), not a word ("will", "grace")
+    if len(words) == 1 and t.islower() and len(t) >= 4 and is_given_name(t):
+        # "jonas", "keiko": a handle; not a word English writes ("grace", "mark"), nor a
+        # short one a table's header may be ("max")
+        return not is_common_word(t)
     if len(words) == 2 and all(w[:1].isupper() for w in words) and is_full_name(*words):
         return True
     return (
@@ -336,8 +340,8 @@ def _fields(ev: Evidence, kind_hint: str) -> list[str]:
     for row in _header_rows(ev.items):  # column headers: any real word ("Payee")
         for text in row:
             t = clean_item(text, max_words=3)
-            if (t and _verb_led(t)) or _SYNTAX.search(text.rstrip("* ")):
-                continue
+            if (t and (_verb_led(t) or is_person(t))) or _SYNTAX.search(text.rstrip("* ")):
+                continue  # "Sort", "jonas": a control, a cell of a row read as a header
             if t and all(is_word(w) for w in _words(t)) and _key(t) not in map(_key, out):
                 out.append(t)
     items = ev.items
@@ -1252,6 +1256,58 @@ def _searched(ev: Evidence) -> str:
     return ""
 
 
+#: A count standing alone: "4 products", "12 check-ins".
+_COUNT = re.compile(r"^\d[\d,]*\s+([^\W\d_][\w-]{2,})$")
+
+
+#: Counts of a measure, not of things a list holds: "15 minutes", "8,432 steps".
+_MEASURES = frozenset(
+    "seconds minutes mins hours hrs days weeks months years steps calories kcal points pts "
+    "miles kilometres kilometers metres meters feet times".split()
+)
+
+
+def _counted(ev: Evidence) -> str:
+    """What a list counts at its top ("4 products": products), "" when it has no count
+    of its own."""
+    for item in ev.items:
+        found = _COUNT.match(item["text"].strip())
+        if not found or item.get("y") is None or item["y"] > TOP_SHARE:
+            continue
+        noun = found.group(1)
+        if noun.casefold() in _NOT_SEARCHED | _MEASURES or not noun.islower() or is_data(noun):
+            continue
+        if is_plural(noun) and can_be_noun(noun.replace("-", "")):
+            return noun
+    return ""
+
+
+#: A button that buys what the page shows: "Add to cart", "Add to basket", "Buy now".
+_BUYS = re.compile(r"^(?:add to (?:cart|basket|bag)|buy(?: now| it)?)$", re.IGNORECASE)
+#: A price: "$48.00", "€ 12,50", "48.00 €".
+_PRICE = re.compile(r"^(?:[$€£¥]\s?\d[\d,.]*|\d[\d,.]*\s?[$€£¥])$")
+
+
+def _on_sale(ev: Evidence) -> str:
+    """The name of the one thing a shop's page sells (a title with its price just below,
+    and a button that buys it), "" on any other page, a grid of priced cards too."""
+    items = ev.items
+    buys = sum(bool(_BUYS.match(i["text"].strip())) for i in items)
+    quantity = any(re.match(r"(?:quantity|qty)\b", i["text"], re.I) for i in items)
+    if buys > 1 or not (buys or quantity):
+        return ""  # one button per card: a grid; neither button nor quantity: no sale
+    if any(i.get("link") and re.search(r"[$€£¥]\s?\d", i["text"]) for i in items):
+        return ""  # "Autumn Leaf $34.00" links to its page: a card of a list
+    for k, item in enumerate(items[:-1]):
+        after = items[k + 1]
+        if item["role"] != "title" or not _PRICE.match(after["text"].strip()):
+            continue
+        y, below = item.get("y"), after.get("y")
+        if y is None or below is None or 0 <= below - y <= FIGURE_GAP:
+            return item["text"].strip()
+    return ""
+
+
 #: A collection's name, then one of its items: "Articles: Hut to hut in the Dolomites".
 _COLLECTION_ITEM = re.compile(r"^([^\W\d_]{3,}(?:\s[^\W\d_]{3,})?)\s*:\s+(\S.*\S)$")
 
@@ -1308,6 +1364,46 @@ def _sentence_case(subject: str) -> str:
     return " ".join(low)[:1].upper() + " ".join(low)[1:]
 
 
+def _what_it_shows(
+    ev: Evidence, kind: str, subject: str, source: str, examples: list[str], cx: _SubjectContext
+) -> tuple[str, str, str, list[str]]:
+    """The kind, subject, its source and the examples, where the screen's own structure
+    says more than its words: a search's count, one item of a collection, files, a
+    list's count, one product on sale, a record between its neighbours."""
+    searched = _searched(ev) if kind == "search" else ""
+    if searched and not (subject and is_plural(subject) and not is_generic(subject)):
+        # "Search matched 6 pages": a search of pages, not of its query ("tyre")
+        subject, source = searched, "results"
+    one, said = _one_of(ev.title, subject), "title"
+    trail = _trail(ev)
+    if not one and trail:  # "Albums / Lake District": one album's page
+        named = _key(subject) == _key(trail.split(": ", 1)[1])
+        one, said = _one_of(trail, "" if named else subject), "breadcrumb"
+    if one:  # "Articles: Hut to hut in the Dolomites": one article's page
+        kind, subject, source = "detail", one[0], said
+        examples = [one[1], *[e for e in examples if _key(e) != _key(one[1])]]
+    files = _of_files(ev, kind, subject, source, cx)
+    if files:  # "Portfolio 2025.pdf", "Price list.pdf": files, each an example
+        kind, source = files[0], "file names" if files[1] != subject else source
+        subject = files[1]
+        examples = [*files[2], *[e for e in examples if _key(e) not in map(_key, files[2])]]
+    counted = _counted(ev)
+    if counted and kind in ("list", "detail") and not subject:
+        kind, subject, source = "list", counted, "count"  # "4 products": products
+    sold = _on_sale(ev)
+    if sold and not counted:  # "Rocket Valley", "$30.00", "Add to cart": one product
+        kind = "detail"
+        examples = [sold, *[e for e in examples if _key(e) != _key(sold)]]
+        if "product" in cx.visible and (not subject or _key(subject) in _key(sold)):
+            subject, source = "product", "shop"
+    record = record_type(ev)
+    if record:  # between "Previous Ticket" and "Next Ticket": one ticket's page
+        kind = "detail"
+        if singular(record) not in _forms(subject):
+            subject, source = record, "record links"
+    return kind, subject, source, examples
+
+
 def read_screens(
     evidence: Sequence[Evidence],
     screens: Sequence[str],
@@ -1336,28 +1432,7 @@ def read_screens(
         examples = _without_people(examples)
         kind = _kind(ev, intent, subject, cx.screen_words, examples)
         subject = _sentence_case(subject)
-        searched = _searched(ev) if kind == "search" else ""
-        if searched and not (subject and is_plural(subject) and not is_generic(subject)):
-            # "Search matched 6 pages": a search of pages, not of its query ("tyre")
-            subject, source = searched, "results"
-        one, said = _one_of(ev.title, subject), "title"
-        trail = _trail(ev)
-        if not one and trail:  # "Albums / Lake District": one album's page
-            named = _key(subject) == _key(trail.split(": ", 1)[1])
-            one, said = _one_of(trail, "" if named else subject), "breadcrumb"
-        if one:  # "Articles: Hut to hut in the Dolomites": one article's page
-            kind, subject, source = "detail", one[0], said
-            examples = [one[1], *[e for e in examples if _key(e) != _key(one[1])]]
-        files = _of_files(ev, kind, subject, source, cx)
-        if files:  # "Portfolio 2025.pdf", "Price list.pdf": files, each an example
-            kind, source = files[0], "file names" if files[1] != subject else source
-            subject = files[1]
-            examples = [*files[2], *[e for e in examples if _key(e) not in map(_key, files[2])]]
-        record = record_type(ev)
-        if record:  # between "Previous Ticket" and "Next Ticket": one ticket's page
-            kind = "detail"
-            if singular(record) not in _forms(subject):
-                subject, source = record, "record links"
+        kind, subject, source, examples = _what_it_shows(ev, kind, subject, source, examples, cx)
         if kind == "reader":  # "Song", "Nesting": the sections of what is read, not items
             sections = _sections(ev)
             examples = [e for e in examples if _key(e) not in sections]
