@@ -1518,3 +1518,42 @@ def test_a_users_handle_in_a_table_is_no_field():
     from shotsmith.stages.features.reading import is_person
 
     assert is_person("keiko") and not is_person("grace") and not is_person("max")
+
+
+def test_a_members_handle_an_event_and_a_cut_possessive_name_no_subject_nor_item():
+    # Spirit's member page: "tomh comments" is a member's comments; "This week's" is cut
+    # off before what it names; "T" is a column head no sentence can name.
+    # django-helpdesk's follow-ups: "Ticket Opened" is an event of the ticket's history.
+    member = [
+        el("heading", "tomh comments", 0.12, 0.03, level=1),
+        el("label", "This week's", 0.2),
+        el("label", "Topics", 0.25),
+        el("label", "T", 0.25, x=0.4),
+        el("label", "Seen", 0.25, x=0.7),
+        el("link", "Lights for winter commuting", 0.3),
+        el("link", "Saddle height for long rides", 0.35),
+    ]
+    follow = [
+        el("heading", "Ticket Opened", 0.12, 0.03, level=1),
+        el("text", "Submitter: Priya Raman", 0.18),
+    ]
+    frame = dom_set("Spirit", [("member", member), ("follow ups", follow)])
+    out = ss.write_copy(ss.detect_domain(ss.extract_features(frame, ocr=False)))
+    assert out[C.FEATURES_SUBJECT].iloc[0] == "comments"
+    assert "This week's" not in out[C.FEATURES_EXAMPLES].iloc[0]
+    assert "T" not in out[C.FEATURES_FIELDS].iloc[0]
+    assert out[C.FEATURES_SUBJECT].iloc[1] != "Ticket Opened"
+
+
+def test_a_button_on_the_interfaces_own_state_is_no_deed_of_the_app():
+    # Tryton's "Bookmark this filter" works on the search box, not on the user's data
+    rows = [
+        el("heading", "Customer Invoices", 0.1, 0.03, level=1),
+        el("button", "Bookmark this filter", 0.15),
+        el("link", "INV-0041 Brackenridge Brewery", 0.2),
+        el("link", "INV-0042 Saltmarsh Ceramics", 0.25),
+    ]
+    frame = dom_set("Tryton", [("invoices", rows)])
+    out = ss.write_copy(ss.detect_domain(ss.extract_features(frame, ocr=False)))
+    lines = " ".join([out[C.COPY_HEADLINE].iloc[0], out[C.COPY_SUBTITLE].iloc[0]])
+    assert "this filter" not in lines.casefold(), lines

@@ -776,6 +776,8 @@ class _SlotMaker:
                 continue  # "Toggle status", "Hide workouts": the interface, not the app
             if _noun_led(words_of(p.evidence)):
                 continue  # "Order total value", "Order state diagram": a thing, not a deed
+            if _POINTS_AT.search(p.evidence):
+                continue  # "Bookmark this filter": a control's state, no deed of the app
             if first in voc.ui_verbs and p.evidence.casefold() not in voc.chrome:
                 if n_words == 1:
                     slots.verbs.append(p)  # "Filter": too bare for a caption of its own
@@ -845,6 +847,12 @@ class _SlotMaker:
                 slots.tabs.append(p)
 
 
+#: Words that point at the interface's own state: "Bookmark this filter", "Hide this
+#: column" (not "Search this site").
+_POINTS_AT = re.compile(
+    r"\b(?:this|these|that|those)\s+(?:filters?|views?|query|queries|columns?|rows?|tabs?)\b",
+    re.IGNORECASE,
+)
 _FORM_LEAD = re.compile(
     r"^(?:new|add|create|edit|compose|write|post|publish|submit|upload|import|record|log|send)\s+"
     r"(?:(?:a|an)\s+)?(?:new\s+)?",

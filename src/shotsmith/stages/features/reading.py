@@ -39,6 +39,7 @@ from ...words import (
     is_full_name,
     is_given_name,
     is_plural,
+    is_verb_only,
     is_word,
     plural,
     title_parts,
@@ -261,7 +262,13 @@ def _as_subject(text: str, *, max_words: int) -> str:
     "Search experiments" -> "experiments", "sam's Collections" -> "Collections"; "" when
     it cannot be one."""
     text = _OWNER.sub("", clean_item(text, max_words=max_words))
-    return _VERB_LEAD.sub("", _LEAD.sub("", text))
+    text = _VERB_LEAD.sub("", _LEAD.sub("", text))
+    words = text.split()
+    if len(words) >= 2 and words[0].islower() and not is_word(words[0]):
+        rest = " ".join(words[1:])  # "tomh comments": a member's handle, then what it is
+        if is_feature_phrase(rest) and is_plural(rest):
+            return rest
+    return text
 
 
 def _screen_words(screen: str) -> set[str]:
@@ -683,6 +690,9 @@ def _score(text: str, source: str, base: float, cx: _SubjectContext) -> tuple[fl
     if _opens_no_subject(text):
         return None  # "by memory consumption", "About this run": a control's, a sort's or
         # a section's words, no thing the screen is for
+    last = _words(text)[-1].casefold()
+    if len(_words(text)) >= 2 and last.endswith("ed") and is_verb_only(last):
+        return None  # "Ticket Opened": an event of the record's history, no feature
     if set(key.split()) <= set(cx.project_key.split()) and (
         source == "title" or len(key.split()) >= 2
     ):  # the logo ("money?" of I Hate Money, a wiki's name in its header), not what the
@@ -1108,8 +1118,8 @@ def _examples(ev: Evidence, seen: set[str], skip: set[str], project_words: set[s
             continue  # "Deciduous", "Bold": a value or a style, no thing a caption can name
         if _words(text)[0].casefold() in function_words and text[:1].islower():
             continue  # "as loaded": the rest of a line, not an item's name
-        if _unbalanced(text):
-            continue  # "containing 'bl": a quote cut off, a search's words
+        if _unbalanced(text) or re.search(r"['’]s$", text):
+            continue  # "containing 'bl", "This week's": cut off before what it names
         seen.add(key)
         examples.append(text)
     return examples
@@ -1364,6 +1374,11 @@ def _sentence_case(subject: str) -> str:
     return " ".join(low)[:1].upper() + " ".join(low)[1:]
 
 
+def _no_field_name(text: str) -> bool:
+    """A column's header no sentence can name: one letter ("T")."""
+    return len(text.strip()) < 2
+
+
 def _what_it_shows(
     ev: Evidence, kind: str, subject: str, source: str, examples: list[str], cx: _SubjectContext
 ) -> tuple[str, str, str, list[str]]:
@@ -1454,7 +1469,9 @@ def read_screens(
                 fields=[
                     f
                     for f in fields
-                    if _key(f) != _key(subject) and (kind == "form" or _key(f) not in everywhere)
+                    if _key(f) != _key(subject)
+                    and (kind == "form" or _key(f) not in everywhere)
+                    and not _no_field_name(f)
                 ][:6],
             )
         )
