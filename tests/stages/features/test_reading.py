@@ -1557,3 +1557,26 @@ def test_a_button_on_the_interfaces_own_state_is_no_deed_of_the_app():
     out = ss.write_copy(ss.detect_domain(ss.extract_features(frame, ocr=False)))
     lines = " ".join([out[C.COPY_HEADLINE].iloc[0], out[C.COPY_SUBTITLE].iloc[0]])
     assert "this filter" not in lines.casefold(), lines
+
+
+def test_a_page_named_by_one_thing_is_its_page_and_one_that_holds_many_a_list():
+    # Tryton's invoice: its lines listed under the title "Invoice" are one invoice's
+    # parts; Fossil's "Forum" lists its threads: a forum holds many
+    invoice = [
+        el("heading", "Invoice", 0.1, 0.03, level=1),
+        el("label", "Other Info", 0.2),
+        el("label", "Unit Price", 0.25),
+        el("link", "Espresso beans 1kg", 0.3),
+        el("link", "Oat milk crate", 0.35),
+        el("link", "Paper cups sleeve", 0.4),
+        el("link", "Cleaning tablets", 0.45),
+    ]
+    forum = [
+        el("heading", "Forum", 0.1, 0.03, level=1),
+        el("link", "Build fails on Alpine Linux", 0.3),
+        el("link", "Proposal: a plugin registry", 0.35),
+        el("link", "Release notes for 2.4", 0.4),
+    ]
+    frame = dom_set("Tidepool", [("invoice", invoice), ("forum", forum)])
+    out = ss.extract_features(frame, ocr=False)
+    assert out[C.FEATURES_KIND].tolist() == ["detail", "list"], out[C.FEATURES_KIND].tolist()

@@ -69,6 +69,9 @@ class ReadingTables:
     control_verbs: frozenset[str]
     #: the noun a file goes by, per extension: {"photo": ("jpg", ...), "file": (...)}
     file_types: dict[str, tuple[str, ...]]
+    #: nouns for one thing that holds many ("album", "folder", "inbox", "forum"), or
+    #: for no countable thing ("music", "weather"): a page of one is a list of many
+    collections: frozenset[str]
 
 
 @lru_cache(maxsize=1)
@@ -86,6 +89,7 @@ def tables() -> ReadingTables:
         header_words=frozenset(raw.get("header_words", [])),
         control_verbs=frozenset(raw.get("control_verbs", [])),
         file_types={k: tuple(v) for k, v in raw.get("file_types", {}).items()},
+        collections=frozenset(raw.get("collections", [])),
     )
 
 
@@ -1416,7 +1420,25 @@ def _what_it_shows(
         kind = "detail"
         if singular(record) not in _forms(subject):
             subject, source = record, "record links"
-    return kind, subject, source, examples
+    links = sum(bool(i.get("link")) and (i.get("y") or 0) > TOP_SHARE / 2 for i in ev.items)
+    return _one_thing(kind, subject, max(len(examples), links)), subject, source, examples
+
+
+def _one_thing(kind: str, subject: str, items: int) -> str:
+    """A list named by one thing that holds no others ("Invoice", "Ticket metadata",
+    "source file") is that thing's page; a page of one thing that holds many ("Forum",
+    "Album") with ``items`` to show (three or more examples or links) is a list."""
+    words = [w.casefold() for w in _words(subject)]
+    if not words or _written_as_name(subject):
+        return kind
+    head = words[-1]
+    holds_many = head in tables().collections or singular(head) in tables().collections
+    nouns = tables().feature_nouns
+    if kind == "list" and not is_plural(head) and not holds_many and head in nouns:
+        return "detail"  # "Invoice": one invoice; not "Welcome", no thing
+    if kind == "detail" and holds_many and items >= 3:
+        return "list"
+    return kind
 
 
 def read_screens(
