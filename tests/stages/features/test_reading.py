@@ -1580,3 +1580,21 @@ def test_a_page_named_by_one_thing_is_its_page_and_one_that_holds_many_a_list():
     frame = dom_set("Tidepool", [("invoice", invoice), ("forum", forum)])
     out = ss.extract_features(frame, ocr=False)
     assert out[C.FEATURES_KIND].tolist() == ["detail", "list"], out[C.FEATURES_KIND].tolist()
+
+
+def test_a_titles_name_before_its_colon_is_an_example_and_an_event_is_not():
+    # Spirit's notifications: each a thread's title, a name then a sentence after its
+    # colon; a field with its value ("Submitter: Priya Raman") and a search hit's key
+    # values ("path: Travel/Japan") are not titles; "Correspondence added" is an event
+    rows = [
+        el("heading", "Notifications", 0.1, 0.03, level=1),
+        el("label", "Tubeless setup: which sealant do you all use?", 0.2),
+        el("label", "Creaking bottom bracket: replace or just regrease?", 0.25),
+        el("label", "Submitter: Priya Raman", 0.3),
+        el("label", "Packing list Matches: path: Travel/Japan 2026 #travel", 0.35),
+        el("label", "Correspondence added", 0.4),
+    ]
+    frame = dom_set("Spirit", [("notifications", rows)])
+    examples = ss.extract_features(frame, ocr=False)[C.FEATURES_EXAMPLES].iloc[0]
+    assert examples[:2] == ["Tubeless setup", "Creaking bottom bracket"], examples
+    assert not any(e.startswith(("Submitter", "Packing", "Correspondence")) for e in examples)

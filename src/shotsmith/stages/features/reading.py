@@ -1074,6 +1074,38 @@ _MAKER_LEADS = frozenset(
 )
 
 
+#: A title in two parts, a name and a sentence after its colon ("Literature notes: what
+#: you read, in your words"); not a field with its value ("Submitter: Priya Raman").
+_TITLE_HEAD = re.compile(r"^([^:]{3,40}):\s+([^\s:]+(?:\s+[^\s:]+){3,})$")
+
+
+def _no_item(text: str, function_words: frozenset[str]) -> bool:
+    """Whether ``text``, read as an item, is none: a control, a section, a state, a piece
+    of a sentence, an event."""
+    if _verb_led(text) or is_generic(text):
+        return True  # "Reload", "Sort descending", "Name": controls and furniture
+    if _RECORD_STEP.match(text) or _BACK_TO.match(text):
+        return True  # "Next Milestone", "Back to Roadmap": ways between pages
+    if _words(text) and _words(text)[-1].casefold() in _NOT_AN_END:
+        return True  # "To do", "Sign in": a heading or a control, not an item
+    if len(_words(text)) > 1 and _words(text)[0].casefold() in _NO_ITEM_START:
+        return True  # "On lead", "In stock", "As loaded": a state, a value, an order
+    if len(_words(text)) > 1 and _words(text)[-1].casefold() in function_words:
+        return True  # "This data as", "See all": the start of a sentence or a link
+    if len(_words(text)) == 1 and not text[:1].isupper() and not text.startswith("#"):
+        return True  # a lone lower-case word is a label, not an item
+    if len(_words(text)) == 1 and not can_be_noun(text):
+        return True  # "Deciduous", "Bold": a value or a style, no thing a caption can name
+    if _words(text)[0].casefold() in function_words and text[:1].islower():
+        return True  # "as loaded": the rest of a line, not an item's name
+    if _unbalanced(text) or re.search(r"['’]s$", text):
+        return True  # "containing 'bl", "This week's": cut off before what it names
+    last = _words(text)[-1].casefold()
+    if len(_words(text)) >= 2 and last.endswith("ed") and is_verb_only(last):
+        return True  # "Recently modified", "Correspondence added": what happened, no item
+    return False
+
+
 def _examples(ev: Evidence, seen: set[str], skip: set[str], project_words: set[str]) -> list[str]:
     """The content items a screen shows, kept whole, in reading order."""
     examples: list[str] = []
@@ -1084,6 +1116,9 @@ def _examples(ev: Evidence, seen: set[str], skip: set[str], project_words: set[s
         if item["role"] not in ("label", "heading", "title", "text"):
             continue
         raw = item["text"].strip()
+        titled = _TITLE_HEAD.match(raw) if item["role"] == "label" else None
+        if titled:  # "Tubeless setup: which sealant do you all use?": a thread's title
+            raw = titled.group(1).strip()
         if item["role"] == "text" and (
             len(_words(raw)) > 5 or raw[:1].islower() or raw.endswith((".", "!", "?", ","))
         ):
@@ -1096,7 +1131,7 @@ def _examples(ev: Evidence, seen: set[str], skip: set[str], project_words: set[s
             continue  # "You will need:", "We recommend": a sentence's start, not a name
         if k and items[k - 1]["text"].strip().casefold() in _MAKER_LEADS:
             continue  # "Powered by Trac 1.6 By Edgewall Software": who made the app
-        text = clean_item(item["text"], place=item["role"] == "title")
+        text = clean_item(raw if titled else item["text"], place=item["role"] == "title")
         key = _key(text)
         if not text or key in seen or key in skip or is_chrome(text):
             continue
@@ -1104,26 +1139,10 @@ def _examples(ev: Evidence, seen: set[str], skip: set[str], project_words: set[s
             continue  # "Tawn", "Widget Por": a short word no dictionary knows, read off pixels
         if is_feature_phrase(text) and not _written_as_name(text):
             continue  # a section's name, not an item of content
-        if _verb_led(text) or is_generic(text):
-            continue  # "Reload", "Sort descending", "Name": controls and furniture
-        if _RECORD_STEP.match(text) or _BACK_TO.match(text):
-            continue  # "Next Milestone", "Back to Roadmap": ways between pages
-        if _words(text) and _words(text)[-1].casefold() in _NOT_AN_END:
-            continue  # "To do", "Sign in": a heading or a control, not an item
-        if len(_words(text)) > 1 and _words(text)[0].casefold() in _NO_ITEM_START:
-            continue  # "On lead", "In stock", "As loaded": a state, a value, an order
-        if len(_words(text)) > 1 and _words(text)[-1].casefold() in function_words:
-            continue  # "This data as", "See all": the start of a sentence or a link
+        if _no_item(text, function_words):
+            continue
         if project_words and set(key.split()) <= project_words:
             continue  # the app's own name ("BUKU")
-        if len(_words(text)) == 1 and not text[:1].isupper() and not text.startswith("#"):
-            continue  # a lone lower-case word is a label, not an item
-        if len(_words(text)) == 1 and not can_be_noun(text):
-            continue  # "Deciduous", "Bold": a value or a style, no thing a caption can name
-        if _words(text)[0].casefold() in function_words and text[:1].islower():
-            continue  # "as loaded": the rest of a line, not an item's name
-        if _unbalanced(text) or re.search(r"['’]s$", text):
-            continue  # "containing 'bl", "This week's": cut off before what it names
         seen.add(key)
         examples.append(text)
     return examples
