@@ -1598,3 +1598,19 @@ def test_a_titles_name_before_its_colon_is_an_example_and_an_event_is_not():
     examples = ss.extract_features(frame, ocr=False)[C.FEATURES_EXAMPLES].iloc[0]
     assert examples[:2] == ["Tubeless setup", "Creaking bottom bracket"], examples
     assert not any(e.startswith(("Submitter", "Packing", "Correspondence")) for e in examples)
+
+
+def test_a_button_on_all_of_a_screen_names_what_it_holds():
+    # MailDev's inbox names nothing, but "Refresh emails" works on all it shows; "More
+    # tools" (a menu) and "Open tickets" (tickets that are open) say nothing of the sort
+    inbox = [
+        el("button", "Refresh emails", 0.05),
+        el("button", "Mark all as read", 0.05, x=0.5),
+        el("button", "Maya Ellison Your monthly pass renews in 3 days", 0.12),
+        el("button", "Sam Okoro Bike #1207 reported: flat tyre", 0.18),
+    ]
+    canvas = [el("button", "More tools", 0.05), el("button", "Undo", 0.9)]
+    frame = dom_set("MailDev", [("one", inbox), ("two", canvas)])
+    out = ss.extract_features(frame, ocr=False)
+    assert out[C.FEATURES_SUBJECT].iloc[0] == "emails"
+    assert out[C.FEATURES_SUBJECT].iloc[1] != "tools"

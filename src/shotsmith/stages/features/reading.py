@@ -1439,8 +1439,34 @@ def _what_it_shows(
         kind = "detail"
         if singular(record) not in _forms(subject):
             subject, source = record, "record links"
+    acted = _acted_on(ev) if not subject else ""
+    if acted:  # "Refresh emails" over a list of them: emails
+        subject, source = acted, "action"
     links = sum(bool(i.get("link")) and (i.get("y") or 0) > TOP_SHARE / 2 for i in ev.items)
     return _one_thing(kind, subject, max(len(examples), links)), subject, source, examples
+
+
+#: A button that works on every item of a screen: "Refresh emails", "Reload all tasks".
+_ON_ALL = re.compile(r"^([^\W\d_]+)\s+(?:all\s+)?([^\W\d_]{3,})$")
+
+
+_NOT_ON_ALL = frozenset(["more", "open", "new", "other"])
+
+
+def _acted_on(ev: Evidence) -> str:
+    """What a screen that names nothing holds, said by a button that works on all of it
+    ("Refresh emails": emails), "" when no button says so."""
+    voc = copy_vocabulary()
+    for item in ev.items:
+        found = _ON_ALL.match(item["text"].strip())
+        if item["role"] != "action" or not found:
+            continue
+        verb, noun = found.group(1).casefold(), found.group(2)
+        if verb in _NOT_ON_ALL or (verb not in voc.ui_verbs | tables().control_verbs):
+            continue  # "More tools", "Open tickets": a menu, tickets that are open
+        if noun.islower() and is_plural(noun) and not is_generic(noun) and can_be_noun(noun):
+            return noun
+    return ""
 
 
 def _one_thing(kind: str, subject: str, items: int) -> str:
