@@ -378,3 +378,21 @@ def test_a_title_in_display_type_wrapped_over_lines_is_read_as_one():
     # a heading in ordinary type with a line under it stays what it is
     plain = read(("Push day", 290, 25), ("Monday", 318, 24))
     assert plain.title == "Push day", plain.items
+
+
+@pytest.mark.parametrize("title", ["Tryt", "Which stations should"])
+def test_a_word_cut_short_off_the_pixels_or_a_questions_start_is_no_subject(title):
+    # a window's tab cut at its edge ("Tryt" of "Tryton") and a thread's title cut after
+    # its third word, read off the pixels, name no feature
+    im = Image.new("RGB", (1206, 2622), (255, 255, 255))
+    draw = ImageDraw.Draw(im)
+    draw.text((60, 330), title, font=ImageFont.truetype(INTER_BOLD, 110), fill=(0, 0, 0))
+    body = ImageFont.truetype(INTER_BOLD, 46)
+    for k, line in enumerate(["Amara Osei", "Brackenridge Brewery", "Callum Reid"]):
+        draw.text((60, 560 + k * 110), line, font=body, fill=(40, 40, 40))
+    frame = pd.DataFrame(
+        {"app_id": ["t"], "position": [0], "screen": ["screen 1"], "image": [png_bytes(im)]}
+    )
+    out = ss.extract_features(frame, ocr=True).iloc[0]
+    assert out[FEATURES_TITLE].split()[0] == title.split()[0]  # read off the pixels
+    assert out["features_subject"] == "", out["features_subject"]

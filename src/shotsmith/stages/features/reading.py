@@ -852,7 +852,10 @@ _PLACE_WORDS = frozenset("on in at off by for with without to from under over in
 
 #: Words that open a section's heading, not a thing's name ("About this run", "Via
 #: email"): no subject, though a book or a song may be called so ("About a Boy").
-_NOT_A_START = frozenset("about via through across after before during within per".split())
+_NOT_A_START = frozenset(
+    "about via through across after before during within per which what how why who whose "
+    "where when".split()
+)
 
 
 _NO_SUBJECT_START = _PLACE_WORDS | _NOT_A_START
@@ -1439,6 +1442,9 @@ def _what_it_shows(
         kind = "detail"
         if singular(record) not in _forms(subject):
             subject, source = record, "record links"
+    read_off = any(i.get("source") == "ocr" for i in ev.items)
+    if read_off and any(len(w) <= 5 and not is_word(w.casefold()) for w in _words(subject)):
+        subject, source = "", ""  # "Tryt", "MEE": a word cut short or misread off pixels
     acted = _acted_on(ev) if not subject else ""
     if acted:  # "Refresh emails" over a list of them: emails
         subject, source = acted, "action"
