@@ -1614,3 +1614,16 @@ def test_a_button_on_all_of_a_screen_names_what_it_holds():
     out = ss.extract_features(frame, ocr=False)
     assert out[C.FEATURES_SUBJECT].iloc[0] == "emails"
     assert out[C.FEATURES_SUBJECT].iloc[1] != "tools"
+
+
+def test_open_before_a_plural_names_things_that_are_open_not_a_deed():
+    home = [
+        el("heading", "Tidepool", 0.08, 0.03, level=1),
+        el("button", "Open tickets", 0.15),
+        el("text", "Tide predictions for the harbours of the south west.", 0.3),
+    ]
+    frame = dom_set("Fossil", [("home", home)])
+    out = ss.write_copy(ss.detect_domain(ss.extract_features(frame, ocr=False)))
+    lines = " ".join([out[C.COPY_HEADLINE].iloc[0], out[C.COPY_SUBTITLE].iloc[0]])
+    assert not lines.startswith("Open tickets"), lines
+    assert "open tickets in" not in lines.casefold(), lines

@@ -776,6 +776,8 @@ class _SlotMaker:
                 continue  # "Toggle status", "Hide workouts": the interface, not the app
             if _noun_led(words_of(p.evidence)):
                 continue  # "Order total value", "Order state diagram": a thing, not a deed
+            if first == "open" and n_words == 2 and is_plural(words_of(p.evidence)[1]):
+                continue  # "Open tickets": the tickets that are open, no deed
             if _POINTS_AT.search(p.evidence):
                 continue  # "Bookmark this filter": a control's state, no deed of the app
             if first in voc.ui_verbs and p.evidence.casefold() not in voc.chrome:
