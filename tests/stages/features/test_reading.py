@@ -1627,3 +1627,21 @@ def test_open_before_a_plural_names_things_that_are_open_not_a_deed():
     lines = " ".join([out[C.COPY_HEADLINE].iloc[0], out[C.COPY_SUBTITLE].iloc[0]])
     assert not lines.startswith("Open tickets"), lines
     assert "open tickets in" not in lines.casefold(), lines
+
+
+def test_a_search_that_names_nothing_searches_what_the_set_lists():
+    grid = [
+        el("text", "4 products", 0.09),
+        el("link", "Autumn Leaf $34.00", 0.16),
+        el("link", "Forget-me-nots $28.00", 0.5),
+    ]
+    search = [
+        el("label", "Search results for: lake", 0.19),
+        el("heading", "3 results for “lake”", 0.33, 0.03, level=1),
+        el("link", "Summer Night on the Water $36.00", 0.41),
+    ]
+    frame = dom_set("Northlight", [("grid", grid), ("search", search)])
+    out = ss.write_copy(ss.detect_domain(ss.extract_features(frame, ocr=False)))
+    assert out[C.FEATURES_KIND].iloc[1] == "search"
+    assert out[C.FEATURES_SUBJECT].iloc[1] == "products"
+    assert "product" in out[C.COPY_HEADLINE].iloc[1].casefold()

@@ -102,7 +102,8 @@ class Reading:
     # "title", "breadcrumb", "heading", "page title", "screen name", "label", "record
     # links" (between "Previous Ticket" and "Next Ticket"), "results" (a search's count),
     # "current tab" (the menu item the page marks as its own), "file names" (a list of
-    # files, or one file's own view), "count" ("4 products"), "shop" (one product's page)
+    # files, or one file's own view), "count" ("4 products"), "shop" (one product's page),
+    # "action" ("Refresh emails"), "set" (a search of what another screen lists)
     subject_from: str = ""
     examples: list[str] = field(default_factory=list)
     fields: list[str] = field(default_factory=list)
@@ -1492,6 +1493,20 @@ def _one_thing(kind: str, subject: str, items: int) -> str:
     return kind
 
 
+def _searches_of_the_set(readings: list[Reading]) -> list[Reading]:
+    """A search screen that names nothing it searches ("3 results for 'lake'") searches the
+    set's own collection: the plural another screen's list is of ("products")."""
+    lists = [
+        r.subject
+        for r in readings
+        if r.kind == "list" and r.subject and is_plural(r.subject) and not is_generic(r.subject)
+    ]
+    for r in readings:
+        if r.kind == "search" and not r.subject and lists:
+            r.subject, r.subject_from = lists[0], "set"
+    return readings
+
+
 def read_screens(
     evidence: Sequence[Evidence],
     screens: Sequence[str],
@@ -1548,4 +1563,4 @@ def read_screens(
                 ][:6],
             )
         )
-    return out
+    return _searches_of_the_set(out)
