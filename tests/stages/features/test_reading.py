@@ -1645,3 +1645,53 @@ def test_a_search_that_names_nothing_searches_what_the_set_lists():
     assert out[C.FEATURES_KIND].iloc[1] == "search"
     assert out[C.FEATURES_SUBJECT].iloc[1] == "products"
     assert "product" in out[C.COPY_HEADLINE].iloc[1].casefold()
+
+
+def test_a_posts_buttons_make_no_table_and_a_reply_takes_its_to():
+    # Spirit's topic: under each post a row of its buttons ("report share quote reply"),
+    # no table's columns; a line offering them says "reply to any topic"
+    topic = [
+        el("link", "Group rides", 0.18),
+        el("heading", "Saturday club run: Clent Hills loop, 62 km", 0.24, 0.03, level=1),
+        el("link", "tomh", 0.35),
+        el("text", "5h", 0.36, x=0.5),
+        el("text", "This week's ride: out through Romsley, up to Clent, and back.", 0.42),
+        el("label", "report", 0.65),
+        el("label", "share", 0.65, x=0.25),
+        el("text", "like (4)", 0.65, x=0.35),
+        el("label", "quote", 0.65, x=0.45),
+        el("label", "reply", 0.65, x=0.65),
+        el("link", "priya_rides", 0.70),
+        el("text", "4h", 0.71, x=0.5),
+        el("text", "I'm in. Is the descent off Walton Hill still gravelly?", 0.78),
+        el("text", "like (0)", 0.85, x=0.35),
+        el("label", "report", 0.85),
+        el("label", "share", 0.85, x=0.25),
+        el("label", "quote", 0.85, x=0.45),
+        el("label", "reply", 0.85, x=0.65),
+    ]
+    frame = dom_set("Spirit", [("topic", topic)])
+    out = ss.write_copy(ss.detect_domain(ss.extract_features(frame, ocr=False)))
+    assert out[C.FEATURES_KIND].iloc[0] != "table"
+    lines = " ".join([out[C.COPY_HEADLINE].iloc[0], out[C.COPY_SUBTITLE].iloc[0]])
+    assert "row by row" not in lines and "reply any" not in lines.casefold(), lines
+
+
+def test_a_verb_that_takes_a_preposition_keeps_it():
+    # WordPress's comments: "Approve" and "Reply" under each one: "reply to any comment"
+    rows = [
+        el("heading", "Comments", 0.1, 0.03, level=1),
+        el("label", "All (8)", 0.15),
+        el("label", "Pending (1)", 0.15, x=0.3),
+        el("text", "Lovely route, we did it last Sunday and the café was open.", 0.25),
+        el("button", "Approve", 0.3),
+        el("button", "Reply", 0.3, x=0.3),
+        el("text", "Is the path muddy after rain? Planning to go on Saturday.", 0.4),
+        el("button", "Approve", 0.45),
+        el("button", "Reply", 0.45, x=0.3),
+    ]
+    frame = dom_set("Slow Miles", [("comments", rows)])
+    out = ss.write_copy(ss.detect_domain(ss.extract_features(frame, ocr=False)))
+    lines = " ".join([out[C.COPY_HEADLINE].iloc[0], out[C.COPY_SUBTITLE].iloc[0]]).casefold()
+    assert "reply any" not in lines, lines
+    assert "reply to any comment" in lines, lines

@@ -285,6 +285,9 @@ def _fill(
         elif (m := _INDEXED.fullmatch(low)) is not None:  # "ex1", "f2", "sec3": the k-th
             listed, k = indexed[m.group(1)], int(m.group(2) or 1)
             value = listed[k - 1] if len(listed) >= k else None
+            joined = _VERB_JOINS.get(value.text.casefold(), "") if value is not None else ""
+            if m.group(1) == "do" and value is not None and joined:
+                value = Phrase(f"{value.text} {joined}", value.evidence)  # "reply to any"
         elif name in extra:
             value = Phrase(extra[name], extra[name]) if extra[name] else None
         if value is None:
@@ -306,6 +309,19 @@ def _fill(
     )
     evidence = list(dict.fromkeys(v.evidence for v in values.values()))
     return Line(text, evidence, template)
+
+
+#: Verbs that take their object after a preposition: "Reply to any topic", "Vote on any
+#: poll".
+_VERB_JOINS = {
+    "reply": "to",
+    "respond": "to",
+    "subscribe": "to",
+    "listen": "to",
+    "react": "to",
+    "comment": "on",
+    "vote": "on",
+}
 
 
 #: A subtitle's closing tone phrase: the part of a frame that says nothing of the screen.

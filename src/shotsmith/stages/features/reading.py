@@ -312,12 +312,15 @@ def _header_rows(items: Sequence[dict]) -> list[list[str]]:
             rows.append([item])
     fw = copy_vocabulary().function_words
     headers = tables().header_words
+    verbs = copy_vocabulary().ui_verbs | tables().control_verbs
     return [
         [i["text"] for i in row]
         for row in rows
         if len(row) >= 3
         and all(len(i["text"]) >= 3 and i["text"].casefold() not in fw for i in row)
         and any(w.casefold().rstrip("?:") in headers for i in row for w in _words(i["text"]))
+        # "report share quote reply" under a post: its buttons, no columns
+        and 2 * sum(i["text"].strip().casefold() in verbs for i in row) < len(row)
     ]
 
 
