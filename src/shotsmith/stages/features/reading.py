@@ -289,9 +289,15 @@ def _verb_led(text: str) -> bool:
     words = [w.casefold() for w in _words(text)]
     return (
         bool(words)
-        and (words[0] in voc.ui_verbs or words[0] in tables().control_verbs)
+        and words[0] in _interface_verbs()
         and (words[0] not in voc.verbs_also_nouns or len(words) > 1)
     )
+
+
+@lru_cache(maxsize=1)
+def _interface_verbs() -> frozenset[str]:
+    """The verbs of an interface's controls ("reload", "share", "reply")."""
+    return frozenset(copy_vocabulary().ui_verbs | tables().control_verbs)
 
 
 def _header_rows(items: Sequence[dict]) -> list[list[str]]:
@@ -312,7 +318,7 @@ def _header_rows(items: Sequence[dict]) -> list[list[str]]:
             rows.append([item])
     fw = copy_vocabulary().function_words
     headers = tables().header_words
-    verbs = copy_vocabulary().ui_verbs | tables().control_verbs
+    verbs = _interface_verbs()
     return [
         [i["text"] for i in row]
         for row in rows
@@ -698,8 +704,7 @@ def _score(text: str, source: str, base: float, cx: _SubjectContext) -> tuple[fl
     if _opens_no_subject(text):
         return None  # "by memory consumption", "About this run": a control's, a sort's or
         # a section's words, no thing the screen is for
-    last = _words(text)[-1].casefold()
-    if len(_words(text)) >= 2 and last.endswith("ed") and is_verb_only(last):
+    if _an_event(text):
         return None  # "Ticket Opened": an event of the record's history, no feature
     if set(key.split()) <= set(cx.project_key.split()) and (
         source == "title" or len(key.split()) >= 2
@@ -1086,6 +1091,14 @@ _MAKER_LEADS = frozenset(
 _TITLE_HEAD = re.compile(r"^([^:]{3,40}):\s+([^\s:]+(?:\s+[^\s:]+){3,})$")
 
 
+def _an_event(text: str) -> bool:
+    """Words ending on a participle no noun shares ("Ticket Opened", "Correspondence
+    added"): what happened, not a thing."""
+    words = _words(text)
+    last = words[-1].casefold() if words else ""
+    return len(words) >= 2 and last.endswith("ed") and is_verb_only(last)
+
+
 def _no_item(text: str, function_words: frozenset[str]) -> bool:
     """Whether ``text``, read as an item, is none: a control, a section, a state, a piece
     of a sentence, an event."""
@@ -1107,10 +1120,7 @@ def _no_item(text: str, function_words: frozenset[str]) -> bool:
         return True  # "as loaded": the rest of a line, not an item's name
     if _unbalanced(text) or re.search(r"['’]s$", text):
         return True  # "containing 'bl", "This week's": cut off before what it names
-    last = _words(text)[-1].casefold()
-    if len(_words(text)) >= 2 and last.endswith("ed") and is_verb_only(last):
-        return True  # "Recently modified", "Correspondence added": what happened, no item
-    return False
+    return _an_event(text)  # "Recently modified", "Correspondence added": no item
 
 
 def _examples(ev: Evidence, seen: set[str], skip: set[str], project_words: set[str]) -> list[str]:
@@ -1349,7 +1359,8 @@ def _on_sale(ev: Evidence) -> str:
 
 
 #: A collection's name, then one of its items: "Articles: Hut to hut in the Dolomites".
-_COLLECTION_ITEM = re.compile(r"^([^\W\d_]{3,}(?:\s[^\W\d_]{3,})?)\s*:\s+(\S.*\S)$")
+_COLLECTION = re.compile(r"[^\W\d_]{3,}(?:\s[^\W\d_]{3,})?")
+_COLLECTION_ITEM = re.compile(rf"^({_COLLECTION.pattern})\s*:\s+(\S.*\S)$")
 
 
 def _one_of(title: str, subject: str) -> tuple[str, str] | None:
@@ -1357,9 +1368,15 @@ def _one_of(title: str, subject: str) -> tuple[str, str] | None:
     ("article", "Hut to hut in the Dolomites"), or None: the collection must be a plural
     noun, and the subject read so far none or the collection itself."""
     found = _COLLECTION_ITEM.match(title.strip())
-    if not found or not _LETTERS.search(found.group(2)):
+    return _item_of(found.group(1), found.group(2), subject) if found else None
+
+
+def _item_of(many: str, name: str, subject: str) -> tuple[str, str] | None:
+    """The type and the name of one item of the collection ``many`` ("Articles", "Hut to
+    hut"), or None: ``many`` must be a plural noun, and ``subject`` none or ``many``."""
+    if not _COLLECTION.fullmatch(many) or not _LETTERS.search(name):
         return None
-    many, name = found.group(1), clean_item(found.group(2), max_words=8)
+    name = clean_item(name, max_words=8)
     head = many.split()[-1]
     if not name or not is_plural(head) or not is_common_word(head.casefold()):
         return None
@@ -1370,9 +1387,9 @@ def _one_of(title: str, subject: str) -> tuple[str, str] | None:
     return singular(many.casefold()), name
 
 
-def _trail(ev: Evidence) -> str:
-    """A breadcrumb set as two links alone on one row near the top, a collection and one
-    of its items ("Albums" / "Lake District"), as "Albums: Lake District"; else ""."""
+def _trail(ev: Evidence) -> tuple[str, str] | None:
+    """A breadcrumb set as two links alone on one row near the top: a collection and one
+    of its items ("Albums", "Lake District"); None when the screen has none."""
     rows: defaultdict[float, list[dict]] = defaultdict(list)
     for item in ev.items:
         y = item.get("y")
@@ -1387,8 +1404,8 @@ def _trail(ev: Evidence) -> str:
         if is_person(one) or _NOT_A_NAME.search(one):
             continue  # "Customers" / "Noah Bennett": the signed-in user; "Ellen [GBP]"
         if is_plural(many) and _written_as_name(one) and not is_plural(one):
-            return f"{many}: {one}"
-    return ""
+            return many, one
+    return None
 
 
 def _sentence_case(subject: str) -> str:
@@ -1422,8 +1439,8 @@ def _what_it_shows(
     one, said = _one_of(ev.title, subject), "title"
     trail = _trail(ev)
     if not one and trail:  # "Albums / Lake District": one album's page
-        named = _key(subject) == _key(trail.split(": ", 1)[1])
-        one, said = _one_of(trail, "" if named else subject), "breadcrumb"
+        named = _key(subject) == _key(trail[1])
+        one, said = _item_of(*trail, "" if named else subject), "breadcrumb"
     if one:  # "Articles: Hut to hut in the Dolomites": one article's page
         kind, subject, source = "detail", one[0], said
         examples = [one[1], *[e for e in examples if _key(e) != _key(one[1])]]
@@ -1466,13 +1483,12 @@ _NOT_ON_ALL = frozenset(["more", "open", "new", "other"])
 def _acted_on(ev: Evidence) -> str:
     """What a screen that names nothing holds, said by a button that works on all of it
     ("Refresh emails": emails), "" when no button says so."""
-    voc = copy_vocabulary()
     for item in ev.items:
         found = _ON_ALL.match(item["text"].strip())
         if item["role"] != "action" or not found:
             continue
         verb, noun = found.group(1).casefold(), found.group(2)
-        if verb in _NOT_ON_ALL or (verb not in voc.ui_verbs | tables().control_verbs):
+        if verb in _NOT_ON_ALL or verb not in _interface_verbs():
             continue  # "More tools", "Open tickets": a menu, tickets that are open
         if noun.islower() and is_plural(noun) and not is_generic(noun) and can_be_noun(noun):
             return noun
