@@ -172,6 +172,12 @@ def is_common_word(word: str) -> bool:
     return bool(_parts_of_speech(word))
 
 
+def can_be_verb(word: str) -> bool:
+    """True when ``word`` can be a verb ("take", "watch", "open"), False for a word no
+    lexicon knows as one ("harry", "the")."""
+    return "VERB" in _parts_of_speech(word)
+
+
 def is_verb_only(word: str) -> bool:
     """True when ``word`` can only be a verb ("sorted", "edit"), not a noun or an
     adjective ("running", "recent", "open")."""

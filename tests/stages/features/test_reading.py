@@ -806,6 +806,16 @@ def test_a_list_that_names_one_thing_twice_is_struck_out(line, project, twice):
     assert ("a list names one thing twice" in found) is twice, found
 
 
+def test_a_name_the_screens_write_with_its_own_and_is_one_thing():
+    # a survey's section "Books and e-books" is one name; "books" and "e-books" joined by
+    # the writer are a list that says one thing twice
+    screens = ["Books and e-books", "Our collection, in print and online."]
+    said = line_problems("Books and e-books at a glance", kind="headline", screen_texts=screens)
+    assert "a list names one thing twice" not in said
+    joined = line_problems("Your books and e-books", kind="headline", screen_texts=["Books"])
+    assert "a list names one thing twice" in joined
+
+
 def test_a_features_title_case_is_a_sentences_and_a_titles_capitals_stay():
     log = [el("heading", "Harvest Log", 0.05, 0.03, level=1)]
     log += [
@@ -1695,3 +1705,78 @@ def test_a_verb_that_takes_a_preposition_keeps_it():
     lines = " ".join([out[C.COPY_HEADLINE].iloc[0], out[C.COPY_SUBTITLE].iloc[0]]).casefold()
     assert "reply any" not in lines, lines
     assert "reply to any comment" in lines, lines
+
+
+def test_a_count_beside_its_noun_and_a_count_of_results_name_what_a_list_holds():
+    # Shaarli: "24" and "shaares ·" side by side over bookmarks whose titles are
+    # links; a tag's page counts "8 results tagged" "cycling"; an icon's title
+    # "Only display private links" is a control, never an item.
+    links = [
+        el("text", "24", 0.10),
+        el("text", "shaares ·", 0.10, x=0.1),
+        el("link", "Only display private links", 0.14),
+        el("link", "Avenue Verte: London to Paris by bike", 0.2, 0.02),
+        el("text", "406 km, mostly quiet lanes and greenways.", 0.23),
+        el("link", "Weekend bread schedule", 0.4, 0.02),
+        el("text", "Feed starter Fri 9 pm, mix Sat 9 am, shape 3 pm.", 0.43),
+        el("link", "Hand plane setup", 0.6, 0.02),
+        el("text", "Lateral lever to square the iron.", 0.63),
+    ]
+    tagged = [
+        el("text", "8 results tagged", 0.12),
+        el("link", "cycling", 0.12, x=0.4),
+        el("link", "Only display private links", 0.14),
+        el("link", "Avenue Verte: London to Paris by bike", 0.2, 0.02),
+        el("link", "Cycle route planner", 0.4, 0.02),
+        el("link", "Christmas gift ideas for Sami", 0.6, 0.02),
+    ]
+    frame = dom_set("Shaarli", [("bookmarks", links), ("tagged cycling", tagged)])
+    out = ss.extract_features(frame, ocr=False)
+    assert out[C.FEATURES_SUBJECT].iloc[0] == "shaares"
+    assert out[C.FEATURES_KIND].iloc[1] == "search"
+    assert out[C.FEATURES_SUBJECT].iloc[1] == "shaares"
+    for examples in out[C.FEATURES_EXAMPLES]:
+        assert "Only display private links" not in examples
+
+
+def test_a_surveys_links_lose_their_shared_button_and_its_answers_are_no_items():
+    # django-survey: every link reads "Take the Survey" then the survey's name (with its
+    # year); a survey's page asks questions, each over its answers to pick from
+    surveys = [
+        el("heading", "Welcome to the Django Survey app", 0.1, 0.03, level=1),
+        el("link", "Take the Survey Reader satisfaction survey 2026", 0.2),
+        el("link", "Take the Survey Summer reading challenge feedback", 0.25),
+        el("link", "Take the Survey New opening hours: have your say", 0.3),
+    ]
+    page = [
+        el("heading", "Reader satisfaction survey 2026", 0.1, 0.03, level=1),
+        el("heading", "Books and e-books", 0.2, 0.02, level=2),
+        el("text", "How easy is it to find what you are looking for?", 0.25),
+        *[
+            el("label", a, 0.28 + 0.03 * k)
+            for k, a in enumerate(
+                ["Very easy", "Quite easy", "Neither easy nor hard", "Quite hard"]
+            )
+        ],
+        el("text", "Have you used our e-book app?", 0.45),
+        *[
+            el("label", a, 0.48 + 0.03 * k)
+            for k, a in enumerate(["Yes regularly", "Yes once or twice", "No"])
+        ],
+    ]
+    titles = [
+        el("heading", "Harry Potter and the Chamber of Secrets", 0.2, 0.02, level=2),
+        el("heading", "Harry Potter and the Prisoner of Azkaban", 0.3, 0.02, level=2),
+        el("link", "Harry Potter and the Chamber of Secrets", 0.4),
+        el("link", "Harry Potter and the Prisoner of Azkaban", 0.45),
+    ]
+    frame = dom_set("Lakeside", [("surveys", surveys), ("books", page), ("shelf", titles)])
+    out = ss.write_copy(ss.detect_domain(ss.extract_features(frame, ocr=False)))
+    first = out[C.FEATURES_EXAMPLES].iloc[0]
+    assert first[:2] == ["Reader satisfaction survey 2026", "Summer reading challenge feedback"]
+    for answer in ("Very easy", "Quite easy", "Yes regularly"):
+        assert answer not in out[C.FEATURES_EXAMPLES].iloc[1]
+        assert answer not in out[C.FEATURES_FIELDS].iloc[1]
+        assert answer.casefold() not in out[C.COPY_HEADLINE].iloc[1].casefold()
+    assert "Chamber of Secrets" not in out[C.FEATURES_EXAMPLES].iloc[2]
+    assert any("Reader satisfaction survey" in sub for sub in out[C.COPY_SUBTITLE])

@@ -127,7 +127,7 @@ def line_problems(
     own = [w for w in lows if not is_neutral(w) and w not in project_words]
     if kind == "subtitle" and not own:
         problems.append("filler: names nothing on its screen")
-    items = [p.strip() for p in re.split(r",|\band\b", text.rstrip(".")) if p.strip()]
+    items = _members(text, screen_texts)
     if len(items) >= 2 and _named_twice(items, project_words):
         problems.append("a list names one thing twice")
     if len(items) >= 3 and all(
@@ -135,6 +135,25 @@ def line_problems(
     ):
         problems.append("a list of tokens with nothing around them")
     return problems
+
+
+def _members(text: str, screen_texts: Iterable[str] | frozenset[tuple[str, str]]) -> list[str]:
+    """The members of a line's list, split at commas and "and"; a name the screens write
+    with its own "and" ("Books and e-books", "Pride and Prejudice") stays one member."""
+    pairs = screen_texts if isinstance(screen_texts, frozenset) else word_pairs(screen_texts)
+    members: list[str] = []
+    for chunk in text.rstrip(".").split(","):
+        parts = re.split(r"\band\b", chunk)
+        kept = [parts[0]]
+        for part in parts[1:]:
+            before, after = words_of(kept[-1])[-1:], words_of(part)[:1]
+            whole = before and after and (before[0].casefold(), "and") in pairs
+            if whole and ("and", after[0].casefold()) in pairs:
+                kept[-1] = f"{kept[-1]}and{part}"  # "Books and e-books": one name
+            else:
+                kept.append(part)
+        members += [m.strip() for m in kept if m.strip()]
+    return members
 
 
 def _named_twice(items: list[str], project_words: set[str]) -> bool:

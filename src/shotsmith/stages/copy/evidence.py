@@ -881,9 +881,16 @@ _SENTENCE_WORDS = frozenset(
 )
 
 
+#: A year after a name: "Reader satisfaction survey 2026".
+_YEAR_AFTER = re.compile(r"\s+(?:19|20)\d\d$")
+
+
 def _example(text: str, policy: CasePolicy) -> Phrase | None:
     """An example as it may stand in a caption: names keep their capitals."""
     t = " ".join(text.split()).strip(_EDGE_PUNCT)
+    dated = _YEAR_AFTER.sub("", t)
+    if len(dated.split()) >= 2:
+        t = dated  # "Reader satisfaction survey 2026": the name, without its year
     if not t or any(c.isdigit() for c in t.lstrip("#")) or forbidden_words(t):
         return None
     voc = vocabulary()

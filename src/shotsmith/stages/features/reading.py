@@ -35,6 +35,7 @@ from importlib import resources
 from ...grounding import vocabulary as copy_vocabulary
 from ...words import (
     can_be_noun,
+    can_be_verb,
     is_common_word,
     is_full_name,
     is_given_name,
@@ -235,13 +236,18 @@ def _only_function_words(text: str) -> bool:
 _PATH = re.compile(r"^/\w|\w/[^/\s]+/|\w@\w")
 
 
+#: A year after a name of two or more words: "Reader satisfaction survey 2026".
+_YEAR_AFTER = re.compile(r"\s+(?:19|20)\d\d$")
+
+
 def clean_item(text: str, *, max_words: int = 5, place: bool = False) -> str:
     """An item as it may stand in a caption, or "": the part before a dash or a colon,
     without edge punctuation; no figures, no sentence, no OCR noise. ``place``: a title
     may be a place written with a comma ("Kyoto, Japan")."""
     t = " ".join(text.split())
     t = _CUT.split(t)[0].strip(_EDGE)
-    if not t or is_data(t) or t.endswith(("?", "!")):
+    named = _YEAR_AFTER.sub("", t)  # "Reader survey 2026": a name with its year
+    if not t or is_data(named if len(_words(named)) >= 2 else t) or t.endswith(("?", "!")):
         return ""
     if _PATH.search(t) or _MARKUP.search(t):
         return ""  # "/bread/rye", "a@b.org", 'series:"=Holmes"': a path, an address, a query
@@ -287,11 +293,17 @@ def _verb_led(text: str) -> bool:
     """A control's label: it starts with an interface verb ("Sort descending", "Reload")."""
     voc = copy_vocabulary()
     words = [w.casefold() for w in _words(text)]
+    if len(words) > 2 and words[0] in _CONTROL_ADVERBS:
+        words = words[1:]  # "Only display private links", "Always show the sidebar"
     return (
         bool(words)
         and words[0] in _interface_verbs()
         and (words[0] not in voc.verbs_also_nouns or len(words) > 1)
     )
+
+
+#: Words a control's label may put before its verb.
+_CONTROL_ADVERBS = frozenset("only always never also just".split())
 
 
 @lru_cache(maxsize=1)
@@ -343,8 +355,33 @@ def _common(text: str) -> bool:
 _SYNTAX = re.compile(r"[*\[\]{}\\=<>]|''|-{3,}|^#{1,6}\s")
 
 
+#: A question's answers to pick from are at most this many words each.
+ANSWER_WORDS = 6
+
+
+def _answers(items: Sequence[dict]) -> set[int]:
+    """The answers to pick from under each question ("How easy is it to find what you
+    are looking for?" then "Very easy", "Quite easy", ...): values, neither the form's
+    fields nor items of content. Indices into ``items``."""
+    out: set[int] = set()
+    for k, item in enumerate(items):
+        if not item["text"].strip().endswith("?"):
+            continue
+        run = []
+        for j in range(k + 1, len(items)):
+            text = items[j]["text"].strip()
+            short = 1 <= len(_words(text)) <= ANSWER_WORDS
+            if not short or text.endswith(("?", ".", ":")) or items[j]["role"] != "label":
+                break  # an answer is a choice's label, never a line of text or a button
+            run.append(j)
+        if len(run) >= 2:
+            out.update(run)
+    return out
+
+
 def _fields(ev: Evidence, kind_hint: str) -> list[str]:
     out: list[str] = []
+    answers = _answers(ev.items)
 
     def add(text: str) -> None:
         if _SYNTAX.search(text.rstrip("* ")):  # "Intro*" is a required field
@@ -376,10 +413,10 @@ def _fields(ev: Evidence, kind_hint: str) -> list[str]:
                 add(item["text"])  # an everyday word, not a payee's name ("Chipotle")
     if kind_hint in ("form", "sign-in") or ev.inputs >= 2:
         title_at = next((i.get("y") for i in items if i["role"] == "title"), None)
-        for item in items:
+        for k, item in enumerate(items):
             raw = item["text"].strip()
-            if item.get("link"):
-                continue  # a way to another page (the menu), not a field of this form
+            if item.get("link") or k in answers:
+                continue  # a way to another page (the menu), an answer: no field
             if title_at is not None and item.get("y") is not None and item["y"] < title_at:
                 continue  # the header over the form's title ("User menu"), not a field
             if item["role"] in ("label", "text") and len(_words(raw)) <= 2 and raw[:1].isupper():
@@ -1123,16 +1160,45 @@ def _no_item(text: str, function_words: frozenset[str]) -> bool:
     return _an_event(text)  # "Recently modified", "Correspondence added": no item
 
 
+def _after_a_shared_lead(items: Sequence[dict]) -> dict[int, str]:
+    """Links that start with the same control's words, each followed by its own item
+    ("Take the Survey Reader satisfaction survey 2026", "Take the Survey Summer reading
+    challenge feedback"): the item after the lead, by the link's index."""
+    links = {k: _words(i["text"]) for k, i in enumerate(items) if i["role"] == "label"}
+    function_words = copy_vocabulary().function_words
+    rests: dict[int, str] = {}
+    for size in (4, 3, 2):  # one verb alone leads a log's lines too ("Add", "Fix")
+        leads: defaultdict[tuple[str, ...], list[int]] = defaultdict(list)
+        for k, words in links.items():
+            if k not in rests and len(words) >= size + 2:
+                leads[tuple(w.casefold() for w in words[:size])].append(k)
+        for lead, ks in leads.items():
+            if len(ks) < 2 or is_given_name(lead[0]) or lead[-1] in function_words:
+                continue  # "Harry Potter and the": a name's start, not a control
+            texts = [items[k]["text"].strip() for k in ks]
+            if not can_be_verb(lead[0]) or any(
+                a != b and b.startswith(a) for a in texts for b in texts
+            ):
+                continue  # "Docs: frost dates" and its row "Docs: frost dates ... by Aiko"
+            for k, text in zip(ks, texts):
+                at = [m.end() for m in re.finditer(r"\S+", text)][size - 1]
+                if ":" not in text[:at]:  # "Docs: frost dates for": a title's head
+                    rests[k] = text[at:].strip()
+    return rests
+
+
 def _examples(ev: Evidence, seen: set[str], skip: set[str], project_words: set[str]) -> list[str]:
     """The content items a screen shows, kept whole, in reading order."""
     examples: list[str] = []
     field_names = _field_names(ev.items) | _key_value_rows(ev.items)
     function_words = copy_vocabulary().function_words
     items = ev.items
+    rests = _after_a_shared_lead(items)
+    answers = _answers(items)
     for k, item in enumerate(items):
-        if item["role"] not in ("label", "heading", "title", "text"):
-            continue
-        raw = item["text"].strip()
+        if item["role"] not in ("label", "heading", "title", "text") or k in answers:
+            continue  # "Very easy", "Quite easy": answers to pick, not items
+        raw = rests.get(k, item["text"]).strip()
         titled = _TITLE_HEAD.match(raw) if item["role"] == "label" else None
         if titled:  # "Tubeless setup: which sealant do you all use?": a thread's title
             raw = titled.group(1).strip()
@@ -1148,7 +1214,9 @@ def _examples(ev: Evidence, seen: set[str], skip: set[str], project_words: set[s
             continue  # "You will need:", "We recommend": a sentence's start, not a name
         if k and items[k - 1]["text"].strip().casefold() in _MAKER_LEADS:
             continue  # "Powered by Trac 1.6 By Edgewall Software": who made the app
-        text = clean_item(raw if titled else item["text"], place=item["role"] == "title")
+        text = clean_item(
+            raw if titled or k in rests else item["text"], place=item["role"] == "title"
+        )
         key = _key(text)
         if not text or key in seen or key in skip or is_chrome(text):
             continue
@@ -1293,6 +1361,26 @@ _NOT_SEARCHED = frozenset(
 )
 
 
+#: A search's own count of what it found, with what it was asked: "8 results tagged",
+#: "3 results for 'lake'", "12 matches for".
+_RESULTS = re.compile(
+    r"^\d[\d,]*\s+(?:results?|matches|hits)\s+(?:for|tagged|with|in|matching)\b\s*(.*)$",
+    re.IGNORECASE,
+)
+
+
+def _results_for(ev: Evidence) -> str | None:
+    """What a screen of search results was asked ("cycling" after "8 results tagged"),
+    "" when it does not say, ``None`` when the screen shows no such count."""
+    for item, after in zip(ev.items, [*ev.items[1:], None]):
+        found = _RESULTS.match(item["text"].strip())
+        if not found or item.get("y") is None or item["y"] > TOP_SHARE:
+            continue
+        asked = found.group(1).strip(" '\"‘’“”") or (after["text"] if after else "")
+        return asked.strip(" '\"‘’“”") if len(_words(asked)) <= 4 else ""
+    return None
+
+
 def _searched(ev: Evidence) -> str:
     """What a search screen searches, named by the count of what it found ("Search
     matched 6 pages": pages), "" when it shows no such count."""
@@ -1320,8 +1408,17 @@ _MEASURES = frozenset(
 def _counted(ev: Evidence) -> str:
     """What a list counts at its top ("4 products": products), "" when it has no count
     of its own."""
-    for item in ev.items:
-        found = _COUNT.match(item["text"].strip())
+    for item, after in zip(ev.items, [*ev.items[1:], {}]):
+        text = item["text"].strip()
+        y, beside = item.get("y"), after.get("y")
+        if (
+            text.isdigit()
+            and y is not None
+            and beside is not None
+            and abs(y - beside) <= ROW_TOLERANCE
+        ):
+            text = f"{text} {after['text'].strip(' ·•|:')}"  # "24", "shaares ·"
+        found = _COUNT.match(text)
         if not found or item.get("y") is None or item["y"] > TOP_SHARE:
             continue
         noun = found.group(1)
@@ -1432,6 +1529,12 @@ def _what_it_shows(
     """The kind, subject, its source and the examples, where the screen's own structure
     says more than its words: a search's count, one item of a collection, files, a
     list's count, one product on sale, a record between its neighbours."""
+    asked = _results_for(ev)
+    if asked is not None and kind in ("list", "table", "search", "detail", "dashboard"):
+        kind = "search"  # "8 results tagged cycling": found by a search, not a list
+        if source in ("screen name", "label", "title"):
+            subject, source = "", ""
+        examples = [asked, *[e for e in examples if _key(e) != _key(asked)]] if asked else examples
     searched = _searched(ev) if kind == "search" else ""
     if searched and not (subject and is_plural(subject) and not is_generic(subject)):
         # "Search matched 6 pages": a search of pages, not of its query ("tyre")
@@ -1450,8 +1553,10 @@ def _what_it_shows(
         subject = files[1]
         examples = [*files[2], *[e for e in examples if _key(e) not in map(_key, files[2])]]
     counted = _counted(ev)
-    if counted and kind in ("list", "detail") and not subject:
-        kind, subject, source = "list", counted, "count"  # "4 products": products
+    late = source == "label" and not is_plural(subject)  # a heading of the list: an item
+    if counted and kind in ("list", "table", "detail") and (not subject or late):
+        kind = "table" if kind == "table" else "list"  # "4 products": products
+        subject, source = counted, "count"
     sold = _on_sale(ev)
     if sold and not counted:  # "Rocket Valley", "$30.00", "Add to cart": one product
         kind = "detail"
@@ -1518,7 +1623,10 @@ def _searches_of_the_set(readings: list[Reading]) -> list[Reading]:
     lists = [
         r.subject
         for r in readings
-        if r.kind == "list" and r.subject and is_plural(r.subject) and not is_generic(r.subject)
+        if r.kind in ("list", "table")
+        and r.subject
+        and is_plural(r.subject)
+        and not is_generic(r.subject)
     ]
     for r in readings:
         if r.kind == "search" and not r.subject and lists:
