@@ -1780,3 +1780,31 @@ def test_a_surveys_links_lose_their_shared_button_and_its_answers_are_no_items()
         assert answer.casefold() not in out[C.COPY_HEADLINE].iloc[1].casefold()
     assert "Chamber of Secrets" not in out[C.FEATURES_EXAMPLES].iloc[2]
     assert any("Reader satisfaction survey" in sub for sub in out[C.COPY_SUBTITLE])
+
+
+def test_a_page_headed_by_a_persons_name_is_that_ones_page_and_a_toggle_names_nothing():
+    # byro: a member's page, her name and number over her balance and fee, the menu's
+    # "Members" beside it; Slidev's presenter marks "Hide presenter cursor" as pressed
+    member = [
+        el("label", "Dashboard", 0.09),
+        el("heading", "Ruth Penrose (103)", 0.10, 0.03, level=2),
+        el("label", "Members", 0.145),
+        el("heading", "£ -60", 0.35, 0.03, level=3),
+        el("text", "current balance", 0.39),
+        el("heading", "£ 15.00", 0.59, 0.03, level=3),
+        el("text", "membership fee", 0.64),
+    ]
+    members = [
+        el("heading", "Members", 0.10, 0.03, level=2),
+        *[
+            el("link", n, 0.2 + 0.05 * k)
+            for k, n in enumerate(["Jago Trewin", "Tomasz Nowak", "Ruth Penrose", "Amara Osei"])
+        ],
+    ]
+    toggle = {**el("tab", "Hide presenter cursor", 0.96), "current": True}
+    presenter = [el("heading", "The site", 0.22, 0.03, level=1), toggle]
+    frame = dom_set("Rowing", [("members", members), ("member", member), ("presenter", presenter)])
+    out = ss.extract_features(frame, ocr=False)
+    assert out[C.FEATURES_KIND].iloc[1] == "detail"
+    assert out[C.FEATURES_SUBJECT].iloc[1] == "member"
+    assert "cursor" not in out[C.FEATURES_SUBJECT].iloc[2].casefold()

@@ -127,7 +127,7 @@ def line_problems(
     own = [w for w in lows if not is_neutral(w) and w not in project_words]
     if kind == "subtitle" and not own:
         problems.append("filler: names nothing on its screen")
-    items = _members(text, screen_texts)
+    items = [m for m in _members(text, screen_texts) if not _OTHER.match(m)]
     if len(items) >= 2 and _named_twice(items, project_words):
         problems.append("a list names one thing twice")
     if len(items) >= 3 and all(
@@ -135,6 +135,10 @@ def line_problems(
     ):
         problems.append("a list of tokens with nothing around them")
     return problems
+
+
+#: A member that points back at the others: "See Sintel and every other film."
+_OTHER = re.compile(r"(?:every|any|each) other\b", re.IGNORECASE)
 
 
 def _members(text: str, screen_texts: Iterable[str] | frozenset[tuple[str, str]]) -> list[str]:

@@ -655,8 +655,10 @@ def _candidates(ev: Evidence, screen_words: set[str]) -> list[tuple[str, str, fl
         candidates.append((ev.title, "title", 2.0))
     for item in ev.items:
         if item.get("current") and item["role"] in ("tab", "label", "action"):
-            # the page's own item of the menu ("commit" among "summary log tree commit")
-            candidates.append((item["text"], "current tab", 2.5))
+            # the page's own item of the menu ("commit" among "summary log tree commit"),
+            # not a pressed toggle ("Hide presenter cursor")
+            if not _verb_led(item["text"]):
+                candidates.append((item["text"], "current tab", 2.5))
             continue
         y = item.get("y")
         top = y is None or y <= TOP_SHARE
@@ -1405,6 +1407,15 @@ _MEASURES = frozenset(
 )
 
 
+def _of_a_person(ev: Evidence) -> bool:
+    """Whether the page's first heading names one person ("Ruth Penrose (103)"): that
+    person's page."""
+    for item in ev.items:
+        if item["role"] in ("title", "heading") and (item.get("y") or 0) <= TOP_SHARE:
+            return is_person(re.sub(r"\s*[(#]\d+\)?$", "", item["text"].strip()))
+    return False
+
+
 def _counted(ev: Evidence) -> str:
     """What a list counts at its top ("4 products": products), "" when it has no count
     of its own."""
@@ -1563,6 +1574,9 @@ def _what_it_shows(
         examples = [sold, *[e for e in examples if _key(e) != _key(sold)]]
         if "product" in cx.visible and (not subject or _key(subject) in _key(sold)):
             subject, source = "product", "shop"
+    if _of_a_person(ev) and kind in ("list", "table", "dashboard") and len(examples) < 3:
+        kind = "detail"  # "Ruth Penrose (103)" over her balance: one member's page
+        subject = singular(subject) if subject and is_plural(subject) else subject
     record = record_type(ev)
     if record:  # between "Previous Ticket" and "Next Ticket": one ticket's page
         kind = "detail"
