@@ -647,6 +647,12 @@ def record_type(ev: Evidence) -> str:
     return both[0] if len(both) == 1 else ""
 
 
+#: A control that switches something on or off: "Hide presenter cursor", "Show all".
+_TOGGLE = re.compile(
+    r"(?:hide|show|toggle|enable|disable|switch|turn|mute|unmute|collapse|expand)\b", re.I
+)
+
+
 def _candidates(ev: Evidence, screen_words: set[str]) -> list[tuple[str, str, float]]:
     """Where a screen may name its feature, with a base weight: the title, the last step
     of a breadcrumb, a heading near the top, a label the file name confirms."""
@@ -657,7 +663,7 @@ def _candidates(ev: Evidence, screen_words: set[str]) -> list[tuple[str, str, fl
         if item.get("current") and item["role"] in ("tab", "label", "action"):
             # the page's own item of the menu ("commit" among "summary log tree commit"),
             # not a pressed toggle ("Hide presenter cursor")
-            if not _verb_led(item["text"]):
+            if not _TOGGLE.match(item["text"]):
                 candidates.append((item["text"], "current tab", 2.5))
             continue
         y = item.get("y")
