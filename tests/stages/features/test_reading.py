@@ -1808,3 +1808,38 @@ def test_a_page_headed_by_a_persons_name_is_that_ones_page_and_a_toggle_names_no
     assert out[C.FEATURES_KIND].iloc[1] == "detail"
     assert out[C.FEATURES_SUBJECT].iloc[1] == "member"
     assert "cursor" not in out[C.FEATURES_SUBJECT].iloc[2].casefold()
+
+
+def test_a_forms_fields_are_its_own_labels_not_the_menu_and_not_its_examples():
+    # byro's "Add Member …" beside its menu ("Settings", "Finance"); helpdesk's labels
+    # that say what a field holds, then of what ("Summary of the problem")
+    member = [
+        el("tab", "Settings", 0.11),
+        el("tab", "Finance", 0.16),
+        el("heading", "Add Member …", 0.10, 0.03, level=2),
+        el("label", "Settings", 0.11),
+        el("label", "Finance", 0.16),
+        el("label", "Name", 0.25),
+        el("textbox", "", 0.28),
+        el("label", "Address", 0.35),
+        el("textbox", "", 0.38),
+        el("label", "Membership fee", 0.55),
+        el("textbox", "", 0.58),
+        el("button", "Save", 0.7),
+    ]
+    ticket = [
+        el("heading", "Submit a Ticket", 0.10, 0.03, level=2),
+        el("label", "Queue", 0.25),
+        el("textbox", "", 0.28),
+        el("label", "Summary of the problem", 0.35),
+        el("textbox", "", 0.38),
+        el("label", "Description of your issue", 0.45),
+        el("textbox", "", 0.48),
+    ]
+    frame = dom_set("Club", [("add member", member), ("new ticket", ticket)])
+    out = ss.write_copy(ss.detect_domain(ss.extract_features(frame, ocr=False)))
+    assert out[C.FEATURES_SUBJECT].iloc[0] == "Add Member"
+    assert not {"Settings", "Finance"} & set(out[C.FEATURES_FIELDS].iloc[0])
+    assert "Membership fee" not in out[C.FEATURES_EXAMPLES].iloc[0]
+    assert out[C.COPY_HEADLINE].iloc[0].startswith("Add a")
+    assert {"Summary", "Description"} <= set(out[C.FEATURES_FIELDS].iloc[1])

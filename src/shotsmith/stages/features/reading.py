@@ -116,7 +116,7 @@ class Reading:
 
 _LETTERS = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 _DIGIT = re.compile(r"\d")
-_EDGE = " \t-–—•·|:;,.!?*>›»→←<«‹\"“”‘’'()[]↑↓▲▼△▽⇅↕⬆⬇¶§"  # sort arrows, anchors
+_EDGE = " \t-–—•·|:;,.!?*>›»→←<«‹\"“”‘’'()[]↑↓▲▼△▽⇅↕⬆⬇¶§…"  # sort arrows, anchors
 _BREADCRUMB = re.compile(r"\s+(?:>|/|›|»|❯|→|\\)\s+")
 _CUT = re.compile(r"\s+[-–—:|]\s+|\s*\(")
 #: What a subject may open with that is not its name: "All accounts", "List of bugs", and
@@ -404,6 +404,7 @@ def _fields(ev: Evidence, kind_hint: str) -> list[str]:
                 out.append(t)
     items = ev.items
     in_rows = len(file_names(items)) >= 2  # "Notes 906 B" beside "Price list.pdf": a row
+    tabs = {_key(i["text"]) for i in items if i["role"] == "tab"}  # the menu: no fields
     for k, item in enumerate(items[:-1]):  # a label with its figure: "Balance 5,297.80"
         high = item.get("y") is None or item["y"] <= TOP_SHARE * 0.9  # a summary, not rows
         high = high and not in_rows
@@ -415,14 +416,20 @@ def _fields(ev: Evidence, kind_hint: str) -> list[str]:
         title_at = next((i.get("y") for i in items if i["role"] == "title"), None)
         for k, item in enumerate(items):
             raw = item["text"].strip()
-            if item.get("link") or k in answers:
+            if item.get("link") or k in answers or _key(raw) in tabs:
                 continue  # a way to another page (the menu), an answer: no field
             if title_at is not None and item.get("y") is not None and item["y"] < title_at:
                 continue  # the header over the form's title ("User menu"), not a field
+            of = _FIELD_OF.match(raw)  # "Summary of the problem": the summary
+            raw = of.group(1) if of and item["role"] == "label" else raw
             if item["role"] in ("label", "text") and len(_words(raw)) <= 2 and raw[:1].isupper():
                 if not raw.endswith(("?", ".", "!")):
                     add(raw)
     return out[:6]
+
+
+#: A field's label that says what it holds, then of what: "Description of your issue".
+_FIELD_OF = re.compile(r"^([A-Z]\w+(?: \w+)?) of (?:the|your|this|a|an) \w+$")
 
 
 #: A label's figure sits at most this share of the screen below it.
@@ -1686,6 +1693,13 @@ def read_screens(
         if kind == "reader":  # "Song", "Nesting": the sections of what is read, not items
             sections = _sections(ev)
             examples = [e for e in examples if _key(e) not in sections]
+        if kind == "form":  # "Membership fee" over its box: a field's name, not an item
+            labels = {
+                _key(i["text"])
+                for i in ev.items
+                if i["role"] == "label" and i.get("source") != "ocr" and not i.get("link")
+            }
+            examples = [e for e in examples if _key(e) not in labels]
         if kind == "conversation":  # "Marguerite", "Jonah": who wrote, not what was said
             examples = [e for e in examples if not is_given_name(e)]
         fields = _fields(ev, kind) if kind in ("form", "sign-in") else hint
