@@ -153,7 +153,13 @@ def _parts_of_speech(word: str) -> frozenset[str]:
     does not hold: a name, a coinage)."""
     from lemminflect import getAllLemmas
 
-    return frozenset(getAllLemmas(word.casefold()))
+    low = word.casefold()
+    parts = frozenset(getAllLemmas(low))
+    return parts | {"NOUN"} if low.removesuffix("s") in _NOUNS_TOO else parts
+
+
+#: Nouns of software the lexicon holds only as verbs: a repository's "log", a "commit".
+_NOUNS_TOO = frozenset({"log", "commit"})
 
 
 def can_be_noun(word: str) -> bool:

@@ -6,6 +6,7 @@ and pric", "Filter by tag, payee,.", "Open it and see.")."""
 from __future__ import annotations
 
 import json
+import re
 
 import pandas as pd
 import pytest
@@ -1843,3 +1844,22 @@ def test_a_forms_fields_are_its_own_labels_not_the_menu_and_not_its_examples():
     assert "Membership fee" not in out[C.FEATURES_EXAMPLES].iloc[0]
     assert out[C.COPY_HEADLINE].iloc[0].startswith("Add a")
     assert {"Summary", "Description"} <= set(out[C.FEATURES_FIELDS].iloc[1])
+
+
+def test_a_repositorys_log_is_a_thing_a_headline_names():
+    # hgweb's "log": a noun of software the lexicon holds only as a verb
+    log = [el("heading", "log", 0.10, 0.02, level=2)]
+    log += [
+        el("label", h, 0.15, x=0.05 + 0.3 * k)
+        for k, h in enumerate(["age", "author", "description"])
+    ]
+    for k, message in enumerate(
+        ["Fix off-by-one in season length", "Add crop table", "Initial project layout"]
+    ):
+        log += [
+            el("text", f"{k + 2} days ago", 0.2 + 0.05 * k),
+            el("link", message, 0.2 + 0.05 * k, x=0.6),
+        ]
+    frame = dom_set("Mercurial", [("log", log)])
+    out = ss.write_copy(ss.detect_domain(ss.extract_features(frame, ocr=False)))
+    assert "log" in re.findall(r"\w+", out[C.COPY_HEADLINE].iloc[0].casefold())
