@@ -1863,3 +1863,24 @@ def test_a_repositorys_log_is_a_thing_a_headline_names():
     frame = dom_set("Mercurial", [("log", log)])
     out = ss.write_copy(ss.detect_domain(ss.extract_features(frame, ocr=False)))
     assert "log" in re.findall(r"\w+", out[C.COPY_HEADLINE].iloc[0].casefold())
+
+
+def test_one_things_page_is_named_by_its_title_not_by_its_fields():
+    # django-helpdesk: a ticket's title with its number, then its fields ("Due Date")
+    ticket = [
+        el("heading", "Bank feed stopped syncing transactions #4", 0.08, 0.03, level=1),
+        el("label", "Queue", 0.3),
+        el("text", "Accounts", 0.3, x=0.5),
+        el("label", "Due Date", 0.45),
+        el("text", "2026-12-01", 0.45, x=0.5),
+        el("label", "Time spent", 0.5),
+        el("text", "2h", 0.5, x=0.5),
+        el("link", "Previous Ticket", 0.9),
+        el("link", "Next Ticket", 0.9, x=0.6),
+    ]
+    frame = dom_set("Helpdesk", [("ticket", ticket)])
+    out = ss.extract_features(frame, ocr=False)
+    assert out[C.FEATURES_KIND].iloc[0] == "detail"
+    examples = out[C.FEATURES_EXAMPLES].iloc[0]
+    assert examples[:1] == ["Bank feed stopped syncing transactions"]
+    assert "Due Date" not in examples and "Time spent" not in examples

@@ -1420,6 +1420,32 @@ _MEASURES = frozenset(
 )
 
 
+#: One thing's page names it in its title, a heading, or its first lines: this share of
+#: the screen from the top.
+NAME_SHARE = 0.2
+#: A record's number after its name: "Bank feed stopped syncing #4".
+_RECORD_NUMBER = re.compile(r"\s*#\d+$")
+
+
+def _its_own_name(ev: Evidence, examples: list[str]) -> list[str]:
+    """The examples one thing's page may be named by: its title or a heading ("Bank feed
+    stopped syncing transactions #4" without its number), never the names of its fields
+    ("Due Date", "Other Info")."""
+    top = [
+        i["text"].strip()
+        for i in ev.items
+        if i["role"] in ("title", "heading") or (i.get("y") or 0) <= NAME_SHARE
+    ]
+    keys = {_key(t) for t in top}
+    named = [e for e in examples if _key(e) in keys or any(_key(e) in _key(t) for t in top)]
+    if not named and examples and not all(is_common_word(w) for w in _words(examples[0])):
+        named = examples[:1]  # "Sintel": a name no dictionary holds, the thing's own
+    title = clean_item(_RECORD_NUMBER.sub("", ev.title.strip()), place=True)
+    if title and _RECORD_NUMBER.search(ev.title.strip()) and _key(title) not in map(_key, named):
+        named.insert(0, title)  # "Bank feed stopped syncing transactions": ticket #4
+    return named
+
+
 def _of_a_person(ev: Evidence) -> bool:
     """Whether the page's first heading names one person ("Ruth Penrose (103)"): that
     person's page."""
@@ -1693,6 +1719,8 @@ def read_screens(
         if kind == "reader":  # "Song", "Nesting": the sections of what is read, not items
             sections = _sections(ev)
             examples = [e for e in examples if _key(e) not in sections]
+        if kind == "detail":  # one thing's page: its name, not "Due Date" of its fields
+            examples = _its_own_name(ev, examples)
         if kind == "form":  # "Membership fee" over its box: a field's name, not an item
             labels = {
                 _key(i["text"])
