@@ -1884,3 +1884,24 @@ def test_one_things_page_is_named_by_its_title_not_by_its_fields():
     examples = out[C.FEATURES_EXAMPLES].iloc[0]
     assert examples[:1] == ["Bank feed stopped syncing transactions"]
     assert "Due Date" not in examples and "Time spent" not in examples
+
+
+def test_a_button_named_new_is_no_deed_and_an_event_names_no_screen():
+    # Redmine's "New version" and WordPress's "Add new" name buttons, no sentence's
+    # verb; a screen file named "survey submitted" names what happened
+    roadmap = [
+        el("heading", "Roadmap", 0.08, 0.03, level=1),
+        el("button", "New version", 0.14),
+        el("link", "Version 1.0", 0.2),
+        el("link", "Version 1.1", 0.25),
+        el("link", "Version 2.0", 0.3),
+    ]
+    done = [
+        el("heading", "Survey submitted", 0.08, 0.03, level=1),
+        el("text", "Thanks! Your answers have been saved", 0.15),
+    ]
+    frame = dom_set("Tracker", [("roadmap", roadmap), ("survey submitted", done)])
+    out = ss.write_copy(ss.detect_domain(ss.extract_features(frame, ocr=False)))
+    for line in (*out[C.COPY_HEADLINE], *out[C.COPY_SUBTITLE]):
+        assert not line.startswith("New version"), line
+    assert out[C.FEATURES_SUBJECT].iloc[1].casefold() != "survey submitted"

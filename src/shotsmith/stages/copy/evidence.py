@@ -778,6 +778,15 @@ class _SlotMaker:
                 continue  # "Order total value", "Order state diagram": a thing, not a deed
             if first == "open" and n_words == 2 and is_plural(words_of(p.evidence)[1]):
                 continue  # "Open tickets": the tickets that are open, no deed
+            if words_of(p.evidence)[-1].casefold() == "new":
+                continue  # "Add new": a button's name, no deed of its own
+            if first == "new" and n_words >= 2:  # "New version": start a new version
+                if is_plural(words_of(p.evidence)[-1]):
+                    continue  # "New Customers": how many joined, no button
+                if any(a.text.startswith("start a new") for a in slots.actions):
+                    continue  # one such line a screen: not "start a new note or start a new..."
+                p = Phrase(f"start a new {p.text.split(None, 1)[1]}", p.evidence)
+                first = "start"
             if _POINTS_AT.search(p.evidence):
                 continue  # "Bookmark this filter": a control's state, no deed of the app
             if first in voc.ui_verbs and p.evidence.casefold() not in voc.chrome:

@@ -949,6 +949,8 @@ def _named_subject(
     key = _key(text)
     if not text or key == project_key or is_generic(text) or is_person(text) or is_data(text):
         return ""
+    if _an_event(text):
+        return ""  # "survey submitted": what happened, not what the screen holds
     voc = copy_vocabulary()
     if _only_function_words(text) or (key in voc.generic_sections and key in _NOT_A_NOUN):
         return ""
