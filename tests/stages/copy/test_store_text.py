@@ -88,3 +88,25 @@ def test_keywords_leave_out_titles_of_posts_one_screens_links_and_names():
     for content in ("boots", "buses", "iron", "keeper", "lightning", "berger", "lisbon"):
         assert content not in keywords, (content, keywords)
     assert not [k for k in keywords if k in ("swimming", "winter", "questions")], keywords
+
+
+def test_the_opening_sentence_names_three_features_at_most_none_with_its_own_and():
+    evidence = [
+        screen("surveys", "Surveys"),
+        screen("visits", "Visits"),
+        screen("books", "Books and e-books"),
+        screen("poll", "Opening hours poll"),
+        screen("staff", "Staff rota"),
+    ]
+    text = store_text(
+        project="Lakeside",
+        locale="en-US",
+        tagline="Browse all your surveys",
+        headlines=["Browse all your surveys", "Your visits", "Books", "Poll", "Staff"],
+        subtitles=["", "", "", "", ""],
+        evidence=evidence,
+    )
+    opening = text.promotional_text.split(".")[0]
+    assert opening.startswith("Lakeside brings your"), text.promotional_text
+    assert opening.count(" and ") == 1, opening
+    assert opening.count(",") <= 1, opening
