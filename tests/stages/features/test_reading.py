@@ -1905,3 +1905,22 @@ def test_a_button_named_new_is_no_deed_and_an_event_names_no_screen():
     for line in (*out[C.COPY_HEADLINE], *out[C.COPY_SUBTITLE]):
         assert not line.startswith("New version"), line
     assert out[C.FEATURES_SUBJECT].iloc[1].casefold() != "survey submitted"
+
+
+def test_a_linked_title_is_content_and_a_permalink_is_no_item():
+    # django-oscar's reviews: each title a heading and a link ("Like drinking jasmine
+    # tea", led by a word buttons use), then "Permalink"
+    reviews = [el("heading", "Customer Reviews", 0.08, 0.03, level=1)]
+    for k, title in enumerate(["Like drinking jasmine tea", "My favourite this year"]):
+        y = 0.15 + 0.3 * k
+        reviews += [
+            el("heading", title, y, 0.02, level=3),
+            {**el("link", title, y), "link": True},
+            el("text", "Unbelievably floral as a V60, the peach comes through.", y + 0.05),
+            {**el("link", "Permalink", y + 0.1), "link": True},
+        ]
+    frame = dom_set("Shop", [("reviews", reviews)])
+    out = ss.write_copy(ss.detect_domain(ss.extract_features(frame, ocr=False)))
+    assert "Permalink" not in out[C.FEATURES_EXAMPLES].iloc[0]
+    for line in (out[C.COPY_HEADLINE].iloc[0], out[C.COPY_SUBTITLE].iloc[0]):
+        assert not line.startswith("Like drinking"), line

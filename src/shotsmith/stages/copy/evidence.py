@@ -766,10 +766,11 @@ class _SlotMaker:
 
     def _actions(self, slots: Slots, ev: ScreenEvidence, taken: set[frozenset[str]]) -> None:
         voc = vocabulary()
+        headings = {h.strip().casefold() for h in (*ev.headings, ev.title)}
         for text in ev.actions:
             p = self.phrase(text, max_words=4)
-            if p is None:
-                continue
+            if p is None or text.strip().casefold() in headings:
+                continue  # "Like drinking jasmine tea": a review's title, linked, no deed
             n_words = len(words_of(p.evidence))
             first = words_of(p.evidence)[0].casefold()
             if first in voc.mechanic_verbs:
