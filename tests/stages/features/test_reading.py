@@ -1924,3 +1924,19 @@ def test_a_linked_title_is_content_and_a_permalink_is_no_item():
     assert "Permalink" not in out[C.FEATURES_EXAMPLES].iloc[0]
     for line in (out[C.COPY_HEADLINE].iloc[0], out[C.COPY_SUBTITLE].iloc[0]):
         assert not line.startswith("Like drinking"), line
+
+
+def test_a_button_is_offered_once_a_set():
+    # Shaarli shows "Filter untagged links" on three of five screens: one caption offers
+    # it; the others say something else or are left to the user
+    def page(title: str, button: bool = True) -> list[dict]:
+        out = [el("heading", title, 0.08, 0.03, level=1), el("text", "Noor's shelf", 0.03)]
+        if button:
+            return [*out, el("button", "Filter untagged links", 0.12)]
+        return [*out, el("text", "Nothing here yet.", 0.5)]
+
+    screens = [("a", page("Shaares")), ("b", page("Daily")), ("c", page("Tag cloud"))]
+    screens += [("d", page("Tools", False)), ("e", page("Plugins", False))]
+    out = ss.write_copy(ss.detect_domain(ss.extract_features(dom_set("Shelf", screens), ocr=False)))
+    lines = [*out[C.COPY_HEADLINE], *out[C.COPY_SUBTITLE]]
+    assert sum("untagged" in line for line in lines) == 1, lines

@@ -443,6 +443,7 @@ class _Writer:
         #: what subtitles named together ("Outside Temperature" and "Wind Chill"): a
         #: second screen names other things before the same two again
         self.together: set[frozenset[str]] = set()
+        self.acted: set[str] = set()  # the buttons lines of the set have offered
         self.about_used = False  # the tagline quoted the user's description
         self.missing: list[tuple[int, str]] = []  # (position, kind) left to the user
         about_head, about_sub = about_lines(ctx.about, ctx.project)
@@ -491,6 +492,8 @@ class _Writer:
                 self.together.add(_together(line))
         self.templates.add(line.template)
         self.fillers.update(_filler(line.template))
+        if "{Action}" in line.template:
+            self.acted.update(e.casefold() for e in line.evidence)
 
     def _unsaid(self, slots: Slots) -> Slots:
         """The screen's examples led by two that no earlier subtitle named together: three
@@ -649,6 +652,8 @@ class _Writer:
             return False
         elif relax < 2 and len(line.evidence) >= 2 and _together(line) in self.together:
             return False  # three screens "From Outside Temperature to Wind Chill"
+        if "{Action}" in line.template and any(e.casefold() in self.acted for e in line.evidence):
+            return False  # one button offered once a set: not "Filter untagged links" thrice
         strict = relax < 2 and not reuse_frame
         if (strict or line.group.startswith("voice:set")) and line.template in self.templates:
             return False  # an app line's frame once per set, however little the screens say
@@ -827,7 +832,7 @@ class _Writer:
             self.templates,
             self.fillers,
         )
-        writer.together = self.together
+        writer.together, writer.acted = self.together, self.acted
         return writer.write(kind, position, slots, pair=pair)
 
 
