@@ -12,7 +12,9 @@
   const clean = (t) => (t || '').replace(/\s+/g, ' ').trim();
   const roleOf = (el) => {
     const tag = el.tagName.toLowerCase(), role = (el.getAttribute('role') || '').toLowerCase();
-    if (/^h[1-6]$/.test(tag) || role === 'heading') return ['heading', +(tag[1] || el.getAttribute('aria-level') || 2)];
+    // h1-h6 by their tag; any other heading by aria-level, else 2 ("md-subheader"[1] is no level)
+    if (/^h[1-6]$/.test(tag)) return ['heading', +tag[1]];
+    if (role === 'heading') return ['heading', Math.min(6, Math.max(1, +el.getAttribute('aria-level') || 2))];
     if (role === 'tab' || el.closest('nav, [role=tablist], [role=navigation]') && (tag === 'a' || tag === 'button')) return ['tab'];
     if (tag === 'button' || role === 'button' || (tag === 'input' && /^(submit|button)$/.test(el.type))) return ['button'];
     if (tag === 'a') return ['link'];
