@@ -47,7 +47,7 @@ from ...words import plural as plural_of
 from ...words import singular as singular_of
 from ..features import singular
 from ..features.evidence import is_chrome
-from ..features.reading import is_feature_phrase, is_person
+from ..features.reading import YEAR_AFTER, is_feature_phrase, is_person
 from .rules import acronyms, forbidden_words, proper_terms
 
 # --------------------------------------------------------------------------------------
@@ -891,14 +891,10 @@ _SENTENCE_WORDS = frozenset(
 )
 
 
-#: A year after a name: "Reader satisfaction survey 2026".
-_YEAR_AFTER = re.compile(r"\s+(?:19|20)\d\d$")
-
-
 def _example(text: str, policy: CasePolicy) -> Phrase | None:
     """An example as it may stand in a caption: names keep their capitals."""
     t = " ".join(text.split()).strip(_EDGE_PUNCT)
-    dated = _YEAR_AFTER.sub("", t)
+    dated = YEAR_AFTER.sub("", t)
     if len(dated.split()) >= 2:
         t = dated  # "Reader satisfaction survey 2026": the name, without its year
     if not t or any(c.isdigit() for c in t.lstrip("#")) or forbidden_words(t):

@@ -237,7 +237,7 @@ _PATH = re.compile(r"^/\w|\w/[^/\s]+/|\w@\w")
 
 
 #: A year after a name of two or more words: "Reader satisfaction survey 2026".
-_YEAR_AFTER = re.compile(r"\s+(?:19|20)\d\d$")
+YEAR_AFTER = re.compile(r"\s+(?:19|20)\d\d$")
 
 
 def clean_item(text: str, *, max_words: int = 5, place: bool = False) -> str:
@@ -246,7 +246,7 @@ def clean_item(text: str, *, max_words: int = 5, place: bool = False) -> str:
     may be a place written with a comma ("Kyoto, Japan")."""
     t = " ".join(text.split())
     t = _CUT.split(t)[0].strip(_EDGE)
-    named = _YEAR_AFTER.sub("", t)  # "Reader survey 2026": a name with its year
+    named = YEAR_AFTER.sub("", t)  # "Reader survey 2026": a name with its year
     if not t or is_data(named if len(_words(named)) >= 2 else t) or t.endswith(("?", "!")):
         return ""
     if _PATH.search(t) or _MARKUP.search(t):
