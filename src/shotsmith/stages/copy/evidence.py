@@ -771,18 +771,18 @@ class _SlotMaker:
             p = self.phrase(text, max_words=4)
             if p is None or text.strip().casefold() in headings:
                 continue  # "Like drinking jasmine tea": a review's title, linked, no deed
-            n_words = len(words_of(p.evidence))
-            first = words_of(p.evidence)[0].casefold()
+            words = words_of(p.evidence)
+            n_words, first = len(words), words[0].casefold()
             if first in voc.mechanic_verbs:
                 continue  # "Toggle status", "Hide workouts": the interface, not the app
-            if _noun_led(words_of(p.evidence)):
+            if _noun_led(words):
                 continue  # "Order total value", "Order state diagram": a thing, not a deed
-            if first == "open" and n_words == 2 and is_plural(words_of(p.evidence)[1]):
+            if first == "open" and n_words == 2 and is_plural(words[1]):
                 continue  # "Open tickets": the tickets that are open, no deed
-            if words_of(p.evidence)[-1].casefold() == "new":
+            if words[-1].casefold() == "new":
                 continue  # "Add new": a button's name, no deed of its own
             if first == "new" and n_words >= 2:  # "New version": start a new version
-                if is_plural(words_of(p.evidence)[-1]):
+                if is_plural(words[-1]):
                     continue  # "New Customers": how many joined, no button
                 if any(a.text.startswith("start a new") for a in slots.actions):
                     continue  # one such line a screen: not "start a new note or start a new..."

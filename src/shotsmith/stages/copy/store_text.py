@@ -147,7 +147,7 @@ def _sentence(project: str, features: Sequence[str]) -> str:
         if is_plural(features[0]) and len(line) <= PROMOTIONAL_MAX:
             return line
         return ""
-    single = [f for f in features if " and " not in f] or list(features[:1])
+    single = [f for f in features if " and " not in f]
     features = single if len(single) >= 2 else features  # not "books and e-books and poll"
     for n in range(min(3, len(features)), 1, -1):  # three at most: a sentence, not a list
         named = ", ".join(features[: n - 1]) + " and " + features[n - 1]

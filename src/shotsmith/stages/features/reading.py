@@ -1438,8 +1438,8 @@ def _its_own_name(ev: Evidence, examples: list[str]) -> list[str]:
         for i in ev.items
         if i["role"] in ("title", "heading") or (i.get("y") or 0) <= NAME_SHARE
     ]
-    keys = {_key(t) for t in top}
-    named = [e for e in examples if _key(e) in keys or any(_key(e) in _key(t) for t in top)]
+    tops = [_key(t) for t in top]
+    named = [e for e in examples if any(_key(e) in t for t in tops)]  # whole or a part
     if not named and examples and not all(is_common_word(w) for w in _words(examples[0])):
         named = examples[:1]  # "Sintel": a name no dictionary holds, the thing's own
     title = clean_item(_RECORD_NUMBER.sub("", ev.title.strip()), place=True)
