@@ -207,11 +207,25 @@ def is_given_name(word: str) -> bool:
     return fold(word.strip()) in _person_names()[0]
 
 
-def is_full_name(given: str, family: str) -> bool:
+def is_surname(word: str) -> bool:
+    """True when ``word`` is a family name of the census lists that English does not
+    write as a word ("Novak", "Rossi"; not "Baker", "Walker")."""
+    return fold(word.strip()) in _person_names()[1] and not is_common_word(word.strip())
+
+
+def is_full_name(given: str, family: str, *, unlisted_given: bool = True) -> bool:
     """True when two words read as a person's name: a given name, then a family name that
     English does not write as a word ("Ines Duarte", "Mira Okafor"; not "Autumn
-    strength", "Rose garden", "Grace Lee"), accents aside ("Tomás Herrera"). From the
+    strength", "Rose garden", "Grace Lee"), accents aside ("Tomás Herrera"). A given
+    name the lists lack passes before a family name they hold when English writes
+    neither as a word ("Adaeze Obi", "Siobhan Novak"; not "Harbour Patel", "San Marzano"). From the
     1990 US Census name lists (``data/person_names.json.gz``, built by
     ``scripts/build_person_names.py``)."""
     first, last = _person_names()
-    return fold(given) in first and fold(family) in last
+    if fold(family) not in last:
+        return False
+    if fold(given) in first:
+        return True
+    return (
+        unlisted_given and len(given) >= 4 and not (is_common_word(given) or is_common_word(family))
+    )

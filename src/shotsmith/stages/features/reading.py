@@ -40,6 +40,7 @@ from ...words import (
     is_full_name,
     is_given_name,
     is_plural,
+    is_surname,
     is_verb_only,
     is_word,
     plural,
@@ -116,7 +117,7 @@ class Reading:
 
 _LETTERS = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 _DIGIT = re.compile(r"\d")
-_EDGE = " \t-–—•·|:;,.!?*>›»→←<«‹\"“”‘’'()[]↑↓▲▼△▽⇅↕⬆⬇¶§…"  # sort arrows, anchors
+_EDGE = " \t/-–—•·|:;,.!?*>›»→←<«‹\"“”‘’'()[]↑↓▲▼△▽⇅↕⬆⬇¶§…"  # sort arrows, anchors
 _BREADCRUMB = re.compile(r"\s+(?:>|/|›|»|❯|→|\\)\s+")
 _CUT = re.compile(r"\s+[-–—:|]\s+|\s*\(")
 #: What a subject may open with that is not its name: "All accounts", "List of bugs", and
@@ -177,8 +178,11 @@ def is_person(text: str) -> bool:
         # "jonas", "keiko": a handle; not a word English writes ("grace", "mark"), nor a
         # short one a table's header may be ("max")
         return not is_common_word(t)
-    if len(words) == 2 and all(w[:1].isupper() for w in words) and is_full_name(*words):
-        return True
+    if len(words) == 2 and all(w[:1].isupper() for w in words):
+        # a given name no list holds only on a line that is nothing else ("Adaeze Obi",
+        # not "Nigeria/NG-4370/2022")
+        if is_full_name(*words, unlisted_given=not re.search(r"[\d/©@#(]", t)):
+            return True
     return (
         1 <= len(words) <= 2
         and words[0].casefold() in tables().given_names
@@ -739,6 +743,8 @@ def _confirmed(text: str, cx: _SubjectContext) -> bool:
 
 #: Marks no name of a feature holds: brackets, bars, a label's colon before its value.
 _NOT_A_NAME = re.compile(r"[\[\]{}|<>]|:\s")
+#: A command line's option: "diff --git", "ls -la".
+_OPTION = re.compile(r"(?:^|\s)--?[a-z]")
 
 
 def _score(text: str, source: str, base: float, cx: _SubjectContext) -> tuple[float, bool] | None:
@@ -746,8 +752,9 @@ def _score(text: str, source: str, base: float, cx: _SubjectContext) -> tuple[fl
     subject), or None when it cannot be a subject at all."""
     if not text or is_chrome(text) or is_person(text) or not _names_a_thing(text):
         return None
-    if _NOT_A_NAME.search(text):
-        return None  # "home [places" (a menu read through its borders), "History: Day Week"
+    if _NOT_A_NAME.search(text) or _OPTION.search(text):
+        return None  # "home [places" (a menu read through its borders), "History: Day Week",
+        # "diff --git" (a command line)
     key = _key(text)
     if not key or key == cx.project_key or _only_function_words(text) or is_generic(text):
         return None
@@ -835,7 +842,9 @@ def _subject(ev: Evidence, screen: str, cx: _SubjectContext) -> tuple[str, str, 
         if acting and source in _TITLES:  # "Editing Trip Leader Guide": what is edited is
             entities.append(acting.group(2).strip(_EDGE))  # content, the screen an editor
             continue
-        text = re.sub(r"(?:\s+#?\d+)+$", "", raw).strip(_EDGE)  # "Garden Plan 2025"
+        text = re.sub(r"(?:\s+#?\d+)+$", "", _UNDATED.sub("", raw)).strip(
+            _EDGE
+        )  # "Garden Plan 2025"
         text = re.sub(r"^\d[\d,.]*\s+(?=[^\W\d_])", "", text)  # "6 Comments": comments
         text = _as_subject(text, max_words=5)
         scored = _score(text, source, base, cx)
@@ -861,6 +870,10 @@ def _subject(ev: Evidence, screen: str, cx: _SubjectContext) -> tuple[str, str, 
         return late[0][1], "label", entities  # whose title names what it is about
     return "", "", entities
 
+
+#: A title's closing date or number after "of", "for" or "in": "Reservations table of
+#: 12-2026." names the reservations table.
+_UNDATED = re.compile(r"\s+(?:of|for|in|on)\s+\d[\d\-/.:]*\.?\s*$", re.IGNORECASE)
 
 #: A title that says what is being done to a named thing: "Editing Trip Leader Guide",
 #: "Exploring: Crumb & Co. Bakery" (a name of two words or more, capitalised or quoted;
@@ -1268,7 +1281,9 @@ def _unbalanced(text: str) -> bool:
 def _without_people(examples: list[str]) -> list[str]:
     """Items without people's names: never named in a caption."""
     single = [e for e in examples if len(_words(e)) == 1]
-    if len(single) >= 2 and sum(is_person(e) for e in single) * 2 >= len(single):
+    # guests' surnames ("Novak", "Rossi", "Kowalski") count as people in a list of them
+    people = sum(is_person(e) or (e[:1].isupper() and is_surname(e)) for e in single)
+    if len(single) >= 2 and people * 2 >= len(single):
         examples = [e for e in examples if len(_words(e)) > 1]  # a list of people
     return [e for e in examples if not is_person(e)]
 
@@ -1329,9 +1344,18 @@ def page_names(titles: Sequence[str], project: str) -> list[str]:
             and not _NOT_A_PAGE.search(x)
             and len(_words(x)) <= 5
         ]
-        names.append(own[0] if own else "")
+        names.append(_last_step(own[0]) if own else "")
     borne = Counter(_key(n) for n in names if n)
     return [n if borne[_key(n)] == 1 else "" for n in names]
+
+
+def _last_step(part: str) -> str:
+    """A path's last step, where the page says which page of a thing it is:
+    "tidewatch.git/summary" -> "summary"; a part that is no path stays whole."""
+    steps = part.split("/")
+    if len(steps) >= 2 and " " not in part and steps[-1].isalpha():
+        return steps[-1]
+    return part
 
 
 def _without_name(part: str, project: str) -> str:
