@@ -382,6 +382,8 @@ def _number(slot: str, slots: Slots, used: set[frozenset[str]]) -> Phrase | None
 
 
 _FALLBACK_GROUPS = ("name", "vocabulary", "voice:set-last")
+#: The one frame around the app's name alone a read screen may open a set with.
+_OPENING_NAME = ("Meet {Project}",)
 #: Voice groups about the app rather than the screen: after every line that names the screen.
 _LATE_VOICE = frozenset(["voice:app", "voice:set"])
 #: Old phrase-bank groups that only fill frames with whatever labels a screen has ("6
@@ -562,6 +564,14 @@ class _Writer:
                 # "Today, at a glance": the screen's own name after the lines about the
                 # app, before the fallbacks
                 groups.insert(end + len(late), ("title", ["{Title}, at a glance"]))
+            if kind == "headline" and self.ctx.english:
+                # the app's name in a frame fits any app ("Gitweb, clear and simple"): a
+                # read screen leaves such a line to the user, bar slide 1's "Meet Jotter"
+                keep = _OPENING_NAME if position == 0 else ()
+                groups = [
+                    (n, [t for t in ts if t in keep]) if n == "name" else (n, ts)
+                    for n, ts in groups
+                ]
         if kind == "subtitle" and self.ctx.english:
             # the app's features, when the screen says little else of its own: on slide 1
             # the app's first two ("Pocket Budget brings your budgets and reports
