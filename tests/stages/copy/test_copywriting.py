@@ -1314,3 +1314,16 @@ def test_one_things_page_is_never_every_thing_and_a_name_keeps_its_capitals():
     assert not heads[1].startswith("Every post in one"), heads
     assert "cart" in heads[2].casefold() and not heads[2].startswith("Cart"), heads
     assert "Spoke & Chain Wiki" in heads[3], heads
+
+
+def test_buttons_read_as_one_line_and_a_misread_count_are_no_copy():
+    # a forum's "Sign Up Login" read off pixels as one line, a lone "Sign" cut from it,
+    # and "22 Tomds" (tesseract's reading of a commit count)
+    from shotsmith.stages.copy.evidence import _count_phrases
+
+    assert cw.clean_phrase("Sign Up Login") is None
+    assert cw.clean_phrase("Sign") is None
+    assert cw.clean_phrase("Log in Register") is None
+    assert cw.clean_phrase("Sign the guestbook") == "Sign the guestbook"
+    assert _count_phrases(["22 Tomds", "14 commits"], read=True) == ["14 commits"]
+    assert _count_phrases(["24 shaares"]) == ["24 shaares"]  # the app's own word, from the DOM

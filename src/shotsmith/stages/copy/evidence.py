@@ -14,6 +14,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ...columns import (
     FEATURES_ACTIONS,
@@ -380,6 +381,8 @@ def clean_phrase(
     low = t.casefold()
     if low in voc.chrome or re.split(r"[,!:;]", low)[0].strip() in voc.chrome:
         return None  # "See all", "Good morning, Maya"
+    if _all_chrome().fullmatch(low):
+        return None  # "Sign Up Login": two of the site's buttons read as one line
     lows = [w.strip(",.'’").casefold() for w in words]
     dated = [w in voc.calendar_words or w in voc.units for w in lows]
     if any(dated) if not dates else all(dated):
@@ -635,9 +638,19 @@ def _is_plural(phrase: str) -> bool:
     )
 
 
-def _count_phrases(strings: Iterable[str]) -> list[str]:
+@lru_cache(maxsize=1)
+def _all_chrome() -> re.Pattern[str]:
+    """Two or more of the site's boilerplate phrases side by side ("sign up login")."""
+    phrases = sorted(vocabulary().chrome, key=len, reverse=True)
+    one = "|".join(re.escape(p) for p in phrases)
+    return re.compile(rf"(?:{one})(?:\s+(?:{one}))+")
+
+
+def _count_phrases(strings: Iterable[str], *, read: bool = False) -> list[str]:
     """Numbers of three or more with the plural noun they count ("12 trails", "248
-    recipes")."""
+    recipes"). Read off pixels (``read``), the noun must be a word some text has used
+    ("scrobbles"): "22 Tomds" is a misread; from the DOM an app's coinage counts too
+    ("24 shaares")."""
     out: list[str] = []
     pattern = re.compile(r"(?<![\w$€£¥.,])(\d{1,3}(?:,\d{3})+|\d+)\s+([^\W\d_]{3,})(?![\w'’])")
     for s in strings:
@@ -647,6 +660,8 @@ def _count_phrases(strings: Iterable[str]) -> list[str]:
             if noun.casefold() in _NOT_COUNTED or not _is_plural(noun):
                 continue
             if not _plausible(noun) or is_neutral(noun):
+                continue
+            if read and not word_frequency(singular(noun.casefold())):
                 continue
             phrase = f"{number} {noun}"
             if phrase not in out:
@@ -728,7 +743,7 @@ class _SlotMaker:
         self._actions(slots, ev, taken)
         self._headings_and_sentences(slots, ev)
         self._items(slots, ev, taken)
-        for c in _count_phrases([*ev.numbers, *ev.strings()]):
+        for c in _count_phrases([*ev.numbers, *ev.strings()], read=ev.read_by == "ocr"):
             number, noun = c.split(" ", 1)
             noun = _feature_case(self.policy.display(noun))  # "3 transfers", not "3 Transfers"
             slots.counts.append(Phrase(f"{number} {noun}", c))
