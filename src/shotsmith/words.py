@@ -190,6 +190,14 @@ def is_verb_only(word: str) -> bool:
     return _parts_of_speech(word) == {"VERB"}
 
 
+#: Money's units, written out: a figure's unit ("525 Euros"), never a thing counted nor a
+#: field of a record.
+CURRENCY_NAMES = frozenset(
+    "euro euros dollar dollars cent cents pence yen franc francs krona kronor krone kroner "
+    "rupee rupees peso pesos real reais yuan".split()
+)
+
+
 @lru_cache(maxsize=1)
 def _person_names() -> tuple[frozenset[str], frozenset[str]]:
     import gzip

@@ -1996,3 +1996,81 @@ def test_the_apps_name_in_a_frame_is_left_to_the_user_after_slide_one():
     )
     for position, line in enumerate(out[C.COPY_HEADLINE]):
         assert line in ("", "Meet Gitweb") if position == 0 else "Gitweb" not in line, line
+
+
+def test_a_copyright_lines_neighbours_are_the_footer_not_the_app():
+    # HotelDruid's footer: "Website" "engine code" (a link) "is copyright © by
+    # DigitalDruid.Net." on one row, "HotelDruid is free software" beside it
+    menu = [
+        el("heading", "Reservations", 0.08, 0.03, level=1),
+        el("link", "Insert a new reservation", 0.15),
+        el("link", "Incomes and expenses", 0.2),
+        el("link", "Point of sale", 0.25),
+        el("text", "Website", 0.9, 0.011),
+        el("link", "engine code", 0.9, 0.011, x=0.2),
+        el("text", "is copyright © by DigitalDruid.Net.", 0.9, 0.011, x=0.3),
+        el("text", "is free software released under the GNU/AGPL.", 0.912, 0.011),
+    ]
+    out = ss.write_copy(
+        ss.detect_domain(ss.extract_features(dom_set("Inn", [("menu", menu)]), ocr=False))
+    )
+    row = out.iloc[0]
+    assert (
+        "engine code" not in row[C.FEATURES_EXAMPLES]
+        and "engine code" not in row[C.FEATURES_LABELS]
+    )
+    assert "Point of sale" in row[C.FEATURES_LABELS]
+    for line in (row[C.COPY_HEADLINE], row[C.COPY_SUBTITLE]):
+        assert "engine code" not in line.casefold(), line
+
+
+def test_names_a_screens_email_addresses_spell_are_people():
+    # a hotel's guests: surname, given name, city and "freja.andersen@example.dk" per row
+    guests = [el("heading", "Guests", 0.08, 0.03, level=1)]
+    rows = [
+        ("Andersen", "Freja", "Aarhus"),
+        ("García", "Lucía", "Sevilla"),
+        ("Brennan", "Aoife", "Galway"),
+    ]
+    for k, (family, given, city) in enumerate(rows):
+        y = 0.2 + 0.05 * k
+        guests += [el("text", family, y), el("text", given, y, x=0.3), el("text", city, y, x=0.5)]
+        mail = f"{given}.{family}@example.org".casefold().replace("í", "i")
+        guests.append({**el("link", mail, y, x=0.7), "link": True})
+    out = ss.write_copy(
+        ss.detect_domain(ss.extract_features(dom_set("Inn", [("guests", guests)]), ocr=False))
+    )
+    examples = out[C.FEATURES_EXAMPLES].iloc[0]
+    assert not {"Andersen", "Freja", "García", "Lucía", "Aoife"} & set(examples), examples
+    for line in (out[C.COPY_HEADLINE].iloc[0], out[C.COPY_SUBTITLE].iloc[0]):
+        assert "Freja" not in line and "Andersen" not in line and "Lucía" not in line, line
+
+
+def test_a_figures_unit_and_a_cut_line_name_nothing():
+    # HotelDruid: "Euros" and "from" beside figures; "Availability only in rooms for",
+    # cut before its number of people
+    booking = [
+        el("heading", "Modify reservation 4", 0.08, 0.03, level=1),
+        el("label", "Euros", 0.12),
+        el("text", "525", 0.12, x=0.5),
+        el("text", "from", 0.15),
+        el("text", "20/11/2026", 0.15, x=0.5),
+        el("label", "Number of people", 0.18),
+        el("text", "2", 0.18, x=0.5),
+    ]
+    rooms = [
+        el("heading", "Availability only in rooms for", 0.08, 0.03, level=1),
+        el("text", "2", 0.08, x=0.8),
+        el("text", "Double room", 0.2),
+        el("text", "Family suite", 0.25),
+    ]
+    out = ss.write_copy(
+        ss.detect_domain(
+            ss.extract_features(dom_set("Inn", [("booking", booking), ("rooms", rooms)]), ocr=False)
+        )
+    )
+    fields = [f.casefold() for f in out[C.FEATURES_FIELDS].iloc[0]]
+    assert "euros" not in fields and "from" not in fields and "number of people" in fields
+    assert not out[C.FEATURES_SUBJECT].iloc[1].endswith(" for")
+    assert line_problems("Your rooms for at a glance", kind="headline")
+    assert not line_problems("Zoom in on any map", kind="headline")

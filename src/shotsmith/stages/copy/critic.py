@@ -32,6 +32,8 @@ from ..features.reading import tables
 _DOUBLED = re.compile(r"\b(\w+)\s+\1\b", re.IGNORECASE)
 _DANGLING = re.compile(r"[,;:]\s*[.!?]$|\s[,;:.]|,\s*,|[,;:]$")
 _ENDS = frozenset("and or in of the a an to with for at by from on".split())
+#: A preposition left open before the frame's own: "Your rooms for at a glance".
+_OPEN_PREPOSITION = re.compile(r"\b(?:for|of|with|from|by|the|a|an)\s+(?:at|in|on)\s", re.I)
 
 
 def word_pairs(texts: Iterable[str]) -> frozenset[tuple[str, str]]:
@@ -119,6 +121,10 @@ def line_problems(
         if last and last[-1].casefold() in _ENDS:
             problems.append(f"a phrase ends on {last[-1]!r}")
             break
+    else:
+        cut = _OPEN_PREPOSITION.search(text)
+        if cut:
+            problems.append(f"a phrase ends on {cut.group().split()[0]!r}")
     data = tables().data_words
     lows = [w.casefold() for w in words_of(text)]
     if any(w in data and w not in ("no", "none") for w in lows):

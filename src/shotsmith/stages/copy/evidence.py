@@ -43,7 +43,14 @@ from ...grounding import (
     word_forms,
     words_of,
 )
-from ...words import can_be_noun, is_common_word, is_plural, is_word, word_frequency
+from ...words import (
+    CURRENCY_NAMES,
+    can_be_noun,
+    is_common_word,
+    is_plural,
+    is_word,
+    word_frequency,
+)
 from ...words import plural as plural_of
 from ...words import singular as singular_of
 from ..features import singular
@@ -299,11 +306,14 @@ _PRONOUNS = frozenset(
     "it's we're they're".split()
 )
 #: Plural nouns after a number that count time or pages, not the app's things.
-_NOT_COUNTED = frozenset(
-    "days hours minutes mins seconds secs weeks months years nights times items results "
-    "pages steps kcal cal calories bpm miles km kms mi lbs kgs meters metres kilometers "
-    "kilometres feet inches yards degrees grams kilograms pounds ounces liters litres".split()
-)  # durations and measures ("42 meters" high), never a count of things
+_NOT_COUNTED = (
+    frozenset(
+        "days hours minutes mins seconds secs weeks months years nights times items results "
+        "pages steps kcal cal calories bpm miles km kms mi lbs kgs meters metres kilometers "
+        "kilometres feet inches yards degrees grams kilograms pounds ounces liters litres".split()
+    )
+    | CURRENCY_NAMES
+)  # durations, measures, money ("42 meters" high, "525 Euros"): no count
 
 
 def _plausible(word: str) -> bool:

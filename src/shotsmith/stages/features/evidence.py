@@ -239,6 +239,7 @@ def from_elements(
         and not is_chrome(e["text"])
         and " ".join(e["text"].split()) not in nav_texts
     ]
+    footer = _copyright_rows(items)
     title = ""
     if headings:
         level_one = [h for h in headings if str(h.get("level") or "1") == "1"]
@@ -251,7 +252,7 @@ def from_elements(
             continue  # below the screenshot, or more than half of it: not on the screen
         if role == "input" and text:
             ev.inputs += 1
-        if not text or role == "input" or is_chrome(text):
+        if not text or role == "input" or is_chrome(text) or _in_rows(e, footer):
             continue
         if role == "heading":
             if text == title:
@@ -274,6 +275,32 @@ def from_elements(
         ev.title = title
     _menu_rows(ev)
     return ev
+
+
+_COPYRIGHT = re.compile(r"©|\(c\)\s|\bcopyright\b", re.IGNORECASE)
+
+
+def _copyright_rows(items: Sequence[Mapping[str, object]]) -> list[tuple[float, float]]:
+    """The rows of a copyright line, as (top, bottom) in pixels: the line's own row and one
+    row on each side, where a footer puts its links ("Website engine code is copyright ©
+    by DigitalDruid.Net.", then "HotelDruid is free software")."""
+    rows = []
+    for e in items:
+        box = e.get("box")
+        if not _COPYRIGHT.search(str(e["text"])) or not isinstance(box, list) or len(box) < 4:
+            continue
+        top, tall = float(box[1]), float(box[3])
+        rows.append((top - tall * 1.5, top + tall * 2.5))
+    return rows
+
+
+def _in_rows(element: Mapping[str, object], rows: Sequence[tuple[float, float]]) -> bool:
+    """Whether an element's middle lies in one of ``rows``."""
+    box = element.get("box")
+    if not rows or not isinstance(box, list) or len(box) < 4:
+        return False
+    middle = float(box[1]) + float(box[3]) / 2
+    return any(top <= middle <= bottom for top, bottom in rows)
 
 
 def _inside(inner: object, outer: object) -> bool:

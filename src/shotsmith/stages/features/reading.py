@@ -28,14 +28,17 @@ import json
 import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 
 from ...grounding import vocabulary as copy_vocabulary
 from ...words import (
+    CURRENCY_NAMES,
     can_be_noun,
     can_be_verb,
+    fold,
     is_common_word,
     is_full_name,
     is_given_name,
@@ -395,6 +398,8 @@ def _fields(ev: Evidence, kind_hint: str) -> list[str]:
             return  # "Sort descending", "Include pruned trials": controls; "Priya": a person
         if t and _words(t)[-1].casefold() in _NOT_AN_END:
             return  # "Alerts on", "Sign up": a setting's state or a control, not a field
+        if t.casefold() in CURRENCY_NAMES or _only_function_words(t):
+            return  # "Euros" beside "525": the figure's unit; "from" before a date
         if t and _common(t) and t.casefold() not in {f.casefold() for f in out}:
             if not _written_as_name(t) or len(_words(t)) == 1:
                 out.append(t)
@@ -404,6 +409,8 @@ def _fields(ev: Evidence, kind_hint: str) -> list[str]:
             t = clean_item(text, max_words=3)
             if (t and (_verb_led(t) or is_person(t))) or _SYNTAX.search(text.rstrip("* ")):
                 continue  # "Sort", "jonas": a control, a cell of a row read as a header
+            if t and (t.casefold() in CURRENCY_NAMES or _only_function_words(t)):
+                continue  # "Euros", "from": a figure's unit, a range's word
             if t and all(is_word(w) for w in _words(t)) and _key(t) not in map(_key, out):
                 out.append(t)
     items = ev.items
@@ -758,6 +765,8 @@ def _score(text: str, source: str, base: float, cx: _SubjectContext) -> tuple[fl
     key = _key(text)
     if not key or key == cx.project_key or _only_function_words(text) or is_generic(text):
         return None
+    if _only_function_words(_words(text)[-1]):
+        return None  # "Availability only in rooms for": a line cut before its figure
     if key in _ACCOUNT_CHROME or _tab_row(text) or key in cx.taken:
         return None
     if _opens_no_subject(text):
@@ -1278,8 +1287,20 @@ def _unbalanced(text: str) -> bool:
     return len(quotes) % 2 == 1
 
 
-def _without_people(examples: list[str]) -> list[str]:
-    """Items without people's names: never named in a caption."""
+def _mailed(ev: Evidence) -> set[str]:
+    """The names in the screen's e-mail addresses ("freja.andersen@example.dk" -> freja,
+    andersen): the people a list of guests or contacts shows."""
+    found = set()
+    for item in ev.items:
+        for local in re.findall(r"([\w.+-]+)@[\w-]+\.[\w.]+", item["text"]):
+            found |= {fold(w) for w in re.split(r"[._+-]", local) if len(w) >= 3}
+    return found
+
+
+def _without_people(examples: list[str], mailed: AbstractSet[str] = frozenset()) -> list[str]:
+    """Items without people's names: never named in a caption. ``mailed`` holds names the
+    screen's e-mail addresses spell ("Freja", "Andersen" beside freja.andersen@...)."""
+    examples = [e for e in examples if fold(e) not in mailed]
     single = [e for e in examples if len(_words(e)) == 1]
     # guests' surnames ("Novak", "Rossi", "Kowalski") count as people in a list of them
     people = sum(is_person(e) or (e[:1].isupper() and is_surname(e)) for e in single)
@@ -1738,7 +1759,7 @@ def read_screens(
                 seen.add(_key(text))
         skip = cx.repeated | everywhere | cx.field_keys
         examples += _examples(ev, seen, skip, project_words)
-        examples = _without_people(examples)
+        examples = _without_people(examples, _mailed(ev))
         kind = _kind(ev, intent, subject, cx.screen_words, examples)
         subject = _sentence_case(subject)
         kind, subject, source, examples = _what_it_shows(ev, kind, subject, source, examples, cx)
