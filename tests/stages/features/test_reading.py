@@ -2074,3 +2074,27 @@ def test_a_figures_unit_and_a_cut_line_name_nothing():
     assert not out[C.FEATURES_SUBJECT].iloc[1].endswith(" for")
     assert line_problems("Your rooms for at a glance", kind="headline")
     assert not line_problems("Zoom in on any map", kind="headline")
+
+
+def test_long_names_drop_the_subtitles_tone_rather_than_the_line():
+    # biweeklybudget's spending chart compares "Current Pay Period" and "Previous Pay
+    # Period": with "at a glance" the line runs past 60 characters, and nothing else on
+    # the screen names a line; the user wrote the headline, so it has said no tone yet
+    chart = [
+        el("label", "Current Pay Period", 0.15),
+        el("label", "Previous Pay Period", 0.15, x=0.35),
+        el("label", "Budget", 0.15, x=0.7),
+    ]
+    for k, (budget, now, then) in enumerate(
+        [("Groceries", "204.50", "180.00"), ("Rent", "1,100.00", "1,100.00")]
+    ):
+        y = 0.19 + 0.04 * k
+        chart += [el("text", budget, y, x=0.7), el("text", now, y), el("text", then, y, x=0.35)]
+    frame = ss.extract_features(dom_set("Budget", [("chart", chart)]), ocr=False)
+    mine = pd.DataFrame([{"screen": "chart", "headline": "Where the money went", "subtitle": ""}])
+    out = ss.write_copy(ss.detect_domain(frame), copy=mine)
+    subtitle = out[C.COPY_SUBTITLE].iloc[0]
+    assert (
+        "current pay period" in subtitle.casefold() and "previous pay period" in subtitle.casefold()
+    )
+    assert len(subtitle) <= 60 and not line_problems(subtitle, kind="subtitle"), subtitle

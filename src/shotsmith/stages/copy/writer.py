@@ -786,6 +786,7 @@ class _Writer:
             slots = self._unsaid(slots)
         groups = self._groups(kind, position, tagline, slots)
         phases = self._phases(kind, slots, groups)
+        shorter: list[tuple[str, Slots, bool, str, int, bool]] = []
         for phase_groups, phase_relax, again in phases:
             relax = max(phase_relax, 0)
             bend_first = phase_relax in (_BEND_FIRST, _REUSE_FRAME)
@@ -808,10 +809,22 @@ class _Writer:
                     if line is None:
                         continue
                     line.group = name
+                    if kind == "subtitle" and len(line.text) > SUBTITLE_MAX_CHARS:
+                        plain = _TONE_TAIL.sub("", template)  # long names, no tone: a last
+                        if plain != template:  # resort ("Compare current pay period and
+                            # previous pay period.")
+                            shorter.append((plain, filled, again, name, relax, bend_first))
                     if not self._ok(line, kind, relax, pair, bend_first, reuse_frame):
                         continue
                     if name == "about":
                         self.about_used = True
+                    self._take(line, kind)
+                    return line
+        for template, filled, again, name, relax, bend_first in shorter:
+            line = _fill(template, filled, set() if again else used, self.extra)
+            if line is not None:
+                line.group = name
+                if self._ok(line, kind, relax, pair, bend_first):
                     self._take(line, kind)
                     return line
         if not self.ctx.english:
