@@ -2098,3 +2098,21 @@ def test_long_names_drop_the_subtitles_tone_rather_than_the_line():
         "current pay period" in subtitle.casefold() and "previous pay period" in subtitle.casefold()
     )
     assert len(subtitle) <= 60 and not line_problems(subtitle, kind="subtitle"), subtitle
+
+
+def test_a_heading_led_by_a_records_id_is_that_records_page():
+    # Backlog.md's task, opened over its board: "TASK-2 — Booking calendar for pet sitters"
+    # above the board's other cards
+    task = [
+        el("heading", "Pawprint", 0.03, 0.02, level=1),
+        el("heading", "TASK-2 — Booking calendar for pet sitters", 0.1, 0.03, level=2),
+        el("heading", "Description", 0.16, 0.02, level=3),
+        el("text", "Owners pick a sitter and a free slot from the calendar.", 0.19),
+        el("heading", "Subtasks", 0.3, 0.02, level=3),
+    ]
+    for k, card in enumerate(["Weekly payouts to sitters", "Booking calendar for pet sitters"]):
+        task.append(el("heading", card, 0.5 + 0.1 * k, 0.02, level=4))
+    out = ss.extract_features(dom_set("Pawprint", [("task", task)]), ocr=False)
+    row = out.iloc[0]
+    assert row[C.FEATURES_KIND] == "detail" and row[C.FEATURES_SUBJECT] == "task"
+    assert row[C.FEATURES_EXAMPLES][:1] == ["Booking calendar for pet sitters"]

@@ -652,7 +652,8 @@ _BACK_TO = re.compile(r"^\W*back\s+to\s+\S", re.IGNORECASE)
 
 def record_type(ev: Evidence) -> str:
     """The type of record a screen shows one of, named by its links to the records before
-    and after it ("Previous Ticket" and "Next Ticket": "ticket"), "" when it has none."""
+    and after it ("Previous Ticket" and "Next Ticket": "ticket") or by its heading's id
+    ("TASK-2 — …": "task"), "" when it has none."""
     steps: defaultdict[str, set[str]] = defaultdict(set)
     for item in ev.items:
         if item["role"] not in ("label", "action", "tab", "text"):
@@ -662,7 +663,17 @@ def record_type(ev: Evidence) -> str:
             back = found.group(1).casefold() in ("previous", "prev", "older")
             steps[singular(found.group(2).casefold())].add("back" if back else "on")
     both = [noun for noun, ways in steps.items() if len(ways) == 2]
-    return both[0] if len(both) == 1 else ""
+    if len(both) == 1:
+        return both[0]
+    for item in ev.items:  # "TASK-2 — Booking calendar for pet sitters": a task's page
+        named = _ID_LED.match(item["text"].strip()) if item["role"] in _HEADS else None
+        kind = named.group(0).split("-")[0].casefold() if named else ""
+        if kind.isalpha() and is_common_word(kind) and can_be_noun(kind):
+            return singular(kind)
+    return ""
+
+
+_HEADS = ("title", "heading")
 
 
 #: A control that switches something on or off: "Hide presenter cursor", "Show all".
@@ -846,6 +857,12 @@ def _subject(ev: Evidence, screen: str, cx: _SubjectContext) -> tuple[str, str, 
         candidates.append((cx.page, "page title", 2.0))
     best: tuple[float, str, str] | None = None
     entities: list[str] = []
+    for raw, source, _ in candidates:
+        record = _ID_LED.match(raw.strip())  # "TASK-2 — Booking calendar for pet
+        if record and source in (*_TITLES, "heading"):  # sitters": one record's name
+            entities.append(record.group(1).strip(_EDGE))
+    if entities:  # one record's page, over the list it was opened from: named by it
+        return "", "", entities
     for raw, source, base in candidates:
         acting = _ACTING.match(raw.strip())
         if acting and source in _TITLES:  # "Editing Trip Leader Guide": what is edited is
@@ -883,6 +900,9 @@ def _subject(ev: Evidence, screen: str, cx: _SubjectContext) -> tuple[str, str, 
 #: A title's closing date or number after "of", "for" or "in": "Reservations table of
 #: 12-2026." names the reservations table.
 _UNDATED = re.compile(r"\s+(?:of|for|in|on)\s+\d[\d\-/.:]*\.?\s*$", re.IGNORECASE)
+
+#: A heading led by a record's id: "TASK-2 — Booking calendar", "BUG-104: Crash on save".
+_ID_LED = re.compile(r"^[A-Z][A-Z0-9]{1,9}-\d+\s*[—–:-]\s*(\S.+)$")
 
 #: A title that says what is being done to a named thing: "Editing Trip Leader Guide",
 #: "Exploring: Crumb & Co. Bakery" (a name of two words or more, capitalised or quoted;
