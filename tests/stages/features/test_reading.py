@@ -2116,3 +2116,27 @@ def test_a_heading_led_by_a_records_id_is_that_records_page():
     row = out.iloc[0]
     assert row[C.FEATURES_KIND] == "detail" and row[C.FEATURES_SUBJECT] == "task"
     assert row[C.FEATURES_EXAMPLES][:1] == ["Booking calendar for pet sitters"]
+
+
+def test_a_buttons_label_read_off_pixels_names_no_screen_and_given_names_are_people():
+    # HotelDruid's guests read by OCR: its "Delete clients without reservations" button
+    # looks like a title; the rows' given names ("Aoife", "Freja") beside surnames
+    from shotsmith.stages.features.evidence import Evidence
+    from shotsmith.stages.features.reading import read_screens
+
+    def screen(source: str) -> Evidence:
+        ev = Evidence()
+        ev.add("title", "Delete clients without reservations", source, (0.05, 0.03))
+        for k, name in enumerate(["Andersen", "Aoife", "Kowalski", "Marek", "Moreau"]):
+            ev.add("label", name, source, (0.2 + 0.05 * k, 0.012))
+        return ev
+
+    read_ocr, read_dom = (
+        read_screens([screen(s)], ["clients"], ["browse"], "Inn")[0] for s in ("ocr", "dom")
+    )
+    assert not read_ocr.subject.casefold().startswith("delete"), read_ocr.subject
+    assert not {"Aoife", "Marek", "Andersen"} & set(read_ocr.examples), read_ocr.examples
+    for verb_noun in ("Order details", "Print queue"):  # a noun as well: may be a title
+        ev = Evidence()
+        ev.add("title", verb_noun, "ocr", (0.05, 0.03))
+        assert read_screens([ev], ["x"], ["browse"], "Inn")[0].subject == verb_noun

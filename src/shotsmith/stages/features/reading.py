@@ -747,6 +747,8 @@ class _SubjectContext:
     #: the page's own name in its document title, without the app's ("Statistic" of
     #: "Statistic - buku server"), "" when the title has none
     page: str = ""
+    #: the screen was read off its pixels: a button's label may look like a title
+    read_off: bool = False
 
 
 def _forms(text: str) -> set[str]:
@@ -785,6 +787,10 @@ def _score(text: str, source: str, base: float, cx: _SubjectContext) -> tuple[fl
         # a section's words, no thing the screen is for
     if _an_event(text):
         return None  # "Ticket Opened": an event of the record's history, no feature
+    lead = _words(text)[0].casefold()
+    if cx.read_off and _verb_led(text) and is_verb_only(lead) and lead not in _MAKES:
+        return None  # "Delete clients without reservations": a button read off pixels;
+        # not "Order details", "Print queue"
     if set(key.split()) <= set(cx.project_key.split()) and (
         source == "title" or len(key.split()) >= 2
     ):  # the logo ("money?" of I Hate Money, a wiki's name in its header), not what the
@@ -900,6 +906,9 @@ def _subject(ev: Evidence, screen: str, cx: _SubjectContext) -> tuple[str, str, 
 #: A title's closing date or number after "of", "for" or "in": "Reservations table of
 #: 12-2026." names the reservations table.
 _UNDATED = re.compile(r"\s+(?:of|for|in|on)\s+\d[\d\-/.:]*\.?\s*$", re.IGNORECASE)
+
+#: Verbs whose button names what a form makes ("Create ticket", "New thread").
+_MAKES = frozenset("add create new compose write post publish submit start book edit".split())
 
 #: A heading led by a record's id: "TASK-2 — Booking calendar", "BUG-104: Crash on save".
 _ID_LED = re.compile(r"^[A-Z][A-Z0-9]{1,9}-\d+\s*[—–:-]\s*(\S.+)$")
@@ -1317,13 +1326,19 @@ def _mailed(ev: Evidence) -> set[str]:
     return found
 
 
+def _name_alone(word: str) -> bool:
+    """A family or given name of the census lists that English does not write as a word
+    ("Kowalski", "Aoife"; not "Baker", "Grace")."""
+    return is_surname(word) or (is_given_name(word) and not is_common_word(word))
+
+
 def _without_people(examples: list[str], mailed: AbstractSet[str] = frozenset()) -> list[str]:
     """Items without people's names: never named in a caption. ``mailed`` holds names the
     screen's e-mail addresses spell ("Freja", "Andersen" beside freja.andersen@...)."""
     examples = [e for e in examples if fold(e) not in mailed]
     single = [e for e in examples if len(_words(e)) == 1]
-    # guests' surnames ("Novak", "Rossi", "Kowalski") count as people in a list of them
-    people = sum(is_person(e) or (e[:1].isupper() and is_surname(e)) for e in single)
+    # guests' names ("Novak", "Rossi", "Aoife") count as people in a list of them
+    people = sum(is_person(e) or (e[:1].isupper() and _name_alone(e)) for e in single)
     if len(single) >= 2 and people * 2 >= len(single):
         examples = [e for e in examples if len(_words(e)) > 1]  # a list of people
     return [e for e in examples if not is_person(e)]
@@ -1356,6 +1371,7 @@ def _contexts(
                 visible=visible,
                 shared_titles=shared_titles,
                 page=page,
+                read_off=any(i.get("source") == "ocr" for i in ev.items),
             )
         )
     return contexts, everywhere, hints
