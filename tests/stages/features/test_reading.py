@@ -2140,3 +2140,20 @@ def test_a_buttons_label_read_off_pixels_names_no_screen_and_given_names_are_peo
         ev = Evidence()
         ev.add("title", verb_noun, "ocr", (0.05, 0.03))
         assert read_screens([ev], ["x"], ["browse"], "Inn")[0].subject == verb_noun
+
+
+def test_a_line_of_code_read_off_pixels_is_no_button_and_private_names_nothing():
+    # hgweb's source view read by OCR ("import datetime"), a note's "Private" checkbox
+    from shotsmith.stages.features.evidence import Evidence
+    from shotsmith.stages.features.evidence import _classify_line as classify
+    from shotsmith.stages.features.reading import read_screens
+
+    ev = Evidence()
+    for line in ("import datetime", "print(rows)", "Import feeds"):
+        classify(ev, line, "ocr")
+    actions = [i["text"] for i in ev.items if i["role"] == "action"]
+    assert actions == ["Import feeds"], actions
+    note = Evidence()
+    note.add("title", "Private", "dom", (0.05, 0.03))
+    note.add("text", "Pasta water: salt it like the sea.", "dom", (0.2, 0.012))
+    assert read_screens([note], ["note"], ["browse"], "Links")[0].subject != "Private"

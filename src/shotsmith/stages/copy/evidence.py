@@ -667,6 +667,8 @@ def _count_phrases(strings: Iterable[str], *, read: bool = False) -> list[str]:
         for number, noun in pattern.findall(s or ""):
             if int(number.replace(",", "")) < 3:
                 continue  # "All 2 books": too few to count
+            if "," not in number and 1900 <= int(number) <= 2099:
+                continue  # "2019 rates": a year, not a count
             if noun.casefold() in _NOT_COUNTED or not _is_plural(noun):
                 continue
             if not _plausible(noun) or is_neutral(noun):

@@ -146,6 +146,14 @@ def _is_action(text: str) -> bool:
     return words[0].casefold() in copy_vocabulary().ui_verbs
 
 
+#: A line of source code read off pixels: a lower-case keyword, then a lower-case name or
+#: a bracket ("import math", "return total", "print(rows)"); never "Import feeds".
+_CODE = re.compile(
+    r"^(?:import|from|def|class|return|const|let|var|function|print|echo)\b"
+    r"(?:\s+[a-z_][\w.]*(?:\s.*)?|\s*[(\[{].*)$"
+)
+
+
 def _navigation_labels(text: str) -> list[str] | None:
     """A line of two or more navigation labels ("Home Search Profile"): the labels."""
     words = _words(text)
@@ -170,8 +178,9 @@ def _classify_line(
             ev.add("tab", tab, source, where)
     elif _is_number(text):
         ev.add("number", text, source, where)
-    elif _is_action(text):
-        ev.add("action", text, source, where)
+    elif _is_action(text) and not (source == "ocr" and _CODE.match(text.strip())):
+        ev.add("action", text, source, where)  # not "import datetime" read off the pixels
+        # of a source file (the DOM marks code as code; "import feeds" there is a link)
     elif _is_short(text):
         ev.add("label", text, source, where)
     else:
