@@ -2157,3 +2157,27 @@ def test_a_line_of_code_read_off_pixels_is_no_button_and_private_names_nothing()
     note.add("title", "Private", "dom", (0.05, 0.03))
     note.add("text", "Pasta water: salt it like the sea.", "dom", (0.2, 0.012))
     assert read_screens([note], ["note"], ["browse"], "Links")[0].subject != "Private"
+
+
+def test_a_charts_legend_names_what_it_plots():
+    # Valens' training sessions: each chart headed by its legend ("Short-term load" and
+    # "Long-term load" as one heading, each also its own word on the row), figures below
+    charts = [
+        el("text", "Training sessions", 0.08, 0.03),
+        el("heading", "Short-term load Long-term load", 0.25, 0.027, level=1),
+        el("text", "Short-term load", 0.251, 0.025, x=0.2),
+        el("text", "Long-term load", 0.251, 0.025, x=0.6),
+        *[el("text", f"{v}.0", 0.3 + 0.05 * k) for k, v in enumerate((300, 200, 100))],
+        el("heading", "7-day set volume", 0.5, 0.027, level=1),
+        el("text", "2026-10-28", 0.46),
+    ]
+    out = ss.write_copy(
+        ss.detect_domain(
+            ss.extract_features(dom_set("Lift", [("training sessions", charts)]), ocr=False)
+        )
+    )
+    row = out.iloc[0]
+    assert row[C.FEATURES_KIND] in ("chart", "dashboard")
+    assert row[C.FEATURES_FIELDS][:2] == ["Short-term load", "Long-term load"]
+    assert "short-term load and long-term load" in row[C.COPY_SUBTITLE], row[C.COPY_SUBTITLE]
+    assert line_problems("Check-ins Using in a few taps.", kind="subtitle")

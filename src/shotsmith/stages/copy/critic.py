@@ -31,9 +31,11 @@ from ..features.reading import tables
 
 _DOUBLED = re.compile(r"\b(\w+)\s+\1\b", re.IGNORECASE)
 _DANGLING = re.compile(r"[,;:]\s*[.!?]$|\s[,;:.]|,\s*,|[,;:]$")
-_ENDS = frozenset("and or in of the a an to with for at by from on".split())
+_ENDS = frozenset("and or in of the a an to with for at by from on using via into".split())
 #: A preposition left open before the frame's own: "Your rooms for at a glance".
-_OPEN_PREPOSITION = re.compile(r"\b(?:for|of|with|from|by|the|a|an)\s+(?:at|in|on)\s", re.I)
+_OPEN_PREPOSITION = re.compile(
+    r"\b(?:for|of|with|from|by|using|via|into|the|a|an)\s+(?:at|in|on)\s", re.I
+)
 
 
 def word_pairs(texts: Iterable[str]) -> frozenset[tuple[str, str]]:

@@ -329,8 +329,10 @@ def _plausible(word: str) -> bool:
         return False
     if core.count("-") >= 2:
         return False  # "geo-distance-lite": an identifier, not a word
-    if not (core.islower() or core.istitle() or core.isupper() or is_camel_case(core)):
-        return False
+    sentence = core[:1].isupper() and core[1:].islower()  # "Short-term", "E-mail"
+    if not (core.islower() or core.istitle() or sentence or core.isupper()):
+        if not is_camel_case(core):
+            return False
     low = core.casefold()
     if len(low) == 1:
         return low in ("a", "i")
@@ -1076,11 +1078,11 @@ def _feature_case(phrase: str) -> str:
     out = []
     for word in phrase.split():
         core = word.strip(",.'’")
+        parts = core.split("-")  # "Long-term": each part a common word
         if (
             core[:1].isupper()
             and core[1:].islower()
-            and core.isalpha()
-            and is_common_word(core)
+            and all(p.isalpha() and is_common_word(p) for p in parts)
             and not is_person(core)
         ):
             word = word.replace(core, core.lower())

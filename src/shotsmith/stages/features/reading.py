@@ -1510,6 +1510,31 @@ NAME_SHARE = 0.2
 _RECORD_NUMBER = re.compile(r"\s*#\d+$")
 
 
+def _series(ev: Evidence) -> list[str]:
+    """What a chart plots, named by its legend: the parts of a heading that the page
+    writes as separate words on its row ("Short-term load" and "Long-term load" of the
+    heading "Short-term load Long-term load"), everyday words without figures."""
+    out: list[str] = []
+    heads = [i for i in ev.items if i["role"] in ("title", "heading") and i.get("y") is not None]
+    for head in heads:
+        parts = [
+            i["text"].strip()
+            for i in ev.items
+            if i["role"] in ("text", "label")
+            and i.get("y") is not None
+            and abs(i["y"] - head["y"]) <= ROW_TOLERANCE
+            and i["text"].strip() in head["text"]
+            and i["text"].strip() != head["text"].strip()
+        ]
+        for part in parts if len(parts) >= 2 else []:
+            if not _DIGIT_IN.search(part) and _key(part) not in map(_key, out):
+                out.append(part)
+    return out[:4]
+
+
+_DIGIT_IN = re.compile(r"\d")
+
+
 def _its_own_name(ev: Evidence, examples: list[str]) -> list[str]:
     """The examples one thing's page may be named by: its title or a heading ("Bank feed
     stopped syncing transactions #4" without its number), never the names of its fields
@@ -1814,6 +1839,8 @@ def read_screens(
         if kind == "conversation":  # "Marguerite", "Jonah": who wrote, not what was said
             examples = [e for e in examples if not is_given_name(e)]
         fields = _fields(ev, kind) if kind in ("form", "sign-in") else hint
+        if kind in ("chart", "dashboard") and not fields:
+            fields = _series(ev)  # "Short-term load", "Long-term load": what a chart plots
         out.append(
             Reading(
                 kind=kind,
