@@ -190,6 +190,15 @@ def is_verb_only(word: str) -> bool:
     return _parts_of_speech(word) == {"VERB"}
 
 
+def is_bare_verb(word: str) -> bool:
+    """True when ``word`` is only a verb, in its own base form: a command ("choose",
+    "delete", "reset"), not a participle that may describe a thing ("selected", "spent")."""
+    from lemminflect import getAllLemmas
+
+    low = word.casefold()
+    return is_verb_only(low) and low in getAllLemmas(low).get("VERB", ())
+
+
 #: Money's units, written out: a figure's unit ("525 Euros"), never a thing counted nor a
 #: field of a record.
 CURRENCY_NAMES = frozenset(
@@ -226,14 +235,16 @@ def is_full_name(given: str, family: str, *, unlisted_given: bool = True) -> boo
     English does not write as a word ("Ines Duarte", "Mira Okafor"; not "Autumn
     strength", "Rose garden", "Grace Lee"), accents aside ("Tomás Herrera"). A given
     name the lists lack passes before a family name they hold when English writes
-    neither as a word ("Adaeze Obi", "Siobhan Novak"; not "Harbour Patel", "San Marzano"). From the
+    neither as a word ("Adaeze Obi", "Siobhan Novak"; not "Harbour Patel", "San Marzano"),
+    as does a family name before a given one ("Brennan Aoife", a register's order). From the
     1990 US Census name lists (``data/person_names.json.gz``, built by
     ``scripts/build_person_names.py``)."""
     first, last = _person_names()
+    words = not (is_common_word(given) or is_common_word(family))
+    if fold(given) in last and fold(family) in first:  # "Brennan Aoife": a list's order
+        return words
     if fold(family) not in last:
         return False
     if fold(given) in first:
         return True
-    return (
-        unlisted_given and len(given) >= 4 and not (is_common_word(given) or is_common_word(family))
-    )
+    return unlisted_given and len(given) >= 4 and words

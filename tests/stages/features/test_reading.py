@@ -2181,3 +2181,21 @@ def test_a_charts_legend_names_what_it_plots():
     assert row[C.FEATURES_FIELDS][:2] == ["Short-term load", "Long-term load"]
     assert "short-term load and long-term load" in row[C.COPY_SUBTITLE], row[C.COPY_SUBTITLE]
     assert line_problems("Check-ins Using in a few taps.", kind="subtitle")
+
+
+def test_a_command_names_no_screen_and_a_register_writes_surnames_first():
+    # Jotter's task "Choose kitchen worktop" as its title; a hotel register's "Brennan
+    # Aoife"; "Selected shape actions" and "Spent time" describe things, no command
+    from shotsmith.stages.features.evidence import Evidence
+    from shotsmith.stages.features.reading import is_person, read_screens
+
+    def titled(title: str) -> str:
+        ev = Evidence()
+        ev.add("title", title, "dom", (0.05, 0.03))
+        ev.add("text", "Compare three quotes before Friday.", "dom", (0.2, 0.012))
+        return read_screens([ev], ["x"], ["browse"], "Jot")[0].subject
+
+    assert titled("Choose kitchen worktop") == ""
+    assert titled("Spent time") == "Spent time"
+    assert titled("Create ticket") != ""
+    assert is_person("Brennan Aoife") and not is_person("Parker Street")

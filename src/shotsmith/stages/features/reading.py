@@ -39,6 +39,7 @@ from ...words import (
     can_be_noun,
     can_be_verb,
     fold,
+    is_bare_verb,
     is_common_word,
     is_full_name,
     is_given_name,
@@ -788,9 +789,9 @@ def _score(text: str, source: str, base: float, cx: _SubjectContext) -> tuple[fl
     if _an_event(text):
         return None  # "Ticket Opened": an event of the record's history, no feature
     lead = _words(text)[0].casefold()
-    if cx.read_off and _verb_led(text) and is_verb_only(lead) and lead not in _MAKES:
-        return None  # "Delete clients without reservations": a button read off pixels;
-        # not "Order details", "Print queue"
+    if len(_words(text)) >= 2 and is_bare_verb(lead) and lead not in _MAKES:
+        return None  # "Delete clients without reservations" (a button), "Choose kitchen
+        # worktop" (a task): what to do, no feature; not "Order details", "Print queue"
     if set(key.split()) <= set(cx.project_key.split()) and (
         source == "title" or len(key.split()) >= 2
     ):  # the logo ("money?" of I Hate Money, a wiki's name in its header), not what the
