@@ -1329,3 +1329,4 @@ def test_buttons_read_as_one_line_and_a_misread_count_are_no_copy():
     assert _count_phrases(["24 shaares"]) == ["24 shaares"]  # the app's own word, from the DOM
     assert _count_phrases(["525 Euros", "12 Dollars", "4 rooms"]) == ["4 rooms"]  # money
     assert _count_phrases(["2019 rates", "1,950 members"]) == ["1,950 members"]  # a year
+    assert _count_phrases(["Get 3 samples", "See all 18 photos"]) == ["18 photos"]  # a task

@@ -46,6 +46,7 @@ from ...grounding import (
 from ...words import (
     CURRENCY_NAMES,
     can_be_noun,
+    is_bare_verb,
     is_common_word,
     is_plural,
     is_word,
@@ -658,6 +659,10 @@ def _all_chrome() -> re.Pattern[str]:
     return re.compile(rf"(?:{one})(?:\s+(?:{one}))+")
 
 
+#: Verbs a list's own count opens with: "See all 18 photos", "Found 20 records".
+_COUNTING_VERBS = frozenset("see found show view display list browse".split())
+
+
 def _count_phrases(strings: Iterable[str], *, read: bool = False) -> list[str]:
     """Numbers of three or more with the plural noun they count ("12 trails", "248
     recipes"). Read off pixels (``read``), the noun must be a word some text has used
@@ -666,6 +671,9 @@ def _count_phrases(strings: Iterable[str], *, read: bool = False) -> list[str]:
     out: list[str] = []
     pattern = re.compile(r"(?<![\w$€£¥.,])(\d{1,3}(?:,\d{3})+|\d+)\s+([^\W\d_]{3,})(?![\w'’])")
     for s in strings:
+        lead = [w.casefold() for w in words_of(s or "")[:1]]
+        if lead and is_bare_verb(lead[0]) and lead[0] not in _COUNTING_VERBS:
+            continue  # "Get 3 samples": a task's words, no count ("See all 18 photos" is)
         for number, noun in pattern.findall(s or ""):
             if int(number.replace(",", "")) < 3:
                 continue  # "All 2 books": too few to count
