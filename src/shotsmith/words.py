@@ -240,11 +240,11 @@ def is_full_name(given: str, family: str, *, unlisted_given: bool = True) -> boo
     1990 US Census name lists (``data/person_names.json.gz``, built by
     ``scripts/build_person_names.py``)."""
     first, last = _person_names()
-    words = not (is_common_word(given) or is_common_word(family))
+    neither_a_word = not (is_common_word(given) or is_common_word(family))
     if fold(given) in last and fold(family) in first:  # "Brennan Aoife": a list's order
-        return words
+        return neither_a_word
     if fold(family) not in last:
         return False
     if fold(given) in first:
         return True
-    return unlisted_given and len(given) >= 4 and words
+    return unlisted_given and len(given) >= 4 and neither_a_word

@@ -399,8 +399,8 @@ def _fields(ev: Evidence, kind_hint: str) -> list[str]:
             return  # "Sort descending", "Include pruned trials": controls; "Priya": a person
         if t and _words(t)[-1].casefold() in _NOT_AN_END:
             return  # "Alerts on", "Sign up": a setting's state or a control, not a field
-        if t.casefold() in CURRENCY_NAMES or _only_function_words(t):
-            return  # "Euros" beside "525": the figure's unit; "from" before a date
+        if _unit_or_joint(t):
+            return
         if t and _common(t) and t.casefold() not in {f.casefold() for f in out}:
             if not _written_as_name(t) or len(_words(t)) == 1:
                 out.append(t)
@@ -410,8 +410,8 @@ def _fields(ev: Evidence, kind_hint: str) -> list[str]:
             t = clean_item(text, max_words=3)
             if (t and (_verb_led(t) or is_person(t))) or _SYNTAX.search(text.rstrip("* ")):
                 continue  # "Sort", "jonas": a control, a cell of a row read as a header
-            if t and (t.casefold() in CURRENCY_NAMES or _only_function_words(t)):
-                continue  # "Euros", "from": a figure's unit, a range's word
+            if t and _unit_or_joint(t):
+                continue
             if t and all(is_word(w) for w in _words(t)) and _key(t) not in map(_key, out):
                 out.append(t)
     items = ev.items
@@ -438,6 +438,12 @@ def _fields(ev: Evidence, kind_hint: str) -> list[str]:
                 if not raw.endswith(("?", ".", "!")):
                     add(raw)
     return out[:6]
+
+
+def _unit_or_joint(text: str) -> bool:
+    """A figure's unit ("Euros" beside "525") or a joining word ("from" before a date):
+    beside a figure, but no field's name."""
+    return text.casefold() in CURRENCY_NAMES or _only_function_words(text)
 
 
 #: A field's label that says what it holds, then of what: "Description of your issue".
@@ -748,8 +754,6 @@ class _SubjectContext:
     #: the page's own name in its document title, without the app's ("Statistic" of
     #: "Statistic - buku server"), "" when the title has none
     page: str = ""
-    #: the screen was read off its pixels: a button's label may look like a title
-    read_off: bool = False
 
 
 def _forms(text: str) -> set[str]:
@@ -779,7 +783,8 @@ def _score(text: str, source: str, base: float, cx: _SubjectContext) -> tuple[fl
     key = _key(text)
     if not key or key == cx.project_key or _only_function_words(text) or is_generic(text):
         return None
-    if _only_function_words(_words(text)[-1]):
+    words = _words(text)
+    if _only_function_words(words[-1]):
         return None  # "Availability only in rooms for": a line cut before its figure
     if key in _ACCOUNT_CHROME or _tab_row(text) or key in cx.taken:
         return None
@@ -788,8 +793,8 @@ def _score(text: str, source: str, base: float, cx: _SubjectContext) -> tuple[fl
         # a section's words, no thing the screen is for
     if _an_event(text):
         return None  # "Ticket Opened": an event of the record's history, no feature
-    lead = _words(text)[0].casefold()
-    if len(_words(text)) >= 2 and is_bare_verb(lead) and lead not in _MAKES:
+    lead = words[0].casefold()
+    if len(words) >= 2 and is_bare_verb(lead) and lead not in _MAKES:
         return None  # "Delete clients without reservations" (a button), "Choose kitchen
         # worktop" (a task): what to do, no feature; not "Order details", "Print queue"
     if set(key.split()) <= set(cx.project_key.split()) and (
@@ -875,9 +880,8 @@ def _subject(ev: Evidence, screen: str, cx: _SubjectContext) -> tuple[str, str, 
         if acting and source in _TITLES:  # "Editing Trip Leader Guide": what is edited is
             entities.append(acting.group(2).strip(_EDGE))  # content, the screen an editor
             continue
-        text = re.sub(r"(?:\s+#?\d+)+$", "", _UNDATED.sub("", raw)).strip(
-            _EDGE
-        )  # "Garden Plan 2025"
+        undated = _UNDATED.sub("", raw)  # "Reservations table of 12-2026."
+        text = re.sub(r"(?:\s+#?\d+)+$", "", undated).strip(_EDGE)  # "Garden Plan 2025"
         text = re.sub(r"^\d[\d,.]*\s+(?=[^\W\d_])", "", text)  # "6 Comments": comments
         text = _as_subject(text, max_words=5)
         scored = _score(text, source, base, cx)
@@ -1372,7 +1376,6 @@ def _contexts(
                 visible=visible,
                 shared_titles=shared_titles,
                 page=page,
-                read_off=any(i.get("source") == "ocr" for i in ev.items),
             )
         )
     return contexts, everywhere, hints
@@ -1528,12 +1531,9 @@ def _series(ev: Evidence) -> list[str]:
             and i["text"].strip() != head["text"].strip()
         ]
         for part in parts if len(parts) >= 2 else []:
-            if not _DIGIT_IN.search(part) and _key(part) not in map(_key, out):
+            if not _DIGIT.search(part) and _key(part) not in map(_key, out):
                 out.append(part)
     return out[:4]
-
-
-_DIGIT_IN = re.compile(r"\d")
 
 
 def _its_own_name(ev: Evidence, examples: list[str]) -> list[str]:
