@@ -159,7 +159,22 @@ def _parts_of_speech(word: str) -> frozenset[str]:
 
 
 #: Nouns of software the lexicon holds only as verbs: a repository's "log", a "commit".
-_NOUNS_TOO = frozenset({"log", "commit"})
+_NOUNS_TOO = frozenset({"log", "commit", "template"})
+
+
+def is_modifier(word: str) -> bool:
+    """True when ``word`` can be no noun and only describes one: an adverb ("currently"),
+    an adjective alone ("newest"), a participle ("edited"). A gerund ("spending") names
+    an activity and is no modifier."""
+    from lemminflect import getLemma
+
+    parts = _parts_of_speech(word)
+    if not parts or "NOUN" in parts or "PROPN" in parts:
+        return False
+    low = word.casefold()
+    if "VERB" in parts and not low.endswith("ing"):  # "found" of "find", "used"
+        return any(lemma != low for lemma in getLemma(low, upos="VERB"))
+    return low.endswith("ly") or parts <= {"ADJ", "ADV"}
 
 
 def can_be_noun(word: str) -> bool:

@@ -110,3 +110,51 @@ def test_the_opening_sentence_names_three_features_at_most_none_with_its_own_and
     assert opening.startswith("Lakeside brings your"), text.promotional_text
     assert opening.count(" and ") == 1, opening
     assert opening.count(",") <= 1, opening
+
+
+def test_keywords_are_things_never_a_buttons_verb_or_a_word_that_only_describes():
+    # a menu the app shows on every screen: "Save" and "Maximize" are what a user
+    # presses, "Recently", "Edited" and "Failed" describe rows
+    menu = ["Save", "Maximize", "Recently", "Edited", "Spending", "Failed"]
+    evidence = [
+        screen("templates", "Templates", tabs=menu, headings=["Recently edited", "Failed runs"]),
+        screen("reports", "Reports", tabs=menu),
+        screen("budget", "Budget", tabs=menu),
+    ]
+    text = store_text(
+        project="Ledgerly",
+        locale="en-US",
+        tagline="Every template in one place",
+        headlines=["Every template in one place", "Reports at a glance", "Your budget"],
+        subtitles=["See all 4 templates.", "See spending by month.", "See your budget."],
+        evidence=evidence,
+    )
+    keywords = text.keywords.split(",")
+    assert {"templates", "reports", "budget"} <= set(keywords), keywords
+    assert {"spending", "runs"} <= set(keywords), keywords  # "spending": an activity
+    for word in ("save", "maximize", "recently", "edited", "failed"):
+        assert word not in keywords, (word, keywords)
+
+
+def test_the_opening_sentence_names_features_never_a_path_a_page_or_the_apps_viewer():
+    evidence = [
+        screen("repositories", "Repositories"),
+        screen("documents", "laptop/Documents"),  # a folder's path
+        screen("viewer", "Mirador viewer"),  # the app's own name in a feature
+        screen("page", "Trip to Porto"),  # a page's name: a place after its first word
+        screen("contacts", "contacts sort Name"),  # a column's sort control
+        screen("versions", "File versions"),
+    ]
+    text = store_text(
+        project="Mirador",
+        locale="en-US",
+        tagline="Your repositories",
+        headlines=["Your repositories", "Documents", "Viewer", "Porto", "Contacts", "Versions"],
+        subtitles=["", "", "", "", "", ""],
+        evidence=evidence,
+    )
+    opening = text.promotional_text.split(". ")[0]
+    assert opening.startswith("Mirador brings your repositories"), opening
+    assert "file versions" in opening, opening
+    for name in ("laptop", "Documents", "viewer", "Porto", "sort"):
+        assert name not in opening, (name, opening)

@@ -38,7 +38,7 @@ from functools import lru_cache
 from importlib import resources
 
 from ...grounding import content_words, vocabulary, word_forms, words_of
-from ...words import is_common_word, is_plural, is_verb_only, plural, word_frequency
+from ...words import is_common_word, is_modifier, is_plural, is_verb_only, plural, word_frequency
 from ..features.reading import is_feature_phrase, is_person
 from .evidence import ScreenEvidence, is_content_title
 from .rules import acronyms, forbidden_words
@@ -100,10 +100,25 @@ def _feature(subject: str) -> str:
 def _a_sort_order(phrase: str) -> bool:
     """A participle and a preposition ("sorted by memory", "filtered by tag")."""
     words = [w.casefold() for w in words_of(phrase)]
+    if "sort" in words[1:]:
+        return True  # "contacts sort Name": a column's sort control
     return len(words) >= 2 and is_verb_only(words[0]) and words[1] in vocabulary().function_words
 
 
-def set_features(evidence: Sequence[ScreenEvidence]) -> list[str]:
+def _a_name(phrase: str, project: str) -> bool:
+    """Whether a subject is a name, no feature: a path ("laptop/Documents"), the app's
+    own viewer ("Mirador viewer"), a place or a person after its first word ("Trip to
+    Porto")."""
+    if "/" in phrase:
+        return True
+    words = words_of(phrase)
+    own = {w.casefold() for w in words_of(project)}
+    if own and own <= {w.casefold() for w in words}:
+        return True  # the app's whole name: not "budget" of Actual Budget
+    return any(w[:1].isupper() and not w.isupper() and not is_common_word(w) for w in words[1:])
+
+
+def set_features(evidence: Sequence[ScreenEvidence], project: str = "") -> list[str]:
     """The set's features in store order: each screen's subject, once, never a weak one."""
     voc = vocabulary()
     skip = voc.weak_titles | voc.generic_sections
@@ -123,7 +138,7 @@ def set_features(evidence: Sequence[ScreenEvidence]) -> list[str]:
             continue
         if is_content_title(ev.kind, ev.subject.strip()) or ev.kind == "sign-in":
             continue  # "English oak": the article read; "Sign": the door; no features
-        if _a_sort_order(subject):
+        if _a_sort_order(subject) or _a_name(subject, project):
             continue  # "sorted by memory": how a screen orders its rows, not a feature
         phrase = _feature(subject)
         if ev.kind == "form" and not is_plural(phrase) and is_feature_phrase(phrase, strict=True):
@@ -161,7 +176,7 @@ def _promotional(
     subtitles: Sequence[str], project: str = "", evidence: Sequence[ScreenEvidence] = ()
 ) -> str:
     out: list[str] = []
-    opening = _sentence(project, set_features(evidence)) if evidence else ""
+    opening = _sentence(project, set_features(evidence, project)) if evidence else ""
     if opening:
         out.append(opening)
     name = {w.casefold() for w in words_of(project)}
@@ -237,6 +252,7 @@ def _keywords(
                     or (word_forms(word) & content and text != ev.subject)
                     or not _known_in_lower_case(word)
                     or is_person(word)
+                    or not _a_noun(word)
                 ):
                     continue
                 if key not in seen_here:
@@ -276,6 +292,16 @@ def _weighted(ev: ScreenEvidence, menu: set[str], shared_labels: set[str]) -> li
         # a label the app shows on two screens or more is its vocabulary, not a row
         *((lb, 1) for lb in ev.labels if lb.casefold() in shared_labels),
     ]
+
+
+def _a_noun(word: str) -> bool:
+    """Whether a word may be searched for as a thing: not a button's verb ("Save",
+    "Maximize"), nor a word that only describes ("currently", "edited", "newest")."""
+    key = word.casefold()
+    voc = vocabulary()
+    if key in voc.ui_verbs | voc.mechanic_verbs and key not in voc.verbs_also_nouns:
+        return False
+    return not is_modifier(key)
 
 
 def _a_section(text: str) -> bool:
@@ -326,7 +352,7 @@ def store_text(
         evidence={
             "subtitle": [subtitle] if subtitle else [],
             "promotional_text": [
-                *set_features(evidence),
+                *set_features(evidence, project),
                 *(s for s in subtitles if s and s in promo),
             ],
             "keywords": list(dict.fromkeys(keyword_sources)),
