@@ -2199,3 +2199,35 @@ def test_a_command_names_no_screen_and_a_register_writes_surnames_first():
     assert titled("Spent time") == "Spent time"
     assert titled("Create ticket") != ""
     assert is_person("Brennan Aoife") and not is_person("Parker Street")
+
+
+def test_a_menus_first_section_names_no_screen_and_a_sort_control_no_subject():
+    # Kodi's TV shows: the menu's first entry ("Profiles") is no title of the page, so
+    # the selected section, in the plural, makes a list of posters, not one profile's
+    # page; Home Assistant's "Group by Category" orders the automations below it
+    menu = ["Profiles", "Remote", "Movies", "TV Shows", "Music"]
+    nav = [el("listitem", m, 0.04, 0.036, x=0.4 + 0.11 * k) for k, m in enumerate(menu)]
+    posters = nav + [
+        el("text", t, 0.09, x=0.01 + 0.1 * k)
+        for k, t in enumerate(["Banner", "|", "Poster", "Landscape"])
+    ]
+    movies = nav + [
+        el("text", t, 0.25 + 0.05 * k)
+        for k, t in enumerate(["Below the Ice", "The Cartographer", "Copper Valley"])
+    ]
+    grouped = [
+        el("heading", "Group by Category", 0.05, 0.025, level=1),
+        *(
+            el("text", t, 0.15 + 0.06 * k)
+            for k, t in enumerate(["Good night", "Porch light at sunset", "Morning coffee"])
+        ),
+    ]
+    frame = dom_set("Kodi", [("movies", movies), ("tv shows", posters), ("automations", grouped)])
+    out = ss.extract_features(frame, ocr=False)
+    shows, automations = out.iloc[1], out.iloc[2]
+    assert shows[C.FEATURES_SUBJECT] == "TV Shows", shows[C.FEATURES_SUBJECT]
+    assert shows[C.FEATURES_KIND] == "list", shows[C.FEATURES_KIND]
+    assert shows[C.FEATURES_INTENT] != "profile"
+    assert "group" not in automations[C.FEATURES_SUBJECT].casefold(), automations[
+        C.FEATURES_SUBJECT
+    ]

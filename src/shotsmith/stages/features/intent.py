@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
+from collections.abc import Collection
 from functools import lru_cache
 
 from .vocabulary import vocabulary
@@ -230,13 +231,18 @@ def screen_intent(
     domain: str | None = None,
     position: int | None = None,
     title: str = "",
+    tabs: Collection[str] = (),
 ) -> str:
-    """The intent of one screen: its name first, then its visible text, then a default."""
+    """The intent of one screen: its name first, then its visible text, then a default.
+    With no title, the first line of text stands for it, unless that line is one of the
+    ``tabs`` (a nav bar's "Profiles" names another screen, not this one): then none does."""
     intent, _ = _match_name(_name_tokens(screen), domain, _raw_tokens(screen))
     if intent:
         return intent
     if not title and text:
         title = next((ln for ln in text.splitlines() if sum(c.isalpha() for c in ln) >= 3), "")
+        if title.strip().casefold() in {t.casefold() for t in tabs}:
+            title = ""
     intent = _match_text(title, text, domain)
     if intent:
         return intent

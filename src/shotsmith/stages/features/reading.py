@@ -983,8 +983,13 @@ _NO_ITEM_START = _PLACE_WORDS | {"as"}
 
 def _opens_no_subject(text: str) -> bool:
     words = _words(text)
+    if len(words) >= 3 and words[1].casefold() == "by" and words[0].casefold() in _ORDERS:
+        return True  # "Group by Category", "Sort by date": how a list is ordered
     return bool(words) and words[0].casefold() in _NO_SUBJECT_START
 
+
+#: Verbs of a control that orders a list by something ("Group by Category").
+_ORDERS = frozenset("group sort order filter arrange organize organise".split())
 
 #: Words a subject phrase never ends on ("To do", "Sign in", "Set up").
 _NOT_AN_END = frozenset("do done in up on out off it to".split())

@@ -468,7 +468,12 @@ class _Rows:
         ev = _evidence_of(elements, dom, px)
         text, source = _text_of(dom, px, mode, binary)
         intent = screen_intent(
-            screen, text, domain=domain, position=self.positions[i], title=ev.title or ""
+            screen,
+            text,
+            domain=domain,
+            position=self.positions[i],
+            title=ev.title or "",
+            tabs=ev.tabs,
         )
         return _Read(
             evidence=ev,
