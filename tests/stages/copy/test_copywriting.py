@@ -1330,3 +1330,46 @@ def test_buttons_read_as_one_line_and_a_misread_count_are_no_copy():
     assert _count_phrases(["525 Euros", "12 Dollars", "4 rooms"]) == ["4 rooms"]  # money
     assert _count_phrases(["2019 rates", "1,950 members"]) == ["1,950 members"]  # a year
     assert _count_phrases(["Get 3 samples", "See all 18 photos"]) == ["18 photos"]  # a task
+
+
+def test_a_subject_alone_is_no_frame_another_screen_has_used():
+    """Slide 1 named its long subject alone ("Your telemetry points folder"); slide 2's
+    "Spacecraft Overview" may stand alone too, never cut to a word that names nothing
+    ("Keep track of your overview")."""
+    subjects = [
+        ("Telemetry Points Folder", "list"),
+        ("Spacecraft Overview", "dashboard"),
+        ("Operations Log", "table"),
+        ("Thermal Trends", "chart"),
+        ("Ground passes", "list"),
+    ]
+    labels = ["Battery Voltage", "Solar Array Current", "Radio Temperature"]
+    screens = [(s.lower(), evidence(s, labels=labels)) for s, _ in subjects]
+    frame = evidence_set("mct", "Mission Control", screens, domain="Utilities")
+    frame[FEATURES_KIND] = [k for _, k in subjects]
+    frame[FEATURES_SUBJECT] = [s for s, _ in subjects]
+    frame[FEATURES_SUBJECT_FROM] = ["label"] * len(subjects)
+    out = write_copy(frame)
+    headlines = out[COPY_HEADLINE].tolist()
+    assert "spacecraft overview" in headlines[1].casefold(), headlines
+    assert "operations log" in headlines[2].casefold(), headlines
+    assert not any(re.search(r"your (overview|log)\b", h.casefold()) for h in headlines)
+    assert_set_obeys_rules(out)
+
+
+def test_a_section_of_the_apps_menu_is_a_feature_on_any_screen():
+    """ "TV Shows", the menu's own section, is a collection even where the screen was read
+    as one thing's page: "TV shows" mid-sentence, never a title kept as written."""
+    menu = ["Movies", "TV Shows", "Music"]
+    screens = [
+        ("movies", evidence("Movies", tabs=menu, labels=["The Cartographer", "Copper Valley"])),
+        ("tv shows", evidence("", tabs=menu, labels=["Banner", "Poster"])),
+    ]
+    frame = evidence_set("kodi", "Kodi", screens, domain="Entertainment")
+    frame[FEATURES_KIND] = ["list", "detail"]
+    frame[FEATURES_SUBJECT] = ["Movies", "TV Shows"]
+    frame[FEATURES_SUBJECT_FROM] = ["title", "label"]
+    out = write_copy(frame)
+    headline = out[COPY_HEADLINE].iloc[1]
+    assert "TV show" in headline, out[COPY_HEADLINE].tolist()
+    assert "TV Shows" not in headline, headline

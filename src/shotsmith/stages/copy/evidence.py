@@ -56,7 +56,7 @@ from ...words import plural as plural_of
 from ...words import singular as singular_of
 from ..features import singular
 from ..features.evidence import is_chrome
-from ..features.reading import YEAR_AFTER, is_feature_phrase, is_person
+from ..features.reading import YEAR_AFTER, is_feature_phrase, is_generic, is_person
 from .rules import acronyms, forbidden_words, proper_terms
 
 # --------------------------------------------------------------------------------------
@@ -1104,7 +1104,8 @@ def _feature_case(phrase: str) -> str:
 def _name_subject(slots: Slots, ev: ScreenEvidence, cleaned: str, policy: CasePolicy) -> None:
     """The subject's slots: as a sentence writes it, its number, its head noun."""
     shown = policy.display(cleaned)
-    if is_content_title(ev.kind, cleaned):
+    tab = cleaned.casefold() in {t.casefold() for t in ev.tabs}  # the app's own section
+    if is_content_title(ev.kind, cleaned) and not tab:
         slots.titled, shown = True, cleaned  # a title, as the screen writes it
     elif ev.kind not in _CONTENT_SUBJECT_KINDS or _names_kind(cleaned):
         shown = _feature_case(shown)  # "Photos" is a sentence's "photos" even on a reader
@@ -1119,7 +1120,9 @@ def _name_subject(slots: Slots, ev: ScreenEvidence, cleaned: str, policy: CasePo
     joins = [k for k, w in enumerate(parts) if w.casefold() in _HEAD_JOINS and k]
     head = parts[joins[0] - 1] if joins else parts[-1]  # "expenses" of "Expenses by month"
     of = any(w.casefold() == "of" for w in parts)
-    if len(parts) >= 2 and head.isalpha() and not of and not slots.titled:
+    voc = vocabulary()
+    vague = head.casefold() in voc.weak_titles | voc.generic_sections or is_generic(head)
+    if len(parts) >= 2 and head.isalpha() and not of and not slots.titled and not vague:
         slots.short = Phrase(head, ev.subject)  # not "your oak" of "English oak"
 
 

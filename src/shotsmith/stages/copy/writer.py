@@ -460,7 +460,7 @@ class _Writer:
             "features": "",
         }
         #: the set's features, from its screens' subjects ("budgets", "reports")
-        self._features = [f for f in set_features(ctx.evidence) if len(f) <= 16]
+        self._features = [f for f in set_features(ctx.evidence, ctx.project) if len(f) <= 16]
         self._texts = [ctx.project, ctx.bundle_id, ctx.about]
         for ev in ctx.evidence:
             self._texts += ev.strings()
@@ -514,7 +514,7 @@ class _Writer:
             return " and ".join(features[:2]) if len(features) >= 2 else ""
         if position >= len(self.ctx.evidence):
             return ""
-        own = set_features([self.ctx.evidence[position]])
+        own = set_features([self.ctx.evidence[position]], self.ctx.project)
         if not own or own[0] not in features:
             return ""
         others = [f for f in features if f != own[0]]
@@ -738,11 +738,12 @@ class _Writer:
             phases = [(whole_subject, 0, False), (whole_subject, _BEND_FIRST, False)]
             phases += [
                 (whole_subject, _REUSE_FRAME, False),
-                (bare if long else [], _BEND_FIRST, False),
+                (bare if long else [], _REUSE_FRAME, False),
             ]
             # a shorter subject in a frame the set has said once, then alone ("Your monthly
-            # report"), before its head noun alone ("See your report at a glance")
-            phases += [(whole_subject, 1, False), (bare, _BEND_FIRST, False)]
+            # report"), before its head noun alone ("See your report at a glance"). The
+            # subject alone is no frame: another screen's "Your {s}" does not bar it
+            phases += [(whole_subject, 1, False), (bare, _REUSE_FRAME, False)]
             phases += [(subject, 0, False), (subject, _BEND_FIRST, False)]
         # the subject's head noun alone ("graph" of "dependency graph") only once the
         # whole subject has had its chance with a tone word used again
