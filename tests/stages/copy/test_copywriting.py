@@ -1373,3 +1373,21 @@ def test_a_section_of_the_apps_menu_is_a_feature_on_any_screen():
     headline = out[COPY_HEADLINE].iloc[1]
     assert "TV show" in headline, out[COPY_HEADLINE].tolist()
     assert "TV Shows" not in headline, headline
+
+
+def test_a_measure_of_things_is_one_measure_never_every_thing():
+    """ "Number of visits" is one figure per day: no line writes "every number of visit"."""
+    labels = ["Hits", "Bandwidth", "Pages"]
+    screens = [
+        ("summary", evidence("Summary", labels=labels)),
+        ("days of month", evidence("Number of visits", labels=labels)),
+    ]
+    frame = evidence_set("stats", "Webstats", screens, domain="Utilities")
+    frame[FEATURES_KIND] = ["dashboard", "calendar"]
+    frame[FEATURES_SUBJECT] = ["Summary", "Number of visits"]
+    frame[FEATURES_SUBJECT_FROM] = ["title", "label"]
+    frame[C.FEATURES_FIELDS] = [["Hits", "Bandwidth"], ["Hits", "Bandwidth"]]
+    out = write_copy(frame)
+    text = " ".join([*out[COPY_HEADLINE], *out[COPY_SUBTITLE]]).casefold()
+    assert "number of visit " not in f"{text} " and "number of visit." not in text, text
+    assert "every number" not in text, text

@@ -224,6 +224,7 @@ def test_names_are_kept_whole_and_a_titled_item_is_an_example(library_copy):
         ("Nothing to set up, just start.", "subtitle", "filler"),
         ("Kale, purple sprouting broccoli, leeks.", "subtitle", "list of tokens"),
         ("See your budgets and", "headline", "ends on 'and'"),
+        ("Everything from Calder Bay to Calder Bay Ada Pennington.", "subtitle", "range"),
     ],
 )
 def test_the_critic_strikes_out_what_a_marketer_would(line, kind, problem):
@@ -238,6 +239,7 @@ def test_the_critic_strikes_out_what_a_marketer_would(line, kind, problem):
         ("See income against expenses for every month.", "subtitle"),
         ("Open Treasure Island and start reading.", "subtitle"),
         ("Every trail, row by row", "headline"),
+        ("Scroll from Overlay Plot to Power Telemetry in one list.", "subtitle"),
     ],
 )
 def test_the_critic_lets_written_lines_through(line, kind):

@@ -138,6 +138,9 @@ def line_problems(
     items = [m for m in _members(text, screen_texts) if not _OTHER.match(m)]
     if len(items) >= 2 and _named_twice(items, project_words):
         problems.append("a list names one thing twice")
+    span = _RANGE.search(text)
+    if span and _named_twice([span.group(1), span.group(2)], project_words):
+        problems.append("a range names one thing twice")  # "from Calder Bay to Calder Bay …"
     if len(items) >= 3 and all(
         not any(is_neutral(w) and w.casefold() not in ("and",) for w in words_of(p)) for p in items
     ):
@@ -147,6 +150,10 @@ def line_problems(
 
 #: A member that points back at the others: "See Sintel and every other film."
 _OTHER = re.compile(r"(?:every|any|each) other\b", re.IGNORECASE)
+
+
+#: A line's range of examples: "Scroll from Overlay Plot to Power Telemetry in one list".
+_RANGE = re.compile(r"\bfrom (.+?) to (.+?)(?:,| in one\b| all\b|\.|$)", re.IGNORECASE)
 
 
 def _members(text: str, screen_texts: Iterable[str] | frozenset[tuple[str, str]]) -> list[str]:

@@ -1111,7 +1111,14 @@ def _name_subject(slots: Slots, ev: ScreenEvidence, cleaned: str, policy: CasePo
         shown = _feature_case(shown)  # "Photos" is a sentence's "photos" even on a reader
     slots.subject = Phrase(shown, ev.subject)
     last = shown.split()[-1]
-    if last.isalpha() and last.islower() and is_word(last) and not _DETAILS_OF.match(shown):
+    measure = re.search(r"(\w+)\s+of\s", shown)  # "Number of visits": one number
+    if (
+        not (measure and not is_plural(measure.group(1)))
+        and last.isalpha()
+        and last.islower()
+        and is_word(last)
+        and not _DETAILS_OF.match(shown)
+    ):
         if is_plural(shown):
             slots.countable, slots.ones, slots.one_of = True, shown, singular_of(shown)
         elif ev.kind in ("form", "detail"):  # a new transaction; one bug's own page
