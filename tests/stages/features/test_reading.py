@@ -2233,3 +2233,19 @@ def test_a_menus_first_section_names_no_screen_and_a_sort_control_no_subject():
     assert "group" not in automations[C.FEATURES_SUBJECT].casefold(), automations[
         C.FEATURES_SUBJECT
     ]
+
+
+def test_a_menu_read_as_one_line_off_pixels_is_no_title():
+    # Kodi's menu read by OCR as one line: "Profiles | Remote | Movies" over the posters
+    # of TV shows
+    from shotsmith.stages.features.evidence import Evidence
+    from shotsmith.stages.features.reading import read_screens
+
+    ev = Evidence()
+    ev.add("title", "Profiles | Remote | Movies", "ocr", (0.0, 0.035))
+    ev.add("label", "Banner | Poster | Landscape", "ocr", (0.05, 0.009))
+    ev.add("label", "TV Shows", "ocr", (0.01, 0.01))
+    ev.add("label", "DEEP FIELD", "ocr", (0.17, 0.007))
+    read = read_screens([ev], ["tv shows"], ["browse"], "Kodi")[0]
+    assert "profile" not in read.subject.casefold(), read.subject
+    assert "banner" not in read.subject.casefold(), read.subject

@@ -234,6 +234,13 @@ def _tab_row(text: str) -> bool:
     )
 
 
+def _piped(text: str) -> bool:
+    """Three or more short parts between bars ("Profiles | Remote | Movies"): a menu, or
+    a view switch ("Banner | Poster | Landscape"), not a title."""
+    parts = [p.strip() for p in re.split(r"\s[|·•]\s", text)]
+    return len(parts) >= 3 and all(1 <= len(_words(p)) <= 2 for p in parts)
+
+
 def _only_function_words(text: str) -> bool:
     fw = copy_vocabulary().function_words
     return all(w.casefold() in fw for w in _words(text))
@@ -876,6 +883,8 @@ def _subject(ev: Evidence, screen: str, cx: _SubjectContext) -> tuple[str, str, 
     if entities:  # one record's page, over the list it was opened from: named by it
         return "", "", entities
     for raw, source, base in candidates:
+        if _piped(raw):
+            continue  # "Profiles | Remote | Movies": a menu read as one line off pixels
         acting = _ACTING.match(raw.strip())
         if acting and source in _TITLES:  # "Editing Trip Leader Guide": what is edited is
             entities.append(acting.group(2).strip(_EDGE))  # content, the screen an editor
