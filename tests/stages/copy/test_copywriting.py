@@ -1391,3 +1391,18 @@ def test_a_measure_of_things_is_one_measure_never_every_thing():
     text = " ".join([*out[COPY_HEADLINE], *out[COPY_SUBTITLE]]).casefold()
     assert "number of visit " not in f"{text} " and "number of visit." not in text, text
     assert "every number" not in text, text
+
+
+def test_an_acronym_a_file_name_writes_in_lower_case_is_written_in_capitals():
+    """The file name "tv shows" names the screen; a caption writes "TV shows"."""
+    screens = [
+        ("movies", evidence("Movies", labels=["The Cartographer", "Copper Valley"])),
+        ("tv shows", evidence("", labels=["Banner", "Poster"])),
+    ]
+    frame = evidence_set("kodi", "Kodi", screens, domain="Entertainment")
+    frame[FEATURES_KIND] = ["list", "list"]
+    frame[FEATURES_SUBJECT] = ["Movies", "tv shows"]
+    frame[FEATURES_SUBJECT_FROM] = ["title", "screen name"]
+    out = write_copy(frame)
+    text = f"{out[COPY_HEADLINE].iloc[1]} {out[COPY_SUBTITLE].iloc[1]}"
+    assert "TV show" in text and "Tv " not in text and "tv " not in text, text

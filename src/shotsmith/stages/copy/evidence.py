@@ -57,7 +57,7 @@ from ...words import singular as singular_of
 from ..features import singular
 from ..features.evidence import is_chrome
 from ..features.reading import YEAR_AFTER, is_feature_phrase, is_generic, is_person
-from .rules import acronyms, forbidden_words, proper_terms
+from .rules import acronyms, as_acronym, forbidden_words, proper_terms
 
 # --------------------------------------------------------------------------------------
 # Evidence: what each screen shows
@@ -523,6 +523,8 @@ class CasePolicy:
                 out.append(word.replace(core, self.project_words[core.casefold()]))
             elif core in self.proper or is_camel_case(core) or core in acronyms():
                 out.append(word)
+            elif as_acronym(core):
+                out.append(word.replace(core, as_acronym(core)))  # "tv shows", a file name
             else:
                 out.append(word.lower())
         return " ".join(out)

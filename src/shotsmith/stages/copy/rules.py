@@ -13,6 +13,8 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from importlib import resources
 
+from ...words import is_common_word
+
 # --------------------------------------------------------------------------------------
 # The rules
 # --------------------------------------------------------------------------------------
@@ -63,6 +65,13 @@ def __getattr__(name: str) -> object:
 def acronyms() -> frozenset[str]:
     """Upper-case words that are fine mid-sentence ("CSV", "GPS")."""
     return frozenset(_table("acronyms"))
+
+
+def as_acronym(word: str) -> str:
+    """An acronym a file name or a menu wrote in lower case, in capitals ("tv" -> "TV");
+    "" for any other word, and for one English writes in lower case ("pin", "us")."""
+    up = word.upper()
+    return up if up in acronyms() and up != word and not is_common_word(word.casefold()) else ""
 
 
 @lru_cache(maxsize=1)

@@ -41,7 +41,7 @@ from ...grounding import content_words, vocabulary, word_forms, words_of
 from ...words import is_common_word, is_modifier, is_plural, is_verb_only, plural, word_frequency
 from ..features.reading import is_feature_phrase, is_person
 from .evidence import ScreenEvidence, is_content_title
-from .rules import acronyms, forbidden_words
+from .rules import acronyms, as_acronym, forbidden_words
 
 
 @lru_cache(maxsize=1)
@@ -93,7 +93,7 @@ def _feature(subject: str) -> str:
             keep = len(word) <= 3 or word in acronyms()  # "CSV"; "BOOKS" is styling
         else:
             keep = any(c.isupper() for c in word[1:])  # "iPhone", "GitHub"
-        words.append(word if keep else word.lower())
+        words.append(word if keep else as_acronym(word) or word.lower())
     return " ".join(words)
 
 
