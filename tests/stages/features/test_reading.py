@@ -2249,3 +2249,20 @@ def test_a_menu_read_as_one_line_off_pixels_is_no_title():
     read = read_screens([ev], ["tv shows"], ["browse"], "Kodi")[0]
     assert "profile" not in read.subject.casefold(), read.subject
     assert "banner" not in read.subject.casefold(), read.subject
+
+
+def test_search_alone_names_no_screen_what_it_searches_does():
+    # TeamVault's search page is titled "Search"; AWStats' keyphrases page carries a
+    # "Search" label above a page titled with what it lists
+    from shotsmith.stages.features.evidence import Evidence
+    from shotsmith.stages.features.reading import read_screens
+
+    secrets, search = Evidence(), Evidence()
+    secrets.add("title", "Secrets", "dom", (0.05, 0.03))
+    search.add("title", "Search", "dom", (0.05, 0.03))
+    for ev in (secrets, search):
+        for k, name in enumerate(["Office Wi-Fi", "Stripe dashboard", "Domain registrar"]):
+            ev.add("label", name, "dom", (0.2 + 0.05 * k, 0.012))
+    readings = read_screens([secrets, search], ["secrets", "search"], ["browse", "search"], "Vault")
+    assert readings[1].kind == "search"
+    assert readings[1].subject.casefold() == "secrets", readings[1].subject

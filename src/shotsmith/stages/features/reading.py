@@ -1805,7 +1805,9 @@ def _searches_of_the_set(readings: list[Reading]) -> list[Reading]:
         and not is_generic(r.subject)
     ]
     for r in readings:
-        if r.kind == "search" and not r.subject and lists:
+        # a label further down a search names one of its results ("Stripe dashboard")
+        found = not r.subject or r.subject_from == "label"
+        if r.kind == "search" and found and lists:
             r.subject, r.subject_from = lists[0], "set"
     return readings
 
