@@ -225,6 +225,8 @@ def test_names_are_kept_whole_and_a_titled_item_is_an_example(library_copy):
         ("Kale, purple sprouting broccoli, leeks.", "subtitle", "list of tokens"),
         ("See your budgets and", "headline", "ends on 'and'"),
         ("Everything from Calder Bay to Calder Bay Ada Pennington.", "subtitle", "range"),
+        ("Everything from Wher to Navigatio in one place.", "subtitle", "'Wher' is not a whole"),
+        ("Everything from Wher to Navigatio in one place.", "subtitle", "'Navigatio' is not"),
     ],
 )
 def test_the_critic_strikes_out_what_a_marketer_would(line, kind, problem):
@@ -2266,3 +2268,12 @@ def test_search_alone_names_no_screen_what_it_searches_does():
     readings = read_screens([secrets, search], ["secrets", "search"], ["browse", "search"], "Vault")
     assert readings[1].kind == "search"
     assert readings[1].subject.casefold() == "secrets", readings[1].subject
+
+
+def test_the_apps_own_name_is_never_a_cut_word():
+    # "Trac" is "track" cut short by its looks, and "hgweb" no word at all: both are names
+    for line, project in [
+        ("Your timeline and roadmap, together in Trac.", "Trac"),
+        ("Your graph and log, together in hgweb.", "hgweb"),
+    ]:
+        assert line_problems(line, kind="subtitle", project=project) == [], line
