@@ -143,18 +143,19 @@ def test_the_opening_sentence_names_features_never_a_path_a_page_or_the_apps_vie
         screen("viewer", "Mirador viewer"),  # the app's own name in a feature
         screen("page", "Trip to Porto"),  # a page's name: a place after its first word
         screen("contacts", "contacts sort Name"),  # a column's sort control
+        screen("search", "tags:walking"),  # a search's query
         screen("versions", "File versions"),
     ]
     text = store_text(
         project="Mirador",
         locale="en-US",
         tagline="Your repositories",
-        headlines=["Your repositories", "Documents", "Viewer", "Porto", "Contacts", "Versions"],
-        subtitles=["", "", "", "", "", ""],
+        headlines=["Your repositories", "Documents", "Viewer", "Porto", "Contacts", "", "Versions"],
+        subtitles=["", "", "", "", "", "", ""],
         evidence=evidence,
     )
     opening = text.promotional_text.split(". ")[0]
     assert opening.startswith("Mirador brings your repositories"), opening
     assert "file versions" in opening, opening
-    for name in ("laptop", "Documents", "viewer", "Porto", "sort"):
+    for name in ("laptop", "Documents", "viewer", "Porto", "sort", "walking"):
         assert name not in opening, (name, opening)

@@ -396,3 +396,18 @@ def test_a_word_cut_short_off_the_pixels_or_a_questions_start_is_no_subject(titl
     out = ss.extract_features(frame, ocr=True).iloc[0]
     assert out[FEATURES_TITLE].split()[0] == title.split()[0]  # read off the pixels
     assert out["features_subject"] == "", out["features_subject"]
+
+
+def test_a_fields_name_read_off_pixels_is_no_button():
+    # "Start date" and "Track number" look like "Start ..." and "Track ..." buttons; read
+    # from the DOM a button says so, read off pixels a noun-and-verb word leads a field
+    from shotsmith.stages.features.evidence import Evidence, _classify_line
+
+    for line in ("Start date", "Track number", "Review wall"):
+        ev = Evidence()
+        _classify_line(ev, line, "ocr")
+        assert ev.actions == [], (line, ev.actions)
+    for line in ("Upload a file", "Add filter", "Search for books", "Open workshop"):
+        ev = Evidence()
+        _classify_line(ev, line, "ocr")
+        assert ev.actions == [line], (line, ev.labels)

@@ -106,10 +106,10 @@ def _a_sort_order(phrase: str) -> bool:
 
 
 def _a_name(phrase: str, project: str) -> bool:
-    """Whether a subject is a name, no feature: a path ("laptop/Documents"), the app's
-    own viewer ("Mirador viewer"), a place or a person after its first word ("Trip to
-    Porto")."""
-    if "/" in phrase:
+    """Whether a subject is a name, no feature: a path ("laptop/Documents") or a query
+    ("tags:walking"), the app's own viewer ("Mirador viewer"), a place or a person after
+    its first word ("Trip to Porto")."""
+    if "/" in phrase or ":" in phrase:  # "tags:walking": a search's query
         return True
     words = words_of(phrase)
     own = {w.casefold() for w in words_of(project)}

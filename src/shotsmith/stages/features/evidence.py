@@ -22,6 +22,7 @@ from functools import lru_cache
 
 from ... import ocr as ocr_mod
 from ...grounding import vocabulary as copy_vocabulary
+from ...words import can_be_noun, is_bare_verb, is_plural
 from .intent import plausible_word
 from .vocabulary import vocabulary
 
@@ -178,13 +179,26 @@ def _classify_line(
             ev.add("tab", tab, source, where)
     elif _is_number(text):
         ev.add("number", text, source, where)
-    elif _is_action(text) and not (source == "ocr" and _CODE.match(text.strip())):
-        ev.add("action", text, source, where)  # not "import datetime" read off the pixels
-        # of a source file (the DOM marks code as code; "import feeds" there is a link)
+    elif _is_action(text) and not (source == "ocr" and _not_a_button(text)):
+        ev.add("action", text, source, where)
     elif _is_short(text):
         ev.add("label", text, source, where)
     else:
         ev.add("text", text, source, where)
+
+
+def _not_a_button(line: str) -> bool:
+    """A line read off pixels that only looks like a button's: a line of code ("import
+    datetime": the DOM marks code as code, and "import feeds" there is a link), or two
+    words whose first is a noun as well as a verb, the second one thing ("Start date",
+    "Track number"): a field's name, where "Upload a file", "Add filter" or "Import
+    feeds" is a command."""
+    words = line.split()
+    if _CODE.match(line.strip()):
+        return True
+    if len(words) != 2 or is_plural(words[1]):  # "Import feeds": a command
+        return False
+    return can_be_noun(words[0]) and not is_bare_verb(words[0])
 
 
 # --- the three readers --------------------------------------------------------------------------
