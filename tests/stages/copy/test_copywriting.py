@@ -1406,3 +1406,20 @@ def test_an_acronym_a_file_name_writes_in_lower_case_is_written_in_capitals():
     out = write_copy(frame)
     text = f"{out[COPY_HEADLINE].iloc[1]} {out[COPY_SUBTITLE].iloc[1]}"
     assert "TV show" in text and "Tv " not in text and "tv " not in text, text
+
+
+def test_a_line_about_the_app_joins_two_collections_never_one_thing_or_a_menu():
+    """ "Your emails and drafts, together in Postbox", never "... emails and november
+    invoice" (one invoice's page) nor "... and main menu" (a place in the app)."""
+    subjects = [("Emails", "list"), ("November invoice", "detail"), ("Main menu", "list")]
+    subjects += [("Drafts", "list")]
+    screens = [(s.lower(), evidence(s)) for s, _ in subjects]
+    frame = evidence_set("mail", "Postbox", screens, domain="Productivity")
+    frame[FEATURES_KIND] = [k for _, k in subjects]
+    frame[FEATURES_SUBJECT] = [s for s, _ in subjects]
+    frame[FEATURES_SUBJECT_FROM] = ["title"] * len(subjects)
+    out = write_copy(frame)
+    together = [s for s in out[COPY_SUBTITLE] if "together" in s]
+    assert together, out[COPY_SUBTITLE].tolist()
+    for line in together:
+        assert "invoice" not in line and "menu" not in line, line

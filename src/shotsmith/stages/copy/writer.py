@@ -232,6 +232,21 @@ def _frame_fits(template: str, slots: Slots) -> bool:
     return not (template.startswith("{S}") and _bare_count_noun(slots))
 
 
+def _a_collection(feature: str, kind: str) -> bool:
+    """Whether a feature in the singular names many things all the same: a screen of
+    rows or a chart of them ("budget", "spent time"), not one thing's page nor a page
+    that holds other pages ("menu", "summary", "information", "profile")."""
+    head = feature.split()[-1].casefold()
+    voc = vocabulary()
+    if head in voc.weak_titles | voc.generic_sections or head in _NO_COLLECTION:
+        return False
+    return kind in ("list", "table", "chart", "calendar", "dashboard")
+
+
+#: Singular heads that name a place or one thing, never many: "main menu", "front page".
+_NO_COLLECTION = frozenset("menu page profile information viewer tree file photo".split())
+
+
 def _fill(
     template: str,
     slots: Slots,
@@ -461,6 +476,14 @@ class _Writer:
         }
         #: the set's features, from its screens' subjects ("budgets", "reports")
         self._features = [f for f in set_features(ctx.evidence, ctx.project) if len(f) <= 16]
+        #: the features that are collections: "movies", "budget" of a budget's table; not
+        #: one thing ("november invoice") nor a place in the app ("main menu")
+        self._collections = {
+            f
+            for ev in ctx.evidence
+            for f in set_features([ev], ctx.project)
+            if is_plural(f.split()[-1]) or _a_collection(f, ev.kind)
+        }
         self._texts = [ctx.project, ctx.bundle_id, ctx.about]
         for ev in ctx.evidence:
             self._texts += ev.strings()
@@ -508,8 +531,10 @@ class _Writer:
         return slots
 
     def _features_for(self, position: int) -> str:
-        """The features a line about the app names on slide ``position`` (see _groups)."""
-        features = self._features
+        """The features a line about the app names on slide ``position`` (see _groups):
+        two of its collections ("Your TV shows and movies, together in Kodi"), never one
+        thing of them ("november invoice", "main menu")."""
+        features = [f for f in self._features if f in self._collections]
         if position == 0:  # the app's first two
             return " and ".join(features[:2]) if len(features) >= 2 else ""
         if position >= len(self.ctx.evidence):
