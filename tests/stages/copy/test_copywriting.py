@@ -1423,3 +1423,23 @@ def test_a_line_about_the_app_joins_two_collections_never_one_thing_or_a_menu():
     assert together, out[COPY_SUBTITLE].tolist()
     for line in together:
         assert "invoice" not in line and "menu" not in line, line
+
+
+def test_a_charts_unit_is_no_example():
+    """ "Hz" on a chart's axis is no thing the chart shows: never "from Battery
+    Temperature to Hz"."""
+    screens = [
+        ("trends", evidence("Thermal Trends", labels=["Battery Temperature", "Hz"])),
+        ("power", evidence("Power Telemetry", labels=["Battery Voltage", "kWh"])),
+    ]
+    frame = evidence_set("mct", "Mission Control", screens, domain="Utilities")
+    frame[FEATURES_KIND] = ["chart", "table"]
+    frame[FEATURES_SUBJECT] = ["Thermal Trends", "Power Telemetry"]
+    frame[FEATURES_SUBJECT_FROM] = ["title", "title"]
+    frame[C.FEATURES_EXAMPLES] = [["Battery Temperature", "Hz"], ["Battery Voltage", "kWh"]]
+    out = write_copy(frame)
+    for kind in ("headline", "subtitle"):
+        for why in out[COPY_EVIDENCE]:
+            assert not {"Hz", "kWh"} & set(why[kind]), why
+    text = " ".join([*out[COPY_HEADLINE], *out[COPY_SUBTITLE]])
+    assert "Hz" not in text and "kWh" not in text, text

@@ -942,6 +942,8 @@ def _example(text: str, policy: CasePolicy) -> Phrase | None:
     lead = t.split()[0].casefold()
     if t.casefold() in voc.chrome or _verb_led(t) or lead in voc.generic_verbs:
         return None  # "See all", "Add participant", "Keep it burning": not content
+    if any(w.casefold() in voc.units for w in t.split()):
+        return None  # "Hz", "kWh": a chart's axis, not a thing it shows
     if any(w.casefold() in _SENTENCE_WORDS for w in t.split()[1:]):
         return None  # "Turn the compost bay": a sentence, not an item's name
     if t.isupper() and len(t) > 3:
