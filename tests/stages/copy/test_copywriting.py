@@ -1443,3 +1443,26 @@ def test_a_charts_unit_is_no_example():
             assert not {"Hz", "kWh"} & set(why[kind]), why
     text = " ".join([*out[COPY_HEADLINE], *out[COPY_SUBTITLE]])
     assert "Hz" not in text and "kWh" not in text, text
+
+
+def test_a_count_told_in_a_sentence_is_no_lists_count():
+    """A log entry's "downlinked 38 images" tells what happened; "Showing 70 of 70
+    genomes ..." counts the list, however long its line."""
+    log = "Inuvik pass: downlinked 38 images of the Alps strip. Two frames cloudy."
+    shown = "Showing 70 of 70 genomes sampled between Apr 2020 and Oct 2025."
+    screens = [
+        ("log", evidence("Operations Log", labels=[log])),
+        ("tree", evidence("Phylogeny", labels=[shown])),
+    ]
+    frame = evidence_set("ops", "Mission Control", screens, domain="Utilities")
+    frame[FEATURES_KIND] = ["table", "chart"]
+    frame[FEATURES_SUBJECT] = ["Operations Log", "Phylogeny"]
+    frame[FEATURES_SUBJECT_FROM] = ["title", "title"]
+    out = write_copy(frame)
+    assert "38" not in f"{out[COPY_HEADLINE].iloc[0]} {out[COPY_SUBTITLE].iloc[0]}"
+    from shotsmith.stages.copy.evidence import build_slots, case_policy, screen_evidence
+
+    rows = [screen_evidence(row) for _, row in frame.iterrows()]
+    slots = build_slots(rows, "Mission Control", case_policy([], "Mission Control", True))
+    assert [c.text for c in slots[0].counts] == []
+    assert [c.text for c in slots[1].counts] == ["70 genomes"]

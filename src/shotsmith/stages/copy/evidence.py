@@ -662,7 +662,13 @@ def _all_chrome() -> re.Pattern[str]:
 
 
 #: Verbs a list's own count opens with: "See all 18 photos", "Found 20 records".
-_COUNTING_VERBS = frozenset("see found show view display list browse".split())
+_COUNTING_VERBS = frozenset(
+    "see found show view display list browse showing displaying listing viewing".split()
+)
+
+
+#: A line this many words long tells something; a count in it is no list's own.
+_TOLD = 8
 
 
 def _count_phrases(strings: Iterable[str], *, read: bool = False) -> list[str]:
@@ -673,9 +679,12 @@ def _count_phrases(strings: Iterable[str], *, read: bool = False) -> list[str]:
     out: list[str] = []
     pattern = re.compile(r"(?<![\w$€£¥.,])(\d{1,3}(?:,\d{3})+|\d+)\s+([^\W\d_]{3,})(?![\w'’])")
     for s in strings:
-        lead = [w.casefold() for w in words_of(s or "")[:1]]
+        said = words_of(s or "")
+        lead = [w.casefold() for w in said[:1]]
         if lead and is_bare_verb(lead[0]) and lead[0] not in _COUNTING_VERBS:
             continue  # "Get 3 samples": a task's words, no count ("See all 18 photos" is)
+        if len(said) >= _TOLD and not (lead and lead[0] in _COUNTING_VERBS):
+            continue  # "Inuvik pass: downlinked 38 images of the Alps strip.": a story
         for number, noun in pattern.findall(s or ""):
             if int(number.replace(",", "")) < 3:
                 continue  # "All 2 books": too few to count
