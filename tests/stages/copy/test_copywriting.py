@@ -1466,3 +1466,22 @@ def test_a_count_told_in_a_sentence_is_no_lists_count():
     slots = build_slots(rows, "Mission Control", case_policy([], "Mission Control", True))
     assert [c.text for c in slots[0].counts] == []
     assert [c.text for c in slots[1].counts] == ["70 genomes"]
+
+
+def test_a_tables_name_and_value_columns_tell_nothing_a_forms_name_does():
+    """ "See name, timestamp and value" fits any table; a form still asks for a name."""
+    screens = [
+        ("telemetry", evidence("Power Telemetry", labels=["Name", "Timestamp", "Value", "Unit"])),
+        ("new member", evidence("New member", labels=["Name", "Address"])),
+    ]
+    frame = evidence_set("ops", "Mission Control", screens, domain="Utilities")
+    frame[FEATURES_KIND] = ["dashboard", "form"]
+    frame[FEATURES_SUBJECT] = ["Power Telemetry", "New member"]
+    frame[FEATURES_SUBJECT_FROM] = ["title", "title"]
+    frame[C.FEATURES_FIELDS] = [["Name", "Timestamp", "Value", "Unit"], ["Name", "Address"]]
+    out = write_copy(frame)
+    fields = [out[COPY_EVIDENCE].iloc[i]["reading"]["fields"] for i in range(2)]
+    table, form = out[COPY_SUBTITLE].iloc[0], out[COPY_SUBTITLE].iloc[1]
+    assert "name" not in table.casefold() and "value" not in table.casefold(), table
+    assert "timestamp" in table.casefold(), (table, fields)
+    assert "name" in form.casefold(), form

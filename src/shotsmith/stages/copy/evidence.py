@@ -667,6 +667,9 @@ _COUNTING_VERBS = frozenset(
 )
 
 
+#: Column names every table has: "See name, timestamp and value" tells nothing.
+_BARE_FIELDS = frozenset("name names value values".split())
+
 #: A line this many words long tells something; a count in it is no list's own.
 _TOLD = 8
 
@@ -1198,5 +1201,7 @@ def read_into(slots: Slots, ev: ScreenEvidence, policy: CasePolicy, project: str
             words[0].casefold() in voc.function_words or re.search(r"[a-z]ed$", words[0])
         ):
             continue  # "Whom", "Added", "Modified": a column of who or when, not a thing
+        if t and t.casefold() in _BARE_FIELDS and ev.kind != "form":
+            continue  # "Name", "Value": every table has them (a form's "name" is asked)
         if t and (slots.subject is None or t.casefold() != slots.subject.evidence.casefold()):
             slots.fields.append(Phrase(_feature_case(policy.display(t)), t))
