@@ -143,6 +143,14 @@ def evidence_set(
     return pd.DataFrame(rows)
 
 
+def read_as(frame: pd.DataFrame, kinds: list, subjects: list, sources: list) -> None:
+    """Give each screen the reading extract_features would have made: its kind, its
+    subject and where the subject was read."""
+    frame[FEATURES_KIND] = kinds
+    frame[FEATURES_SUBJECT] = subjects
+    frame[FEATURES_SUBJECT_FROM] = sources
+
+
 NAV_TABS = ["Home", "Channels", "Mentions", "Settings"]
 NOTEBOOK_MENU = ["File", "Edit", "View", "Run", "Kernel", "Settings", "Help"]
 
@@ -1200,9 +1208,7 @@ def test_a_subject_stays_whole_before_its_head_noun_stands_alone():
     labels = ["Outside Temperature", "Wind Chill", "Rain Rate", "Sunrise"]
     screens = [(s.lower(), evidence(s, labels=labels)) for s, _ in subjects]
     frame = evidence_set("weather", "Kestrel", screens, domain="Weather")
-    frame[FEATURES_KIND] = [k for _, k in subjects]
-    frame[FEATURES_SUBJECT] = [s for s, _ in subjects]
-    frame[FEATURES_SUBJECT_FROM] = ["title"] * len(subjects)
+    read_as(frame, [k for _, k in subjects], [s for s, _ in subjects], ["title"] * len(subjects))
     out = write_copy(frame)
     assert "sun and moon" in out[COPY_HEADLINE].iloc[3].casefold(), out[COPY_HEADLINE].tolist()
     assert_set_obeys_rules(out)
@@ -1216,9 +1222,7 @@ def test_a_plural_of_a_word_frames_use_is_still_a_subject():
         ("products", evidence("Products", labels=["Bonsai Tree", "Clacky Keyboard"])),
     ]
     frame = evidence_set("shop", "Vendure", screens, domain="Business")
-    frame[FEATURES_KIND] = ["table", "list"]
-    frame[FEATURES_SUBJECT] = ["Orders", "Products"]
-    frame[FEATURES_SUBJECT_FROM] = ["title", "title"]
+    read_as(frame, ["table", "list"], ["Orders", "Products"], ["title", "title"])
     out = write_copy(frame)
     assert "order" in out[COPY_HEADLINE].iloc[0].casefold(), out[COPY_HEADLINE].tolist()
     assert out[COPY_EVIDENCE].iloc[0]["headline"] == ["Orders"]
@@ -1234,9 +1238,7 @@ def test_a_collections_name_is_written_in_a_sentences_case_on_any_screen():
         ("albums", evidence("Albums", labels=["Lisbon weekend", "Garden", "Birthday"])),
     ]
     frame = evidence_set("photos", "Zoph", screens, domain="Photo & Video")
-    frame[FEATURES_KIND] = ["reader", "list"]
-    frame[FEATURES_SUBJECT] = ["Photos", "Albums"]
-    frame[FEATURES_SUBJECT_FROM] = ["title", "title"]
+    read_as(frame, ["reader", "list"], ["Photos", "Albums"], ["title", "title"])
     out = write_copy(frame)
     lines = [*out[COPY_HEADLINE], *out[COPY_SUBTITLE]]
     assert any("photos" in line for line in lines), lines
@@ -1254,9 +1256,7 @@ def test_a_dashboard_over_a_tables_columns_is_still_the_dashboard():
     )
     screens = [("dashboard", board), ("products", evidence("Products", labels=["Bonsai"]))]
     frame = evidence_set("shop", "Vendure", screens, domain="Business")
-    frame[FEATURES_KIND] = ["dashboard", "list"]
-    frame[FEATURES_SUBJECT] = ["Dashboard", "Products"]
-    frame[FEATURES_SUBJECT_FROM] = ["title", "title"]
+    read_as(frame, ["dashboard", "list"], ["Dashboard", "Products"], ["title", "title"])
     frame[C.FEATURES_FIELDS] = [["CODE", "TOTAL", "PLACED AT"], []]
     out = write_copy(frame)
     headline = out[COPY_HEADLINE].iloc[0]
@@ -1277,9 +1277,7 @@ def test_screens_showing_the_same_items_name_different_ones():
         (s.lower(), evidence(s, labels=[*readings, "Altitude: 42 meters"])) for s, _ in subjects
     ]
     frame = evidence_set("weather", "Kestrel", screens, domain="Weather")
-    frame[FEATURES_KIND] = [k for _, k in subjects]
-    frame[FEATURES_SUBJECT] = [s for s, _ in subjects]
-    frame[FEATURES_SUBJECT_FROM] = ["title"] * len(subjects)
+    read_as(frame, [k for _, k in subjects], [s for s, _ in subjects], ["title"] * len(subjects))
     frame[C.FEATURES_EXAMPLES] = [list(readings)] * len(subjects)
     out = write_copy(frame)
     pairs = [frozenset(e) for e in (r["subtitle"] for r in out[COPY_EVIDENCE]) if len(e) >= 2]
@@ -1305,9 +1303,12 @@ def test_one_things_page_is_never_every_thing_and_a_name_keeps_its_capitals():
     home = evidence("Spoke & Chain Wiki", labels=["Rota", "Fixing a Flat Tyre"])
     screens = [("order", order), ("post", post), ("cart", cart), ("home", home)]
     frame = evidence_set("shop", "Harbour", screens, domain="Business")
-    frame[FEATURES_KIND] = ["detail", "detail", "form", "dashboard"]
-    frame[FEATURES_SUBJECT] = ["Order details", "post", "cart", "Spoke & Chain Wiki"]
-    frame[FEATURES_SUBJECT_FROM] = ["heading", "screen name", "title", "title"]
+    read_as(
+        frame,
+        ["detail", "detail", "form", "dashboard"],
+        ["Order details", "post", "cart", "Spoke & Chain Wiki"],
+        ["heading", "screen name", "title", "title"],
+    )
     out = write_copy(frame)
     heads = out[COPY_HEADLINE].tolist()
     assert "order details" in heads[0].casefold() and "order detail," not in heads[0], heads
@@ -1346,9 +1347,7 @@ def test_a_subject_alone_is_no_frame_another_screen_has_used():
     labels = ["Battery Voltage", "Solar Array Current", "Radio Temperature"]
     screens = [(s.lower(), evidence(s, labels=labels)) for s, _ in subjects]
     frame = evidence_set("mct", "Mission Control", screens, domain="Utilities")
-    frame[FEATURES_KIND] = [k for _, k in subjects]
-    frame[FEATURES_SUBJECT] = [s for s, _ in subjects]
-    frame[FEATURES_SUBJECT_FROM] = ["label"] * len(subjects)
+    read_as(frame, [k for _, k in subjects], [s for s, _ in subjects], ["label"] * len(subjects))
     out = write_copy(frame)
     headlines = out[COPY_HEADLINE].tolist()
     assert "spacecraft overview" in headlines[1].casefold(), headlines
@@ -1366,9 +1365,7 @@ def test_a_section_of_the_apps_menu_is_a_feature_on_any_screen():
         ("tv shows", evidence("", tabs=menu, labels=["Banner", "Poster"])),
     ]
     frame = evidence_set("kodi", "Kodi", screens, domain="Entertainment")
-    frame[FEATURES_KIND] = ["list", "detail"]
-    frame[FEATURES_SUBJECT] = ["Movies", "TV Shows"]
-    frame[FEATURES_SUBJECT_FROM] = ["title", "label"]
+    read_as(frame, ["list", "detail"], ["Movies", "TV Shows"], ["title", "label"])
     out = write_copy(frame)
     headline = out[COPY_HEADLINE].iloc[1]
     assert "TV show" in headline, out[COPY_HEADLINE].tolist()
@@ -1383,9 +1380,7 @@ def test_a_measure_of_things_is_one_measure_never_every_thing():
         ("days of month", evidence("Number of visits", labels=labels)),
     ]
     frame = evidence_set("stats", "Webstats", screens, domain="Utilities")
-    frame[FEATURES_KIND] = ["dashboard", "calendar"]
-    frame[FEATURES_SUBJECT] = ["Summary", "Number of visits"]
-    frame[FEATURES_SUBJECT_FROM] = ["title", "label"]
+    read_as(frame, ["dashboard", "calendar"], ["Summary", "Number of visits"], ["title", "label"])
     frame[C.FEATURES_FIELDS] = [["Hits", "Bandwidth"], ["Hits", "Bandwidth"]]
     out = write_copy(frame)
     text = " ".join([*out[COPY_HEADLINE], *out[COPY_SUBTITLE]]).casefold()
@@ -1400,9 +1395,7 @@ def test_an_acronym_a_file_name_writes_in_lower_case_is_written_in_capitals():
         ("tv shows", evidence("", labels=["Banner", "Poster"])),
     ]
     frame = evidence_set("kodi", "Kodi", screens, domain="Entertainment")
-    frame[FEATURES_KIND] = ["list", "list"]
-    frame[FEATURES_SUBJECT] = ["Movies", "tv shows"]
-    frame[FEATURES_SUBJECT_FROM] = ["title", "screen name"]
+    read_as(frame, ["list", "list"], ["Movies", "tv shows"], ["title", "screen name"])
     out = write_copy(frame)
     text = f"{out[COPY_HEADLINE].iloc[1]} {out[COPY_SUBTITLE].iloc[1]}"
     assert "TV show" in text and "Tv " not in text and "tv " not in text, text
@@ -1415,9 +1408,7 @@ def test_a_line_about_the_app_joins_two_collections_never_one_thing_or_a_menu():
     subjects += [("Drafts", "list")]
     screens = [(s.lower(), evidence(s)) for s, _ in subjects]
     frame = evidence_set("mail", "Postbox", screens, domain="Productivity")
-    frame[FEATURES_KIND] = [k for _, k in subjects]
-    frame[FEATURES_SUBJECT] = [s for s, _ in subjects]
-    frame[FEATURES_SUBJECT_FROM] = ["title"] * len(subjects)
+    read_as(frame, [k for _, k in subjects], [s for s, _ in subjects], ["title"] * len(subjects))
     out = write_copy(frame)
     together = [s for s in out[COPY_SUBTITLE] if "together" in s]
     assert together, out[COPY_SUBTITLE].tolist()
@@ -1433,9 +1424,7 @@ def test_a_charts_unit_is_no_example():
         ("power", evidence("Power Telemetry", labels=["Battery Voltage", "kWh"])),
     ]
     frame = evidence_set("mct", "Mission Control", screens, domain="Utilities")
-    frame[FEATURES_KIND] = ["chart", "table"]
-    frame[FEATURES_SUBJECT] = ["Thermal Trends", "Power Telemetry"]
-    frame[FEATURES_SUBJECT_FROM] = ["title", "title"]
+    read_as(frame, ["chart", "table"], ["Thermal Trends", "Power Telemetry"], ["title", "title"])
     frame[C.FEATURES_EXAMPLES] = [["Battery Temperature", "Hz"], ["Battery Voltage", "kWh"]]
     out = write_copy(frame)
     for kind in ("headline", "subtitle"):
@@ -1455,9 +1444,7 @@ def test_a_count_told_in_a_sentence_is_no_lists_count():
         ("tree", evidence("Phylogeny", labels=[shown])),
     ]
     frame = evidence_set("ops", "Mission Control", screens, domain="Utilities")
-    frame[FEATURES_KIND] = ["table", "chart"]
-    frame[FEATURES_SUBJECT] = ["Operations Log", "Phylogeny"]
-    frame[FEATURES_SUBJECT_FROM] = ["title", "title"]
+    read_as(frame, ["table", "chart"], ["Operations Log", "Phylogeny"], ["title", "title"])
     out = write_copy(frame)
     assert "38" not in f"{out[COPY_HEADLINE].iloc[0]} {out[COPY_SUBTITLE].iloc[0]}"
     from shotsmith.stages.copy.evidence import build_slots, case_policy, screen_evidence
@@ -1475,9 +1462,7 @@ def test_a_tables_name_and_value_columns_tell_nothing_a_forms_name_does():
         ("new member", evidence("New member", labels=["Name", "Address"])),
     ]
     frame = evidence_set("ops", "Mission Control", screens, domain="Utilities")
-    frame[FEATURES_KIND] = ["dashboard", "form"]
-    frame[FEATURES_SUBJECT] = ["Power Telemetry", "New member"]
-    frame[FEATURES_SUBJECT_FROM] = ["title", "title"]
+    read_as(frame, ["dashboard", "form"], ["Power Telemetry", "New member"], ["title", "title"])
     frame[C.FEATURES_FIELDS] = [["Name", "Timestamp", "Value", "Unit"], ["Name", "Address"]]
     out = write_copy(frame)
     fields = [out[COPY_EVIDENCE].iloc[i]["reading"]["fields"] for i in range(2)]

@@ -90,10 +90,8 @@ def _cut_short(low: str, frequency: float) -> bool:
     "where", "Navigatio" of "navigation"): a word the reader cut, even as a name."""
     if len(low) < 4:
         return False
-    return any(
-        word_frequency(low + c) >= CUT_WHOLE and word_frequency(low + c) - frequency >= CUT_GAP
-        for c in "abcdefghijklmnopqrstuvwxyz"
-    )
+    wholes = (word_frequency(low + c) for c in "abcdefghijklmnopqrstuvwxyz")
+    return any(whole >= CUT_WHOLE and whole - frequency >= CUT_GAP for whole in wholes)
 
 
 #: How much commoner (Zipf) than the cut word: "where" 3.7 over "wher"; "oriented" only

@@ -523,8 +523,8 @@ class CasePolicy:
                 out.append(word.replace(core, self.project_words[core.casefold()]))
             elif core in self.proper or is_camel_case(core) or core in acronyms():
                 out.append(word)
-            elif as_acronym(core):
-                out.append(word.replace(core, as_acronym(core)))  # "tv shows", a file name
+            elif up := as_acronym(core):
+                out.append(word.replace(core, up))  # "tv shows", a file name
             else:
                 out.append(word.lower())
         return " ".join(out)

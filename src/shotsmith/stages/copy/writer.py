@@ -476,12 +476,14 @@ class _Writer:
         }
         #: the set's features, from its screens' subjects ("budgets", "reports")
         self._features = [f for f in set_features(ctx.evidence, ctx.project) if len(f) <= 16]
+        #: each screen's own feature, as the set's features name it
+        self._own = [set_features([ev], ctx.project) for ev in ctx.evidence]
         #: the features that are collections: "movies", "budget" of a budget's table; not
         #: one thing ("november invoice") nor a place in the app ("main menu")
         self._collections = {
             f
-            for ev in ctx.evidence
-            for f in set_features([ev], ctx.project)
+            for ev, own in zip(ctx.evidence, self._own)
+            for f in own
             if is_plural(f.split()[-1]) or _a_collection(f, ev.kind)
         }
         self._texts = [ctx.project, ctx.bundle_id, ctx.about]
@@ -539,7 +541,7 @@ class _Writer:
             return " and ".join(features[:2]) if len(features) >= 2 else ""
         if position >= len(self.ctx.evidence):
             return ""
-        own = set_features([self.ctx.evidence[position]], self.ctx.project)
+        own = self._own[position]
         if not own or own[0] not in features:
             return ""
         others = [f for f in features if f != own[0]]
