@@ -864,6 +864,8 @@ def test_counts_under_three_and_elements_below_the_screenshot_say_nothing():
         "12 trails",
         "1,204 recipes",
     ]
+    # a file's name ("03 Salts.md") and a number led by a nought are an order, no count
+    assert _count_phrases(["03 Salts.md", "04 Bases", "14 lessons"]) == ["14 lessons"]
     ev = from_elements(
         [
             {"role": "heading", "text": "Albums", "box": [0, 100, 500, 80], "level": 1},
@@ -2277,3 +2279,56 @@ def test_the_apps_own_name_is_never_a_cut_word():
         ("Your graph and log, together in hgweb.", "hgweb"),
     ]:
         assert line_problems(line, kind="subtitle", project=project) == [], line
+
+
+def test_an_editors_icons_and_its_open_file_name_no_screen_and_no_item():
+    """A Markdown editor: a toolbar of icon buttons named only in their tooltips ("Code
+    block (Tab indent)" in a 50 px box), the open file's tab ("Acids.md") and its source
+    ("# Acids and alkalis"): no icon's name is the subject or an item, nor the file's."""
+    names = [
+        "Bold",
+        "Block quote",
+        "Preformatted text / Code block (Tab indent)",
+        "Fullscreen (Press ESC exit)",
+        "Unordered list",
+        "Ordered list",
+    ]
+    toolbar = [
+        {"role": "link", "text": t, "box": [400 + 60 * k, int(0.07 * H), 50, 56]}
+        for k, t in enumerate(names)
+    ]
+    tab = {**el("tab", "Acids.md", 0.05, 0.015, x=0.4), "current": True}
+    note = [
+        tab,
+        *toolbar,
+        el("label", "Home", 0.12, 0.012),
+        el("label", "Reading", 0.14, 0.012),
+        el("text", "# Acids and alkalis", 0.12, 0.014, x=0.45),
+        el("text", "## Learning objectives", 0.16, 0.012, x=0.45),
+        el("text", "Name three everyday acids and three alkalis.", 0.18, 0.012, x=0.45),
+    ]
+    frame = dom_set("Pervane", [("lesson", note)])
+    out = ss.extract_features(frame, ocr=False)
+    said = [out[C.FEATURES_SUBJECT].iloc[0], *out[C.FEATURES_EXAMPLES].iloc[0]]
+    assert not [s for s in said if "block" in s.casefold() or "screen" in s.casefold()], said
+    assert out[C.FEATURES_SUBJECT].iloc[0] != "Acids.md", said
+    assert not [s for s in said if s.startswith("#")], said
+    # a button's tooltip shown as words is no breadcrumb either ("A / B (Tab indent)")
+    shown = [el("label", "Preformatted text / Code block (Tab indent)", 0.06), *note[6:]]
+    out = ss.extract_features(dom_set("Pervane", [("lesson", shown)]), ocr=False)
+    assert out[C.FEATURES_SUBJECT].iloc[0] != "Code block"
+    # the icons' names stay in the evidence, apart: what the controls are called
+    from shotsmith.stages.features.evidence import from_elements
+
+    ev = from_elements(note, height=float(H), width=float(W))
+    assert "Block quote" in ev.icons and "Block quote" not in ev.labels, ev.labels
+    assert "Bold" in ev.labels  # one short word may be shown in its box
+    # a row of a table's cells, each as wide as its column, whose words wrap: no toolbar
+    cells = [
+        {"role": "link", "text": t, "box": [200 * k, 900, wide, 78]}
+        for k, (t, wide) in enumerate(
+            [("Dining Out", 90), ("Gas & Transit", 60), ("City Power & Water (18)", 150)]
+        )
+    ]
+    ev = from_elements(cells, height=float(H), width=float(W))
+    assert ev.icons == [] and "Dining Out" in ev.labels, ev.icons

@@ -649,8 +649,13 @@ def _is_plural(phrase: str) -> bool:
         and len(last) >= 4
         and last.endswith("s")
         and not last.endswith(("ss", "us", "is", "ics", "news"))
+        and last not in _NO_ONE
         and singular(last) != last
     )
+
+
+#: Plurals with no "one" of them: a book's "Contents", "Settings", "Thanks".
+_NO_ONE = frozenset("contents settings thanks belongings whereabouts".split())
 
 
 @lru_cache(maxsize=1)
@@ -680,7 +685,11 @@ def _count_phrases(strings: Iterable[str], *, read: bool = False) -> list[str]:
     ("scrobbles"): "22 Tomds" is a misread; from the DOM an app's coinage counts too
     ("24 shaares")."""
     out: list[str] = []
-    pattern = re.compile(r"(?<![\w$€£¥.,])(\d{1,3}(?:,\d{3})+|\d+)\s+([^\W\d_]{3,})(?![\w'’])")
+    # not a file's name ("03 Salts.md") nor a number led by a nought ("03 Salts": an
+    # order, no count)
+    pattern = re.compile(
+        r"(?<![\w$€£¥.,])(\d{1,3}(?:,\d{3})+|[1-9]\d*)\s+([^\W\d_]{3,})(?![\w'’]|\.\w)"
+    )
     for s in strings:
         said = words_of(s or "")
         lead = [w.casefold() for w in said[:1]]

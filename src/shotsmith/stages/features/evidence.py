@@ -46,6 +46,7 @@ class Evidence:
     numbers: list[str] = field(default_factory=list)
     items: list[dict] = field(default_factory=list)  # reading order: role, text, source, y, h
     inputs: int = 0  # text fields the DOM showed (a form)
+    icons: list[str] = field(default_factory=list)  # icons' names, from their tooltips
 
     def add(
         self,
@@ -56,12 +57,19 @@ class Evidence:
         *,
         link: bool = False,
         current: bool = False,
+        icon: bool = False,
     ) -> None:
         """Record one piece; ``where``: its top and its type height as shares of the
         screenshot's height (the screen reading weighs position and size); ``link``: the
         DOM's link (a way elsewhere, never a form's field); ``current``: the page's own
-        item of a menu or a tab bar (``aria-current``, a selected tab, an "active" class)."""
+        item of a menu or a tab bar (``aria-current``, a selected tab, an "active" class);
+        ``icon``: an icon's name, read from its tooltip, not shown as words: kept apart in
+        ``icons`` (what the screen's controls are called), never an item."""
         text = _without_icon_names(" ".join(text.split()))
+        if icon:
+            if text and text not in self.icons:
+                self.icons.append(text)
+            return
         if not text or any(i["text"] == text and i["role"] == role for i in self.items):
             return
         if role == "title":
@@ -234,6 +242,58 @@ def _beside(element: Mapping[str, object], width: float | None) -> bool:
     return left >= width or left + wide <= 0
 
 
+#: An icon's box: about square (not a narrow cell whose text runs over) and small (a
+#: share of the screenshot's height).
+ICON_SHAPE = 1.5
+ICON_HEIGHT = 0.05
+#: A toolbar: at least this many such boxes on one row, their widths this close.
+TOOLBAR_ICONS = 3
+TOOLBAR_SAME = 0.25
+#: Visible type needs at least this share of its box's height per character; an icon's
+#: name needs this many times its box's width (a short word may still be shown).
+ICON_CHAR = 0.25
+ICON_OVER = 1.5
+
+
+def _square(element: Mapping[str, object], height: float) -> tuple[float, float, float] | None:
+    """A small, about square control's box as (top, width, height), else None."""
+    box = element.get("box")
+    if element.get("role") not in ("link", "button", "listitem", "label", "tab"):
+        return None
+    if not isinstance(box, Sequence) or len(box) != 4:
+        return None
+    try:
+        top, wide, tall = float(box[1]), float(box[2]), float(box[3])
+    except (TypeError, ValueError):
+        return None
+    if 0 < tall <= height * ICON_HEIGHT and tall / ICON_SHAPE <= wide <= tall * ICON_SHAPE:
+        return top, wide, tall
+    return None
+
+
+def _icon_names(elements: Sequence[Mapping[str, object]], height: float | None) -> set[int]:
+    """The elements whose text is an icon's name, not words on the screen: buttons of a
+    toolbar (a row of small, about square boxes of one size) far too narrow for their text
+    ("Preformatted text / Code block (Tab indent)" in 51 px), read from a tooltip or a
+    label. A narrow cell of a table whose words wrap is no toolbar's."""
+    if not height:
+        return set()
+    boxes = {k: b for k, e in enumerate(elements) if (b := _square(e, height)) is not None}
+    names: set[int] = set()
+    for k, (top, wide, tall) in boxes.items():
+        row = [
+            w
+            for t, w, _ in boxes.values()
+            if abs(t - top) <= height * ROW_TOLERANCE and abs(w - wide) <= wide * TOOLBAR_SAME
+        ]
+        text = str(elements[k].get("text") or "")
+        if len(text.split()) < 2:
+            continue  # one word in a tall tab ("Lineage") may well be shown
+        if len(row) >= TOOLBAR_ICONS and len(text) * tall * ICON_CHAR > wide * ICON_OVER:
+            names.add(k)
+    return names
+
+
 def from_elements(
     elements: Iterable[object], height: float | None = None, width: float | None = None
 ) -> Evidence:
@@ -268,7 +328,8 @@ def from_elements(
         level_one = [h for h in headings if str(h.get("level") or "1") == "1"]
         pick = level_one[0] if level_one else min(headings, key=_level_then_size)
         title = " ".join(pick["text"].split())
-    for e in items:
+    icons = _icon_names(items, height)
+    for k, e in enumerate(items):
         role, text = str(e.get("role") or "text"), " ".join(e["text"].split())
         where = _where(e, height)
         if where is not None and where[0] + where[1] / 2 >= 1.0:
@@ -276,6 +337,11 @@ def from_elements(
         if role == "input" and text:
             ev.inputs += 1
         if not text or role == "input" or is_chrome(text) or _in_rows(e, footer):
+            continue
+        if k in icons and not _is_action(text):
+            # an icon's tooltip ("Block quote", "Fullscreen (Press ESC exit)") names no
+            # screen and no item; an icon that acts ("Add account") is still a control
+            ev.add("label", text, "dom", where, icon=True)
             continue
         if role == "heading":
             if text == title:

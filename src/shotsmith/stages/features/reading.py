@@ -123,6 +123,9 @@ _LETTERS = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 _DIGIT = re.compile(r"\d")
 _EDGE = " \t/-–—•·|:;,.!?*>›»→←<«‹\"“”‘’'()[]↑↓▲▼△▽⇅↕⬆⬇¶§…"  # sort arrows, anchors
 _BREADCRUMB = re.compile(r"\s+(?:>|/|›|»|❯|→|\\)\s+")
+#: A control's tooltip, its hint in brackets at the end: "Preformatted text / Code block
+#: (Tab indent)", an editor's button, no breadcrumb; not a count ("Photos (12)").
+_HINTED = re.compile(r"\((?!\d+\))[^()]*\)\s*$")
 _CUT = re.compile(r"\s+[-–—:|]\s+|\s*\(")
 #: What a subject may open with that is not its name: "All accounts", "List of bugs", and
 #: a key's hint before a label ("h HELP": press h).
@@ -255,11 +258,15 @@ _PATH = re.compile(r"^/\w|\w/[^/\s]+/|\w@\w")
 YEAR_AFTER = re.compile(r"\s+(?:19|20)\d\d$")
 
 
+#: A Markdown heading's marks, in an editor's text: "## Agenda" (not "#general").
+_MARKDOWN_HEAD = re.compile(r"^#{1,6}\s+(?=\S)")
+
+
 def clean_item(text: str, *, max_words: int = 5, place: bool = False) -> str:
     """An item as it may stand in a caption, or "": the part before a dash or a colon,
     without edge punctuation; no figures, no sentence, no OCR noise. ``place``: a title
     may be a place written with a comma ("Kyoto, Japan")."""
-    t = " ".join(text.split())
+    t = _MARKDOWN_HEAD.sub("", " ".join(text.split()))  # "# Parents' evening" in an editor
     t = _CUT.split(t)[0].strip(_EDGE)
     named = YEAR_AFTER.sub("", t)  # "Reader survey 2026": a name with its year
     if not t or is_data(named if len(_words(named)) >= 2 else t) or t.endswith(("?", "!")):
@@ -490,6 +497,7 @@ def _kind(
     labels = [
         i["text"] for i in ev.items if i["role"] in ("title", "heading", "label", "action", "tab")
     ]
+    labels += ev.icons  # an icon's name says what the screen does ("Table of Contents")
     shown = " ".join(labels).casefold()
     undated = undated_lines("\n".join(labels)).casefold()
     for kind, cues in t.kind_cues.items():
@@ -669,10 +677,9 @@ def record_type(ev: Evidence) -> str:
     and after it ("Previous Ticket" and "Next Ticket": "ticket") or by its heading's id
     ("TASK-2 — …": "task"), "" when it has none."""
     steps: defaultdict[str, set[str]] = defaultdict(set)
-    for item in ev.items:
-        if item["role"] not in ("label", "action", "tab", "text"):
-            continue
-        found = _RECORD_STEP.match(item["text"])
+    links = [i["text"] for i in ev.items if i["role"] in ("label", "action", "tab", "text")]
+    for text in [*links, *ev.icons]:  # an arrow's tooltip too: "Next workout"
+        found = _RECORD_STEP.match(text)
         if found and found.group(2).casefold() not in _NOT_A_RECORD:
             back = found.group(1).casefold() in ("previous", "prev", "older")
             steps[singular(found.group(2).casefold())].add("back" if back else "on")
@@ -712,7 +719,7 @@ def _candidates(ev: Evidence, screen_words: set[str]) -> list[tuple[str, str, fl
         y = item.get("y")
         top = y is None or y <= TOP_SHARE
         parts = _BREADCRUMB.split(item["text"])
-        if len(parts) >= 2 and top:
+        if len(parts) >= 2 and top and not _HINTED.search(item["text"]):
             candidates.append((parts[-1], "breadcrumb", 3.0))
         elif item["role"] == "heading" and top:
             candidates.append((item["text"], "heading", 1.0))
@@ -733,7 +740,7 @@ _NAMES_ITSELF = ("screen name", "current tab")
 
 def _shown_forms(ev: Evidence) -> set[str]:
     """Every word a screen shows, lower case and singular."""
-    return {w for item in ev.items for w in _forms(item["text"])}
+    return {w for text in [*(i["text"] for i in ev.items), *ev.icons] for w in _forms(text)}
 
 
 def _screen_name(screen: str) -> str:
@@ -882,9 +889,20 @@ def _subject(ev: Evidence, screen: str, cx: _SubjectContext) -> tuple[str, str, 
             entities.append(record.group(1).strip(_EDGE))
     if entities:  # one record's page, over the list it was opened from: named by it
         return "", "", entities
+    opened = [  # the stems of files open in an editor's tabs: "acids" of "Acids.md"
+        _key(_opened(raw).rsplit(".", 1)[0])
+        for raw, source, _ in candidates
+        if source == "current tab" and file_names([{"role": "label", "text": _opened(raw)}])
+    ]
     for raw, source, base in candidates:
         if _piped(raw):
             continue  # "Profiles | Remote | Movies": a menu read as one line off pixels
+        if source != "screen name" and file_names([{"role": "label", "text": _opened(raw)}]):
+            entities.append(_opened(raw))  # "Acids.md" open in an editor's tab: one file,
+            continue  # content the screen shows, no feature
+        if source in _TITLES and any(_key(raw).startswith(f) for f in opened):
+            entities.append(raw.strip())  # "Acids and alkalis", the title of "Acids.md"
+            continue
         acting = _ACTING.match(raw.strip())
         if acting and source in _TITLES:  # "Editing Trip Leader Guide": what is edited is
             entities.append(acting.group(2).strip(_EDGE))  # content, the screen an editor
@@ -915,6 +933,11 @@ def _subject(ev: Evidence, screen: str, cx: _SubjectContext) -> tuple[str, str, 
     if late and not entities:  # a section further down ("Notes") is no subject of a page
         return late[0][1], "label", entities  # whose title names what it is about
     return "", "", entities
+
+
+def _opened(tab: str) -> str:
+    """A tab's name without its close button's mark: "× Lisbon trip.md"."""
+    return re.sub(r"^[^\w\"“'‘(]+|\s*[×✕✖]$", "", tab.strip())
 
 
 #: A title's closing date or number after "of", "for" or "in": "Reservations table of
@@ -1068,6 +1091,9 @@ def _set_context(
     visible |= {
         singular(w.casefold()) for ev in evidence for i in ev.items for w in _words(i["text"])
     }
+    # an icon's name ("Table of Contents") is the app's word for what it does: it bears
+    # out what the user called a screen, though it names no subject itself
+    visible |= {singular(w.casefold()) for ev in evidence for t in ev.icons for w in _words(t)}
     return repeated, everywhere, content_keys, visible
 
 
