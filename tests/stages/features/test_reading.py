@@ -2332,3 +2332,33 @@ def test_an_editors_icons_and_its_open_file_name_no_screen_and_no_item():
     ]
     ev = from_elements(cells, height=float(H), width=float(W))
     assert ev.icons == [] and "Dining Out" in ev.labels, ev.icons
+
+
+def test_a_chat_rooms_name_is_its_example_and_a_topics_lead_no_subject():
+    """An IRC client's channel: "Topic for #general is ..." over nicknames and messages.
+    The room ("#general") is what the screen is about; "Topic for" names nothing."""
+    talk = [
+        el("text", "Topic for", 0.12, 0.021),
+        el("link", "#general", 0.12, 0.021, x=0.3),
+        el("text", 'is "Tidewater Makerspace | Open night Thu 7-10pm"', 0.12, 0.038, x=0.5),
+    ]
+    lines = [
+        ("ruth", "morning all! heating in the main hall is fixed, the engineer came by"),
+        ("tomasz", "finally. my fingers were too cold to solder on Tuesday"),
+        ("priya", "does anyone know if the laser cutter is booked this afternoon?"),
+        ("leo", "the calendar has Leo on it 2-4, free after that"),
+    ]
+    for k, (nick, said) in enumerate(lines):
+        talk += [
+            el("link", f"< {nick} >", 0.16 + 0.04 * k, 0.023),
+            el("text", said, 0.16 + 0.04 * k, 0.038, x=0.3),
+        ]
+    talk.append(el("button", "Send", 0.95, 0.03))
+    settings = [el("heading", "Settings", 0.05, 0.03, level=1), el("label", "Theme", 0.2)]
+    frame = dom_set("Glowing Bear", [("chat", talk), ("settings", settings)])
+    out = ss.extract_features(frame, ocr=False)
+    assert out[C.FEATURES_KIND].iloc[0] == "conversation"
+    assert out[C.FEATURES_SUBJECT].iloc[0] != "Topic for"
+    assert out[C.FEATURES_EXAMPLES].iloc[0][:1] == ["#general"], out[C.FEATURES_EXAMPLES].iloc[0]
+    copy = ss.write_copy(ss.detect_domain(out))
+    assert "#general" in copy[C.COPY_HEADLINE].iloc[0], copy[C.COPY_HEADLINE].tolist()

@@ -1377,6 +1377,16 @@ def _name_alone(word: str) -> bool:
     return is_surname(word) or (is_given_name(word) and not is_common_word(word))
 
 
+#: A chat room's name: "#general", "#3d-printing".
+_CHANNEL = re.compile(r"#[^\W_][\w-]{1,30}")
+
+
+def _channels(ev: Evidence) -> list[str]:
+    """The chat rooms a conversation screen names, the one it is in first (its header)."""
+    found = [i["text"].strip() for i in ev.items if _CHANNEL.fullmatch(i["text"].strip())]
+    return list(dict.fromkeys(found))[:4]
+
+
 def _without_people(examples: list[str], mailed: AbstractSet[str] = frozenset()) -> list[str]:
     """Items without people's names: never named in a caption. ``mailed`` holds names the
     screen's e-mail addresses spell ("Freja", "Andersen" beside freja.andersen@...)."""
@@ -1881,6 +1891,11 @@ def read_screens(
             examples = [e for e in examples if _key(e) not in labels]
         if kind == "conversation":  # "Marguerite", "Jonah": who wrote, not what was said
             examples = [e for e in examples if not is_given_name(e)]
+            rooms = _channels(ev)  # "#general": the room the talk is in, its own name
+            if rooms:
+                examples = [*rooms, *[e for e in examples if _key(e) not in map(_key, rooms)]]
+                if source == "label":  # "Topic for" of "Topic for #general is ...": no
+                    subject, source = "", ""  # feature; the room names the screen
         fields = _fields(ev, kind) if kind in ("form", "sign-in") else hint
         if kind in ("chart", "dashboard") and not fields:
             fields = _series(ev)  # "Short-term load", "Long-term load": what a chart plots
@@ -1894,7 +1909,9 @@ def read_screens(
                 examples=[
                     e
                     for e in examples
-                    if len(_words(e)) > 1 or word_frequency(e.casefold()) < COMMON_WORD
+                    if len(_words(e)) > 1
+                    or word_frequency(e.casefold()) < COMMON_WORD
+                    or _CHANNEL.fullmatch(e)  # "#general": a room's own name
                 ][:6],
                 fields=[
                     f
