@@ -2362,3 +2362,36 @@ def test_a_chat_rooms_name_is_its_example_and_a_topics_lead_no_subject():
     assert out[C.FEATURES_EXAMPLES].iloc[0][:1] == ["#general"], out[C.FEATURES_EXAMPLES].iloc[0]
     copy = ss.write_copy(ss.detect_domain(out))
     assert "#general" in copy[C.COPY_HEADLINE].iloc[0], copy[C.COPY_HEADLINE].tolist()
+
+
+def test_a_chapters_titled_name_is_read_and_a_walks_miles_are_not_searched():
+    """A book's chapter titled "Harrow: the long shore" (a place, then what the chapter is
+    about) is what the reader opens; a find-in-book screen whose result reads "5 miles"
+    searches no miles, and its file name's "in book" names nothing."""
+    from shotsmith.stages.features.evidence import from_elements
+    from shotsmith.stages.features.reading import _named_subject, _searched
+
+    prose = [
+        "The ferry leaves Calder Quay at nine and takes forty minutes to reach the island.",
+        "From the jetty the path climbs through gorse to the old signal station above.",
+        "On a clear day you can see the lighthouse at Saltmere across the sound.",
+        "Bring water: there is no café on this side of the island after the harbour.",
+    ]
+    chapter = [el("heading", "Harrow: the long shore", 0.08, 0.03, level=1)]
+    chapter += [el("text", p, 0.2 + 0.06 * k, 0.05) for k, p in enumerate(prose)]
+    frame = dom_set("Vivliostyle Viewer", [("chapter", chapter)])
+    out = ss.extract_features(frame, ocr=False)
+    assert "Harrow: the long shore" in out[C.FEATURES_EXAMPLES].iloc[0]
+    copy = ss.write_copy(ss.detect_domain(out))
+    line = f"{copy[C.COPY_HEADLINE].iloc[0]} {copy[C.COPY_SUBTITLE].iloc[0]}"
+    assert "Harrow: the long shore" in line, line
+    # a field and its value is still no name ("History: Day Week" stays out, above)
+    found = [
+        el("heading", "Saltmere and the lighthouse", 0.08, 0.03, level=1),
+        el("heading", "The Lighthouse Loop · 5 miles", 0.14, 0.02, level=2),
+        el("heading", "Search matched 6 pages", 0.18, 0.02, level=3),
+    ]
+    assert _searched(from_elements(found[:2], height=float(H))) == ""
+    assert _searched(from_elements(found, height=float(H))) == "pages"
+    assert _named_subject("find in book", "", {"find", "book"}) == ""
+    assert _named_subject("book details", "", {"book", "detail"}) == "book details"

@@ -965,15 +965,19 @@ def _example(text: str, policy: CasePolicy) -> Phrase | None:
         return None  # "See all", "Add participant", "Keep it burning": not content
     if any(w.casefold() in voc.units for w in t.split()):
         return None  # "Hz", "kWh": a chart's axis, not a thing it shows
-    if any(w.casefold() in _SENTENCE_WORDS for w in t.split()[1:]):
+    parts = t.split(": ", 1)  # "Harrow: the long shore": a name, then what it is about
+    if any(w.casefold() in _SENTENCE_WORDS for part in parts for w in part.split()[1:]):
         return None  # "Turn the compost bay": a sentence, not an item's name
     if t.isupper() and len(t) > 3:
         t = t.lower()  # "STEPS": capitals are the app's styling
     words = t.split()
     if not 1 <= len(words) <= 4 or len(t) > 26 or _BAD_CHARS.search(t.lstrip("#")):
         return None
-    if not all(_plausible(w) or w.startswith("#") for w in words):
-        return None
+    if not all(
+        _plausible(w.removesuffix(":") if k == 0 else w) or w.startswith("#")
+        for k, w in enumerate(words)
+    ):
+        return None  # a part's title keeps its colon: "Harrow: the long shore"
     fw = vocabulary().function_words
     named = sum(w[:1].isupper() for w in words if w.casefold() not in fw)
     common = len(words) == 1 and word_frequency(t.casefold()) >= 3.5  # "Beaches"
@@ -981,6 +985,8 @@ def _example(text: str, policy: CasePolicy) -> Phrase | None:
         return Phrase(t, t)  # a name as it stands: "Treasure Island", "Kyoto"
     if len(words) >= 2 and words[0][:1].isupper() and any(w[:1].isupper() for w in words[1:]):
         return Phrase(t, t)  # a title as it stands: "Lake District walks", "The WITH clause"
+    if len(parts) == 2 and words[0][:1].isupper():
+        return Phrase(t, t)  # "Harrow: the long shore", as the book writes it
     return Phrase(policy.display(t), t)
 
 

@@ -903,6 +903,9 @@ def _subject(ev: Evidence, screen: str, cx: _SubjectContext) -> tuple[str, str, 
         if source in _TITLES and any(_key(raw).startswith(f) for f in opened):
             entities.append(raw.strip())  # "Acids and alkalis", the title of "Acids.md"
             continue
+        if source in (*_TITLES, "heading") and _a_named_part(raw):
+            entities.append(raw.strip())  # "Harrow: the long shore": a chapter's title
+            continue
         acting = _ACTING.match(raw.strip())
         if acting and source in _TITLES:  # "Editing Trip Leader Guide": what is edited is
             entities.append(acting.group(2).strip(_EDGE))  # content, the screen an editor
@@ -933,6 +936,27 @@ def _subject(ev: Evidence, screen: str, cx: _SubjectContext) -> tuple[str, str, 
     if late and not entities:  # a section further down ("Notes") is no subject of a page
         return late[0][1], "label", entities  # whose title names what it is about
     return "", "", entities
+
+
+def _a_named_part(title: str) -> bool:
+    """A title that names one part of a work: a name, a colon, what it is about
+    ("Harrow: the long shore", "Fennick: pines and dunes"); not a field and its value
+    ("History: Day Week", "Status: open"), whose first word is an everyday one."""
+    head, colon, rest = title.strip().partition(": ")
+    if not colon or not rest or _NOT_A_NAME.search(head) or _NOT_A_NAME.search(rest):
+        return False
+    words = _words(head)
+    if not words or len(words) > 3 or not all(w[:1].isupper() for w in words):
+        return False
+    everyday = any(word_frequency(w.casefold()) >= _EVERYDAY for w in words)
+    return not everyday and len(_words(rest)) >= 2
+
+
+#: Words a screen's name may not open with: what follows is the rest of a task.
+_PREPOSITIONS = frozenset("in on at for to by of with from into".split())
+
+#: A word this frequent (Zipf) is an everyday one ("History", "Status", "Chapter"), no name.
+_EVERYDAY = 4.0
 
 
 def _opened(tab: str) -> str:
@@ -1045,6 +1069,8 @@ def _named_subject(
     if _an_event(text):
         return ""  # "survey submitted": what happened, not what the screen holds
     voc = copy_vocabulary()
+    if _words(text)[0].casefold() in _PREPOSITIONS:
+        return ""  # "in book" of "find in book": the rest of a task, no thing
     if _only_function_words(text) or (key in voc.generic_sections and key in _NOT_A_NOUN):
         return ""
     words = _words(text)
@@ -1539,8 +1565,8 @@ def _searched(ev: Evidence) -> str:
     for item in ev.items:
         for found in _FOUND.finditer(item["text"]):
             noun = found.group(1)
-            if noun.casefold() in _NOT_SEARCHED or not noun.islower():
-                continue
+            if noun.casefold() in _NOT_SEARCHED | _MEASURES or not noun.islower():
+                continue  # "5 miles" of a walk the search found: a measure, no thing
             if is_plural(noun) and is_common_word(noun) and can_be_noun(noun):
                 return noun
     return ""
