@@ -1470,3 +1470,24 @@ def test_a_tables_name_and_value_columns_tell_nothing_a_forms_name_does():
     assert "name" not in table.casefold() and "value" not in table.casefold(), table
     assert "timestamp" in table.casefold(), (table, fields)
     assert "name" in form.casefold(), form
+
+
+def test_a_readers_article_is_quoted_whole_and_the_apps_doubled_name_is_no_defect():
+    """A feed reader's article list: the headlines are what is read ("Ten cafés worth the
+    detour"), quoted whole; "Tiny Tiny RSS" doubles a word of its own, which no line is
+    struck out for."""
+    from shotsmith.stages.copy.critic import line_problems
+
+    articles = evidence(
+        labels=["Trail Notes", "Crumb & Crust", "Ten cafés worth the detour"],
+        actions=["Mark as read"],
+    )
+    frame = evidence_set("ttrss", "Tiny Tiny RSS", [("all articles", articles)])
+    read_as(frame, ["reader"], ["articles"], ["label"])
+    frame[C.FEATURES_EXAMPLES] = [["Ten cafés worth the detour"]]
+    out = write_copy(frame)
+    line = f"{out[COPY_HEADLINE].iloc[0]} {out[COPY_SUBTITLE].iloc[0]}"
+    assert "“Ten cafés worth the detour”" in line, line
+    said = "Tiny Tiny RSS brings your articles and feeds together."
+    assert line_problems(said, kind="subtitle", project="Tiny Tiny RSS") == []
+    assert line_problems("Read it it all.", kind="subtitle", project="Tiny Tiny RSS") != []

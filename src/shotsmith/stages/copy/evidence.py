@@ -951,8 +951,30 @@ _SENTENCE_WORDS = frozenset(
 )
 
 
-def _example(text: str, policy: CasePolicy) -> Phrase | None:
-    """An example as it may stand in a caption: names keep their capitals."""
+def _example(text: str, policy: CasePolicy, *, read: bool = False) -> Phrase | None:
+    """An example as it may stand in a caption: names keep their capitals. ``read``: on a
+    reader, an article's own headline ("Ten cafés worth the detour") is what is read: it
+    stands whole, in quotation marks, where a shorter name would stand bare."""
+    found = _example_name(text, policy)
+    if found is not None or not read:
+        return found
+    t = " ".join(text.split()).strip(_EDGE_PUNCT)
+    words = t.split()
+    if not 3 <= len(words) <= 7 or len(t) > _HEADLINE_CHARS or not t[:1].isupper():
+        return None
+    if any(c.isdigit() for c in t) or forbidden_words(t) or _BAD_CHARS.search(t):
+        return None
+    if not all(_plausible(w) for w in words) or _verb_led(t) or t.endswith(("?", "!")):
+        return None
+    return Phrase(f"“{t}”", t)
+
+
+#: The longest article headline a caption quotes whole.
+_HEADLINE_CHARS = 40
+
+
+def _example_name(text: str, policy: CasePolicy) -> Phrase | None:
+    """An example that is a name or a short title, as it may stand bare in a caption."""
     t = " ".join(text.split()).strip(_EDGE_PUNCT)
     dated = YEAR_AFTER.sub("", t)
     if len(dated.split()) >= 2:
@@ -1201,7 +1223,7 @@ def read_into(slots: Slots, ev: ScreenEvidence, policy: CasePolicy, project: str
     elif subject:
         slots.subject = Phrase(subject, ev.subject)
     for text in ev.examples:
-        p = _example(text, policy)
+        p = _example(text, policy, read=ev.kind == "reader")
         if p is not None and (slots.subject is None or p.key() != slots.subject.key()):
             slots.examples.append(p)
     editing = _EDITING.match(ev.title.strip())
