@@ -1491,3 +1491,20 @@ def test_a_readers_article_is_quoted_whole_and_the_apps_doubled_name_is_no_defec
     said = "Tiny Tiny RSS brings your articles and feeds together."
     assert line_problems(said, kind="subtitle", project="Tiny Tiny RSS") == []
     assert line_problems("Read it it all.", kind="subtitle", project="Tiny Tiny RSS") != []
+
+
+def test_a_search_screen_says_search_and_two_things_have_no_one():
+    """A search screen's headline says what it searches in the app's word ("Search every
+    message"); a subject of two things ("records and tags") is never made one of them
+    ("Search every records and tag")."""
+    screens = [
+        ("find", evidence("Search records and tags", labels=["Menu board layouts"])),
+        ("search", evidence("Search messages", labels=["Harbour walk", "Tide times"])),
+    ]
+    frame = evidence_set("mail", "Lantern Mail", screens)
+    read_as(frame, ["search", "search"], ["records and tags", "messages"], ["title", "title"])
+    out = write_copy(frame)
+    heads = out[COPY_HEADLINE].tolist()
+    assert [h for h in heads if h.startswith("Search")], heads
+    lines = " ".join([*out[COPY_HEADLINE], *out[COPY_SUBTITLE]])
+    assert "records and tag " not in f"{lines} " and "every records" not in lines, lines

@@ -389,6 +389,8 @@ def _number(slot: str, slots: Slots, used: set[frozenset[str]]) -> Phrase | None
         return None
     if slot == "ones":
         return Phrase(slots.ones, subject.evidence)
+    if not slots.one_of or " and " in slots.one_of:
+        return None  # "records and tags": two things, no one of them ("every records and tag")
     if slot == "one":
         return Phrase(slots.one_of, subject.evidence)
     if slot == "a_new_one":
