@@ -1508,3 +1508,22 @@ def test_a_search_screen_says_search_and_two_things_have_no_one():
     assert [h for h in heads if h.startswith("Search")], heads
     lines = " ".join([*out[COPY_HEADLINE], *out[COPY_SUBTITLE]])
     assert "records and tag " not in f"{lines} " and "every records" not in lines, lines
+
+
+def test_a_long_subject_stands_whole_before_its_head_noun_alone():
+    """A subject too long for a frame ("Hyperparameter relationships") stands on its own as
+    the headline, as a store's screenshots often title a screen, rather than cut to its
+    head noun ("Relationships at a glance")."""
+    subjects = [
+        ("Optimization history", "chart"),
+        ("Hyperparameter relationships", "list"),
+        ("Recent site changes", "list"),
+    ]
+    screens = [
+        (s.lower(), evidence(s, labels=["Objective value", "Trial 12"])) for s, _ in subjects
+    ]
+    frame = evidence_set("optuna", "Optuna Dashboard", screens)
+    read_as(frame, [k for _, k in subjects], [s for s, _ in subjects], ["title"] * len(subjects))
+    heads = write_copy(frame)[COPY_HEADLINE].tolist()
+    for (subject, _), head in zip(subjects, heads):
+        assert subject.casefold() in head.casefold(), heads
