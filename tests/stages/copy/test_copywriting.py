@@ -1527,3 +1527,20 @@ def test_a_long_subject_stands_whole_before_its_head_noun_alone():
     heads = write_copy(frame)[COPY_HEADLINE].tolist()
     for (subject, _), head in zip(subjects, heads):
         assert subject.casefold() in head.casefold(), heads
+
+
+def test_one_named_things_page_is_all_about_it_never_every_one():
+    """An exercise's own page, named by its title ("Barbell Bench Press") and by nothing
+    else, is all about it; a page of one song is never "Every song in full detail"."""
+    screens = [
+        ("exercise", evidence("Barbell Bench Press", labels=["Chest", "Triceps"])),
+        ("song", evidence("The Wren & Willow", labels=["Capo 2", "Key of G"])),
+    ]
+    frame = evidence_set("wger", "wger", screens)
+    read_as(frame, ["detail", "detail"], ["", "song"], ["", "screen name"])
+    frame[C.FEATURES_EXAMPLES] = [["Barbell Bench Press"], ["The Wren & Willow"]]
+    out = write_copy(frame)
+    heads = out[COPY_HEADLINE].tolist()
+    assert "Barbell Bench Press" in f"{heads[0]} {out[COPY_SUBTITLE].iloc[0]}", heads
+    assert heads[0], heads
+    assert not [h for h in heads if h.startswith("Every")], heads

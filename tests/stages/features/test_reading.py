@@ -1187,7 +1187,7 @@ def test_who_wrote_in_a_conversation_is_no_example():
 
 def test_a_records_own_page_is_a_detail_of_every_record_of_its_type():
     # Redmine's issue page: "Bug #11" titles one record; its type is the subject, a short
-    # word ("Bug") that still names a thing, and the page shows every bug in full
+    # word ("Bug") that still names a thing, and the page shows each bug in full
     issue = [
         el("heading", "Bug #11", 0.08, 0.03, level=2),
         el("heading", "Checkout button hidden behind the keyboard", 0.12, 0.02, level=3),
@@ -1206,7 +1206,7 @@ def test_a_records_own_page_is_a_detail_of_every_record_of_its_type():
     out = ss.write_copy(ss.detect_domain(ss.extract_features(frame, ocr=False)))
     assert out[C.FEATURES_KIND].iloc[0] == "detail"
     assert out[C.FEATURES_SUBJECT].iloc[0] == "Bug"
-    assert out[C.COPY_HEADLINE].iloc[0] == "Every bug in full detail", out[C.COPY_HEADLINE].tolist()
+    assert out[C.COPY_HEADLINE].iloc[0] == "Each bug, in full detail", out[C.COPY_HEADLINE].tolist()
     # what the app holds is its bugs, in the store's words and the set's lines
     from shotsmith.stages.copy.evidence import ScreenEvidence
     from shotsmith.stages.copy.store_text import set_features

@@ -199,9 +199,8 @@ def _rng(*parts: object) -> random.Random:
     return random.Random(int(digest[:16], 16))
 
 
-#: A frame that speaks of every one of the screen's things ("Every {one} in one place"),
-#: but not of each one's page ("Every {one} in full detail").
-_EVERY_ONE = re.compile(r"^Every \{one\}(?! in full detail)")
+#: A frame that speaks of every one of the screen's things ("Every {one} in one place").
+_EVERY_ONE = re.compile(r"^Every \{one\}")
 #: Kinds that show one thing, not many: a record's page, one article, one song, a form.
 _ONE_THING_KINDS = frozenset(["detail", "reader", "player", "form"])
 
