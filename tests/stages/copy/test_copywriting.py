@@ -1544,3 +1544,20 @@ def test_one_named_things_page_is_all_about_it_never_every_one():
     assert "Barbell Bench Press" in f"{heads[0]} {out[COPY_SUBTITLE].iloc[0]}", heads
     assert heads[0], heads
     assert not [h for h in heads if h.startswith("Every")], heads
+
+
+def test_a_frames_verb_is_the_categorys_never_a_buttons():
+    """{Verb} in a frame is the category's verb ("Manage your branch at a glance"); a
+    screen's one-word button ("Commit") never leads a line about the whole screen
+    ("Commit your branch at a glance"), bar the count's frame ("Browse 52 rows")."""
+    from shotsmith.stages.copy.evidence import Phrase, Slots
+    from shotsmith.stages.copy.writer import _fill
+
+    slots = Slots(kind="dashboard", subject=Phrase("branch", "branch"))
+    slots.verbs = [Phrase("commit", "Commit")]
+    slots.counts = [Phrase("52 commits", "52 commits")]
+    assert _fill("{Verb} your {s} at a glance", slots, set(), {"Verb": ""}) is None
+    line = _fill("{Verb} your {s} at a glance", slots, set(), {"Verb": "manage"})
+    assert line is not None and line.text == "Manage your branch at a glance", line
+    line = _fill("{Verb} {count}", slots, set(), {"Verb": "manage"})
+    assert line is not None and line.text == "Commit 52 commits", line
