@@ -2395,3 +2395,22 @@ def test_a_chapters_titled_name_is_read_and_a_walks_miles_are_not_searched():
     assert _searched(from_elements(found, height=float(H))) == "pages"
     assert _named_subject("find in book", "", {"find", "book"}) == ""
     assert _named_subject("book details", "", {"book", "detail"}) == "book details"
+
+
+def test_a_wiki_category_page_is_named_by_what_follows_its_namespace():
+    """MediaWiki's "Category:Trails" is a page of trails: its subject is "Trails", not the
+    namespace's label ("Category") nor the whole "Category:Trails" that no frame fits."""
+    page = [
+        el("heading", "Category:Trails", 0.08, 0.03, level=1),
+        el("label", "Category", 0.04, 0.012, x=0.6),
+        el("text", "Pages in category “Trails”", 0.14, 0.02),
+    ]
+    page += [
+        el("link", t, 0.2 + 0.03 * k)
+        for k, t in enumerate(["Cedar Falls Loop", "Hawkridge Traverse", "Mill Brook Walk"])
+    ]
+    frame = dom_set("Trailwiki", [("category", page)])
+    out = ss.extract_features(frame, ocr=False)
+    assert out[C.FEATURES_SUBJECT].iloc[0] == "Trails", out[C.FEATURES_SUBJECT].tolist()
+    copy = ss.write_copy(ss.detect_domain(out))
+    assert "trail" in copy[C.COPY_HEADLINE].iloc[0].casefold(), copy[C.COPY_HEADLINE].tolist()

@@ -910,6 +910,8 @@ def _subject(ev: Evidence, screen: str, cx: _SubjectContext) -> tuple[str, str, 
         if acting and source in _TITLES:  # "Editing Trip Leader Guide": what is edited is
             entities.append(acting.group(2).strip(_EDGE))  # content, the screen an editor
             continue
+        spaced = source in _TITLES and _NAMESPACE.match(raw.strip()) is not None
+        raw = _NAMESPACE.sub("", raw.strip())  # "Category:Trails": a wiki's page of trails
         undated = _UNDATED.sub("", raw)  # "Reservations table of 12-2026."
         text = re.sub(r"(?:\s+#?\d+)+$", "", undated).strip(_EDGE)  # "Garden Plan 2025"
         text = re.sub(r"^\d[\d,.]*\s+(?=[^\W\d_])", "", text)  # "6 Comments": comments
@@ -918,6 +920,7 @@ def _subject(ev: Evidence, screen: str, cx: _SubjectContext) -> tuple[str, str, 
         if scored is None:
             continue
         score, content = scored
+        score += NAMESPACED if spaced and not content else 0.0  # the page's own name
         if content:
             entities.append(text)
         if best is None or score > best[0]:
@@ -963,6 +966,14 @@ def _opened(tab: str) -> str:
     """A tab's name without its close button's mark: "× Lisbon trip.md"."""
     return re.sub(r"^[^\w\"“'‘(]+|\s*[×✕✖]$", "", tab.strip())
 
+
+#: A wiki's namespace before a page's name, no word between: "Category:Trails",
+#: "Help:Editing". The name after it is what the page is about.
+_NAMESPACE = re.compile(r"^(?:Category|Help|Portal|Project|Special|Template):(?=[^\W\d_])")
+
+#: What a title's name after its wiki namespace adds: it names the page, over the
+#: namespace's own label ("Category").
+NAMESPACED = 5.0
 
 #: A title's closing date or number after "of", "for" or "in": "Reservations table of
 #: 12-2026." names the reservations table.
