@@ -862,7 +862,7 @@ def test_templates_bring_no_feature_words():
 def test_template_slots_are_known():
     known = {
         "Title", "title", "Titles", "titles", "one", "Action", "action", "Action2", "action2",
-        "Verb", "Count", "count", "Item1", "item1", "item2", "item3", "Tab1", "tab1", "tab2",
+        "Button", "Count", "count", "Item1", "item1", "item2", "item3", "Tab1", "tab1", "tab2",
         "tab3", "Project", "About", "AboutSentence", "Heading", "Sentence",
     }  # fmt: skip
     for where, template in _all_templates():
@@ -1549,7 +1549,7 @@ def test_one_named_things_page_is_all_about_it_never_every_one():
 def test_a_frames_verb_is_the_categorys_never_a_buttons():
     """{Verb} in a frame is the category's verb ("Manage your branch at a glance"); a
     screen's one-word button ("Commit") never leads a line about the whole screen
-    ("Commit your branch at a glance"), bar the count's frame ("Browse 52 rows")."""
+    ("Commit your branch at a glance"); the count's frame names its button ("Browse 52 rows")."""
     from shotsmith.stages.copy.evidence import Phrase, Slots
     from shotsmith.stages.copy.writer import _fill
 
@@ -1559,5 +1559,5 @@ def test_a_frames_verb_is_the_categorys_never_a_buttons():
     assert _fill("{Verb} your {s} at a glance", slots, set(), {"Verb": ""}) is None
     line = _fill("{Verb} your {s} at a glance", slots, set(), {"Verb": "manage"})
     assert line is not None and line.text == "Manage your branch at a glance", line
-    line = _fill("{Verb} {count}", slots, set(), {"Verb": "manage"})
+    line = _fill("{Button} {count}", slots, set(), {"Verb": "manage"})
     assert line is not None and line.text == "Commit 52 commits", line

@@ -246,12 +246,6 @@ def _a_collection(feature: str, kind: str) -> bool:
 _NO_COLLECTION = frozenset("menu page profile information viewer tree file photo".split())
 
 
-#: The one frame whose {Verb} is the screen's own button ("Browse 52 rows"); in every
-#: other frame {Verb} is the category's verb ("Track your budget at a glance"), never a
-#: button's ("Commit your branch at a glance").
-_COUNTED_VERB = "{Verb} {count}"
-
-
 def _fill(
     template: str,
     slots: Slots,
@@ -287,8 +281,8 @@ def _fill(
             value = title if slots.plural else None
         elif low == "one" and slots.plural and title is not None and not slots.countable:
             value = slots.one  # a plural title's one, where the subject is no countable
-        elif low == "verb" and _COUNTED_VERB in template:  # "Browse 52 rows": a button's
-            value = verbs[0] if verbs else None  # verb; elsewhere {Verb} is the category's
+        elif low == "button":  # "Browse 52 rows": a one-word button's verb; {Verb} is
+            value = verbs[0] if verbs else None  # the category's, never a button's
         elif low == "count":
             value = counts[0] if counts else None
         elif low == "heading":
