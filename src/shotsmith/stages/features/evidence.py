@@ -281,15 +281,16 @@ def _icon_names(elements: Sequence[Mapping[str, object]], height: float | None) 
     boxes = {k: b for k, e in enumerate(elements) if (b := _square(e, height)) is not None}
     names: set[int] = set()
     for k, (top, wide, tall) in boxes.items():
-        row = [
-            w
-            for t, w, _ in boxes.values()
-            if abs(t - top) <= height * ROW_TOLERANCE and abs(w - wide) <= wide * TOOLBAR_SAME
-        ]
         text = str(elements[k].get("text") or "")
         if len(text.split()) < 2:
             continue  # one word in a tall tab ("Lineage") may well be shown
-        if len(row) >= TOOLBAR_ICONS and len(text) * tall * ICON_CHAR > wide * ICON_OVER:
+        if len(text) * tall * ICON_CHAR <= wide * ICON_OVER:
+            continue  # the words fit their box
+        row = sum(
+            abs(t - top) <= height * ROW_TOLERANCE and abs(w - wide) <= wide * TOOLBAR_SAME
+            for t, w, _ in boxes.values()
+        )
+        if row >= TOOLBAR_ICONS:
             names.add(k)
     return names
 

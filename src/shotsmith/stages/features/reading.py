@@ -889,16 +889,17 @@ def _subject(ev: Evidence, screen: str, cx: _SubjectContext) -> tuple[str, str, 
             entities.append(record.group(1).strip(_EDGE))
     if entities:  # one record's page, over the list it was opened from: named by it
         return "", "", entities
+    files = {raw: _a_file(raw) for raw, source, _ in candidates if source != "screen name"}
     opened = [  # the stems of files open in an editor's tabs: "acids" of "Acids.md"
-        _key(_opened(raw).rsplit(".", 1)[0])
+        _key(files[raw].rsplit(".", 1)[0])
         for raw, source, _ in candidates
-        if source == "current tab" and file_names([{"role": "label", "text": _opened(raw)}])
+        if source == "current tab" and files[raw]
     ]
     for raw, source, base in candidates:
         if _piped(raw):
             continue  # "Profiles | Remote | Movies": a menu read as one line off pixels
-        if source != "screen name" and file_names([{"role": "label", "text": _opened(raw)}]):
-            entities.append(_opened(raw))  # "Acids.md" open in an editor's tab: one file,
+        if files.get(raw):
+            entities.append(files[raw])  # "Acids.md" open in an editor's tab: one file,
             continue  # content the screen shows, no feature
         if source in _TITLES and any(_key(raw).startswith(f) for f in opened):
             entities.append(raw.strip())  # "Acids and alkalis", the title of "Acids.md"
@@ -962,9 +963,11 @@ _PREPOSITIONS = frozenset("in on at for to by of with from into".split())
 _EVERYDAY = 4.0
 
 
-def _opened(tab: str) -> str:
-    """A tab's name without its close button's mark: "× Lisbon trip.md"."""
-    return re.sub(r"^[^\w\"“'‘(]+|\s*[×✕✖]$", "", tab.strip())
+def _a_file(text: str) -> str:
+    """The file a tab or a title names, without its close button's mark ("× Lisbon
+    trip.md"), or "" when it names none."""
+    name = re.sub(r"^[^\w\"“'‘(]+|\s*[×✕✖]$", "", text.strip())
+    return name if file_names([{"role": "label", "text": name}]) else ""
 
 
 #: A wiki's namespace before a page's name, no word between: "Category:Trails",
