@@ -1561,3 +1561,51 @@ def test_a_frames_verb_is_the_categorys_never_a_buttons():
     assert line is not None and line.text == "Manage your branch at a glance", line
     line = _fill("{Button} {count}", slots, set(), {"Verb": "manage"})
     assert line is not None and line.text == "Commit 52 commits", line
+
+
+def test_rows_are_said_of_many_things_never_of_one():
+    """ "Row by row", "in one table" and "Browse your" speak of many things: a plural
+    ("timers") or a collection ("harvest log"), never one thing ("Your person, row by
+    row", "Browse your text")."""
+    from shotsmith.stages.copy.evidence import Phrase, Slots
+    from shotsmith.stages.copy.writer import _fill
+
+    for one in ("person", "text", "python paste"):
+        slots = Slots(kind="table", subject=Phrase(one, one))
+        for frame in ("Your {s}, row by row", "Your {s} in one table", "Browse your {s}"):
+            assert _fill(frame, slots, set(), {}) is None, (frame, one)
+    for many in ("timers", "harvest log", "inventory"):
+        slots = Slots(kind="table", subject=Phrase(many, many))
+        line = _fill("Your {s}, row by row", slots, set(), {})
+        assert line is not None and line.text == f"Your {many}, row by row", many
+
+
+def test_a_tables_title_naming_one_row_counts_its_rows():
+    """A table titled by one of its rows ("Timer" over columns of channels, dates and
+    names) is a table of timers: "All your timers in one table"; a page named in two
+    words ("Packing slip") is not counted."""
+    screens = [
+        (
+            "timers",
+            evidence("Timer", labels=["Channel", "Date", "Name", "Harbour One", "Atlas Docs"]),
+        ),
+        ("slip", evidence("Packing slip", labels=["Item", "Qty", "Price"])),
+    ]
+    frame = evidence_set("vdr", "TV Admin", screens)
+    read_as(frame, ["table", "table"], ["Timer", "Packing slip"], ["title", "title"])
+    frame[C.FEATURES_FIELDS] = [["Channel", "Date", "Name"], ["Item", "Qty", "Price"]]
+    heads = write_copy(frame)[COPY_HEADLINE].tolist()
+    assert "timers" in heads[0] or heads[0].startswith("Every timer"), heads
+    assert "slips" not in heads[1] and not heads[1].startswith("Every"), heads
+
+
+def test_two_examples_one_inside_the_other_are_not_named_side_by_side():
+    """ "Fernhill" and "Fernhill Drama" are never a caption's two examples; the next one
+    ("Signal Lost") stands in."""
+    from shotsmith.stages.copy.evidence import ScreenEvidence, Slots, case_policy, read_into
+
+    ev = ScreenEvidence(kind="list", subject="channels", subject_from="title")
+    ev.examples = ["Fernhill", "Fernhill Drama", "Signal Lost"]
+    slots = Slots()
+    read_into(slots, ev, case_policy(ev.examples, "TV Admin", True), "TV Admin")
+    assert [p.text for p in slots.examples] == ["Fernhill", "Signal Lost"]

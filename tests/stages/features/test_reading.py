@@ -2414,3 +2414,13 @@ def test_a_wiki_category_page_is_named_by_what_follows_its_namespace():
     assert out[C.FEATURES_SUBJECT].iloc[0] == "Trails", out[C.FEATURES_SUBJECT].tolist()
     copy = ss.write_copy(ss.detect_domain(out))
     assert "trail" in copy[C.COPY_HEADLINE].iloc[0].casefold(), copy[C.COPY_HEADLINE].tolist()
+
+
+def test_a_demonstrative_is_no_part_of_a_subject():
+    """ "this paste" of "Repaste, or download this paste." names the paste: a subject
+    never opens with "this", "that", "these" or "those"."""
+    from shotsmith.stages.features.reading import _as_subject
+
+    assert _as_subject("this paste", max_words=4) == "paste"
+    assert _as_subject("These photos", max_words=4) == "photos"
+    assert _as_subject("Thistle farm", max_words=4) == "Thistle farm"

@@ -56,7 +56,7 @@ from ...words import plural as plural_of
 from ...words import singular as singular_of
 from ..features import singular
 from ..features.evidence import is_chrome
-from ..features.reading import YEAR_AFTER, is_feature_phrase, is_generic, is_person
+from ..features.reading import YEAR_AFTER, is_feature_phrase, is_generic, is_person, tables
 from .rules import acronyms, as_acronym, forbidden_words, proper_terms
 
 # --------------------------------------------------------------------------------------
@@ -1176,6 +1176,8 @@ def _name_subject(slots: Slots, ev: ScreenEvidence, cleaned: str, policy: CasePo
             slots.countable, slots.ones, slots.one_of = True, shown, singular_of(shown)
         elif ev.kind in ("form", "detail"):  # a new transaction; one bug's own page
             slots.countable, slots.ones, slots.one_of = True, plural_of(shown), shown
+        elif _rows_of_one(ev, shown):  # "Timer" over a table of timers
+            slots.countable, slots.ones, slots.one_of = True, plural_of(shown), shown
     parts = shown.split()
     joins = [k for k, w in enumerate(parts) if w.casefold() in _HEAD_JOINS and k]
     head = parts[joins[0] - 1] if joins else parts[-1]  # "expenses" of "Expenses by month"
@@ -1184,6 +1186,41 @@ def _name_subject(slots: Slots, ev: ScreenEvidence, cleaned: str, policy: CasePo
     vague = head.casefold() in voc.weak_titles | voc.generic_sections or is_generic(head)
     if len(parts) >= 2 and head.isalpha() and not of and not slots.titled and not vague:
         slots.short = Phrase(head, ev.subject)  # not "your oak" of "English oak"
+
+
+def _examples(ev: ScreenEvidence, policy: CasePolicy, subject: Phrase | None) -> list[Phrase]:
+    """The screen's examples as a caption names them: not its subject, and never two of
+    which one holds the other ("Fernhill" and "Fernhill Drama" side by side)."""
+    out: list[Phrase] = []
+    for text in ev.examples:
+        p = _example(text, policy, read=ev.kind == "reader")
+        if p is None or (subject is not None and p.key() == subject.key()):
+            continue
+        if not any(_overlaps(p, q) for q in out):
+            out.append(p)
+    return out
+
+
+def _overlaps(one: Phrase, other: Phrase) -> bool:
+    """Whether one example's words hold all of another's ("Fernhill Drama", "Fernhill")."""
+    a = {w.casefold() for w in words_of(one.text)}
+    b = {w.casefold() for w in words_of(other.text)}
+    return bool(a and b) and (a <= b or b <= a)
+
+
+def _rows_of_one(ev: ScreenEvidence, shown: str) -> bool:
+    """Whether a table's title names one of its rows ("Timer" over columns of channels,
+    dates and names): one count noun, not a collection's word ("log") nor a page's
+    name ("Main page", "Packing slip")."""
+    head = shown.split()[-1].casefold()
+    return (
+        ev.kind == "table"
+        and ev.subject_from == "title"
+        and len(ev.fields) >= 2
+        and len(shown.split()) == 1
+        and head not in tables().collections
+        and is_common_word(head)
+    )
 
 
 def read_into(slots: Slots, ev: ScreenEvidence, policy: CasePolicy, project: str) -> None:
@@ -1222,10 +1259,7 @@ def read_into(slots: Slots, ev: ScreenEvidence, policy: CasePolicy, project: str
             _name_subject(slots, ev, cleaned, policy)
     elif subject:
         slots.subject = Phrase(subject, ev.subject)
-    for text in ev.examples:
-        p = _example(text, policy, read=ev.kind == "reader")
-        if p is not None and (slots.subject is None or p.key() != slots.subject.key()):
-            slots.examples.append(p)
+    slots.examples += _examples(ev, policy, slots.subject)
     editing = _EDITING.match(ev.title.strip())
     if ev.kind == "form" and not slots.lead and editing:  # "Editing Trip Leader Guide"
         slots.lead, slots.lead_from = "edit", ev.title.strip()

@@ -29,6 +29,7 @@ from ...grounding import (
 )
 from ...locales import language_of
 from ...words import is_common_word, is_plural, singular, with_article
+from ..features.reading import tables
 from .critic import line_problems, word_pairs
 from .evidence import (
     CasePolicy,
@@ -227,8 +228,23 @@ def _frame_fits(template: str, slots: Slots) -> bool:
         # "Every attendee in one place" over a chart of how many came when
     if template.endswith("over time") and not (slots.subject and is_plural(slots.subject.text)):
         return False  # "Follow your stats over time", never a readme's "tidepool"
+    if _ROWS_OF.search(template) and not _names_many(slots.subject):
+        return False  # "Your person, row by row", "Browse your text": one thing, no rows
     # "Milestone in full detail", "Cart at a glance": a count noun opens no line bare
     return not (template.startswith("{S}") and _bare_count_noun(slots))
+
+
+#: Frames that speak of the subject as many things side by side: its rows, its list.
+_ROWS_OF = re.compile(r"\{s\}(?:, row by row| in one table|, all in one list)|^Browse your \{s\}$")
+
+
+def _names_many(subject: Phrase | None) -> bool:
+    """Whether a subject names many things: a plural ("timers") or a word for a
+    collection of them ("harvest log", "library", "music"); not one thing ("person")."""
+    if subject is None:
+        return False
+    head = subject.text.split()[-1].casefold()
+    return is_plural(head) or head in tables().collections
 
 
 def _a_collection(feature: str, kind: str) -> bool:

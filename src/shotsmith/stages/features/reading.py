@@ -129,7 +129,9 @@ _HINTED = re.compile(r"\((?!\d+\))[^()]*\)\s*$")
 _CUT = re.compile(r"\s+[-–—:|]\s+|\s*\(")
 #: What a subject may open with that is not its name: "All accounts", "List of bugs", and
 #: a key's hint before a label ("h HELP": press h).
-_LEAD = re.compile(r"^(?:all|my|your|the|to|our|list\s+of|(?-i:[a-z]))\s+(?=\S)", re.I)
+_LEAD = re.compile(
+    r"^(?:all|my|your|the|to|our|this|that|these|those|list\s+of|(?-i:[a-z]))\s+(?=\S)", re.I
+)
 _VERB_LEAD = re.compile(
     r"^(?:search|filter|find|browse|view|manage|sort|show|see|explore)\s+(?:all\s+|your\s+)?(?=\S)",
     re.I,
