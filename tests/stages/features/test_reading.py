@@ -1062,6 +1062,39 @@ def test_how_a_run_ended_is_no_subject():
     assert _names_a_thing("Runs") and _names_a_thing("Failed runs")
 
 
+def test_a_state_a_thing_is_in_is_no_subject():
+    """ "Favorited" (a toggled tab) and "Archived" say what state a thing is in; a lone
+    participle names no feature, while "Hundred" and "Feed" are no participles."""
+    from shotsmith.stages.features.reading import _names_a_thing
+
+    assert not _names_a_thing("Favorited") and not _names_a_thing("Archived")
+    assert _names_a_thing("Feed") and _names_a_thing("Shared folders")
+
+
+def test_a_way_back_and_a_sentences_rest_are_no_subject_nor_field():
+    """ "Return home" is a link back, no dashboard's subject; "or click here" and "to
+    upload files", split off "Drop files" by a link, are the rest of a sentence, and
+    "Drop files" is an instruction: none is a form's field."""
+    home = [
+        el("heading", "Where would you like to begin tonight?", 0.10, 0.03, level=1),
+        el("link", "Return home", 0.2),
+        el("text", "Your private frequency", 0.3),
+    ]
+    form = [
+        el("heading", "New paste", 0.10, 0.03, level=1),
+        el("label", "Drop files", 0.3),
+        el("label", "or click here", 0.3, x=0.4),
+        el("label", "to upload files", 0.3, x=0.7),
+        el("label", "Expiry", 0.4),
+        el("label", "Lexer", 0.5),
+    ]
+    frame = dom_set("Pastes", [("home", home), ("new paste", form)])
+    out = ss.extract_features(frame, ocr=False)
+    assert "return" not in out[C.FEATURES_SUBJECT].iloc[0].casefold()
+    fields = [f.casefold() for f in out[C.FEATURES_FIELDS].iloc[1]]
+    assert not [f for f in fields if "click" in f or "upload" in f or "drop" in f], fields
+
+
 def _linkbox(titles: list[str]) -> pd.DataFrame:
     """A bookmark manager whose pages bear no heading: its menu (on every page) is the only
     place the screen's name is shown, and the document title says which page is open."""

@@ -410,6 +410,8 @@ def _fields(ev: Evidence, kind_hint: str) -> list[str]:
     def add(text: str) -> None:
         if _SYNTAX.search(text.rstrip("* ")):  # "Intro*" is a required field
             return  # "Bold text: **Example**": a formatting help's line, not a field
+        if _SENTENCE_PART.match(text.strip()):
+            return  # "or click here", "to upload files": the rest of a sentence
         t = clean_item(text, max_words=3)
         if t and (_verb_led(t) or is_person(t)):
             return  # "Sort descending", "Include pruned trials": controls; "Priya": a person
@@ -421,15 +423,7 @@ def _fields(ev: Evidence, kind_hint: str) -> list[str]:
             if not _written_as_name(t) or len(_words(t)) == 1:
                 out.append(t)
 
-    for row in _header_rows(ev.items):  # column headers: any real word ("Payee")
-        for text in row:
-            t = clean_item(text, max_words=3)
-            if (t and (_verb_led(t) or is_person(t))) or _SYNTAX.search(text.rstrip("* ")):
-                continue  # "Sort", "jonas": a control, a cell of a row read as a header
-            if t and _unit_or_joint(t):
-                continue
-            if t and all(is_word(w) for w in _words(t)) and _key(t) not in map(_key, out):
-                out.append(t)
+    out += _header_fields(ev.items)
     items = ev.items
     in_rows = len(file_names(items)) >= 2  # "Notes 906 B" beside "Price list.pdf": a row
     tabs = {_key(i["text"]) for i in items if i["role"] == "tab"}  # the menu: no fields
@@ -454,6 +448,27 @@ def _fields(ev: Evidence, kind_hint: str) -> list[str]:
                 if not raw.endswith(("?", ".", "!")):
                     add(raw)
     return out[:6]
+
+
+def _header_fields(items: list[dict]) -> list[str]:
+    """The column headers of a table's header rows: any real word ("Payee")."""
+    out: list[str] = []
+    for row in _header_rows(items):
+        for text in row:
+            t = clean_item(text, max_words=3)
+            if (t and (_verb_led(t) or is_person(t))) or _SYNTAX.search(text.rstrip("* ")):
+                continue  # "Sort", "jonas": a control, a cell of a row read as a header
+            if _SENTENCE_PART.match(text.strip()):
+                continue  # "or click here": a sentence's rest, after a link
+            if t and _unit_or_joint(t):
+                continue
+            if t and all(is_word(w) for w in _words(t)) and _key(t) not in map(_key, out):
+                out.append(t)
+    return out
+
+
+#: A sentence's later part, split off by a link: "Drop files" / "or click here".
+_SENTENCE_PART = re.compile(r"^(?:or|and|to|then|but|nor)\s")
 
 
 def _unit_or_joint(text: str) -> bool:
@@ -1024,12 +1039,20 @@ def _names_a_thing(text: str) -> bool:
         return False
     if len(words) == 1 and words[0] in _OUTCOMES:
         return False  # "Success", "Failed": how a run ended, no screen's feature
+    if len(words) == 1 and _a_participle(words[0]):
+        return False  # "Favorited", "Archived": a state a thing is in
     # a word no dictionary knows is the app's own noun ("Scrobbles", "Tiddlers")
     # "commit" and "log" are nouns too, though the lexicon holds them as verbs only
     also_nouns = copy_vocabulary().verbs_also_nouns
     return (
         len(words) > 1 or can_be_noun(words[0]) or words[0] in also_nouns or not is_word(words[0])
     )
+
+
+def _a_participle(word: str) -> bool:
+    """A verb's past participle ("favorited", "archived", "shared"): its stem without
+    "d" or "ed" is a word ("favorite", "archive"); not "hundred", nor a short "feed"."""
+    return len(word) >= 6 and word.endswith("ed") and (is_word(word[:-1]) or is_word(word[:-2]))
 
 
 #: How a run, a job or a check ended: a status, never what a screen is for.
