@@ -2457,3 +2457,26 @@ def test_a_demonstrative_is_no_part_of_a_subject():
     assert _as_subject("this paste", max_words=4) == "paste"
     assert _as_subject("These photos", max_words=4) == "photos"
     assert _as_subject("Thistle farm", max_words=4) == "Thistle farm"
+
+
+def test_a_menus_box_is_its_items_not_one_more_label():
+    """A drop-down menu's box reads as its items run together ("Sales Sales invoices My
+    invoicing plan"): its items stand alone and the box is no label, so "Sales Sales
+    invoices" is never the subject; a paragraph of links keeps its sentence."""
+    from shotsmith.stages.features.evidence import from_elements
+
+    page = [
+        el("listitem", "Sales Sales invoices My invoicing plan", 0.04),
+        el("link", "Sales", 0.04),
+        el("link", "Sales invoices", 0.08),
+        el("link", "My invoicing plan", 0.11),
+        el("text", "Read Boiler notes and Gift ideas", 0.3),
+        el("link", "Boiler notes", 0.3),
+        el("link", "Gift ideas", 0.3, x=0.5),
+        el("text", "Read", 0.3, x=0.02),
+        el("text", "and", 0.3, x=0.4),
+    ]
+    ev = from_elements(page, height=H, width=W)
+    texts = [i["text"] for i in ev.items]
+    assert "Sales Sales invoices My invoicing plan" not in texts, texts
+    assert "Sales invoices" in texts and "Read Boiler notes and Gift ideas" in texts, texts

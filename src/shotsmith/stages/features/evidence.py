@@ -330,6 +330,7 @@ def from_elements(
         pick = level_one[0] if level_one else min(headings, key=_level_then_size)
         title = " ".join(pick["text"].split())
     icons = _icon_names(items, height)
+    held = _containers(items)
     for k, e in enumerate(items):
         role, text = str(e.get("role") or "text"), " ".join(e["text"].split())
         where = _where(e, height)
@@ -339,6 +340,8 @@ def from_elements(
             ev.inputs += 1
         if not text or role == "input" or is_chrome(text) or _in_rows(e, footer):
             continue
+        if k in held:
+            continue  # "Sales Sales invoices My invoicing plan": a menu's items, run together
         if k in icons and not _is_action(text):
             # an icon's tooltip ("Block quote", "Fullscreen (Press ESC exit)") names no
             # screen and no item; an icon that acts ("Add account") is still a control
@@ -365,6 +368,39 @@ def from_elements(
         ev.title = title
     _menu_rows(ev)
     return ev
+
+
+#: The roles of a menu's items and of the boxes that hold them (not a paragraph's text).
+_MENU_ROLES = frozenset(["link", "button", "listitem", "label", "tab"])
+#: The longest text read as other elements' texts run together, in words.
+CONTAINER_WORDS = 30
+
+
+def _containers(items: Sequence[Mapping[str, object]]) -> set[int]:
+    """The elements whose text is only other elements' texts run together: a menu's box
+    ("Sales Sales invoices (SLS) My invoicing plan" over "Sales", "Sales invoices (SLS)"
+    and "My invoicing plan"), a row's box over its cells. Their items stand on their own."""
+    texts = [" ".join(str(e["text"]).split()) for e in items]
+    parts = {t for e, t in zip(items, texts) if t and e.get("role") in _MENU_ROLES}
+    out = set()
+    for k, (e, text) in enumerate(zip(items, texts)):
+        words = text.split()
+        if e.get("role") not in _MENU_ROLES or not 3 <= len(words) <= CONTAINER_WORDS:
+            continue  # a paragraph's links are part of its sentences
+        if not any(text.startswith(f"{p} ") for p in parts):
+            continue
+        # ends[i]: into how many parts words[:i] can be cut, each another element's text
+        ends = [0] * (len(words) + 1)
+        reach = {0}
+        for i in range(1, len(words) + 1):
+            for j in range(i):
+                piece = " ".join(words[j:i])
+                if j in reach and piece != text and piece in parts:
+                    ends[i] = max(ends[i], ends[j] + 1)
+                    reach.add(i)
+        if len(words) in reach and ends[len(words)] >= 2:
+            out.add(k)
+    return out
 
 
 _COPYRIGHT = re.compile(r"©|\(c\)\s|\bcopyright\b", re.IGNORECASE)
