@@ -1609,3 +1609,18 @@ def test_two_examples_one_inside_the_other_are_not_named_side_by_side():
     slots = Slots()
     read_into(slots, ev, case_policy(ev.examples, "TV Admin", True), "TV Admin")
     assert [p.text for p in slots.examples] == ["Fernhill", "Signal Lost"]
+
+
+def test_a_pages_sections_fill_its_subtitle_but_never_a_state_or_a_pair():
+    """A record's page with sections and nothing else to name says what they are ("See
+    bookmarks and highlights on one screen."); a state ("Healthy") and two things joined
+    ("Passes and Pricing") are no sections a line names."""
+    screens = [
+        ("book", evidence("Book details", headings=["Bookmarks (2)", "Highlights (3)"])),
+        ("repo", evidence("Repository", headings=["Healthy", "Passes and Pricing"])),
+    ]
+    frame = evidence_set("bookkeeper", "Bookkeeper", screens)
+    read_as(frame, ["detail", "detail"], ["book details", "repository"], ["title", "title"])
+    subs = write_copy(frame)[COPY_SUBTITLE].tolist()
+    assert "bookmarks" in subs[0].casefold() and "highlights" in subs[0].casefold(), subs
+    assert "healthy" not in subs[1].casefold() and "pricing" not in subs[1].casefold(), subs

@@ -858,11 +858,16 @@ class _SlotMaker:
 
     def _headings_and_sentences(self, slots: Slots, ev: ScreenEvidence) -> None:
         voc = vocabulary()
-        if ev.kind == "reader" and ev.read_by != "ocr":  # "Jump to Song, Food or Nesting"
+        if ev.kind in _SECTIONED and ev.read_by != "ocr":  # "Jump to Song, Food or Nesting"
             for text in ev.headings:
+                text = re.sub(r"\s*\(\d+\)$", "", text.strip())  # "Bookmarks (2)"
                 t = clean_phrase(text, max_words=3, max_chars=HEADING_CHARS)
-                if t and t != ev.title and words_of(t)[0].casefold() not in voc.ui_verbs:
-                    slots.sections.append(Phrase(self.policy.display(t), t))
+                first = words_of(t)[0].casefold() if t else ""
+                if not t or t == ev.title or first in voc.ui_verbs | voc.function_words:
+                    continue
+                if ev.kind != "reader" and not _a_section(t):
+                    continue  # "Healthy": a state; "Passes and Pricing": two in one
+                slots.sections.append(Phrase(self.policy.display(t), t))
         for text in ev.headings:  # a heading as it stands: "Expenses by month"
             t = clean_phrase(text, max_words=5, max_chars=HEADING_CHARS, dates=True)
             if t and len(t.split()) >= 2 and t.casefold() not in self.repeated:
@@ -1199,6 +1204,21 @@ def _examples(ev: ScreenEvidence, policy: CasePolicy, subject: Phrase | None) ->
         if not any(_overlaps(p, q) for q in out):
             out.append(p)
     return out
+
+
+#: Kinds whose headings are sections of one page a subtitle may name: a reader's
+#: chapters, a record's "Bookmarks" and "Highlights".
+_SECTIONED = frozenset(["reader", "detail", "dashboard"])
+
+
+def _a_section(heading: str) -> bool:
+    """A page's section a line may name beside another: a thing's name ("Newest albums",
+    "Notes"), not a state ("Healthy"), a person nor two things joined ("Passes and
+    Pricing")."""
+    words = words_of(heading)
+    if is_person(heading) or " and " in f" {heading.casefold()} " or "&" in heading:
+        return False  # "Ruth Penrose": whose page it is, no section of it
+    return can_be_noun(words[-1].casefold())
 
 
 def _overlaps(one: Phrase, other: Phrase) -> bool:
