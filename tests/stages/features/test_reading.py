@@ -2480,3 +2480,20 @@ def test_a_menus_box_is_its_items_not_one_more_label():
     texts = [i["text"] for i in ev.items]
     assert "Sales Sales invoices My invoicing plan" not in texts, texts
     assert "Sales invoices" in texts and "Read Boiler notes and Gift ideas" in texts, texts
+
+
+def test_a_link_that_does_something_is_no_example():
+    """A stream's links "Update Metadata" and "Kill Source" are commands: no content
+    item a caption names; the stations listed are."""
+    page = [
+        el("heading", "Listener Stats", 0.10, 0.03, level=1),
+        el("link", "Update Metadata", 0.2),
+        el("link", "Kill Source", 0.2, x=0.5),
+        el("text", "Kettle Folk", 0.3),
+        el("text", "Harbour Lo-Fi", 0.35),
+        el("text", "Night Owl Jazz", 0.4),
+    ]
+    out = ss.extract_features(dom_set("Icecast", [("listeners", page)]), ocr=False)
+    examples = out[C.FEATURES_EXAMPLES].iloc[0]
+    assert "Update Metadata" not in examples and "Kill Source" not in examples, examples
+    assert "Kettle Folk" in examples, examples

@@ -1390,6 +1390,8 @@ def _examples(ev: Evidence, seen: set[str], skip: set[str], project_words: set[s
             continue  # "Direction: MINIMIZE", "No description", "Uptime  2h": fields, states
         if _SPEAKS.match(raw) or _SYNTAX.search(raw):
             continue  # "You will need:", "We recommend": a sentence's start, not a name
+        if item.get("link") and _verb_led(raw):
+            continue  # "Update Metadata", "Kill Source": a link that does, no content
         if k and items[k - 1]["text"].strip().casefold() in _MAKER_LEADS:
             continue  # "Powered by Trac 1.6 By Edgewall Software": who made the app
         text = clean_item(
