@@ -113,10 +113,31 @@ def singular(noun: str) -> str:
     words = noun.split()
     if not words:
         return noun
-    one = _engine().singular_noun(words[-1])
+    one = _one_of(words[-1])
     if one:
-        words[-1] = str(one)
+        words[-1] = one
     return " ".join(words)
+
+
+@lru_cache(maxsize=4096)
+def _one_of(word: str) -> str:
+    """The singular of a plural word, or "" when it is no plural. The lexicon overrules
+    the inflection rules when it holds the word but not their singular: "address",
+    "canvas" and "analysis" are singular ("addres" is no word); an app's own plural
+    ("scrobbles") still loses its "s"."""
+    from lemminflect import getAllLemmas
+
+    one = _engine().singular_noun(word)
+    if not one or one == word:
+        return ""
+    known = getAllLemmas(word.casefold())
+    if (
+        known
+        and not getAllLemmas(str(one).casefold())
+        and word.casefold() in known.get("NOUN", (word.casefold(),))
+    ):
+        return ""
+    return str(one)
 
 
 _NOT_PLURAL = frozenset(
@@ -138,8 +159,7 @@ def is_plural(noun: str) -> bool:
     last = words[-1].casefold()
     if last in _NOT_PLURAL or not last.isalpha() or len(last) < 3:
         return False
-    one = _engine().singular_noun(last)
-    return bool(one) and one != last
+    return bool(_one_of(last))
 
 
 def with_article(phrase: str) -> str:

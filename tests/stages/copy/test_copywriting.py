@@ -1624,3 +1624,14 @@ def test_a_pages_sections_fill_its_subtitle_but_never_a_state_or_a_pair():
     subs = write_copy(frame)[COPY_SUBTITLE].tolist()
     assert "bookmarks" in subs[0].casefold() and "highlights" in subs[0].casefold(), subs
     assert "healthy" not in subs[1].casefold() and "pricing" not in subs[1].casefold(), subs
+
+
+@pytest.mark.parametrize("word", ["address", "canvas", "analysis", "campus", "agenda"])
+def test_a_singular_that_ends_like_a_plural_is_one_thing(word):
+    """ "address" is one address, not many "addres": no "Your address, row by row", no
+    "All your agenda"; true plurals ("addresses", "scrobbles", "people") still are."""
+    from shotsmith.words import is_plural, singular
+
+    assert not is_plural(word) and singular(word) == word
+    assert singular("addresses") == "address" and singular("scrobbles") == "scrobble"
+    assert is_plural("people") and is_plural("canvases")
