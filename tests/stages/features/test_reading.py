@@ -2497,3 +2497,16 @@ def test_a_link_that_does_something_is_no_example():
     examples = out[C.FEATURES_EXAMPLES].iloc[0]
     assert "Update Metadata" not in examples and "Kill Source" not in examples, examples
     assert "Kettle Folk" in examples, examples
+
+
+def test_a_search_boxs_placeholder_is_no_title_to_name_a_screen():
+    """ "Quick search", a search box's placeholder read as the largest line at the top,
+    names no screen: the page's own name ("Households") does."""
+    page = [
+        el("heading", "Quick search", 0.05, 0.03, level=1),
+        el("heading", "Households", 0.12, 0.02, level=2),
+        el("text", "Ferraro-Bianchi", 0.3),
+        el("text", "Verhoeven-Bianchi", 0.35),
+    ]
+    out = ss.extract_features(dom_set("Lino Amici", [("households", page)]), ocr=False)
+    assert out[C.FEATURES_SUBJECT].iloc[0].casefold() != "quick search"

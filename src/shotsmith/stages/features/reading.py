@@ -824,6 +824,8 @@ def _score(text: str, source: str, base: float, cx: _SubjectContext) -> tuple[fl
         # a section's words, no thing the screen is for
     if _an_event(text):
         return None  # "Ticket Opened": an event of the record's history, no feature
+    if _SEARCH_BOX.match(text):
+        return None  # "Quick search": a search box's placeholder, read as the title
     lead = words[0].casefold()
     if len(words) >= 2 and is_bare_verb(lead) and lead not in _MAKES:
         return None  # "Delete clients without reservations" (a button), "Choose kitchen
@@ -972,6 +974,9 @@ def _a_named_part(title: str) -> bool:
     everyday = any(word_frequency(w.casefold()) >= _EVERYDAY for w in words)
     return not everyday and len(_words(rest)) >= 2
 
+
+#: A search box's own words: "Quick search", "Global search", "Full-text search".
+_SEARCH_BOX = re.compile(r"^(?:quick|global|instant|full[- ]text)\s+search\W*$", re.IGNORECASE)
 
 #: Words a screen's name may not open with: what follows is the rest of a task.
 _PREPOSITIONS = frozenset("in on at for to by of with from into".split())
