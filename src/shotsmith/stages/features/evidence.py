@@ -389,16 +389,14 @@ def _containers(items: Sequence[Mapping[str, object]]) -> set[int]:
             continue  # a paragraph's links are part of its sentences
         if not any(text.startswith(f"{p} ") for p in parts):
             continue
-        # ends[i]: into how many parts words[:i] can be cut, each another element's text
-        ends = [0] * (len(words) + 1)
+        # reach: where words[:i] can be cut into other elements' texts; the whole text is
+        # never one of its own parts, so a cut that reaches the end has two parts or more
         reach = {0}
         for i in range(1, len(words) + 1):
-            for j in range(i):
-                piece = " ".join(words[j:i])
-                if j in reach and piece != text and piece in parts:
-                    ends[i] = max(ends[i], ends[j] + 1)
-                    reach.add(i)
-        if len(words) in reach and ends[len(words)] >= 2:
+            pieces = (" ".join(words[j:i]) for j in range(i) if j in reach)
+            if any(piece != text and piece in parts for piece in pieces):
+                reach.add(i)
+        if len(words) in reach:
             out.add(k)
     return out
 
