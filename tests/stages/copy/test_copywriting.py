@@ -1635,3 +1635,37 @@ def test_a_singular_that_ends_like_a_plural_is_one_thing(word):
     assert not is_plural(word) and singular(word) == word
     assert singular("addresses") == "address" and singular("scrobbles") == "scrobble"
     assert is_plural("people") and is_plural("canvases")
+
+
+@pytest.mark.parametrize(
+    ("label", "one_of", "said"),
+    [
+        ("Create Model", "", "Create a model"),
+        ("Add account", "", "Add an account"),
+        ("Edit description", "", "Edit the description"),
+        ("Rename study", "study", "Rename a study"),
+        ("Pause All", "", "Pause all"),
+        ("Edit tags", "", "Edit tags"),
+        ("Export as OPML", "", "Export as OPML"),
+        ("Import data", "", "Import data"),
+        ("Add content", "", "Add content"),
+        ("Add Northwind", "", "Add Northwind"),
+    ],
+)
+def test_a_buttons_label_is_said_as_a_deed(label, one_of, said):
+    """A button's telegraphic label reads as a sentence says it: an article before one
+    countable thing, "a" for a new one or one of the screen's many, "the" for the one
+    shown; plurals, mass nouns, names and phrases stay as they stand."""
+    from shotsmith.stages.copy.writer import deed
+
+    assert deed(label, one_of) == said
+
+
+def test_an_actions_subtitle_gives_its_object_an_article():
+    """ "Create Model in a few taps." is a button pasted into a frame; the line says
+    "Create a model"."""
+    screens = [("models", evidence("Registered Models", actions=["Create Model"]))]
+    frame = evidence_set("registry", "Model Registry", screens)
+    read_as(frame, ["list"], ["registered models"], ["title"])
+    subs = write_copy(frame)[COPY_SUBTITLE].tolist()
+    assert "create a model" in subs[0].casefold(), subs

@@ -28,7 +28,16 @@ from ...grounding import (
     words_of,
 )
 from ...locales import language_of
-from ...words import is_common_word, is_plural, singular, with_article
+from ...words import (
+    can_be_noun,
+    is_common_word,
+    is_modifier,
+    is_plural,
+    plural,
+    singular,
+    with_article,
+    word_frequency,
+)
 from ..features.reading import tables
 from .critic import line_problems, word_pairs
 from .evidence import (
@@ -316,6 +325,8 @@ def _fill(
             listed, k = indexed[m.group(1)], int(m.group(2) or 1)
             value = listed[k - 1] if len(listed) >= k else None
             joined = _VERB_JOINS.get(value.text.casefold(), "") if value is not None else ""
+            if m.group(1) == "action" and value is not None:
+                value = Phrase(deed(value.text, slots.one_of), value.evidence)
             if m.group(1) == "do" and value is not None and joined:
                 value = Phrase(f"{value.text} {joined}", value.evidence)  # "reply to any"
         elif name in extra:
@@ -339,6 +350,43 @@ def _fill(
     )
     evidence = list(dict.fromkeys(v.evidence for v in values.values()))
     return Line(text, evidence, template)
+
+
+#: A button's verbs that bring a new thing into being: its object takes "a" ("Add an
+#: account"); any other verb acts on the thing the screen shows ("Edit the description").
+_MAKING_VERBS = frozenset(
+    "add create new make register write compose upload book schedule start record log plan "
+    "draft request submit post open invite import".split()
+)
+
+#: A noun this much rarer in the plural than in the singular is mostly uncountable ("data",
+#: "music", "software", "content"): no "a" before it.
+_MASS_GAP = 0.65
+
+
+def deed(label: str, one_of: str = "") -> str:
+    """A button's label as a sentence says the deed: "Create Model" -> "Create a model",
+    "Add account" -> "Add an account", "Edit description" -> "Edit the description",
+    "Rename study" on a screen of studies -> "Rename a study". A label that is no verb
+    and one common singular noun ("Edit tags", "Export as OPML", "Add Northwind") is
+    kept as it stands."""
+    words = label.split()
+    if len(words) != 2 or not words[1].isalpha():
+        return label
+    verb, noun = words[0], words[1]
+    low = noun.casefold()
+    if noun not in (low, low.capitalize()) or not is_common_word(low):
+        return label  # "Add OPML", "Add Northwind": a name or an acronym
+    if low in vocabulary().function_words:
+        return f"{verb} {low}"  # "Pause All": "Pause all"
+    if not can_be_noun(low) or is_modifier(low) or is_plural(low) or plural(low) == low:
+        return label  # "Edit tags"; "Import data", "Add news": no countable thing
+    making = verb.casefold() in _MAKING_VERBS
+    if low == singular(one_of.casefold()) or making:
+        if word_frequency(low) - word_frequency(plural(low)) >= _MASS_GAP:
+            return label  # "Add content", "Upload media": no "a" before them
+        return f"{verb} {with_article(low)}"
+    return f"{verb} the {low}"
 
 
 #: Verbs that take their object after a preposition: "Reply to any topic", "Vote on any
