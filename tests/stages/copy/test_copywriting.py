@@ -1669,3 +1669,23 @@ def test_an_actions_subtitle_gives_its_object_an_article():
     read_as(frame, ["list"], ["registered models"], ["title"])
     subs = write_copy(frame)[COPY_SUBTITLE].tolist()
     assert "create a model" in subs[0].casefold(), subs
+
+
+def test_a_name_in_capitals_is_written_as_the_set_writes_it():
+    """A feed's name styled in capitals on an article ("HARBOR TOWN GAZETTE") is named
+    as the feed list writes it ("Harbor Town Gazette"), not in lower case as if it were
+    shouting ordinary words."""
+    screens = [
+        ("feeds", evidence("Feeds", labels=["Harbor Town Gazette", "Kettle & Crumb"])),
+        ("article", evidence("", labels=["HARBOR TOWN GAZETTE"])),
+    ]
+    frame = evidence_set("coldsweat", "Coldsweat", screens)
+    read_as(frame, ["list", "reader"], ["feeds", ""], ["title", ""])
+    frame[C.FEATURES_EXAMPLES] = [
+        ["Harbor Town Gazette", "Kettle & Crumb"],
+        ["HARBOR TOWN GAZETTE"],
+    ]
+    out = write_copy(frame)
+    lines = " ".join([*out[COPY_HEADLINE], *out[COPY_SUBTITLE]])
+    assert "harbor town gazette" not in lines and "HARBOR" not in lines, lines
+    assert "Harbor Town Gazette" in out[COPY_SUBTITLE].iloc[1], out[COPY_SUBTITLE].tolist()

@@ -2510,3 +2510,21 @@ def test_a_search_boxs_placeholder_is_no_title_to_name_a_screen():
     ]
     out = ss.extract_features(dom_set("Lino Amici", [("households", page)]), ocr=False)
     assert out[C.FEATURES_SUBJECT].iloc[0].casefold() != "quick search"
+
+
+def test_an_articles_links_out_and_onward_are_no_example_and_no_name():
+    """A feed reader's article: "Visit Website" is a link that does something, and "Next
+    in Unread", a pointer to the next article, is chrome: neither is an example, a
+    heading or a label; the feed's name is an example."""
+    page = [
+        el("link", "Harbor Town Gazette", 0.10),
+        el("heading", "Ferry timetable changes for the winter season", 0.15, 0.05, level=1),
+        el("text", "From the first of December the morning crossing leaves earlier.", 0.35),
+        el("link", "Visit Website", 0.75),
+        el("heading", "Next in Unread", 0.95, 0.02, level=2),
+    ]
+    out = ss.extract_features(dom_set("Coldsweat", [("article", page)]), ocr=False)
+    examples = out[C.FEATURES_EXAMPLES].iloc[0]
+    assert "Visit Website" not in examples and "Harbor Town Gazette" in examples, examples
+    shown = [*out[C.FEATURES_HEADINGS].iloc[0], *out[C.FEATURES_LABELS].iloc[0]]
+    assert not any(s.casefold().startswith("next") for s in shown), shown

@@ -512,6 +512,20 @@ class CasePolicy:
     english: bool
     proper: frozenset[str]  # words that keep their capitals ("Kyoto", "SQL", "Pocket")
     project_words: Mapping[str, str] = field(default_factory=dict)  # "stepstreak": "StepStreak"
+    #: the set's texts not written wholly in capitals: how a phrase styled in capitals on
+    #: one screen ("HARBOR TOWN GAZETTE") is written where it is not
+    texts: tuple[str, ...] = ()
+
+    def as_written(self, phrase: str) -> str:
+        """A phrase in capitals as the set writes it elsewhere ("Harbor Town Gazette"), or
+        the phrase itself when no screen writes it otherwise."""
+        if not self.english or not phrase.isupper() or len(phrase.split()) < 2:
+            return phrase
+        pattern = re.compile(rf"(?<!\w){re.escape(phrase)}(?!\w)", re.IGNORECASE)
+        for text in self.texts:
+            if (m := pattern.search(text)) is not None and not m.group(0).isupper():
+                return m.group(0)
+        return phrase
 
     def display(self, phrase: str) -> str:
         if not self.english:
@@ -613,7 +627,8 @@ def case_policy(strings: Sequence[str], project: str, english: bool) -> CasePoli
     proper |= {w for w in project.split() if w[:1].isupper()}
     proper |= {w for term in proper_terms() for w in term.split()}
     project_words = {w.casefold(): w for w in project.split()}
-    return CasePolicy(english, frozenset(proper), project_words)
+    texts = tuple(dict.fromkeys(s for s in strings if not s.isupper()))
+    return CasePolicy(english, frozenset(proper), project_words, texts)
 
 
 _JOINERS = frozenset(["and", "of", "&", "for", "with"])
@@ -960,6 +975,7 @@ def _example(text: str, policy: CasePolicy, *, read: bool = False) -> Phrase | N
     """An example as it may stand in a caption: names keep their capitals. ``read``: on a
     reader, an article's own headline ("Ten cafés worth the detour") is what is read: it
     stands whole, in quotation marks, where a shorter name would stand bare."""
+    text = policy.as_written(text)
     found = _example_name(text, policy)
     if found is not None or not read:
         return found

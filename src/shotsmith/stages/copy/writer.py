@@ -200,7 +200,7 @@ class SetContext:
         return allowed_words(texts, locale=self.locale)
 
     def policy(self) -> CasePolicy:
-        strings = [s for ev in self.evidence for s in ev.strings()]
+        strings = [s for ev in self.evidence for s in (*ev.strings(), *ev.examples)]
         return case_policy(strings, self.project, self.english)
 
 
