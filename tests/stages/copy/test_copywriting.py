@@ -1689,3 +1689,13 @@ def test_a_name_in_capitals_is_written_as_the_set_writes_it():
     lines = " ".join([*out[COPY_HEADLINE], *out[COPY_SUBTITLE]])
     assert "harbor town gazette" not in lines and "HARBOR" not in lines, lines
     assert "Harbor Town Gazette" in out[COPY_SUBTITLE].iloc[1], out[COPY_SUBTITLE].tolist()
+
+
+def test_a_button_that_arranges_the_view_is_no_deed():
+    """ "Manage columns" arranges the table, it does nothing with the runs: no "Manage
+    columns in a few taps."; the app's own deed ("Create run") may be offered."""
+    screens = [("runs", evidence("Runs", actions=["Manage columns", "Hide sidebar"]))]
+    frame = evidence_set("tracker", "Tracker", screens)
+    read_as(frame, ["table"], ["runs"], ["title"])
+    sub = write_copy(frame)[COPY_SUBTITLE].iloc[0].casefold()
+    assert "columns" not in sub and "sidebar" not in sub, sub

@@ -863,8 +863,8 @@ class _SlotMaker:
                     continue  # one such line a screen: not "start a new note or start a new..."
                 p = Phrase(f"start a new {p.text.split(None, 1)[1]}", p.evidence)
                 first = "start"
-            if _POINTS_AT.search(p.evidence):
-                continue  # "Bookmark this filter": a control's state, no deed of the app
+            if _POINTS_AT.search(p.evidence) or _FURNITURE.fullmatch(words[-1]):
+                continue  # "Bookmark this filter", "Manage columns": the view, no deed
             if first in voc.ui_verbs and p.evidence.casefold() not in voc.chrome:
                 if n_words == 1:
                     slots.verbs.append(p)  # "Filter": too bare for a caption of its own
@@ -943,6 +943,12 @@ class _SlotMaker:
 #: column" (not "Search this site").
 _POINTS_AT = re.compile(
     r"\b(?:this|these|that|those)\s+(?:filters?|views?|query|queries|columns?|rows?|tabs?)\b",
+    re.IGNORECASE,
+)
+#: The parts of a view a button arranges ("Manage columns", "Hide sidebar"): a deed on
+#: the interface, none on what the app keeps.
+_FURNITURE = re.compile(
+    r"(?:columns?|panels?|panes?|sidebar|layout|toolbar|density|zoom|grid|window)",
     re.IGNORECASE,
 )
 _FORM_LEAD = re.compile(
