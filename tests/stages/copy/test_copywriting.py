@@ -1699,3 +1699,14 @@ def test_a_button_that_arranges_the_view_is_no_deed():
     read_as(frame, ["table"], ["runs"], ["title"])
     sub = write_copy(frame)[COPY_SUBTITLE].iloc[0].casefold()
     assert "columns" not in sub and "sidebar" not in sub, sub
+
+
+def test_the_apps_name_is_written_as_the_user_wrote_it_mid_line():
+    """An app whose name is written in lower case ("hledger") keeps it inside a line:
+    "Search all of hledger", never "Search all of Hledger", which the critic refuses as
+    a name in the wrong case."""
+    from shotsmith.stages.copy.evidence import Slots
+    from shotsmith.stages.copy.writer import _fill
+
+    line = _fill("Search all of {Project}", Slots(kind="search"), set(), {"Project": "hledger"})
+    assert line is not None and line.text == "Search all of hledger", line

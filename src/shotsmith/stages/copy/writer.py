@@ -339,7 +339,11 @@ def _fill(
     if any(f in frame_words for f in said):
         return None  # "Your Table in one table", "Keep track of your tracks": said twice
     text = _SLOT.sub(
-        lambda m: values[m.group(1)].cap if m.group(1)[:1].isupper() else values[m.group(1)].text,
+        lambda m: (
+            values[m.group(1)].cap
+            if _capital(m.group(1), values[m.group(1)].text)
+            else values[m.group(1)].text
+        ),
         template,
     )
     text = re.sub(r"(?<=\.)\.$", "", " ".join(text.split()))  # "… in Print Co.." ends once
@@ -387,6 +391,15 @@ def deed(label: str, one_of: str = "") -> str:
             return label  # "Add content", "Upload media": no "a" before them
         return f"{verb} {with_article(low)}"
     return f"{verb} the {low}"
+
+
+def _capital(slot: str, value: str) -> bool:
+    """Whether a slot is written with a capital ("{Ex1}" opens a line). A coined name in
+    lower case is the app's own spelling ("hledger"): kept; a common word ("reader") is
+    capitalised, since "Read in reader" would not read as a name."""
+    if slot == "Project" and value.islower():
+        return is_common_word(value)
+    return slot[:1].isupper()
 
 
 #: Verbs that take their object after a preposition: "Reply to any topic", "Vote on any
