@@ -1710,3 +1710,13 @@ def test_the_apps_name_is_written_as_the_user_wrote_it_mid_line():
 
     line = _fill("Search all of {Project}", Slots(kind="search"), set(), {"Project": "hledger"})
     assert line is not None and line.text == "Search all of hledger", line
+
+
+def test_a_dashboard_named_by_its_file_names_its_first_panel_too():
+    """A run's metrics page, named by its file name ("run metrics"), is titled by its
+    first chart ("accuracy") over the next ("loss"): both are its sections."""
+    screens = [("run metrics", evidence("accuracy", headings=["loss"]))]
+    frame = evidence_set("tracker", "Tracker", screens)
+    read_as(frame, ["dashboard"], ["run metrics"], ["screen name"])
+    sub = write_copy(frame)[COPY_SUBTITLE].iloc[0].casefold()
+    assert "accuracy" in sub and "loss" in sub, sub

@@ -874,11 +874,16 @@ class _SlotMaker:
     def _headings_and_sentences(self, slots: Slots, ev: ScreenEvidence) -> None:
         voc = vocabulary()
         if ev.kind in _SECTIONED and ev.read_by != "ocr":  # "Jump to Song, Food or Nesting"
-            for text in ev.headings:
+            # a dashboard named elsewhere (its file name) is titled by its first panel:
+            # "accuracy" over the charts "learning_rate" and "loss"
+            first_panel = ev.kind == "dashboard" and ev.subject_from == "screen name"
+            for text in [ev.title] * first_panel + ev.headings:
                 text = re.sub(r"\s*\(\d+\)$", "", text.strip())  # "Bookmarks (2)"
                 t = clean_phrase(text, max_words=3, max_chars=HEADING_CHARS)
                 first = words_of(t)[0].casefold() if t else ""
-                if not t or t == ev.title or first in voc.ui_verbs | voc.function_words:
+                if not t or first in voc.ui_verbs | voc.function_words:
+                    continue
+                if t == ev.title and not first_panel:
                     continue
                 if ev.kind != "reader" and not _a_section(t):
                     continue  # "Healthy": a state; "Passes and Pricing": two in one
