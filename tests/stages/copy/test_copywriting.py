@@ -1720,3 +1720,18 @@ def test_a_dashboard_named_by_its_file_names_its_first_panel_too():
     read_as(frame, ["dashboard"], ["run metrics"], ["screen name"])
     sub = write_copy(frame)[COPY_SUBTITLE].iloc[0].casefold()
     assert "accuracy" in sub and "loss" in sub, sub
+
+
+@pytest.mark.parametrize(
+    ("title", "said"),
+    [("Saved", "all you saved"), ("Unread › Nov 27, 2025", "everything unread")],
+)
+def test_a_list_titled_by_a_state_says_what_the_user_did(title, said):
+    """A feed reader's "Saved" and "Unread" lists name no feature; their title says what
+    the user did to the items, or what is left to read: "All you saved, in one list",
+    "Catch up on everything unread", not the app's name in a frame."""
+    screens = [("list", evidence(title, labels=["Harbor Town Gazette", "Kettle & Crumb"]))]
+    frame = evidence_set("reader", "Coldsweat", screens)
+    read_as(frame, ["list"], [""], [""])
+    head = write_copy(frame)[COPY_HEADLINE].iloc[0]
+    assert said in head.casefold() and "Coldsweat" not in head, head

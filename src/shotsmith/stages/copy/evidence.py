@@ -56,7 +56,14 @@ from ...words import plural as plural_of
 from ...words import singular as singular_of
 from ..features import singular
 from ..features.evidence import is_chrome
-from ..features.reading import YEAR_AFTER, is_feature_phrase, is_generic, is_person, tables
+from ..features.reading import (
+    YEAR_AFTER,
+    is_data,
+    is_feature_phrase,
+    is_generic,
+    is_person,
+    tables,
+)
 from .rules import acronyms, as_acronym, forbidden_words, proper_terms
 
 # --------------------------------------------------------------------------------------
@@ -501,6 +508,7 @@ class Slots:
     new: bool = False  # a form for a new one ("New Transaction")
     lead: str = ""  # the verb the form's title leads with: "write" ("Write a comment")
     lead_from: str = ""  # the title it was read from, when it names no subject
+    state: str = ""  # the state a list's title names its items by: "saved", "unread"
     examples: list[Phrase] = field(default_factory=list)  # "Treasure Island", kept whole
     fields: list[Phrase] = field(default_factory=list)  # "payee", "amount"
 
@@ -1270,6 +1278,25 @@ def _rows_of_one(ev: ScreenEvidence, shown: str) -> bool:
     )
 
 
+#: The states a screen lists its items in, by its title alone: what the user did to
+#: each ("Saved", "Starred", "Sent") or what is still to do ("Unread").
+_LISTED_STATES = frozenset(
+    "saved starred archived favorited favourited bookmarked liked pinned flagged sent "
+    "shared unread".split()
+)
+#: The kinds of screen whose title may be such a state: lists of items.
+_STATE_KINDS = frozenset(["list", "table", "dashboard", "search"])
+_TRAIL = re.compile(r"\s+(?:>|/|›|»|❯|→)\s+")
+
+
+def _listed_state(title: str) -> str:
+    """The state a screen's title lists its items in ("saved" of "Saved", of "Unread ›
+    Nov 27, 2025"), or "" when the title is none such."""
+    steps = _TRAIL.split(title.strip())
+    word = steps[0].strip(_EDGE_PUNCT).casefold()
+    return word if word in _LISTED_STATES and all(is_data(s) for s in steps[1:]) else ""
+
+
 def read_into(slots: Slots, ev: ScreenEvidence, policy: CasePolicy, project: str) -> None:
     """The reading's kind, subject, examples and fields as slots a frame may name."""
     slots.kind = ev.kind
@@ -1306,6 +1333,8 @@ def read_into(slots: Slots, ev: ScreenEvidence, policy: CasePolicy, project: str
             _name_subject(slots, ev, cleaned, policy)
     elif subject:
         slots.subject = Phrase(subject, ev.subject)
+    if slots.subject is None and ev.kind in _STATE_KINDS and policy.english:
+        slots.state = _listed_state(ev.title)  # "Saved": everything you saved
     slots.examples += _examples(ev, policy, slots.subject)
     editing = _EDITING.match(ev.title.strip())
     if ev.kind == "form" and not slots.lead and editing:  # "Editing Trip Leader Guide"

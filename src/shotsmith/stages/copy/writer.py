@@ -312,6 +312,8 @@ def _fill(
             value = counts[0] if counts else None
         elif low == "heading":
             value = next(iter(fresh(slots.headings)), None)
+        elif low == "state":
+            value = Phrase(slots.state, slots.state) if slots.state else None
         elif low == "sentence":
             value = next(iter(fresh(slots.sentences)), None)
         elif low == "s" and slots.subject is not None:
@@ -709,6 +711,9 @@ class _Writer:
                 groups = [(f"voice:{slots.kind}", named), (f"voice:{slots.kind}", rest)]
             else:
                 groups = [(f"voice:{slots.kind}", own)]
+            if slots.state:  # "Everything you saved, in one list", before "See ... at a glance"
+                states = voice()["headline_state"]
+                groups.insert(0, ("voice:state", list(states.get(slots.state, states["any"]))))
             groups.append(("voice:any", list(frames["any"])))
             # the subject alone ("Your optimization history", "Your monthly report") when
             # no frame fits it, before its head noun alone ("See your report at a glance")
