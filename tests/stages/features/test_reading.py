@@ -2528,3 +2528,32 @@ def test_an_articles_links_out_and_onward_are_no_example_and_no_name():
     assert "Visit Website" not in examples and "Harbor Town Gazette" in examples, examples
     shown = [*out[C.FEATURES_HEADINGS].iloc[0], *out[C.FEATURES_LABELS].iloc[0]]
     assert not any(s.casefold().startswith("next") for s in shown), shown
+
+
+def test_a_lists_ordering_names_no_screen_and_no_field():
+    """A forum's "Sort by  date  activity  votes" row: the order chosen ("activity") is
+    no subject, "by name" and "by popularity" are no fields, and a tag's count ("soil
+    ×2") makes the tag no field of a summary."""
+    questions = [
+        el("text", "Sort by", 0.17),
+        el("tab", "date", 0.17, x=0.2),
+        {**el("tab", "activity", 0.17, x=0.35), "current": True},
+        el("tab", "votes", 0.17, x=0.6),
+        el("heading", "When should I lift and store dahlia tubers?", 0.22, 0.04, level=2),
+        el("heading", "Which herbs grow well on a north-facing windowsill?", 0.3, 0.04, level=2),
+    ]
+    tags = [
+        el("heading", "Tags", 0.17, 0.03, level=1),
+        el("link", "by name", 0.17, x=0.5),
+        el("link", "by popularity", 0.17, x=0.7),
+        el("link", "soil", 0.23),
+        el("text", "×2", 0.23, x=0.2),
+        el("link", "compost", 0.23, x=0.4),
+        el("text", "×1", 0.23, x=0.6),
+    ]
+    out = ss.extract_features(
+        dom_set("Grow Together", [("questions", questions), ("tags", tags)]), ocr=False
+    )
+    assert out[C.FEATURES_SUBJECT].iloc[0].casefold() != "activity"
+    fields = [f.casefold() for f in out[C.FEATURES_FIELDS].iloc[1]]
+    assert not {"by name", "by popularity", "soil", "compost"} & set(fields), fields

@@ -430,7 +430,12 @@ def _fields(ev: Evidence, kind_hint: str) -> list[str]:
     for k, item in enumerate(items[:-1]):  # a label with its figure: "Balance 5,297.80"
         high = item.get("y") is None or item["y"] <= TOP_SHARE * 0.9  # a summary, not rows
         high = high and not in_rows
-        if item["role"] in ("label", "text") and high and _has_figure(items, k):
+        if (
+            item["role"] in ("label", "text")
+            and high
+            and not item.get("link")
+            and _has_figure(items, k)
+        ):
             words = _words(item["text"])
             if words and all(word_frequency(w.casefold()) >= 3.5 for w in words):
                 add(item["text"])  # an everyday word, not a payee's name ("Chipotle")
@@ -467,8 +472,9 @@ def _header_fields(items: list[dict]) -> list[str]:
     return out
 
 
-#: A sentence's later part, split off by a link: "Drop files" / "or click here".
-_SENTENCE_PART = re.compile(r"^(?:or|and|to|then|but|nor)\s")
+#: A sentence's later part, split off by a link: "Drop files" / "or click here"; an
+#: ordering's choice ("by name", "by popularity": sort by it).
+_SENTENCE_PART = re.compile(r"^(?:or|and|to|then|but|nor|[Bb]y)\s")
 
 
 def _unit_or_joint(text: str) -> bool:
@@ -726,7 +732,10 @@ def _candidates(ev: Evidence, screen_words: set[str]) -> list[tuple[str, str, fl
     candidates: list[tuple[str, str, float]] = []
     if ev.title:
         candidates.append((ev.title, "title", 2.0))
+    ordering = _ordering(ev)
     for item in ev.items:
+        if _in_rows_at(item, ordering):
+            continue  # "Sort by  date  activity  votes": how the list is ordered, no name
         if item.get("current") and item["role"] in ("tab", "label", "action"):
             # the page's own item of the menu ("commit" among "summary log tree commit"),
             # not a pressed toggle ("Hide presenter cursor")
@@ -746,6 +755,22 @@ def _candidates(ev: Evidence, screen_words: set[str]) -> list[tuple[str, str, fl
             if _forms(item["text"]) & screen_words:
                 candidates.append((item["text"], "label", 0.0))
     return candidates
+
+
+#: A list's ordering control's own label: the row beside it names orders, not screens.
+_SORT_LABEL = re.compile(r"^\s*(?:sort|order)(?:ed)?(?:\s+by)?\s*[:»›>]?\s*$", re.IGNORECASE)
+#: How far apart, as a share of the screen's height, two items still sit on one row.
+_ROW = 0.012
+
+
+def _ordering(ev: Evidence) -> list[float]:
+    """The rows, by their top, that hold an ordering control's label ("Sort by")."""
+    return [i["y"] for i in ev.items if _SORT_LABEL.match(i["text"]) and i.get("y") is not None]
+
+
+def _in_rows_at(item: dict, rows: Sequence[float]) -> bool:
+    y = item.get("y")
+    return isinstance(y, float) and any(abs(y - at) <= _ROW for at in rows)
 
 
 #: Where a screen's own name for itself is read: its title, and its page's document title.
@@ -862,9 +887,12 @@ def _late_subject(ev: Evidence, cx: _SubjectContext) -> list[tuple[float, str]]:
     """Feature phrases anywhere on a screen whose titles name none, the ones the file
     name confirms first; never the set's navigation, a control or a field's name."""
     late: list[tuple[float, str]] = []
+    ordering = _ordering(ev)
     for item in ev.items:
         if item["role"] not in ("heading", "label", "tab", "title", "text") or _is_control(item):
             continue
+        if _in_rows_at(item, ordering):
+            continue  # "date", "activity": the orders a list may be sorted in
         text = _as_subject(item["text"], max_words=3)
         key = _key(text)
         if not text or not is_feature_phrase(text, strict=True) or _written_as_name(text):
