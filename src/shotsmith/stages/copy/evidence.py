@@ -965,7 +965,8 @@ _FURNITURE = re.compile(
     re.IGNORECASE,
 )
 _FORM_LEAD = re.compile(
-    r"^(?:new|add|create|edit|compose|write|post|publish|submit|upload|import|record|log|send)\s+"
+    r"^(?:new|add|create|edit|compose|write|post|publish|submit|upload|import|record|log|send"
+    r"|ask|invite)\s+"
     r"(?:(?:a|an)\s+)?(?:new\s+)?",
     re.I,
 )
@@ -1297,17 +1298,27 @@ def _listed_state(title: str) -> str:
     return word if word in _LISTED_STATES and all(is_data(s) for s in steps[1:]) else ""
 
 
+def _led_subject(slots: Slots, ev: ScreenEvidence, subject: str) -> str:
+    """A form's subject without the verb its title leads with ("transaction" of "New
+    Transaction"), the verb kept as the slots' lead. A page named by a deed ("Ask
+    question") is the form to do it, however it is laid out."""
+    lead = _FORM_LEAD.match(subject)
+    if lead is None:
+        return subject
+    verb = lead.group(0).split()[0].casefold()
+    if ev.kind in ("detail", "dashboard") and verb not in vocabulary().verbs_also_nouns:
+        slots.kind = "form"  # not "Record details", "Post list": a thing's page
+    if slots.kind != "form":
+        return subject
+    slots.new = verb in ("new", "add", "create")
+    slots.lead, slots.lead_from = _LEAD_VERB.get(verb, verb), ev.subject
+    return subject[lead.end() :]
+
+
 def read_into(slots: Slots, ev: ScreenEvidence, policy: CasePolicy, project: str) -> None:
     """The reading's kind, subject, examples and fields as slots a frame may name."""
     slots.kind = ev.kind
-    subject = _POSSESSIVE.sub("", ev.subject.strip())
-    if subject and ev.kind == "form":
-        lead = _FORM_LEAD.match(subject)
-        if lead:
-            verb = lead.group(0).split()[0].casefold()
-            slots.new = verb in ("new", "add", "create")
-            slots.lead, slots.lead_from = _LEAD_VERB.get(verb, verb), ev.subject
-            subject = subject[lead.end() :]
+    subject = _led_subject(slots, ev, _POSSESSIVE.sub("", ev.subject.strip()))
     voc = vocabulary()
     if not subject and ev.title.strip().casefold() in voc.weak_titles:
         subject = ev.title.strip()  # "Today": says little, but what it says is the screen's
