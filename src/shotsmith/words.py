@@ -25,13 +25,19 @@ _TITLE_SEPARATORS = re.compile(r"\s+(?:[·|•—–-]|::)\s+|\s*[|·•]\s*")
 
 
 #: Characters of Unicode's private use areas: an icon font's glyphs (Font Awesome's
-#: U+F00D "times"), which a page's text holds but no reader sees as words.
-_PRIVATE_USE = re.compile("[\ue000-\uf8ff\U000f0000-\U000ffffd\U00100000-\U0010fffd]")
+#: U+F00D "times"), which a page's text holds but no reader sees as words; and the
+#: pictographs a label leads with as its icon ("📝 Quiz Files", "⚙️ Config", "✏️ Edit"),
+#: with the joiner and the variation selector that dress them.
+_PRIVATE_USE = re.compile(
+    "[\ue000-\uf8ff\U000f0000-\U000ffffd\U00100000-\U0010fffd"
+    "\U0001f000-\U0001faff\u2600-\u2767\u2b50-\u2b55\ufe0f\u200d]"
+)
 
 
 def without_icons(text: str) -> str:
-    """Text without an icon font's private-use glyphs, each line's spaces tidied where one
-    was: "\uf682 Edit record \uf00d" -> "Edit record"."""
+    """Text without an icon font's private-use glyphs and pictographs, each line's spaces
+    tidied where one was: "\uf682 Edit record \uf00d" -> "Edit record", "📝 Quiz Files" ->
+    "Quiz Files"."""
     if not _PRIVATE_USE.search(text):
         return text
     return "\n".join(

@@ -2557,3 +2557,21 @@ def test_a_lists_ordering_names_no_screen_and_no_field():
     assert out[C.FEATURES_SUBJECT].iloc[0].casefold() != "activity"
     fields = [f.casefold() for f in out[C.FEATURES_FIELDS].iloc[1]]
     assert not {"by name", "by popularity", "soil", "compost"} & set(fields), fields
+
+
+def test_a_labels_pictograph_is_its_icon_not_its_words():
+    """ "📝 Quiz Files" names the quiz files: the pictograph is the label's icon, as an
+    icon font's glyph is; a heading that is a pictograph alone ("⭐") is read as nothing,
+    and the screen still reads."""
+    page = [
+        el("heading", "⭐", 0.04, 0.02, level=2),
+        {**el("tab", "📝 Quiz Files", 0.1), "current": True},
+        el("tab", "⚙️ Config", 0.1, x=0.4),
+        el("text", "ocean-life.yaml", 0.2),
+        el("text", "volcanoes.yaml", 0.25),
+    ]
+    out = ss.extract_features(dom_set("WebQuiz", [("quiz files", page)]), ocr=False)
+    subject = out[C.FEATURES_SUBJECT].iloc[0]
+    assert subject.casefold().startswith("quiz file") and "📝" not in subject, subject
+    shown = " ".join([*out[C.FEATURES_TABS].iloc[0], *out[C.FEATURES_HEADINGS].iloc[0]])
+    assert "📝" not in shown and "⚙" not in shown and "⭐" not in shown, shown

@@ -57,6 +57,7 @@ from ...words import singular as singular_of
 from ..features import singular
 from ..features.evidence import is_chrome
 from ..features.reading import (
+    BREADCRUMB,
     YEAR_AFTER,
     is_data,
     is_feature_phrase,
@@ -1287,13 +1288,12 @@ _LISTED_STATES = frozenset(
 )
 #: The kinds of screen whose title may be such a state: lists of items.
 _STATE_KINDS = frozenset(["list", "table", "dashboard", "search"])
-_TRAIL = re.compile(r"\s+(?:>|/|›|»|❯|→)\s+")
 
 
 def _listed_state(title: str) -> str:
     """The state a screen's title lists its items in ("saved" of "Saved", of "Unread ›
     Nov 27, 2025"), or "" when the title is none such."""
-    steps = _TRAIL.split(title.strip())
+    steps = BREADCRUMB.split(title.strip())
     word = steps[0].strip(_EDGE_PUNCT).casefold()
     return word if word in _LISTED_STATES and all(is_data(s) for s in steps[1:]) else ""
 

@@ -449,6 +449,8 @@ def _own_words(heading: Mapping[str, object], items: Sequence[Mapping[str, objec
         if e.get("role") in ("link", "button") and _inside(e.get("box"), heading.get("box"))
     ]
     words = text.split()
+    if not words:
+        return text  # an icon alone ("⭐"), read without it
     trimmed = True
     while trimmed:
         trimmed = False

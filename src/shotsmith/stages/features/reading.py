@@ -122,7 +122,8 @@ class Reading:
 _LETTERS = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 _DIGIT = re.compile(r"\d")
 _EDGE = " \t/-–—•·|:;,.!?*>›»→←<«‹\"“”‘’'()[]↑↓▲▼△▽⇅↕⬆⬇¶§…"  # sort arrows, anchors
-_BREADCRUMB = re.compile(r"\s+(?:>|/|›|»|❯|→|\\)\s+")
+#: The marks between a breadcrumb's steps: "Ledger › Income Statement".
+BREADCRUMB = re.compile(r"\s+(?:>|/|›|»|❯|→|\\)\s+")
 #: A control's tooltip, its hint in brackets at the end: "Preformatted text / Code block
 #: (Tab indent)", an editor's button, no breadcrumb; not a count ("Photos (12)").
 _HINTED = re.compile(r"\((?!\d+\))[^()]*\)\s*$")
@@ -744,7 +745,7 @@ def _candidates(ev: Evidence, screen_words: set[str]) -> list[tuple[str, str, fl
             continue
         y = item.get("y")
         top = y is None or y <= TOP_SHARE
-        parts = _BREADCRUMB.split(item["text"])
+        parts = BREADCRUMB.split(item["text"])
         if len(parts) >= 2 and top and not _HINTED.search(item["text"]):
             candidates.append((parts[-1], "breadcrumb", 3.0))
         elif item["role"] == "heading" and top:
