@@ -1737,13 +1737,13 @@ def test_a_list_titled_by_a_state_says_what_the_user_did(title, said):
     assert said in head.casefold() and "Coldsweat" not in head, head
 
 
-def test_a_page_named_by_a_deed_is_its_form():
-    """A forum's "Ask question" page, read as a record's page, is a form to ask one:
-    "Ask a question in seconds", never "Ask question in full detail"; a page whose name
-    leads with a word that is also a noun ("Record details") stays a page."""
+def test_a_form_to_ask_leads_with_its_verb():
+    """A forum's "Ask question" form says "Ask a question in seconds", never "Ask
+    question in full detail"; a page whose name leads with a word that is also a noun
+    ("Record details") is no deed."""
     screens = [("ask", evidence("")), ("record", evidence("Record details"))]
     frame = evidence_set("forum", "Grow Together", screens)
-    read_as(frame, ["detail", "detail"], ["ask question", "record details"], ["screen name"] * 2)
+    read_as(frame, ["form", "detail"], ["ask question", "record details"], ["screen name"] * 2)
     heads = write_copy(frame)[COPY_HEADLINE].tolist()
     assert heads[0].startswith("Ask a question"), heads
     assert "in full detail" not in heads[0] and not heads[1].startswith("Record a"), heads

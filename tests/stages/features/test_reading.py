@@ -2575,3 +2575,20 @@ def test_a_labels_pictograph_is_its_icon_not_its_words():
     assert subject.casefold().startswith("quiz file") and "📝" not in subject, subject
     shown = " ".join([*out[C.FEATURES_TABS].iloc[0], *out[C.FEATURES_HEADINGS].iloc[0]])
     assert "📝" not in shown and "⚙" not in shown and "⭐" not in shown, shown
+
+
+def test_a_page_named_by_a_deed_is_its_form_and_its_hints_name_fields():
+    """A forum's "Ask question" page, laid out as a page of hints without inputs the
+    reading sees, is the form to ask one; "Please enter your question" asks for the
+    question, a field; "provide enough details" asks for no field of its own."""
+    page = [
+        el("text", "Please ask your question here", 0.13),
+        el("listitem", "provide enough details", 0.25),
+        el("label", "Please enter your question", 0.35),
+        el("label", "Add details below", 0.43),
+        el("label", "Tags", 0.78),
+    ]
+    out = ss.extract_features(dom_set("Grow Together", [("ask question", page)]), ocr=False)
+    assert out[C.FEATURES_KIND].iloc[0] == "form"
+    fields = [f.casefold() for f in out[C.FEATURES_FIELDS].iloc[0]]
+    assert "question" in fields and not any("enough" in f for f in fields), fields

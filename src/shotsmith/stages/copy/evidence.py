@@ -1300,16 +1300,11 @@ def _listed_state(title: str) -> str:
 
 def _led_subject(slots: Slots, ev: ScreenEvidence, subject: str) -> str:
     """A form's subject without the verb its title leads with ("transaction" of "New
-    Transaction"), the verb kept as the slots' lead. A page named by a deed ("Ask
-    question") is the form to do it, however it is laid out."""
+    Transaction", "question" of "Ask question"), the verb kept as the slots' lead."""
     lead = _FORM_LEAD.match(subject)
-    if lead is None:
+    if lead is None or ev.kind != "form":
         return subject
     verb = lead.group(0).split()[0].casefold()
-    if ev.kind in ("detail", "dashboard") and verb not in vocabulary().verbs_also_nouns:
-        slots.kind = "form"  # not "Record details", "Post list": a thing's page
-    if slots.kind != "form":
-        return subject
     slots.new = verb in ("new", "add", "create")
     slots.lead, slots.lead_from = _LEAD_VERB.get(verb, verb), ev.subject
     return subject[lead.end() :]

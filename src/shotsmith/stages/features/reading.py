@@ -314,6 +314,17 @@ def _screen_words(screen: str) -> set[str]:
     return {singular(w) for w in words if w not in skip}
 
 
+def _a_deed(subject: str) -> bool:
+    """A screen's name that is a deed, an interface verb and its object ("Ask question",
+    "Edit profile"); not a thing named by a word that is also a verb ("Record details",
+    "Post list")."""
+    words = [w.casefold() for w in _words(subject)]
+    voc = copy_vocabulary()
+    return (
+        2 <= len(words) <= 4 and words[0] in voc.ui_verbs and words[0] not in voc.verbs_also_nouns
+    )
+
+
 def _verb_led(text: str) -> bool:
     """A control's label: it starts with an interface verb ("Sort descending", "Reload")."""
     voc = copy_vocabulary()
@@ -450,6 +461,8 @@ def _fields(ev: Evidence, kind_hint: str) -> list[str]:
                 continue  # the header over the form's title ("User menu"), not a field
             of = _FIELD_OF.match(raw)  # "Summary of the problem": the summary
             raw = of.group(1) if of and item["role"] == "label" else raw
+            asks = _ASKS_FOR.match(raw)  # "Please enter your question": the question
+            raw = asks.group(1).capitalize() if asks and item["role"] in ("label", "text") else raw
             if item["role"] in ("label", "text") and len(_words(raw)) <= 2 and raw[:1].isupper():
                 if not raw.endswith(("?", ".", "!")):
                     add(raw)
@@ -486,6 +499,16 @@ def _unit_or_joint(text: str) -> bool:
 
 #: A field's label that says what it holds, then of what: "Description of your issue".
 _FIELD_OF = re.compile(r"^([A-Z]\w+(?: \w+)?) of (?:the|your|this|a|an) \w+$")
+
+
+#: A form's hint that asks for what a field holds: "Please enter your question", "Add
+#: details below".
+_ASKS_FOR = re.compile(
+    r"^(?:please\s+)?(?:enter|add|type|choose|select|pick|provide|write)\s+"
+    r"(?:(?:your|the|a|an|some)\s+)?(?!(?:enough|more|all|any|every)\b)"
+    r"([a-z]+(?:\s(?!below|here)[a-z]+)?)(?:\s+(?:below|here))?\.?$",
+    re.IGNORECASE,
+)
 
 
 #: A label's figure sits at most this share of the screen below it.
@@ -1976,6 +1999,8 @@ def read_screens(
         examples += _examples(ev, seen, skip, project_words)
         examples = _without_people(examples, _mailed(ev))
         kind = _kind(ev, intent, subject, cx.screen_words, examples)
+        if kind in ("detail", "dashboard") and _a_deed(subject):
+            kind = "form"  # "Ask question": the form to ask one, however it is laid out
         subject = _sentence_case(subject)
         kind, subject, source, examples = _what_it_shows(ev, kind, subject, source, examples, cx)
         if kind == "reader":  # "Song", "Nesting": the sections of what is read, not items
