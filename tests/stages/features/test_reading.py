@@ -505,13 +505,13 @@ def admin_set() -> pd.DataFrame:
         el("text", "7 files, 1.5 MiB", 0.37),
         el("label", "Local State", 0.41),
     ]
-    cards = [
+    cards = [  # each card's name is a list item (a <label> would name a form's control)
         el("heading", "Workouts", 0.05, 0.03, level=1),
-        el("label", "Upper Body Strength", 0.20),
+        el("listitem", "Upper Body Strength", 0.20),
         el("text", "45 min", 0.23),
-        el("label", "Morning Mobility", 0.30),
+        el("listitem", "Morning Mobility", 0.30),
         el("text", "20 min", 0.33),
-        el("label", "Hill Sprints", 0.40),
+        el("listitem", "Hill Sprints", 0.40),
         el("text", "30 min", 0.43),
     ]
     return dom_set("Ledgerly", [("admin", admin), ("folder", record), ("workouts", cards)])
@@ -2592,3 +2592,26 @@ def test_a_page_named_by_a_deed_is_its_form_and_its_hints_name_fields():
     assert out[C.FEATURES_KIND].iloc[0] == "form"
     fields = [f.casefold() for f in out[C.FEATURES_FIELDS].iloc[0]]
     assert "question" in fields and not any("enough" in f for f in fields), fields
+
+
+def test_a_forms_own_labels_are_its_fields_never_its_items():
+    """An event's registration form whose boxes the reading does not see: the labels of
+    its controls ("First Name", "Last Name", "Email Address") make it a form and are its
+    fields, first and never examples, a name's two parts as one ("Name"); the menu beside
+    it ("Timetable") and a date's label ("Deadline") come after."""
+    page = [
+        el("heading", "Summit registration", 0.1, 0.03, level=1),
+        el("label", "Deadline", 0.15),
+        el("number", "1 June 2027", 0.16),
+        el("listitem", "Timetable", 0.2),
+        el("listitem", "Contribution List", 0.23),
+        el("label", "First Name", 0.3),
+        el("label", "Last Name", 0.38),
+        el("label", "Email Address", 0.46),
+        el("label", "Affiliation", 0.54),
+    ]
+    out = ss.extract_features(dom_set("Indico", [("registration", page)]), ocr=False)
+    assert out[C.FEATURES_KIND].iloc[0] == "form"
+    fields = out[C.FEATURES_FIELDS].iloc[0]
+    assert fields[:3] == ["Name", "Email Address", "Affiliation"], fields
+    assert not {"First Name", "Last Name"} & set(out[C.FEATURES_EXAMPLES].iloc[0])

@@ -58,13 +58,16 @@ class Evidence:
         link: bool = False,
         current: bool = False,
         icon: bool = False,
+        control: bool = False,
     ) -> None:
         """Record one piece; ``where``: its top and its type height as shares of the
         screenshot's height (the screen reading weighs position and size); ``link``: the
         DOM's link (a way elsewhere, never a form's field); ``current``: the page's own
         item of a menu or a tab bar (``aria-current``, a selected tab, an "active" class);
         ``icon``: an icon's name, read from its tooltip, not shown as words: kept apart in
-        ``icons`` (what the screen's controls are called), never an item."""
+        ``icons`` (what the screen's controls are called), never an item; ``control``: the
+        DOM's label of a form control ("First Name" over its box, "Alerts" beside its
+        switch): what a control holds, never an item of content."""
         text = _without_icon_names(" ".join(text.split()))
         if icon:
             if text and text not in self.icons:
@@ -93,6 +96,8 @@ class Evidence:
             item["link"] = True
         if current:
             item["current"] = True
+        if control:
+            item["control"] = True
         self.items.append(item)
 
 
@@ -356,7 +361,8 @@ def from_elements(
             kind = _DOM_ROLES[role]
             if kind == "label" and _is_number(text):
                 kind = "number"
-            ev.add(kind, text, "dom", where, current=e.get("current") is True)
+            current, control = e.get("current") is True, role == "label"
+            ev.add(kind, text, "dom", where, current=current, control=control)
         elif role == "link":
             kind = "action" if _is_action(text) else "label"
             ev.add(kind, text, "dom", where, link=True, current=e.get("current") is True)

@@ -419,7 +419,7 @@ def _fields(ev: Evidence, kind_hint: str) -> list[str]:
     out: list[str] = []
     answers = _answers(ev.items)
 
-    def add(text: str) -> None:
+    def add(text: str, *, control: bool = False) -> None:
         if _SYNTAX.search(text.rstrip("* ")):  # "Intro*" is a required field
             return  # "Bold text: **Example**": a formatting help's line, not a field
         if _SENTENCE_PART.match(text.strip()):
@@ -432,10 +432,11 @@ def _fields(ev: Evidence, kind_hint: str) -> list[str]:
         if _unit_or_joint(t):
             return
         if t and _common(t) and t.casefold() not in {f.casefold() for f in out}:
-            if not _written_as_name(t) or len(_words(t)) == 1:
-                out.append(t)
+            if control or not _written_as_name(t) or len(_words(t)) == 1:
+                out.append(t)  # a control's own label names its field ("First Name")
 
     out += _header_fields(ev.items)
+    headers = len(out)
     items = ev.items
     in_rows = len(file_names(items)) >= 2  # "Notes 906 B" beside "Price list.pdf": a row
     tabs = {_key(i["text"]) for i in items if i["role"] == "tab"}  # the menu: no fields
@@ -451,9 +452,11 @@ def _fields(ev: Evidence, kind_hint: str) -> list[str]:
             words = _words(item["text"])
             if words and all(word_frequency(w.casefold()) >= 3.5 for w in words):
                 add(item["text"])  # an everyday word, not a payee's name ("Chipotle")
+    figures = set(out[headers:])
     if kind_hint in ("form", "sign-in") or ev.inputs >= 2:
         title_at = next((i.get("y") for i in items if i["role"] == "title"), None)
-        for k, item in enumerate(items):
+        # the controls' own labels first: what the form asks for, before other short text
+        for k, item in sorted(enumerate(items), key=lambda ki: not ki[1].get("control")):
             raw = item["text"].strip()
             if item.get("link") or k in answers or _key(raw) in tabs:
                 continue  # a way to another page (the menu), an answer: no field
@@ -465,8 +468,24 @@ def _fields(ev: Evidence, kind_hint: str) -> list[str]:
             raw = asks.group(1).capitalize() if asks and item["role"] in ("label", "text") else raw
             if item["role"] in ("label", "text") and len(_words(raw)) <= 2 and raw[:1].isupper():
                 if not raw.endswith(("?", ".", "!")):
-                    add(raw)
-    return out[:6]
+                    add(raw, control=bool(item.get("control")))
+        # what the form asks for before a figure's label above it ("Deadline  1 June")
+        out.sort(key=lambda f: f in figures)
+    return _paired(out)[:6]
+
+
+def _paired(fields: list[str]) -> list[str]:
+    """Two fields side by side that are two parts of one ("First Name", "Last Name";
+    "Start date", "End date") as the one they are parts of: "Name", "Date"."""
+    out: list[str] = []
+    for f in fields:
+        words = f.split()
+        last = out[-1].split() if out else []
+        if len(words) == len(last) == 2 and words[1].casefold() == last[1].casefold():
+            out[-1] = words[1][:1].upper() + words[1][1:]
+            continue
+        out.append(f)
+    return out
 
 
 def _header_fields(items: list[dict]) -> list[str]:
@@ -611,18 +630,40 @@ def _weigh_layout(
 
 
 def _empty_labels(items: Sequence[dict]) -> int:
-    """Field names with no value beside them ("Title:" over an empty box): a form's
-    fields, where a record's page puts its value on the label's line ("Owner: Nobody")."""
-    count = 0
+    """Field names with no value beside them ("Title:" over an empty box, a control's own
+    label "First Name" over its box): a form's fields, where a record's page puts its
+    value on the label's line ("Owner: Nobody")."""
+    count = controls = 0
     for k, item in enumerate(items):
         y, h = item.get("y"), item.get("h") or 0.0
-        if item["role"] != "label" or item.get("link") or not item["text"].rstrip().endswith(":"):
+        control = bool(item.get("control")) and _names_a_field(item["text"])
+        if item["role"] != "label" or item.get("link"):
+            continue
+        if not (item["text"].rstrip().endswith(":") or control):
             continue
         after = items[k + 1] if k + 1 < len(items) else None
         below = after.get("y") if after is not None else None
         if y is not None and (below is None or below - y > 1.5 * h):
-            count += 1  # the next line is far below: room for the box to fill
-    return count
+            # the next line is far below: room for the box to fill; a control's label
+            # counts among three or more (two may head a table's columns)
+            count += not control
+            controls += control
+    return count + (controls if controls >= FORM_CONTROLS else 0)
+
+
+#: Labels of controls, each over room for its box, that make a screen a form.
+FORM_CONTROLS = 3
+
+
+def _names_a_field(text: str) -> bool:
+    """A control's label that names what it holds ("First Name", "Tags"), not a line of
+    content set in a label ("Tubeless setup: which sealant do you all use?")."""
+    t = text.strip()
+    return 1 <= len(_words(t)) <= FIELD_WORDS and not t.endswith(("?", ".", "!"))
+
+
+#: The longest name of a field, in words.
+FIELD_WORDS = 3
 
 
 #: A file's name with its extension: "Portfolio 2025.pdf", "boats-at-dusk.jpg".
@@ -1433,6 +1474,8 @@ def _examples(ev: Evidence, seen: set[str], skip: set[str], project_words: set[s
     for k, item in enumerate(items):
         if item["role"] not in ("label", "heading", "title", "text") or k in answers:
             continue  # "Very easy", "Quite easy": answers to pick, not items
+        if item.get("control") and _names_a_field(item["text"]):
+            continue  # "First Name" over its box: what a form asks for, no item
         raw = rests.get(k, item["text"]).strip()
         titled = _TITLE_HEAD.match(raw) if item["role"] == "label" else None
         if titled:  # "Tubeless setup: which sealant do you all use?": a thread's title
