@@ -2615,3 +2615,20 @@ def test_a_forms_own_labels_are_its_fields_never_its_items():
     fields = out[C.FEATURES_FIELDS].iloc[0]
     assert fields[:3] == ["Name", "Email Address", "Affiliation"], fields
     assert not {"First Name", "Last Name"} & set(out[C.FEATURES_EXAMPLES].iloc[0])
+
+
+def test_a_views_own_switches_are_no_items():
+    """A timetable's "Full screen" and "Detailed view" switch how it is shown: no
+    examples; its sessions are."""
+    page = [
+        el("heading", "Timetable", 0.08, 0.03, level=1),
+        el("link", "Full screen", 0.12),
+        el("link", "Detailed view", 0.12, x=0.5),
+        el("text", "Registration & coffee", 0.2),
+        el("text", "Opening keynote", 0.25),
+    ]
+    examples = ss.extract_features(dom_set("Indico", [("timetable", page)]), ocr=False)[
+        C.FEATURES_EXAMPLES
+    ].iloc[0]
+    assert "Full screen" not in examples and "Detailed view" not in examples, examples
+    assert "Opening keynote" in examples, examples
