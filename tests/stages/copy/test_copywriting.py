@@ -1747,3 +1747,13 @@ def test_a_form_to_ask_leads_with_its_verb():
     heads = write_copy(frame)[COPY_HEADLINE].tolist()
     assert heads[0].startswith("Ask a question"), heads
     assert "in full detail" not in heads[0] and not heads[1].startswith("Record a"), heads
+
+
+def test_a_rule_the_app_states_is_never_quoted():
+    """ "You cannot decline by yourself." speaks to the user, but as a rule of what they
+    may not do: no line to sell with. A hint that invites is quoted."""
+    from shotsmith.stages.copy.evidence import _app_voice
+
+    assert not _app_voice("You cannot decline by yourself.", "detail")
+    assert not _app_voice("You don't have any events yet.", "list")
+    assert _app_voice("Search the full text of books instead.", "list")

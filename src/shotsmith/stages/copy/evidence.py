@@ -1077,9 +1077,16 @@ def _app_voice(sentence: str, kind: str) -> bool:
     project.", "Your changes are saved as you type."), not content (an article's line, a
     task's title, a notebook's note) and nothing on a screen whose text is content."""
     words = [w.casefold() for w in words_of(sentence)]
-    if not words or kind in _CONTENT_KINDS:
-        return False
+    if not words or kind in _CONTENT_KINDS or _REFUSES.search(sentence):
+        return False  # "You cannot decline by yourself": a rule, no line to sell with
     return words[0] in vocabulary().ui_verbs or bool(_TO_YOU & set(words))
+
+
+#: A sentence that says what the user may not do or has not got.
+_REFUSES = re.compile(
+    r"\b(?:cannot|can't|can’t|won't|won’t|don't|don’t|not|never|no longer|unable)\b",
+    re.IGNORECASE,
+)
 
 
 def _names_someone(sentence: str) -> bool:
