@@ -2632,3 +2632,31 @@ def test_a_views_own_switches_are_no_items():
     ].iloc[0]
     assert "Full screen" not in examples and "Detailed view" not in examples, examples
     assert "Opening keynote" in examples, examples
+
+
+def test_a_books_card_is_titled_by_its_title_and_a_works_title_is_no_feature():
+    """An audiobook's card heading holds its title and its author's line ("Winter at
+    Hollow Oak" over "Beatrix Moorcombe"): the title is the item. A work's title that
+    opens with its article ("A Ledger of Small Lies") is content even with a feature's
+    noun in it: never the screen's subject."""
+
+    def card(title: str, author: str, y: float) -> list[dict]:
+        box = el("heading", f"{title} {author}", y, 0.06, level=2)
+        return [box, el("text", title, y, 0.03), el("text", author, y + 0.03, 0.025)]
+
+    page = [
+        el("heading", "Mystery", 0.05, 0.03, level=1),
+        *card("A Ledger of Small Lies", "Harriet Vale", 0.15),
+        *card("Winter at Hollow Oak", "Beatrix Moorcombe", 0.35),
+    ]
+    shelf = [
+        el("heading", "A Ledger of Small Lies", 0.1, 0.03, level=2),
+        el("text", "Frost on the Weathervane", 0.3),
+        el("text", "Le Jardin des Horloges", 0.4),
+    ]
+    frame = dom_set("Hearthside", [("mystery folder", page), ("shelf", shelf)])
+    out = ss.extract_features(frame, ocr=False)
+    headings = out[C.FEATURES_HEADINGS].iloc[0]
+    assert "Winter at Hollow Oak" in headings, headings
+    assert not any("Moorcombe" in h for h in headings), headings
+    assert out[C.FEATURES_SUBJECT].iloc[1].casefold() != "a ledger of small lies"

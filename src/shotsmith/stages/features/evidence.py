@@ -433,8 +433,10 @@ def _in_rows(element: Mapping[str, object], rows: Sequence[tuple[float, float]])
     return any(top <= middle <= bottom for top, bottom in rows)
 
 
-def _inside(inner: object, outer: object) -> bool:
-    """Whether one element's box ([left, top, width, height]) lies within another's."""
+def _inside(inner: object, outer: object, slack: float = 0.0) -> bool:
+    """Whether one element's box ([left, top, width, height]) lies within another's, or
+    sticks out of it by at most ``slack`` of its own height (a line's box set taller
+    than the heading that holds it)."""
     if not isinstance(inner, (list, tuple)) or not isinstance(outer, (list, tuple)):
         return False
     try:
@@ -442,12 +444,20 @@ def _inside(inner: object, outer: object) -> bool:
         ox, oy, ow, oh = (float(v) for v in outer)
     except (TypeError, ValueError):
         return False
-    return ox <= x and oy <= y and x + w <= ox + ow and y + h <= oy + oh
+    d = slack * h
+    return ox - d <= x and oy - d <= y and x + w <= ox + ow + d and y + h <= oy + oh + d
+
+
+#: How far a line's box may stick out of its heading's, as a share of its height.
+LINE_SLACK = 0.25
+#: The most words of a byline under a title ("Beatrix Moorcombe").
+BYLINE_WORDS = 3
 
 
 def _own_words(heading: Mapping[str, object], items: Sequence[Mapping[str, object]]) -> str:
     """A heading's own words, without the links and buttons set inside its box at either
-    end ("edit new delete Albums" -> "Albums"): a page's actions beside its title."""
+    end ("edit new delete Albums" -> "Albums"): a page's actions beside its title; of a
+    heading set as lines of text (a book's title over its author), the first line."""
     text = " ".join(str(heading["text"]).split())
     inner = [
         str(e["text"]).split()
@@ -457,6 +467,21 @@ def _own_words(heading: Mapping[str, object], items: Sequence[Mapping[str, objec
     words = text.split()
     if not words:
         return text  # an icon alone ("⭐"), read without it
+    icons = vocabulary().icon_names
+    lines = [
+        str(e["text"]).split()
+        for e in items
+        if e.get("role") == "text"
+        and _inside(e.get("box"), heading.get("box"), LINE_SLACK)
+        and str(e["text"]).strip() not in icons  # "album" of "album My albums": its icon
+    ]
+    first = lines[0] if lines else []
+    rest = words[len(first) :]
+    if 2 <= len(first) < len(words) and words[: len(first)] == first and _WORD.match(first[0]):
+        if len(rest) <= BYLINE_WORDS and all(w[:1].isupper() for w in rest):
+            # "Winter at Hollow Oak" over its author's line ("Beatrix Moorcombe"), read
+            # apart or not; not "4" over "Answers"
+            return " ".join(first)
     trimmed = True
     while trimmed:
         trimmed = False

@@ -219,11 +219,18 @@ def _written_as_name(text: str) -> bool:
     """Title Case words that are not a feature ("Treasure Island", "Everyday Checking")."""
     fw = copy_vocabulary().function_words
     words = [w for w in _words(text) if w.casefold() not in fw]
-    return (
-        len(words) >= 1
-        and all(w[:1].isupper() and not w.isupper() for w in words)
-        and not is_feature_phrase(text)
-    )
+    titled = len(words) >= 1 and all(w[:1].isupper() and not w.isupper() for w in words)
+    # a work's title opens with its article: "A Ledger of Small Lies" is a book, even
+    # with a feature's noun in it
+    work = _WORK.match(text.strip()) is not None and len(_words(text)) >= WORK_WORDS
+    return titled and (work or not is_feature_phrase(text))
+
+
+#: An article a work's title opens with, capitalised.
+_WORK = re.compile(r"(?:A|An|The)\s+[A-Z]")
+#: The fewest words of a title read as a work's by its article ("The Lantern in the
+#: Hollow Oak"; not "The Menu").
+WORK_WORDS = 3
 
 
 def _tab_row(text: str) -> bool:
