@@ -2543,7 +2543,9 @@ def test_a_lists_ordering_names_no_screen_and_no_field():
         el("heading", "Which herbs grow well on a north-facing windowsill?", 0.3, 0.04, level=2),
     ]
     tags = [
-        el("heading", "Tags", 0.17, 0.03, level=1),
+        el("heading", "Grow Together", 0.05, 0.04, level=1),
+        el("heading", "Tags", 0.17, 0.03, level=2),
+        el("text", "Sort by", 0.17, x=0.35),
         el("link", "by name", 0.17, x=0.5),
         el("link", "by popularity", 0.17, x=0.7),
         el("link", "soil", 0.23),
@@ -2555,6 +2557,7 @@ def test_a_lists_ordering_names_no_screen_and_no_field():
         dom_set("Grow Together", [("questions", questions), ("tags", tags)]), ocr=False
     )
     assert out[C.FEATURES_SUBJECT].iloc[0].casefold() != "activity"
+    assert out[C.FEATURES_SUBJECT].iloc[1] == "Tags"  # the page's name on the sort's row
     fields = [f.casefold() for f in out[C.FEATURES_FIELDS].iloc[1]]
     assert not {"by name", "by popularity", "soil", "compost"} & set(fields), fields
 

@@ -478,7 +478,7 @@ def _fields(ev: Evidence, kind_hint: str) -> list[str]:
                     add(raw, control=bool(item.get("control")))
         # what the form asks for before a figure's label above it ("Deadline  1 June")
         out.sort(key=lambda f: f in figures)
-    return _paired(out)[:6]
+    return out[:6]
 
 
 def _paired(fields: list[str]) -> list[str]:
@@ -806,7 +806,7 @@ def _candidates(ev: Evidence, screen_words: set[str]) -> list[tuple[str, str, fl
         candidates.append((ev.title, "title", 2.0))
     ordering = _ordering(ev)
     for item in ev.items:
-        if _in_rows_at(item, ordering):
+        if item["role"] != "heading" and _in_rows_at(item, ordering):
             continue  # "Sort by  date  activity  votes": how the list is ordered, no name
         if item.get("current") and item["role"] in ("tab", "label", "action"):
             # the page's own item of the menu ("commit" among "summary log tree commit"),
@@ -963,7 +963,7 @@ def _late_subject(ev: Evidence, cx: _SubjectContext) -> list[tuple[float, str]]:
     for item in ev.items:
         if item["role"] not in ("heading", "label", "tab", "title", "text") or _is_control(item):
             continue
-        if _in_rows_at(item, ordering):
+        if item["role"] != "heading" and _in_rows_at(item, ordering):
             continue  # "date", "activity": the orders a list may be sorted in
         text = _as_subject(item["text"], max_words=3)
         key = _key(text)
@@ -2091,7 +2091,7 @@ def read_screens(
                 ][:6],
                 fields=[
                     f
-                    for f in fields
+                    for f in (_paired(fields) if kind == "form" else fields)
                     if _key(f) != _key(subject)
                     and (kind == "form" or _key(f) not in everywhere)
                     and not _no_field_name(f)
