@@ -711,7 +711,7 @@ class _Writer:
                 groups = [(f"voice:{slots.kind}", named), (f"voice:{slots.kind}", rest)]
             else:
                 groups = [(f"voice:{slots.kind}", own)]
-            if slots.state:  # "Everything you saved, in one list", before "See ... at a glance"
+            if slots.state:  # "All you saved, in one list", before "See ... at a glance"
                 states = voice()["headline_state"]
                 groups.insert(0, ("voice:state", list(states.get(slots.state, states["any"]))))
             groups.append(("voice:any", list(frames["any"])))
