@@ -262,6 +262,21 @@ def test_a_club_wiki_is_reference_and_a_bakerys_pipeline_a_developer_tool():
             "Food & Drink",
         ),
         ("Boards\nBacklog\nIn progress\nDone\nCards\nDue date", "cards on a board", "Productivity"),
+        (
+            "Questions\nAsk question\nAnswers\nVotes\nKarma\nBadges",
+            "questions asked and answered",
+            "Social Networking",
+        ),
+        (
+            "Blocks\nStyle manager\nLayer manager\nTypography\nFont size\nPadding",
+            "a web page laid out in a visual builder",
+            "Graphics & Design",
+        ),
+        (
+            "Shifts\nVolunteers\nParticipations\nDisposition\nQualifications",
+            "shifts and who covers them",
+            "Business",
+        ),
     ],
 )
 def test_mail_forums_monitoring_events_lessons_recipes_and_boards_are_surfaces(
