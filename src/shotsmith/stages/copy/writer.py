@@ -738,6 +738,16 @@ class _Writer:
                 groups.append((f"voice:{part}", list(bank)))
         return groups
 
+    def _worn(self, template: str) -> bool:
+        """Whether a subtitle frame's closing tone ("at a glance", "in one place") has been
+        said twice in the set already, and the frame reads whole without it: it opens on
+        its verb ("See {ex1} and {ex2} at a glance."), not on a noun ("All {count} in one
+        place.")."""
+        tail = _TONE_TAIL.search(template)
+        if tail is None or template.split()[0].casefold() not in vocabulary().ui_verbs:
+            return False
+        return any(self.fillers[f] >= 2 for f in _filler(tail.group(0)))
+
     def _grounding_for(self, kind: str) -> Grounding:
         """The set's grounding plus the words a screen of this kind shows by being one
         (a table has rows; a form is filled in) and the category's verb."""
@@ -917,6 +927,9 @@ class _Writer:
                 for template in order:
                     if kind == "subtitle" and relax >= 2:  # said once a slide, then dropped
                         template = _untoned(template, pair)
+                    if kind == "subtitle" and self._worn(template):
+                        template = _TONE_TAIL.sub("", template)  # "See A and B." once the
+                        # set has said "at a glance" twice
                     line = _fill(template, filled, set() if again else used, self.extra)
                     if line is None:
                         continue
