@@ -2663,3 +2663,17 @@ def test_a_books_card_is_titled_by_its_title_and_a_works_title_is_no_feature():
     assert "Winter at Hollow Oak" in headings, headings
     assert not any("Moorcombe" in h for h in headings), headings
     assert out[C.FEATURES_SUBJECT].iloc[1].casefold() != "a ledger of small lies"
+
+
+def test_a_greeting_is_no_item():
+    """ "Welcome to ephios!" greets the user: no example of what the screen lists."""
+    page = [
+        el("heading", "Welcome to ephios!", 0.08, 0.03, level=1),
+        el("heading", "Your upcoming events", 0.15, 0.02, level=2),
+        el("text", "Radio procedure workshop", 0.2),
+        el("text", "Harbour Half Marathon", 0.25),
+    ]
+    examples = ss.extract_features(dom_set("ephios", [("home", page)]), ocr=False)[
+        C.FEATURES_EXAMPLES
+    ].iloc[0]
+    assert not any(e.startswith("Welcome") for e in examples), examples
