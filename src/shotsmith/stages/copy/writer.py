@@ -336,6 +336,12 @@ def _fill(
         if value is None:
             return None
         values[name] = value
+    return _realised(template, values)
+
+
+def _realised(template: str, values: Mapping[str, Phrase]) -> Line | None:
+    """The line a template says with its slots' values, or None when a value says a word
+    of the frame again ("Your Table in one table")."""
     frame_words = _frame_words(template)
     said = (f for v in values.values() for w in words_of(v.text) for f in word_forms(w.casefold()))
     if any(f in frame_words for f in said):
