@@ -7,7 +7,7 @@ samples. Each app is described by a small TOML spec in ``apps/`` (how to install
 how to seed it with deterministic, realistic data, how to start it, its URL and any
 credentials). Everything an app installs or writes lives under
 ``~/.cache/shotsmith-realapps/<app>/`` (override with ``$SHOTSMITH_REALAPPS_HOME``),
-never in the repository. Every app listens on 127.0.0.1 on a port in 18100-18299 and
+never in the repository. Every app listens on 127.0.0.1 on a port in 18100-18999 and
 needs no internet at run time.
 
 This is a development tool, not a test: it is slow (installs from package registries)
@@ -44,7 +44,7 @@ REPO = HERE.parents[1]
 # scripts kept outside the repository (a held-out corpus must not live beside the training one).
 SPECS = Path(os.environ.get("SHOTSMITH_REALAPPS_SPECS", HERE / "apps"))
 SEEDS = Path(os.environ.get("SHOTSMITH_REALAPPS_SEEDS", HERE / "seed"))
-PORTS = range(18100, 18300)  # room for several corpora built side by side
+PORTS = range(18100, 19000)  # room for several corpora built side by side, by several people
 
 
 def cache_root() -> Path:
