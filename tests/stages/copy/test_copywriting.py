@@ -1757,3 +1757,19 @@ def test_a_rule_the_app_states_is_never_quoted():
     assert not _app_voice("You cannot decline by yourself.", "detail")
     assert not _app_voice("You don't have any events yet.", "list")
     assert _app_voice("Search the full text of books instead.", "list")
+
+
+def test_a_subtitle_drops_a_tone_the_set_has_said_twice():
+    """Two headlines said "at a glance"; a third slide whose headline did not still says
+    what its chart compares, without a third "at a glance": "Compare deep sleep and light
+    sleep." """
+    names = ["Steps", "Heart rate", "Weekly training load"]
+    fields = [["Distance", "Pace"], ["Resting", "Peak"], ["Deep sleep", "Light sleep"]]
+    screens = [(n.lower(), evidence(n, labels=f)) for n, f in zip(names, fields)]
+    frame = evidence_set("health", "Pulse", screens)
+    read_as(frame, ["chart"] * 3, [n.lower() for n in names], ["title"] * 3)
+    frame[C.FEATURES_FIELDS] = [[x.lower() for x in f] for f in fields]
+    out = write_copy(frame)
+    lines = [*out[COPY_HEADLINE], *out[COPY_SUBTITLE]]
+    assert sum("at a glance" in line for line in lines) == 2, lines
+    assert out[COPY_SUBTITLE].iloc[2] == "Compare deep sleep and light sleep.", lines
