@@ -747,8 +747,8 @@ class _Writer:
     def _worn(self, template: str) -> bool:
         """Whether a subtitle frame's closing tone ("at a glance", "in one place") has been
         said twice in the set already, and the frame reads whole without it: it opens on
-        its verb ("See {ex1} and {ex2} at a glance."), not on a noun ("All {count} in one
-        place.")."""
+        an interface verb ("Compare {f1} and {f2} at a glance."), not on a noun ("All
+        {count} in one place."). "See" is no interface verb: its frames keep their tone."""
         tail = _TONE_TAIL.search(template)
         if tail is None or template.split()[0].casefold() not in vocabulary().ui_verbs:
             return False

@@ -643,7 +643,7 @@ def _empty_labels(items: Sequence[dict]) -> int:
     count = controls = 0
     for k, item in enumerate(items):
         y, h = item.get("y"), item.get("h") or 0.0
-        control = bool(item.get("control")) and _names_a_field(item["text"])
+        control = _a_field_label(item)
         if item["role"] != "label" or item.get("link"):
             continue
         if not (item["text"].rstrip().endswith(":") or control):
@@ -662,11 +662,12 @@ def _empty_labels(items: Sequence[dict]) -> int:
 FORM_CONTROLS = 3
 
 
-def _names_a_field(text: str) -> bool:
-    """A control's label that names what it holds ("First Name", "Tags"), not a line of
-    content set in a label ("Tubeless setup: which sealant do you all use?")."""
-    t = text.strip()
-    return 1 <= len(_words(t)) <= FIELD_WORDS and not t.endswith(("?", ".", "!"))
+def _a_field_label(item: dict) -> bool:
+    """A control's own label that names what it holds ("First Name", "Tags"), not a line
+    of content set in a label ("Tubeless setup: which sealant do you all use?")."""
+    t = item["text"].strip()
+    named = 1 <= len(_words(t)) <= FIELD_WORDS and not t.endswith(("?", ".", "!"))
+    return bool(item.get("control")) and named
 
 
 #: The longest name of a field, in words.
@@ -806,7 +807,7 @@ def _candidates(ev: Evidence, screen_words: set[str]) -> list[tuple[str, str, fl
         candidates.append((ev.title, "title", 2.0))
     ordering = _ordering(ev)
     for item in ev.items:
-        if item["role"] != "heading" and _in_rows_at(item, ordering):
+        if item["role"] != "heading" and _in_rows_at(item, ordering, ORDERING_ROW):
             continue  # "Sort by  date  activity  votes": how the list is ordered, no name
         if item.get("current") and item["role"] in ("tab", "label", "action"):
             # the page's own item of the menu ("commit" among "summary log tree commit"),
@@ -831,8 +832,9 @@ def _candidates(ev: Evidence, screen_words: set[str]) -> list[tuple[str, str, fl
 
 #: A list's ordering control's own label: the row beside it names orders, not screens.
 _SORT_LABEL = re.compile(r"^\s*(?:sort|order)(?:ed)?(?:\s+by)?\s*[:»›>]?\s*$", re.IGNORECASE)
-#: How far apart, as a share of the screen's height, two items still sit on one row.
-_ROW = 0.012
+#: An ordering's row is looser than ROW_TOLERANCE: its label is set in smaller type than
+#: its buttons, so their tops sit further apart.
+ORDERING_ROW = 0.012
 
 
 def _ordering(ev: Evidence) -> list[float]:
@@ -840,9 +842,10 @@ def _ordering(ev: Evidence) -> list[float]:
     return [i["y"] for i in ev.items if _SORT_LABEL.match(i["text"]) and i.get("y") is not None]
 
 
-def _in_rows_at(item: dict, rows: Sequence[float]) -> bool:
+def _in_rows_at(item: dict, rows: Sequence[float], tolerance: float = ROW_TOLERANCE) -> bool:
+    """Whether ``item`` stands on one of the rows whose tops are ``rows``."""
     y = item.get("y")
-    return isinstance(y, float) and any(abs(y - at) <= _ROW for at in rows)
+    return y is not None and any(abs(y - at) <= tolerance for at in rows)
 
 
 #: Where a screen's own name for itself is read: its title, and its page's document title.
@@ -963,7 +966,7 @@ def _late_subject(ev: Evidence, cx: _SubjectContext) -> list[tuple[float, str]]:
     for item in ev.items:
         if item["role"] not in ("heading", "label", "tab", "title", "text") or _is_control(item):
             continue
-        if item["role"] != "heading" and _in_rows_at(item, ordering):
+        if item["role"] != "heading" and _in_rows_at(item, ordering, ORDERING_ROW):
             continue  # "date", "activity": the orders a list may be sorted in
         text = _as_subject(item["text"], max_words=3)
         key = _key(text)
@@ -1304,10 +1307,7 @@ def _row_controls(ev: Evidence) -> set[str]:
     per_row |= {
         _key(i["text"])
         for i in ev.items
-        if i["role"] == "label"
-        and i.get("y") is not None
-        and len(_words(i["text"])) <= 2
-        and any(abs(i["y"] - y) <= ROW_TOLERANCE for y in action_rows)
+        if i["role"] == "label" and len(_words(i["text"])) <= 2 and _in_rows_at(i, action_rows)
     }
     return per_row
 
@@ -1481,7 +1481,7 @@ def _examples(ev: Evidence, seen: set[str], skip: set[str], project_words: set[s
     for k, item in enumerate(items):
         if item["role"] not in ("label", "heading", "title", "text") or k in answers:
             continue  # "Very easy", "Quite easy": answers to pick, not items
-        if item.get("control") and _names_a_field(item["text"]):
+        if _a_field_label(item):
             continue  # "First Name" over its box: what a form asks for, no item
         raw = rests.get(k, item["text"]).strip()
         titled = _TITLE_HEAD.match(raw) if item["role"] == "label" else None
