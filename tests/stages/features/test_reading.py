@@ -55,6 +55,11 @@ def dom_set(project: str, screens: list[tuple[str, list[dict]]], **extra) -> pd.
     return pd.DataFrame(rows)
 
 
+def read_page(project: str, screen: str, elements: list[dict]) -> pd.Series:
+    """One screen captured from the DOM, as extract_features reads it."""
+    return ss.extract_features(dom_set(project, [(screen, elements)]), ocr=False).iloc[0]
+
+
 def ledger() -> pd.DataFrame:
     """A ledger like Fava: the page's name sits small in a breadcrumb, buttons are larger."""
     income = [
@@ -2493,8 +2498,8 @@ def test_a_link_that_does_something_is_no_example():
         el("text", "Harbour Lo-Fi", 0.35),
         el("text", "Night Owl Jazz", 0.4),
     ]
-    out = ss.extract_features(dom_set("Icecast", [("listeners", page)]), ocr=False)
-    examples = out[C.FEATURES_EXAMPLES].iloc[0]
+    out = read_page("Icecast", "listeners", page)
+    examples = out[C.FEATURES_EXAMPLES]
     assert "Update Metadata" not in examples and "Kill Source" not in examples, examples
     assert "Kettle Folk" in examples, examples
 
@@ -2508,8 +2513,8 @@ def test_a_search_boxs_placeholder_is_no_title_to_name_a_screen():
         el("text", "Ferraro-Bianchi", 0.3),
         el("text", "Verhoeven-Bianchi", 0.35),
     ]
-    out = ss.extract_features(dom_set("Lino Amici", [("households", page)]), ocr=False)
-    assert out[C.FEATURES_SUBJECT].iloc[0].casefold() != "quick search"
+    out = read_page("Lino Amici", "households", page)
+    assert out[C.FEATURES_SUBJECT].casefold() != "quick search"
 
 
 def test_an_articles_links_out_and_onward_are_no_example_and_no_name():
@@ -2523,10 +2528,10 @@ def test_an_articles_links_out_and_onward_are_no_example_and_no_name():
         el("link", "Visit Website", 0.75),
         el("heading", "Next in Unread", 0.95, 0.02, level=2),
     ]
-    out = ss.extract_features(dom_set("Coldsweat", [("article", page)]), ocr=False)
-    examples = out[C.FEATURES_EXAMPLES].iloc[0]
+    out = read_page("Coldsweat", "article", page)
+    examples = out[C.FEATURES_EXAMPLES]
     assert "Visit Website" not in examples and "Harbor Town Gazette" in examples, examples
-    shown = [*out[C.FEATURES_HEADINGS].iloc[0], *out[C.FEATURES_LABELS].iloc[0]]
+    shown = [*out[C.FEATURES_HEADINGS], *out[C.FEATURES_LABELS]]
     assert not any(s.casefold().startswith("next") for s in shown), shown
 
 
@@ -2573,10 +2578,10 @@ def test_a_labels_pictograph_is_its_icon_not_its_words():
         el("text", "ocean-life.yaml", 0.2),
         el("text", "volcanoes.yaml", 0.25),
     ]
-    out = ss.extract_features(dom_set("WebQuiz", [("quiz files", page)]), ocr=False)
-    subject = out[C.FEATURES_SUBJECT].iloc[0]
+    out = read_page("WebQuiz", "quiz files", page)
+    subject = out[C.FEATURES_SUBJECT]
     assert subject.casefold().startswith("quiz file") and "📝" not in subject, subject
-    shown = " ".join([*out[C.FEATURES_TABS].iloc[0], *out[C.FEATURES_HEADINGS].iloc[0]])
+    shown = " ".join([*out[C.FEATURES_TABS], *out[C.FEATURES_HEADINGS]])
     assert "📝" not in shown and "⚙" not in shown and "⭐" not in shown, shown
 
 
@@ -2591,9 +2596,9 @@ def test_a_page_named_by_a_deed_is_its_form_and_its_hints_name_fields():
         el("label", "Add details below", 0.43),
         el("label", "Tags", 0.78),
     ]
-    out = ss.extract_features(dom_set("Grow Together", [("ask question", page)]), ocr=False)
-    assert out[C.FEATURES_KIND].iloc[0] == "form"
-    fields = [f.casefold() for f in out[C.FEATURES_FIELDS].iloc[0]]
+    out = read_page("Grow Together", "ask question", page)
+    assert out[C.FEATURES_KIND] == "form"
+    fields = [f.casefold() for f in out[C.FEATURES_FIELDS]]
     assert "question" in fields and not any("enough" in f for f in fields), fields
 
 
@@ -2613,11 +2618,11 @@ def test_a_forms_own_labels_are_its_fields_never_its_items():
         el("label", "Email Address", 0.46),
         el("label", "Affiliation", 0.54),
     ]
-    out = ss.extract_features(dom_set("Indico", [("registration", page)]), ocr=False)
-    assert out[C.FEATURES_KIND].iloc[0] == "form"
-    fields = out[C.FEATURES_FIELDS].iloc[0]
+    out = read_page("Indico", "registration", page)
+    assert out[C.FEATURES_KIND] == "form"
+    fields = out[C.FEATURES_FIELDS]
     assert fields[:3] == ["Name", "Email Address", "Affiliation"], fields
-    assert not {"First Name", "Last Name"} & set(out[C.FEATURES_EXAMPLES].iloc[0])
+    assert not {"First Name", "Last Name"} & set(out[C.FEATURES_EXAMPLES])
 
 
 def test_a_views_own_switches_are_no_items():
@@ -2630,9 +2635,7 @@ def test_a_views_own_switches_are_no_items():
         el("text", "Registration & coffee", 0.2),
         el("text", "Opening keynote", 0.25),
     ]
-    examples = ss.extract_features(dom_set("Indico", [("timetable", page)]), ocr=False)[
-        C.FEATURES_EXAMPLES
-    ].iloc[0]
+    examples = read_page("Indico", "timetable", page)[C.FEATURES_EXAMPLES]
     assert "Full screen" not in examples and "Detailed view" not in examples, examples
     assert "Opening keynote" in examples, examples
 
@@ -2673,7 +2676,5 @@ def test_a_greeting_is_no_item():
         el("text", "Radio procedure workshop", 0.2),
         el("text", "Harbour Half Marathon", 0.25),
     ]
-    examples = ss.extract_features(dom_set("ephios", [("home", page)]), ocr=False)[
-        C.FEATURES_EXAMPLES
-    ].iloc[0]
+    examples = read_page("ephios", "home", page)[C.FEATURES_EXAMPLES]
     assert not any(e.startswith("Welcome") for e in examples), examples
