@@ -2678,3 +2678,26 @@ def test_a_greeting_is_no_item():
     ]
     examples = read_page("ephios", "home", page)[C.FEATURES_EXAMPLES]
     assert not any(e.startswith("Welcome") for e in examples), examples
+
+
+def test_a_title_with_the_in_its_capitals_is_a_name_a_task_is_not():
+    """A book's title in a title's capitals ("Frost on the Weathervane") is an item a
+    caption may name, though it holds "the"; a task in sentence case ("Turn the compost
+    bay") is a sentence, never an item's name."""
+    folder = [el("heading", "Mystery", 0.08, 0.03, level=1)]
+    for k, (book, author) in enumerate(
+        [("Frost on the Weathervane", "Ida Marsh"), ("Le Jardin des Horloges", "Paul Vey")]
+    ):
+        folder.append(el("heading", book, 0.2 + 0.2 * k, 0.025, level=2))
+        folder.append(el("text", author, 0.24 + 0.2 * k, 0.02))
+    tasks = [el("heading", "Jobs", 0.08, 0.03, level=1)]
+    tasks += [
+        el("label", t, 0.2 + 0.06 * k)
+        for k, t in enumerate(["Turn the compost bay", "Net the brassicas", "Sow the lettuce"])
+    ]
+    frame = dom_set("Hearthside", [("mystery", folder), ("jobs", tasks)])
+    copy = ss.write_copy(ss.detect_domain(ss.extract_features(frame, ocr=False)))
+    books = f"{copy[C.COPY_HEADLINE].iloc[0]} {copy[C.COPY_SUBTITLE].iloc[0]}"
+    assert "Frost on the Weathervane" in books, books
+    jobs = f"{copy[C.COPY_HEADLINE].iloc[1]} {copy[C.COPY_SUBTITLE].iloc[1]}"
+    assert "compost" not in jobs.casefold(), jobs
