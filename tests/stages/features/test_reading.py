@@ -2701,3 +2701,26 @@ def test_a_title_with_the_in_its_capitals_is_a_name_a_task_is_not():
     assert "Frost on the Weathervane" in books, books
     jobs = f"{copy[C.COPY_HEADLINE].iloc[1]} {copy[C.COPY_SUBTITLE].iloc[1]}"
     assert "compost" not in jobs.casefold(), jobs
+
+
+def test_an_acronym_in_a_label_in_capitals_keeps_its_capitals():
+    """A study list styled in capitals ("CT HEAD WITHOUT CONTRAST") is written in lower
+    case mid-sentence, but its acronym is not: "CT head without contrast", never "ct
+    head"; a word English writes ("HEAD") and a name ("ANNA") are no acronyms."""
+    from shotsmith.stages.copy.rules import acronym_like, subtitle_problems
+
+    assert [w for w in ["CT", "MRI", "HEAD", "WITH", "ANNA", "API"] if acronym_like(w)] == [
+        "CT",
+        "MRI",
+        "API",
+    ]
+    assert not subtitle_problems("See CT head without contrast and bone window.")
+    studies = [el("heading", "Studies", 0.08, 0.03, level=1)]
+    studies += [
+        el("link", s, 0.2 + 0.06 * k)
+        for k, s in enumerate(["CT HEAD WITHOUT CONTRAST", "MRI BRAIN WITH CONTRAST", "XR CHEST"])
+    ]
+    frame = dom_set("Imaging Server", [("studies", studies)])
+    copy = ss.write_copy(ss.detect_domain(ss.extract_features(frame, ocr=False)))
+    line = f"{copy[C.COPY_HEADLINE].iloc[0]} {copy[C.COPY_SUBTITLE].iloc[0]}"
+    assert "CT head without contrast" in line, line

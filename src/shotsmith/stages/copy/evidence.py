@@ -65,7 +65,7 @@ from ..features.reading import (
     is_person,
     tables,
 )
-from .rules import acronyms, as_acronym, forbidden_words, proper_terms
+from .rules import acronym_like, acronyms, as_acronym, forbidden_words, proper_terms
 
 # --------------------------------------------------------------------------------------
 # Evidence: what each screen shows
@@ -548,6 +548,8 @@ class CasePolicy:
                 out.append(word)
             elif up := as_acronym(core):
                 out.append(word.replace(core, up))  # "tv shows", a file name
+            elif acronym_like(core) and len(phrase.split()) > 1:
+                out.append(word)  # "CT head": an acronym no table lists, beside words
             else:
                 out.append(word.lower())
         return " ".join(out)
@@ -1043,8 +1045,8 @@ def _example_name(text: str, policy: CasePolicy) -> Phrase | None:
     if said and not _title_case(t):
         return None  # "Turn the compost bay": a sentence, not an item's name; "Frost on
         # the Weathervane", in a title's capitals, is a book's name
-    if t.isupper() and len(t) > 3:
-        t = t.lower()  # "STEPS": capitals are the app's styling
+    if t.isupper() and len(t) > 3:  # "STEPS": capitals are the app's styling; "CT" of
+        t = " ".join(w if acronym_like(w) else w.lower() for w in t.split())  # "CT HEAD"
     words = t.split()
     if not 1 <= len(words) <= 4 or len(t) > 26 or _BAD_CHARS.search(t.lstrip("#")):
         return None

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from importlib import resources
 
-from ...words import is_common_word
+from ...words import is_common_word, is_given_name
 
 # --------------------------------------------------------------------------------------
 # The rules
@@ -72,6 +72,24 @@ def as_acronym(word: str) -> str:
     "" for any other word, and for one English writes in lower case ("pin", "us")."""
     up = word.upper()
     return up if up in acronyms() and up != word and not is_common_word(word.casefold()) else ""
+
+
+#: The length of a word in capitals that may be an acronym no table lists ("CT", "MRI").
+_ACRONYM_LETTERS = range(2, 5)
+
+
+def acronym_like(word: str) -> bool:
+    """A short word in capitals that English does not write as a word ("CT", "MRI", "IPA"),
+    nor a name ("ANNA"): an acronym, kept in capitals where a label in capitals is
+    written in lower case ("CT HEAD WITHOUT CONTRAST" -> "CT head without contrast")."""
+    return (
+        word.isalpha()
+        and word.isupper()
+        and len(word) in _ACRONYM_LETTERS
+        and not is_common_word(word.casefold())
+        and not is_given_name(word)
+        and word.casefold() not in _table("function_words")
+    )
 
 
 @lru_cache(maxsize=1)
@@ -166,6 +184,8 @@ def _case_problems(text: str, proper: Sequence[str], strict: bool) -> list[str]:
         core = re.sub(r"['’].*$", "", w)
         if core[-1:] == "s" and core[:-1].isupper() and core[:-1] in acronyms():
             continue  # "PDFs"
+        if acronym_like(core):
+            continue  # "CT head without contrast": an acronym no table lists
         if len(core) >= 2 and core.isupper() and core.upper() not in acronyms() and core != "I":
             problems.append(f"word in capitals: {w!r}")
         elif w[0].isupper() and w != "I" and core.upper() not in acronyms():
