@@ -2724,3 +2724,25 @@ def test_an_acronym_in_a_label_in_capitals_keeps_its_capitals():
     copy = ss.write_copy(ss.detect_domain(ss.extract_features(frame, ocr=False)))
     line = f"{copy[C.COPY_HEADLINE].iloc[0]} {copy[C.COPY_SUBTITLE].iloc[0]}"
     assert "CT head without contrast" in line, line
+
+
+def test_the_name_over_every_page_is_no_example():
+    """A brewery's own name set over every page ("Harbour Lane Brewhouse") is the app's
+    header, never one of the items a screen shows."""
+    header = el("heading", "Harbour Lane Brewhouse", 0.04, 0.03, level=1)
+    recipes = [header, el("heading", "Recipes", 0.12, 0.025, level=2)]
+    recipes += [
+        el("link", r, 0.2 + 0.06 * k)
+        for k, r in enumerate(["Winter Harbour Porter", "Hazy Harbour IPA", "Oak Lane Amber"])
+    ]
+    mash = [header, el("heading", "Mash Profile", 0.12, 0.025, level=2)]
+    mash += [el("label", s, 0.2 + 0.06 * k) for k, s in enumerate(["Protein Rest", "Boil"])]
+    kettles = [header, el("heading", "Hardware", 0.12, 0.025, level=2)]
+    kettles += [el("label", s, 0.2 + 0.06 * k) for k, s in enumerate(["Mash Tun", "Fermenter"])]
+    frame = dom_set("Brewer", [("recipes", recipes), ("mash", mash), ("hardware", kettles)])
+    out = ss.extract_features(frame, ocr=False)
+    for examples in out[C.FEATURES_EXAMPLES]:
+        assert "Harbour Lane Brewhouse" not in examples, examples
+    copy = ss.write_copy(ss.detect_domain(out))
+    lines = " ".join([*copy[C.COPY_HEADLINE], *copy[C.COPY_SUBTITLE]])
+    assert "Brewhouse" not in lines, lines

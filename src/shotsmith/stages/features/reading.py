@@ -1275,6 +1275,12 @@ def _set_context(
 FURNITURE_DRIFT = 0.05
 
 
+def _on_every_screen(evidence: Sequence[Evidence]) -> set[str]:
+    """The lines every screen of the set shows: an instance's own name over each page."""
+    keys = [{_key(i["text"]) for i in ev.items} for ev in evidence]
+    return set.intersection(*keys) if keys else set()
+
+
 def _furniture(evidence: Sequence[Evidence]) -> set[str]:
     """Lines at the same height on most screens (a machine's name in a status bar), or on
     every screen ("This data as"): the set's furniture, not one screen's content. The
@@ -2037,15 +2043,16 @@ def read_screens(
     subjects = _subjects(evidence, screens, contexts)
     out: list[Reading] = []
     project_words = set(_key(project).split())
+    header = _on_every_screen(evidence) if len(evidence) >= 3 else set()
     for ev, intent, cx, found, hint in zip(evidence, intents, contexts, subjects, hints):
         subject, source, entities = found
         seen = {_key(subject)} if subject else set()
         examples: list[str] = []
-        for text in entities:
-            if _key(text) not in seen:
-                examples.append(text)
-                seen.add(_key(text))
         skip = cx.repeated | everywhere | cx.field_keys
+        for text in entities:
+            if _key(text) not in seen | header:  # not the name over every page
+                examples.append(text)  # ("Harbour Lane Brewhouse"); an event's name over
+                seen.add(_key(text))  # three of its pages is still what they show
         examples += _examples(ev, seen, skip, project_words)
         examples = _without_people(examples, _mailed(ev))
         kind = _kind(ev, intent, subject, cx.screen_words, examples)
