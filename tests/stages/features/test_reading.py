@@ -2746,3 +2746,20 @@ def test_the_name_over_every_page_is_no_example():
     copy = ss.write_copy(ss.detect_domain(out))
     lines = " ".join([*copy[C.COPY_HEADLINE], *copy[C.COPY_SUBTITLE]])
     assert "Brewhouse" not in lines, lines
+
+
+def test_a_search_of_what_a_list_screen_names_finds_its_items():
+    """A search screen that names nothing it searches searches the set's list: "Flow
+    List" lists flows, whatever its layout, so the search finds any flow."""
+    urls = [f"https://api.example/v2/forecast?days={d}" for d in (3, 5, 7)]
+    flows = [el("heading", "Flow List", 0.06, 0.03, level=1)]
+    flows += [el("label", c, 0.12, x=0.05 + 0.18 * k) for k, c in enumerate(["Path", "Method"])]
+    flows += [el("text", u, 0.18 + 0.04 * k) for k, u in enumerate(urls)]
+    search = [el("input", "forecast", 0.06)]
+    search += [el("text", u, 0.18 + 0.04 * k) for k, u in enumerate(urls)]
+    frame = dom_set("Proxy Web", [("flows", flows), ("search", search)])
+    out = ss.extract_features(frame, ocr=False)
+    assert out[C.FEATURES_KIND].iloc[1] == "search"
+    assert out[C.FEATURES_SUBJECT].iloc[1] == "flows", out[C.FEATURES_SUBJECT].tolist()
+    copy = ss.write_copy(ss.detect_domain(out))
+    assert "flow" in copy[C.COPY_HEADLINE].iloc[1], copy[C.COPY_HEADLINE].tolist()

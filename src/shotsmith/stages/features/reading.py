@@ -2009,17 +2009,22 @@ def _one_thing(kind: str, subject: str, items: int) -> str:
     return kind
 
 
+def _what_it_lists(reading: Reading) -> str:
+    """What a list screen's items are, in the plural: its plural subject ("products"), or
+    the items its name says it lists ("flows" of "Flow List"); "" for any other screen."""
+    subject = reading.subject
+    if not subject or is_generic(subject):
+        return ""
+    words = subject.split()
+    if len(words) == 2 and words[1].casefold() == "list" and words[0].isalpha():
+        return plural(words[0].casefold())  # "Flow List", however it is laid out
+    return subject if reading.kind in ("list", "table") and is_plural(subject) else ""
+
+
 def _searches_of_the_set(readings: list[Reading]) -> list[Reading]:
     """A search screen that names nothing it searches ("3 results for 'lake'") searches the
     set's own collection: the plural another screen's list is of ("products")."""
-    lists = [
-        r.subject
-        for r in readings
-        if r.kind in ("list", "table")
-        and r.subject
-        and is_plural(r.subject)
-        and not is_generic(r.subject)
-    ]
+    lists = [listed for r in readings if (listed := _what_it_lists(r))]
     for r in readings:
         # a label further down a search names one of its results ("Stripe dashboard")
         found = not r.subject or r.subject_from == "label"
