@@ -927,6 +927,9 @@ class _Writer:
                     # within a group, a frame naming the subject before one naming an
                     # example ("Pareto front at a glance", not "See Datetime start ...")
                     order.sort(key=lambda t: not _NAMES_SUBJECT.search(t))
+                if name == "voice:search":  # the app's own word first: "Search every
+                    order.sort(key=lambda t: not t.startswith("Search"))  # message", where
+                    # the screen says it; "Find any flow" where it shows only a box
                 if name in _MORE_FIRST:  # three fields, sections, examples before two
                     order.sort(key=lambda t: -len(_SLOT.findall(t)))
                 filled = _short(slots) if name.startswith("voice:short:") else slots
