@@ -2763,3 +2763,18 @@ def test_a_search_of_what_a_list_screen_names_finds_its_items():
     assert out[C.FEATURES_SUBJECT].iloc[1] == "flows", out[C.FEATURES_SUBJECT].tolist()
     copy = ss.write_copy(ss.detect_domain(out))
     assert "flow" in copy[C.COPY_HEADLINE].iloc[1], copy[C.COPY_HEADLINE].tolist()
+
+
+def test_a_pages_path_over_its_title_is_not_its_title():
+    """A wiki sets the page's path as a level-1 heading over its title
+    ("Repair-Guides/Fixing-a-Flat-Tyre", then "Fixing a Flat Tyre"): the title is the
+    page's name, never its address; a path alone still titles its page."""
+    page = [
+        el("heading", "Repair-Guides/Fixing-a-Flat-Tyre", 0.06, 0.03, level=1),
+        el("heading", "Fixing a Flat Tyre", 0.12, 0.03, level=1),
+        el("text", "Shift to the smallest sprocket and take the wheel out.", 0.2, 0.03),
+    ]
+    assert read_page("Spokewise", "page", page)[C.FEATURES_TITLE] == "Fixing a Flat Tyre"
+    alone = [page[0], page[2]]
+    title = read_page("Spokewise", "page", alone)[C.FEATURES_TITLE]
+    assert title == "Repair-Guides/Fixing-a-Flat-Tyre", title

@@ -28,6 +28,8 @@ from .vocabulary import vocabulary
 
 #: Roles of the evidence, as ``columns.FEATURES_EVIDENCE`` documents them.
 ROLES = ("title", "heading", "tab", "action", "label", "number", "text")
+#: A page's address written as a heading: words joined by hyphens or slashes, no spaces.
+_SLUG = re.compile(r"\s*[\w.]+(?:[-/_][\w.]+)*[/][\w.-]+\s*")
 #: A label or action is short; longer lines are sentences (role "text").
 SHORT_WORDS = 5
 #: OCR: type this much larger than the body's median makes a heading.
@@ -332,6 +334,8 @@ def from_elements(
     title = ""
     if headings:
         level_one = [h for h in headings if str(h.get("level") or "1") == "1"]
+        # a page's path over its title ("Repair-Guides/Fixing-a-Flat-Tyre") is its address
+        level_one = [h for h in level_one if not _SLUG.fullmatch(h["text"])] or level_one
         pick = level_one[0] if level_one else min(headings, key=_level_then_size)
         title = " ".join(pick["text"].split())
     icons = _icon_names(items, height)
