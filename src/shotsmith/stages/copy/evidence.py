@@ -64,6 +64,7 @@ from ..features.reading import (
     is_generic,
     is_person,
     tables,
+    written_as_name,
 )
 from .rules import acronym_like, acronyms, as_acronym, forbidden_words, proper_terms
 
@@ -1017,15 +1018,6 @@ def _example(text: str, policy: CasePolicy, *, read: bool = False) -> Phrase | N
 _HEADLINE_CHARS = 40
 
 
-def _title_case(text: str) -> bool:
-    """Written as a title: two or more words, every one but the small words in capitals
-    ("Frost on the Weathervane"; not "Turn the compost bay")."""
-    fw = vocabulary().function_words
-    words = text.split()
-    big = [w for w in words if w.casefold() not in fw]
-    return len(words) >= 3 and len(big) >= 2 and all(w[:1].isupper() for w in big)
-
-
 def _example_name(text: str, policy: CasePolicy) -> Phrase | None:
     """An example that is a name or a short title, as it may stand bare in a caption."""
     t = " ".join(text.split()).strip(_EDGE_PUNCT)
@@ -1042,7 +1034,7 @@ def _example_name(text: str, policy: CasePolicy) -> Phrase | None:
         return None  # "Hz", "kWh": a chart's axis, not a thing it shows
     parts = t.split(": ", 1)  # "Harrow: the long shore": a name, then what it is about
     said = any(w.casefold() in _SENTENCE_WORDS for part in parts for w in part.split()[1:])
-    if said and not _title_case(t):
+    if said and not written_as_name(t):
         return None  # "Turn the compost bay": a sentence, not an item's name; "Frost on
         # the Weathervane", in a title's capitals, is a book's name
     if t.isupper() and len(t) > 3:  # "STEPS": capitals are the app's styling; "CT" of

@@ -28,7 +28,7 @@ from .vocabulary import vocabulary
 
 #: Roles of the evidence, as ``columns.FEATURES_EVIDENCE`` documents them.
 ROLES = ("title", "heading", "tab", "action", "label", "number", "text")
-#: A page's address written as a heading: words joined by hyphens or slashes, no spaces.
+#: A page's address written as a heading: a path of words joined by hyphens, no spaces.
 _SLUG = re.compile(r"\s*[\w.]+(?:[-/_][\w.]+)*[/][\w.-]+\s*")
 #: A label or action is short; longer lines are sentences (role "text").
 SHORT_WORDS = 5

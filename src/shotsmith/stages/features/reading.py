@@ -215,7 +215,7 @@ def is_data(text: str) -> bool:
     return all(w in tables().data_words or w in voc.calendar_words for w in dated)
 
 
-def _written_as_name(text: str) -> bool:
+def written_as_name(text: str) -> bool:
     """Title Case words that are not a feature ("Treasure Island", "Everyday Checking")."""
     fw = copy_vocabulary().function_words
     words = [w for w in _words(text) if w.casefold() not in fw]
@@ -439,7 +439,7 @@ def _fields(ev: Evidence, kind_hint: str) -> list[str]:
         if _unit_or_joint(t):
             return
         if t and _common(t) and t.casefold() not in {f.casefold() for f in out}:
-            if control or not _written_as_name(t) or len(_words(t)) == 1:
+            if control or not written_as_name(t) or len(_words(t)) == 1:
                 out.append(t)  # a control's own label names its field ("First Name")
 
     out += _header_fields(ev.items)
@@ -948,7 +948,7 @@ def _score(text: str, source: str, base: float, cx: _SubjectContext) -> tuple[fl
     collection = own_title and len(_words(text)) == 1 and is_plural(text)
     long_name = len(_words(text)) > 3 and not feature  # "Aladino y la lámpara maravillosa"
     named = key in cx.content_keys and not collection
-    if named or long_name or (_written_as_name(text) and len(_words(text)) >= 2):
+    if named or long_name or (written_as_name(text) and len(_words(text)) >= 2):
         content = source in (*_TITLES, "heading") and not confirmed
         score -= 4
     elif cx.page and source != "page title" and _forms(text) == _forms(cx.page):
@@ -970,7 +970,7 @@ def _late_subject(ev: Evidence, cx: _SubjectContext) -> list[tuple[float, str]]:
             continue  # "date", "activity": the orders a list may be sorted in
         text = _as_subject(item["text"], max_words=3)
         key = _key(text)
-        if not text or not is_feature_phrase(text, strict=True) or _written_as_name(text):
+        if not text or not is_feature_phrase(text, strict=True) or written_as_name(text):
             continue
         if not _names_a_thing(text) or _opens_no_subject(text):
             continue
@@ -1258,7 +1258,7 @@ def _set_context(
         labels = [i for i in ev.items if i["role"] == "label"]
         if len(labels) >= 3:
             content_keys |= {
-                _key(i["text"]) for i in labels if _written_as_name(i["text"]) and i["text"]
+                _key(i["text"]) for i in labels if written_as_name(i["text"]) and i["text"]
             }
     visible = {singular(w.casefold()) for text in texts or () for w in _words(text)}
     visible |= {
@@ -1276,9 +1276,10 @@ FURNITURE_DRIFT = 0.05
 
 
 def _on_every_screen(evidence: Sequence[Evidence]) -> set[str]:
-    """The lines every screen of the set shows: an instance's own name over each page."""
+    """The lines every screen of a set of three or more shows, wherever they stand: an
+    instance's own name over each page ("Harbour Lane Brewhouse")."""
     keys = [{_key(i["text"]) for i in ev.items} for ev in evidence]
-    return set.intersection(*keys) if keys else set()
+    return set.intersection(*keys) if len(keys) >= 3 else set()
 
 
 def _furniture(evidence: Sequence[Evidence]) -> set[str]:
@@ -1294,13 +1295,13 @@ def _furniture(evidence: Sequence[Evidence]) -> set[str]:
         for k, y in first.items():
             heights.setdefault(k, []).append(y)
     n = len(evidence)
-    out = set()
+    out = _on_every_screen(evidence)
     for k, ys in heights.items():
         known = sorted(y for y in ys if y is not None)
         middle = known[len(known) // 2] if known else 0.0
         same = sum(y is None or abs(y - middle) <= FURNITURE_DRIFT for y in ys)
-        if (same >= 3 and same > 0.6 * n) or (n >= 3 and len(ys) == n):
-            out.add(k)  # in place on most screens, or on every one
+        if same >= 3 and same > 0.6 * n:
+            out.add(k)  # in place on most screens
     return out
 
 
@@ -1515,7 +1516,7 @@ def _examples(ev: Evidence, seen: set[str], skip: set[str], project_words: set[s
             continue
         if item.get("source") == "ocr" and _misread(text):
             continue  # "Tawn", "Widget Por": a short word no dictionary knows, read off pixels
-        if is_feature_phrase(text) and not _written_as_name(text):
+        if is_feature_phrase(text) and not written_as_name(text):
             continue  # a section's name, not an item of content
         if _no_item(text, function_words):
             continue
@@ -1889,7 +1890,7 @@ def _trail(ev: Evidence) -> tuple[str, str] | None:
             continue  # "× Close": a control beside the menu, no page of a collection
         if is_person(one) or _NOT_A_NAME.search(one):
             continue  # "Customers" / "Noah Bennett": the signed-in user; "Ellen [GBP]"
-        if is_plural(many) and _written_as_name(one) and not is_plural(one):
+        if is_plural(many) and written_as_name(one) and not is_plural(one):
             return many, one
     return None
 
@@ -1997,7 +1998,7 @@ def _one_thing(kind: str, subject: str, items: int) -> str:
     "source file") is that thing's page; a page of one thing that holds many ("Forum",
     "Album") with ``items`` to show (three or more examples or links) is a list."""
     words = [w.casefold() for w in _words(subject)]
-    if not words or _written_as_name(subject):
+    if not words or written_as_name(subject):
         return kind
     head = words[-1]
     holds_many = head in tables().collections or singular(head) in tables().collections
@@ -2048,7 +2049,7 @@ def read_screens(
     subjects = _subjects(evidence, screens, contexts)
     out: list[Reading] = []
     project_words = set(_key(project).split())
-    header = _on_every_screen(evidence) if len(evidence) >= 3 else set()
+    header = _on_every_screen(evidence)
     for ev, intent, cx, found, hint in zip(evidence, intents, contexts, subjects, hints):
         subject, source, entities = found
         seen = {_key(subject)} if subject else set()
