@@ -2778,3 +2778,16 @@ def test_a_pages_path_over_its_title_is_not_its_title():
     alone = [page[0], page[2]]
     title = read_page("Spokewise", "page", alone)[C.FEATURES_TITLE]
     assert title == "Repair-Guides/Fixing-a-Flat-Tyre", title
+
+
+def test_links_that_share_a_path_are_read_without_failing():
+    """Links to files under one folder ("/work/files/seed/site-deploy.yml") share a lead of
+    words with no spaces between them; the reading counts words as it counts them
+    everywhere and reads the screen (it used to fail on such a report)."""
+    report = [el("heading", "Playbook report", 0.06, 0.03, level=1)]
+    report += [
+        el("link", f"/work/files/seed/{name}.yml", 0.15 + 0.05 * k)
+        for k, name in enumerate(["site-deploy", "db-backup", "web-restart"])
+    ]
+    row = read_page("Ansible Reports", "report", report)
+    assert row[C.FEATURES_TITLE] == "Playbook report"

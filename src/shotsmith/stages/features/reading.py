@@ -1450,6 +1450,10 @@ def _no_item(text: str, function_words: frozenset[str]) -> bool:
     return _an_event(text)  # "Recently modified", "Correspondence added": no item
 
 
+#: What is left of a token after a word inside it ("Survey:" after "Survey").
+_REST_OF_TOKEN = re.compile(r"\S*")
+
+
 def _after_a_shared_lead(items: Sequence[dict]) -> dict[int, str]:
     """Links that start with the same control's words, each followed by its own item
     ("Take the Survey Reader satisfaction survey 2026", "Take the Survey Summer reading
@@ -1471,7 +1475,11 @@ def _after_a_shared_lead(items: Sequence[dict]) -> dict[int, str]:
             ):
                 continue  # "Docs: frost dates" and its row "Docs: frost dates ... by Aiko"
             for k, text in zip(ks, texts):
-                at = [m.end() for m in re.finditer(r"\S+", text)][size - 1]
+                # the lead ends with the token its last word is in; words are counted as
+                # _words counts them ("site.yml" is two), not by the spaces between them
+                at = [m.end() for m in _LETTERS.finditer(text)][size - 1]
+                token = _REST_OF_TOKEN.match(text, at)
+                at = token.end() if token else at
                 if ":" not in text[:at]:  # "Docs: frost dates for": a title's head
                     rests[k] = text[at:].strip()
     return rests
