@@ -2791,3 +2791,39 @@ def test_links_that_share_a_path_are_read_without_failing():
     ]
     row = read_page("Ansible Reports", "report", report)
     assert row[C.FEATURES_TITLE] == "Playbook report"
+
+
+def test_a_page_with_nothing_else_to_say_names_its_own_fields():
+    """A guide's page whose name the headline has said ("All about Fixing a Flat Tyre")
+    and that shows only its facts ("Difficulty: easy · Time: 20 minutes · Tools: ...")
+    names those facts in the plainest line rather than leave the subtitle empty."""
+    page = [
+        el("heading", "Fixing a Flat Tyre", 0.08, 0.03, level=1),
+        el("text", "Difficulty:", 0.14),
+        el("text", "easy ·", 0.14, x=0.2),
+        el("text", "Time:", 0.14, x=0.35),
+        el("text", "20 minutes ·", 0.14, x=0.45),
+        el("text", "Tools:", 0.14, x=0.7),
+        el("text", "levers, pump", 0.17),
+        el("text", "Shift to the smallest sprocket and take the wheel out.", 0.25, 0.03),
+    ]
+    guides = [el("heading", "Repair guides", 0.08, 0.03, level=1)]
+    guides += [
+        el("link", t, 0.2 + 0.05 * k)
+        for k, t in enumerate(["Fixing a Flat Tyre", "Replacing Brake Pads", "Truing a Wheel"])
+    ]
+    frame = dom_set("Spokewise", [("guides", guides), ("page", page)])
+    copy = ss.write_copy(ss.detect_domain(ss.extract_features(frame, ocr=False)))
+    assert copy[C.COPY_SUBTITLE].iloc[1] == "Check the difficulty and tools.", copy[
+        C.COPY_SUBTITLE
+    ].tolist()
+
+
+def test_a_column_that_asks_a_question_names_no_field():
+    """A settle-up table's columns "Who pays", "For whom" ask questions: they are no
+    fields a caption may name as things ("Check the who pays and whom."); "Amount" and
+    "Paid by" are."""
+    from shotsmith.stages.features.reading import _no_field_name
+
+    assert _no_field_name("Who pays") and _no_field_name("For whom") and _no_field_name("T")
+    assert not _no_field_name("Amount") and not _no_field_name("Paid by")

@@ -963,10 +963,34 @@ class _Writer:
                     return line
         if not self.ctx.english:
             return self._english_fallback(kind, position, slots, pair)
+        if kind == "subtitle" and (last := self._last_resort(slots, used, pair)) is not None:
+            return last
         # nothing this screen shows makes a line the set has not used: no filler is
         # written in its place; the line is left to the user, and the stage says so
         self.missing.append((position, kind))
         return Line("", [], "left to the user")
+
+    def _last_resort(
+        self, slots: Slots, used: set[frozenset[str]], pair: Line | None
+    ) -> Line | None:
+        """A subtitle in the plainest frame of the screen's own fields or examples ("Check
+        the difficulty and tools."), once every other frame has failed: tried last, it
+        changes no set whose lines were found."""
+        for template in voice()["subtitle_last"]:
+            if (
+                "{ex1}" in template
+                and len(slots.examples[:1])
+                and " " not in slots.examples[0].text
+            ):
+                continue  # "See Timestamp and more.": one word alone may name a column
+            line = _fill(template, slots, used, self.extra)
+            if line is None:
+                continue
+            line.group = "voice:last"
+            if self._ok(line, "subtitle", 2, pair):
+                self._take(line, "subtitle")
+                return line
+        return None
 
     def _english_fallback(self, kind: str, position: int, slots: Slots, pair: Line | None) -> Line:
         """A screen the set's language has no grounded line for.

@@ -1916,9 +1916,14 @@ def _sentence_case(subject: str) -> str:
     return " ".join(low)[:1].upper() + " ".join(low)[1:]
 
 
+#: Words that make a column's name a question ("Who pays", "For whom").
+_QUESTION_WORDS = frozenset("who whom whose what which when where why how".split())
+
+
 def _no_field_name(text: str) -> bool:
-    """A column's header no sentence can name: one letter ("T")."""
-    return len(text.strip()) < 2
+    """A column's header no sentence can name: one letter ("T"), or a question ("Who
+    pays", "For whom") that names no thing."""
+    return len(text.strip()) < 2 or any(w.casefold() in _QUESTION_WORDS for w in _words(text))
 
 
 def _what_it_shows(
