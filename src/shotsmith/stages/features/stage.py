@@ -589,17 +589,47 @@ def _read_sets(
     readings: list[Reading] = [Reading() for _ in reads]
     for members in members_of.values():
         members = sorted(members, key=lambda i: (rows.positions[i], i))
-        found_here = read_screens(
-            [reads[i].evidence for i in members],
-            [rows.screens[i] for i in members],
-            [reads[i].intent for i in members],
-            rows.projects[members[0]],
-            texts=[reads[i].text or "" for i in members],
-            page_titles=[rows.titles[i] for i in members],
-        )
+        try:
+            found_here = _read_together(members, reads, rows)
+        except Exception as error:  # one screen's defect must not cost its set
+            log.warning(
+                "extract_features: reading %s's screens together failed (%s: %s); each "
+                "screen is read on its own. Please report it with the screenshots.",
+                rows.projects[members[0]] or "a set",
+                type(error).__name__,
+                error,
+            )
+            found_here = [_read_alone(i, reads, rows) for i in members]
         for i, reading in zip(members, found_here):
             readings[i] = reading
     return readings
+
+
+def _read_together(members: list[int], reads: list[_Read], rows: _Rows) -> list[Reading]:
+    return read_screens(
+        [reads[i].evidence for i in members],
+        [rows.screens[i] for i in members],
+        [reads[i].intent for i in members],
+        rows.projects[members[0]],
+        texts=[reads[i].text or "" for i in members],
+        page_titles=[rows.titles[i] for i in members],
+    )
+
+
+def _read_alone(i: int, reads: list[_Read], rows: _Rows) -> Reading:
+    """One screen read without its set; an empty reading (no kind's words, no subject)
+    when even that fails, so the screen still gets the set's other stages."""
+    try:
+        return _read_together([i], reads, rows)[0]
+    except Exception as error:  # the screen alone fails too
+        log.warning(
+            "extract_features: screen %s could not be read (%s: %s); its reading is left "
+            "empty and its captions rest on the rest of the set.",
+            rows.screens[i] or i,
+            type(error).__name__,
+            error,
+        )
+        return Reading()
 
 
 def _add_set_colors(
