@@ -977,11 +977,7 @@ class _Writer:
         the difficulty and tools."), once every other frame has failed: tried last, it
         changes no set whose lines were found."""
         for template in voice()["subtitle_last"]:
-            if (
-                "{ex1}" in template
-                and len(slots.examples[:1])
-                and " " not in slots.examples[0].text
-            ):
+            if "{ex1}" in template and slots.examples and " " not in slots.examples[0].text:
                 continue  # "See Timestamp and more.": one word alone may name a column
             line = _fill(template, slots, used, self.extra)
             if line is None:
